@@ -1,0 +1,105 @@
+#!/usr/bin/env bash
+# Builds the upstream binaries the conformance suite runs.
+#
+#   harness/build.sh [--control-plane] [--force]
+#
+# Outputs (gitignored):
+#   bin/runner, bin/kube-scheduler                 always
+#   bin/kube-apiserver, bin/etcd                   with --control-plane
+# With K8S_VERSION=1.X.Y (other than the pinned one) the module is copied to
+# bin/.mod-v1.X.Y, re-pinned there and tidied (the committed go.mod is never
+# touched), and the binaries go to bin/v1.X.Y/.
+#
+# A binary is rebuilt only when its stamp (Go version, Kubernetes version,
+# sha256 of go.mod, go.sum and all Go sources) changed; --force ignores stamps.
+# The default GOCACHE/GOMODCACHE are used so that they stay warm between runs.
+set -euo pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+control_plane=false
+force=false
+for arg in "$@"; do
+	case $arg in
+	--control-plane) control_plane=true ;;
+	--force) force=true ;;
+	-h | --help)
+		sed -n '2,15s/^# \{0,1\}//p' "$0"
+		exit 0
+		;;
+	*)
+		echo "build.sh: unknown argument $arg" >&2
+		exit 2
+		;;
+	esac
+done
+
+start=$SECONDS
+log() { echo "[build.sh +$((SECONDS - start))s] $*" >&2; }
+
+pinned=$(cd "$here" && go list -m -f '{{.Version}}' k8s.io/kubernetes)
+version=v${K8S_VERSION:-${pinned#v}}
+version=v${version#vv}
+
+sources() { find "$1" -path "$1/bin" -prune -o -type f \( -name '*.go' -o -name go.mod -o -name go.sum \) -print | LC_ALL=C sort; }
+
+if [[ $version == "$pinned" ]]; then
+	mod=$here
+	out=$here/bin
+else
+	# Build in a copy with a fresh go.mod so that nothing resolved for the
+	# pinned version (e.g. etcd) leaks into the other version's module graph.
+	mod=$here/bin/.mod-$version
+	out=$here/bin/$version
+	src_sum=$(cd "$here" && sources . | grep -v -e '^\./go\.mod$' -e '^\./go\.sum$' | xargs sha256sum | sha256sum | cut -c1-64)
+	if [[ ! -f $mod/.prepared || $(<"$mod/.prepared") != "$src_sum" ]]; then
+		log "preparing module copy for $version in ${mod#"$here"/}"
+		rm -rf "$mod"
+		mkdir -p "$mod"
+		(cd "$here" && sources . | grep -v -e '^\./go\.mod$' -e '^\./go\.sum$' | tar -cf - -T - | tar -xf - -C "$mod")
+		printf 'module %s\n\ngo %s\n' "$(cd "$here" && go list -m)" "$(cd "$here" && go mod edit -json | sed -n 's/^\t"Go": "\(.*\)",$/\1/p')" >"$mod/go.mod"
+		"$here/hack/pin-k8s.sh" "${version#v}" "$mod"
+		(cd "$mod" && nice -n 10 go mod tidy)
+		echo "$src_sum" >"$mod/.prepared"
+	fi
+fi
+mkdir -p "$out"
+
+gover=$(go env GOVERSION)
+tree_sum=$(cd "$mod" && sources . | xargs sha256sum | sha256sum | cut -c1-64)
+log "go $gover, k8s.io/kubernetes $version, module ${mod}, output ${out}"
+
+step=$SECONDS
+log "step download: go mod download"
+(cd "$mod" && nice -n 10 go mod download)
+log "step download: done in $((SECONDS - step))s"
+
+# build NAME PACKAGE [extra go build args...]
+build() {
+	local name=$1 pkg=$2
+	shift 2
+	local stamp_file=$out/.stamp-$name
+	local stamp="$gover $version $tree_sum $*"
+	if ! $force && [[ -x $out/$name && -f $stamp_file && $(<"$stamp_file") == "$stamp" ]]; then
+		log "step $name: up to date"
+		return
+	fi
+	local t=$SECONDS
+	log "step $name: go build $pkg"
+	local timer=()
+	if [[ -x /usr/bin/time ]]; then
+		timer=(/usr/bin/time -f "[build.sh] step $name: %e s wall, %U s user, max RSS %M KiB")
+	fi
+	rm -f "$stamp_file"
+	(cd "$mod" && "${timer[@]}" nice -n 10 go build -mod=readonly -trimpath "$@" -o "$out/$name" "$pkg")
+	echo "$stamp" >"$stamp_file"
+	log "step $name: done in $((SECONDS - t))s ($(du -h "$out/$name" | cut -f1))"
+}
+
+k8s_ldflags="-s -w -X k8s.io/component-base/version.gitVersion=$version"
+build runner ./cmd/runner -ldflags "$k8s_ldflags"
+build kube-scheduler ./cmd/kube-scheduler -ldflags "$k8s_ldflags"
+if $control_plane; then
+	build kube-apiserver k8s.io/kubernetes/cmd/kube-apiserver -ldflags "$k8s_ldflags"
+	build etcd go.etcd.io/etcd/server/v3 -ldflags "-s -w"
+fi
+log "all done in $((SECONDS - start))s"

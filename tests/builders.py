@@ -1,0 +1,76 @@
+"""Small builders for tests, in the spirit of upstream's `st.MakePod()` / `st.MakeNode()`."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Iterable, Mapping
+
+from reference.nodeinfo import NodeInfo, Snapshot
+from reference.types import Container, Node, Pod, PodDisruptionBudget, Workload
+
+MI = 1024 * 1024
+GI = 1024 * MI
+
+
+def container(name: str = "c", *, requests: Mapping[str, int] | None = None, image: str = "",
+              **kwargs) -> Container:
+    return Container(name=name, image=image, requests=dict(requests or {}), **kwargs)
+
+
+def pod(name: str = "p", *, requests: Iterable[Mapping[str, int]] = (), **kwargs) -> Pod:
+    """A pod with one container per `requests` entry (cpu in milli, memory in bytes)."""
+    containers = kwargs.pop("containers", None)
+    if containers is None:
+        containers = tuple(container(f"c{i}", requests=r) for i, r in enumerate(requests))
+    kwargs.setdefault("uid", name)
+    return Pod(name=name, containers=tuple(containers), **kwargs)
+
+
+def node(name: str = "n", *, allocatable: Mapping[str, int] | None = None, **kwargs) -> Node:
+    alloc = dict(allocatable or {})
+    return Node(name=name, allocatable=alloc, capacity=alloc, **kwargs)
+
+
+def node_info(n: Node | None, *pods: Pod) -> NodeInfo:
+    return NodeInfo.of(n, pods)
+
+
+@dataclass
+class FakeClient:
+    """Records writes; answers list calls from its fields."""
+
+    pdbs: list[PodDisruptionBudget] = field(default_factory=list)
+    workload_objects: list[Workload] = field(default_factory=list)
+    bindings: list[tuple[str, str]] = field(default_factory=list)
+    deleted: list[str] = field(default_factory=list)
+
+    def bind(self, pod: Pod, node_name: str) -> str | None:
+        self.bindings.append((pod.key, node_name))
+        return None
+
+    def delete_pod(self, pod: Pod) -> str | None:
+        self.deleted.append(pod.key)
+        return None
+
+    def pod_disruption_budgets(self) -> list[PodDisruptionBudget]:
+        return list(self.pdbs)
+
+    def workloads(self) -> list[Workload]:
+        return list(self.workload_objects)
+
+
+class FakeHandle:
+    """A handle over a fixed snapshot, for plugin unit tests that need no framework."""
+
+    def __init__(self, nodes: Iterable[Node] = (), pods: Iterable[Pod] = (),
+                 namespaces: Mapping[str, Mapping[str, str]] | None = None,
+                 client: FakeClient | None = None) -> None:
+        self._snapshot = Snapshot(nodes, pods, namespaces)
+        self._client = client or FakeClient()
+
+    def snapshot(self) -> Snapshot:
+        return self._snapshot
+
+    @property
+    def client(self) -> FakeClient:
+        return self._client
