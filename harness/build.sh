@@ -37,8 +37,8 @@ start=$SECONDS
 log() { echo "[build.sh +$((SECONDS - start))s] $*" >&2; }
 
 pinned=$(cd "$here" && go list -m -f '{{.Version}}' k8s.io/kubernetes)
-version=v${K8S_VERSION:-${pinned#v}}
-version=v${version#vv}
+version=${K8S_VERSION:-$pinned}
+version=v${version#v}
 
 sources() { find "$1" -path "$1/bin" -prune -o -type f \( -name '*.go' -o -name go.mod -o -name go.sum \) -print | LC_ALL=C sort; }
 

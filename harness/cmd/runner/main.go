@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"reflect"
 	"sort"
 	"time"
 
@@ -21,6 +22,7 @@ import (
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/informers"
 	"k8s.io/client-go/kubernetes/fake"
 	clienttesting "k8s.io/client-go/testing"
@@ -186,9 +188,27 @@ func effectivePlugins(sched *scheduler.Scheduler) (map[string]*configv1.Plugins,
 		if err := scheme.Scheme.Convert(sched.Profiles[name].ListPlugins(), &p, nil); err != nil {
 			return nil, fmt.Errorf("profile %s: %w", name, err)
 		}
+		dropZeroWeights(reflect.ValueOf(&p).Elem())
 		out[name] = &p
 	}
 	return out, nil
+}
+
+// dropZeroWeights clears the weight that conversion puts on every plugin;
+// only score-like extension points carry real (non-zero) weights. Reflection
+// keeps this independent of which extension points a release has.
+func dropZeroWeights(plugins reflect.Value) {
+	for i := 0; i < plugins.NumField(); i++ {
+		set, ok := plugins.Field(i).Addr().Interface().(*configv1.PluginSet)
+		if !ok {
+			continue
+		}
+		for j := range set.Enabled {
+			if w := set.Enabled[j].Weight; w != nil && *w == 0 {
+				set.Enabled[j].Weight = nil
+			}
+		}
+	}
 }
 
 // bindInTracker does what the API server's binding subresource does to the pod.
@@ -213,7 +233,7 @@ func makeNode(name, cpu, memory string) *v1.Node {
 		v1.ResourceMemory: resource.MustParse(memory),
 	}
 	return &v1.Node{
-		ObjectMeta: metav1.ObjectMeta{Name: name, UID: "uid-" + name, Labels: map[string]string{v1.LabelHostname: name}},
+		ObjectMeta: metav1.ObjectMeta{Name: name, UID: types.UID("uid-" + name), Labels: map[string]string{v1.LabelHostname: name}},
 		Status: v1.NodeStatus{
 			Capacity:    resources,
 			Allocatable: resources,
@@ -224,7 +244,7 @@ func makeNode(name, cpu, memory string) *v1.Node {
 
 func makePod(name, schedulerName string) *v1.Pod {
 	return &v1.Pod{
-		ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: "default", UID: "uid-" + name},
+		ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: "default", UID: types.UID("uid-" + name)},
 		Spec: v1.PodSpec{
 			SchedulerName: schedulerName,
 			Containers: []v1.Container{{
