@@ -1,0 +1,89 @@
+"""The API-server side of the reference: objects, pod status writes, events, and the plugins' client."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from typing import Callable
+
+from ..types import Namespace, Node, Pod, PodDisruptionBudget, Workload
+
+
+@dataclass(frozen=True)
+class Event:
+    type: str      # Normal | Warning
+    reason: str    # Scheduled | FailedScheduling | ...
+    message: str
+    pod: str       # namespace/name
+    time: float = 0.0
+
+
+@dataclass
+class PodCondition:
+    """`PodScheduled=False` as the failure handler patches it."""
+
+    status: str
+    reason: str
+    message: str
+
+
+@dataclass
+class ClusterStore:
+    """Nodes, pods and the other objects plugins read; `bind`/`delete_pod` are the plugins' writes."""
+
+    nodes: dict[str, Node] = field(default_factory=dict)
+    pods: dict[str, Pod] = field(default_factory=dict)  # uid -> pod as stored (nodeName set once bound)
+    namespaces: dict[str, Namespace] = field(default_factory=dict)
+    pdbs: list[PodDisruptionBudget] = field(default_factory=list)
+    workload_objects: list[Workload] = field(default_factory=list)
+    events: list[Event] = field(default_factory=list)
+    conditions: dict[str, PodCondition] = field(default_factory=dict)
+    bind_count: dict[str, int] = field(default_factory=dict)
+    clock: Callable[[], float] = lambda: 0.0
+    on_pod_bound: Callable[[Pod], None] = lambda pod: None
+    on_pod_deleted: Callable[[Pod], None] = lambda pod: None
+
+    def get_pod(self, uid: str) -> Pod | None:
+        return self.pods.get(uid)
+
+    def record_event(self, pod: Pod, type_: str, reason: str, message: str) -> None:
+        self.events.append(Event(type_, reason, message, pod.key, self.clock()))
+
+    def set_nominated_node_name(self, pod: Pod, node_name: str) -> None:
+        stored = self.pods.get(pod.effective_uid)
+        if stored is not None:
+            self.pods[stored.effective_uid] = replace(stored, nominated_node_name=node_name)
+
+    # --- ClusterClient -----------------------------------------------------------------------
+
+    def bind(self, pod: Pod, node_name: str) -> str | None:
+        stored = self.pods.get(pod.effective_uid)
+        if stored is None:
+            return f'pods "{pod.name}" not found'
+        if stored.node_name:
+            return f'pod {pod.namespace}/{pod.name} is already assigned to node "{stored.node_name}"'
+        if node_name not in self.nodes:
+            return f'nodes "{node_name}" not found'
+        bound = replace(stored, node_name=node_name)
+        self.pods[bound.effective_uid] = bound
+        self.bind_count[bound.effective_uid] = self.bind_count.get(bound.effective_uid, 0) + 1
+        self.on_pod_bound(bound)
+        return None
+
+    def delete_pod(self, pod: Pod) -> str | None:
+        stored = self.pods.pop(pod.effective_uid, None)
+        if stored is None:
+            return f'pods "{pod.name}" not found'
+        self.on_pod_deleted(stored)
+        return None
+
+    def pod_disruption_budgets(self) -> list[PodDisruptionBudget]:
+        return list(self.pdbs)
+
+    def workloads(self) -> list[Workload]:
+        return list(self.workload_objects)
+
+    def namespace_labels(self) -> dict[str, dict[str, str]]:
+        return {name: dict(ns.labels) for name, ns in self.namespaces.items()}
+
+
+__all__ = ["ClusterStore", "Event", "PodCondition"]
