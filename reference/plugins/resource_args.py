@@ -1,0 +1,269 @@
+"""Mirrors the resource parts of pkg/scheduler/apis/config/validation/validation_pluginargs.go.
+
+Shared by the NodeResourcesFit and NodeResourcesBalancedAllocation args: `ResourceSpec`, the
+utilization shape, their v1 decoding, and field errors rendered exactly like apimachinery's
+`field.Error` / `utilerrors.Aggregate` so a `ConfigError` reads like upstream's error.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from typing import Any, Callable, Iterable, Mapping, Sequence, TypeVar
+
+from ..errors import ConfigError
+
+T = TypeVar("T")
+
+# pkg/scheduler/apis/config/types.go: shape scores are 0..MaxCustomPriorityScore.
+MAX_CUSTOM_PRIORITY_SCORE = 10
+
+
+@dataclass(frozen=True)
+class ResourceSpec:
+    name: str
+    weight: int = 1
+
+    def to_config(self) -> dict[str, Any]:
+        return {"name": self.name, "weight": self.weight}
+
+
+@dataclass(frozen=True)
+class UtilizationShapePoint:
+    utilization: int
+    score: int
+
+    def to_config(self) -> dict[str, Any]:
+        return {"utilization": self.utilization, "score": self.score}
+
+
+# v1 defaults.go `defaultResourceSpec`.
+DEFAULT_RESOURCES = (ResourceSpec("cpu", 1), ResourceSpec("memory", 1))
+
+
+# --- field errors (apimachinery/pkg/util/validation/field/errors.go) -------------------------
+
+def child(path: str, name: str) -> str:
+    return f"{path}.{name}" if path else name
+
+
+def index(path: str, i: int) -> str:
+    return f"{path}[{i}]"
+
+
+def _go_value(value: Any) -> str:
+    """`ErrorBody`'s rendering: %v for numbers and bools, %q (here: JSON) for strings."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return str(value)
+    return json.dumps(value, ensure_ascii=False)
+
+
+@dataclass(frozen=True)
+class FieldError:
+    field: str
+    body: str
+
+    def __str__(self) -> str:
+        return f"{self.field}: {self.body}"
+
+
+def _with_detail(body: str, detail: str) -> str:
+    return f"{body}: {detail}" if detail else body
+
+
+def invalid(field: str, value: Any, detail: str) -> FieldError:
+    return FieldError(field, _with_detail(f"Invalid value: {_go_value(value)}", detail))
+
+
+def required(field: str, detail: str) -> FieldError:
+    return FieldError(field, _with_detail("Required value", detail))
+
+
+def forbidden(field: str, detail: str) -> FieldError:
+    return FieldError(field, _with_detail("Forbidden", detail))
+
+
+def duplicate(field: str, value: Any) -> FieldError:
+    return FieldError(field, f"Duplicate value: {_go_value(value)}")
+
+
+def not_supported(field: str, value: Any, valid: Sequence[str]) -> FieldError:
+    detail = "supported values: " + ", ".join(json.dumps(v) for v in valid) if valid else ""
+    return FieldError(field, _with_detail(f"Unsupported value: {_go_value(value)}", detail))
+
+
+def raise_if_any(errors: Sequence[FieldError]) -> None:
+    """Raise like `ErrorList.ToAggregate()`: one error keeps its field; several become
+    Go's "[a, b]" text (duplicates dropped), so `str(ConfigError)` equals upstream's `Error()`."""
+    if not errors:
+        return
+    if len(errors) == 1:
+        raise ConfigError(errors[0].body, field=errors[0].field)
+    texts = list(dict.fromkeys(str(e) for e in errors))
+    raise ConfigError(texts[0] if len(texts) == 1 else "[" + ", ".join(texts) + "]")
+
+
+# --- label keys (apimachinery/pkg/api/validate/content/kube.go, dns.go) ---------------------
+
+_LABEL_KEY_FMT = "([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]"
+_LABEL_KEY_ERR = ("must consist of alphanumeric characters, '-', '_' or '.', and must start and end with "
+                  "an alphanumeric character")
+_DNS1123_LABEL_FMT = "[a-z0-9]([-a-z0-9]*[a-z0-9])?"
+_DNS1123_SUBDOMAIN_FMT = _DNS1123_LABEL_FMT + "(\\." + _DNS1123_LABEL_FMT + ")*"
+_DNS1123_SUBDOMAIN_ERR = ("a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, "
+                          "'-' or '.', and must start and end with an alphanumeric character")
+
+
+def _regex_error(msg: str, fmt: str, *examples: str) -> str:
+    if not examples:
+        return f"{msg} (regex used for validation is '{fmt}')"
+    return f"{msg} (e.g. " + " or ".join(f"'{e}'" for e in examples) + f", regex used for validation is '{fmt}')"
+
+
+def _dns1123_subdomain_errors(value: str) -> list[str]:
+    errs = []
+    if len(value) > 253:
+        errs.append("must be no more than 253 characters")
+    if not re.fullmatch(_DNS1123_SUBDOMAIN_FMT, value):
+        errs.append(_regex_error(_DNS1123_SUBDOMAIN_ERR, _DNS1123_SUBDOMAIN_FMT, "example.com"))
+    return errs
+
+
+def qualified_name_errors(value: str) -> list[str]:
+    """`IsQualifiedName` / `IsLabelKey`: an optional DNS-subdomain prefix, '/', and a name."""
+    parts = value.split("/")
+    errs: list[str] = []
+    if len(parts) == 1:
+        name = parts[0]
+    elif len(parts) == 2:
+        prefix, name = parts
+        if not prefix:
+            errs.append("prefix part must be non-empty")
+        else:
+            errs.extend("prefix part " + m for m in _dns1123_subdomain_errors(prefix))
+    else:
+        return ["a valid label key " + _regex_error(_LABEL_KEY_ERR, _LABEL_KEY_FMT, "MyName", "my.name", "123-abc")
+                + " with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')"]
+    if not name:
+        errs.append("name part must be non-empty")
+    elif len(name) > 63:
+        errs.append("name part must be no more than 63 characters")
+    if not re.fullmatch(_LABEL_KEY_FMT, name):
+        errs.append("name part " + _regex_error(_LABEL_KEY_ERR, _LABEL_KEY_FMT, "MyName", "my.name", "123-abc"))
+    return errs
+
+
+def validate_label_name(value: str, path: str) -> list[FieldError]:
+    """`metav1validation.ValidateLabelName`."""
+    return [invalid(path, value, msg) for msg in qualified_name_errors(value)]
+
+
+# --- shared validators ------------------------------------------------------------------------
+
+def validate_resources(resources: Sequence[ResourceSpec], path: str) -> list[FieldError]:
+    """`validateResources`: every weight in (0, 100]."""
+    return [invalid(child(index(path, i), "weight"), r.weight,
+                    f"resource weight of {r.name} not in valid range (0, 100]")
+            for i, r in enumerate(resources) if r.weight <= 0 or r.weight > 100]
+
+
+def validate_function_shape(shape: Sequence[UtilizationShapePoint], path: str) -> list[FieldError]:
+    """`validateFunctionShape`: non-empty, strictly increasing utilization, values in range."""
+    if not shape:
+        return [required(path, "at least one point must be specified")]
+    errs = []
+    for i in range(1, len(shape)):
+        if shape[i - 1].utilization >= shape[i].utilization:
+            errs.append(invalid(child(index(path, i), "utilization"), shape[i].utilization,
+                                "values must be sorted in increasing order"))
+            break
+    for i, point in enumerate(shape):
+        if not 0 <= point.utilization <= 100:
+            errs.append(invalid(child(index(path, i), "utilization"), point.utilization,
+                                "not in valid range [0, 100]"))
+        if not 0 <= point.score <= MAX_CUSTOM_PRIORITY_SCORE:
+            errs.append(invalid(child(index(path, i), "score"), point.score,
+                                f"not in valid range [0, {MAX_CUSTOM_PRIORITY_SCORE}]"))
+    return errs
+
+
+# --- v1 decoding -------------------------------------------------------------------------------
+
+def fields(raw: Mapping[str, Any] | None, path: str, known: Iterable[str]) -> Mapping[str, Any]:
+    """The mapping itself, rejecting unknown keys (the scheduler decodes its config strictly)."""
+    if raw is None:
+        return {}
+    if not isinstance(raw, Mapping):
+        raise ConfigError(f"must be a mapping, got {type(raw).__name__} {raw!r}", field=path)
+    allowed = set(known) | {"apiVersion", "kind"}
+    for key in raw:
+        if key not in allowed:
+            raise ConfigError(f"unknown field {key!r}; known fields are {', '.join(sorted(allowed))}",
+                              field=path)
+    return raw
+
+
+def typed(raw: Mapping[str, Any], key: str, kind: type, path: str, default: Any = None) -> Any:
+    value = raw.get(key, default)
+    if value is not None and (not isinstance(value, kind) or (kind is int and isinstance(value, bool))):
+        raise ConfigError(f"must be {kind.__name__}, got {type(value).__name__} {value!r}", field=child(path, key))
+    return value
+
+
+def items(raw: Mapping[str, Any], key: str, path: str, read: Callable[[Any, str], T]) -> tuple[T, ...]:
+    values = typed(raw, key, list, path) or []
+    return tuple(read(v, index(child(path, key), i)) for i, v in enumerate(values))
+
+
+def strings(raw: Mapping[str, Any], key: str, path: str) -> tuple[str, ...]:
+    def read(v: Any, p: str) -> str:
+        if not isinstance(v, str):
+            raise ConfigError(f"must be a string, got {type(v).__name__} {v!r}", field=p)
+        return v
+    return items(raw, key, path, read)
+
+
+def resource_spec(raw: Any, path: str) -> ResourceSpec:
+    o = fields(raw, path, ("name", "weight"))
+    return ResourceSpec(typed(o, "name", str, path, ""), typed(o, "weight", int, path, 0))
+
+
+def shape_point(raw: Any, path: str) -> UtilizationShapePoint:
+    o = fields(raw, path, ("utilization", "score"))
+    return UtilizationShapePoint(typed(o, "utilization", int, path, 0), typed(o, "score", int, path, 0))
+
+
+def default_weights(resources: Sequence[ResourceSpec]) -> tuple[ResourceSpec, ...]:
+    """v1 defaulting: a weight left unset or set to 0 becomes 1."""
+    return tuple(ResourceSpec(r.name, r.weight or 1) for r in resources)
+
+
+__all__ = [
+    "DEFAULT_RESOURCES",
+    "FieldError",
+    "MAX_CUSTOM_PRIORITY_SCORE",
+    "ResourceSpec",
+    "UtilizationShapePoint",
+    "child",
+    "default_weights",
+    "duplicate",
+    "fields",
+    "forbidden",
+    "index",
+    "invalid",
+    "items",
+    "not_supported",
+    "qualified_name_errors",
+    "raise_if_any",
+    "required",
+    "resource_spec",
+    "shape_point",
+    "strings",
+    "typed",
+    "validate_function_shape",
+    "validate_label_name",
+    "validate_resources",
+]
