@@ -1,0 +1,40 @@
+"""Mirrors pkg/scheduler/framework/plugins/nodeunschedulable/node_unschedulable.go."""
+
+from __future__ import annotations
+
+from ..cycle_state import CycleState
+from ..interfaces import FilterPlugin, PreFilterPlugin, PreFilterResult
+from ..nodeinfo import NodeInfo
+from ..status import SUCCESS, Code, Status
+from ..types import NO_SCHEDULE, Pod, Taint
+
+NAME = "NodeUnschedulable"
+
+ERR_REASON_UNSCHEDULABLE = "node(s) were unschedulable"
+
+TAINT_NODE_UNSCHEDULABLE = "node.kubernetes.io/unschedulable"
+_UNSCHEDULABLE_TAINT = Taint(key=TAINT_NODE_UNSCHEDULABLE, effect=NO_SCHEDULE)
+
+
+def tolerates_unschedulable(pod: Pod) -> bool:
+    """A pod tolerating the `node.kubernetes.io/unschedulable:NoSchedule` taint also tolerates spec.unschedulable.
+
+    Gt/Lt tolerations never match: TaintTolerationComparisonOperators is off in v1.37.1.
+    """
+    return any(t.tolerates(_UNSCHEDULABLE_TAINT) for t in pod.tolerations)
+
+
+class NodeUnschedulable(PreFilterPlugin, FilterPlugin):
+    NAME = NAME
+
+    def pre_filter(self, state: CycleState, pod: Pod,
+                   nodes: list[NodeInfo]) -> tuple[PreFilterResult | None, Status]:
+        """Success, not Skip: only a deferred resize skips, behind InPlacePodVerticalScalingSchedulerPreemption
+        (off in v1.37.1)."""
+        return None, SUCCESS
+
+    def filter(self, state: CycleState, pod: Pod, node_info: NodeInfo) -> Status:
+        assert node_info.node is not None
+        if not node_info.node.unschedulable or tolerates_unschedulable(pod):
+            return SUCCESS
+        return Status.new(Code.UNSCHEDULABLE_AND_UNRESOLVABLE, ERR_REASON_UNSCHEDULABLE)
