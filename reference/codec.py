@@ -21,7 +21,8 @@ def _get(obj: Mapping, key: str, kind: type, path: str, default: Any = None) -> 
     if kind is int and isinstance(value, bool):
         raise ManifestError(f"{path}.{key}: expected an integer, got {value!r}")
     if not isinstance(value, kind):
-        raise ManifestError(f"{path}.{key}: expected {kind.__name__}, got {value!r}")
+        expected = {int: "an integer", str: "a string", bool: "a boolean", list: "a list", dict: "a mapping"}[kind]
+        raise ManifestError(f"{path}.{key}: expected {expected}, got {value!r}; fix the manifest field")
     return value
 
 

@@ -1,0 +1,115 @@
+"""The codec reads the manifest fields the scheduler uses and writes them back unchanged."""
+
+import re
+
+import pytest
+import yaml
+
+from reference import codec
+from reference.errors import ManifestError
+from reference.types import Taint
+
+POD = """
+apiVersion: v1
+kind: Pod
+metadata:
+  name: web
+  namespace: shop
+  uid: u-1
+  labels: {app: web}
+  annotations: {note: x}
+  ownerReferences: [{apiVersion: apps/v1, kind: ReplicaSet, name: web-rs, uid: rs-1, controller: true}]
+spec:
+  schedulerName: other
+  priority: 10
+  nodeSelector: {disk: ssd}
+  initContainers:
+  - {name: sidecar, image: envoy, restartPolicy: Always, resources: {requests: {cpu: 100m}}}
+  - {name: init, image: busybox, resources: {requests: {cpu: "1", memory: 1Gi}}}
+  containers:
+  - name: app
+    image: nginx:1.25
+    resources: {requests: {cpu: 250m, memory: 64Mi, example.com/gpu: "1"}, limits: {cpu: 500m}}
+    ports: [{containerPort: 80, hostPort: 8080, protocol: TCP}]
+  overhead: {cpu: 10m}
+  tolerations: [{key: k, operator: Exists, effect: NoSchedule}]
+  schedulingGates: [{name: wait}]
+  affinity:
+    nodeAffinity:
+      requiredDuringSchedulingIgnoredDuringExecution:
+        nodeSelectorTerms: [{matchExpressions: [{key: zone, operator: In, values: [a, b]}]}]
+      preferredDuringSchedulingIgnoredDuringExecution:
+      - {weight: 3, preference: {matchFields: [{key: metadata.name, operator: In, values: [n1]}]}}
+    podAntiAffinity:
+      requiredDuringSchedulingIgnoredDuringExecution:
+      - {topologyKey: kubernetes.io/hostname, labelSelector: {}, namespaceSelector: {}}
+  topologySpreadConstraints:
+  - {maxSkew: 1, topologyKey: zone, whenUnsatisfiable: DoNotSchedule, labelSelector: {matchLabels: {app: web}}, minDomains: 2}
+"""
+
+NODE = """
+apiVersion: v1
+kind: Node
+metadata: {name: n1, labels: {zone: a}}
+spec:
+  unschedulable: true
+  taints: [{key: k, value: v, effect: NoSchedule}]
+status:
+  allocatable: {cpu: "2", memory: 4Gi, pods: "110", example.com/gpu: "2"}
+  capacity: {cpu: "2", memory: 4Gi, pods: "110"}
+  images: [{names: ["nginx:1.25"], sizeBytes: 1000}]
+"""
+
+
+def test_pod_fields_are_read_with_integer_quantities():
+    pod = codec.pod_from_manifest(yaml.safe_load(POD))
+    assert (pod.name, pod.namespace, pod.uid, pod.scheduler_name, pod.priority) == ("web", "shop", "u-1", "other", 10)
+    app = pod.containers[0]
+    assert app.requests == {"cpu": 250, "memory": 64 * 1024 * 1024, "example.com/gpu": 1}
+    assert app.limits == {"cpu": 500}
+    assert app.ports[0].host_port == 8080
+    assert pod.init_containers[0].is_sidecar and not pod.init_containers[1].is_sidecar
+    assert pod.overhead == {"cpu": 10}
+    assert pod.scheduling_gates == ("wait",)
+    assert pod.owner_references[0].controller
+    anti = pod.affinity.pod_anti_affinity.required[0]
+    assert anti.label_selector is not None and anti.namespace_selector is not None  # {} kept, not dropped
+
+
+def test_node_fields_are_read():
+    node = codec.node_from_manifest(yaml.safe_load(NODE))
+    assert node.unschedulable and node.taints == (Taint("k", "NoSchedule", "v"),)
+    assert node.allocatable == {"cpu": 2000, "memory": 4 * 1024**3, "pods": 110, "example.com/gpu": 2}
+    assert node.images[0].size_bytes == 1000
+
+
+@pytest.mark.parametrize("text", [POD, NODE], ids=["pod", "node"])
+def test_round_trip(text):
+    obj = codec.from_manifest(yaml.safe_load(text))
+    again = codec.from_manifest(codec.pod_to_manifest(obj) if text is POD else codec.node_to_manifest(obj))
+    assert again == obj
+
+
+@pytest.mark.parametrize("quantity, milli", [("1", 1000), ("100m", 100), ("0.5", 500), ("1.0001", 1001), ("1e-4", 1)])
+def test_cpu_rounds_up_to_milli(quantity, milli):
+    pod = codec.pod_from_manifest({"metadata": {"name": "p"}, "spec": {"containers": [
+        {"name": "c", "resources": {"requests": {"cpu": quantity}}}]}})
+    assert pod.containers[0].requests["cpu"] == milli
+
+
+@pytest.mark.parametrize("manifest, fragment", [
+    ({"metadata": {}}, "Pod.metadata.name is missing"),
+    ({"metadata": {"name": "p"}, "spec": {"priority": "high"}}, "Pod.spec.priority: expected an integer"),
+    ({"metadata": {"name": "p"}, "spec": {"containers": [{"name": "c", "resources": {"requests": {"cpu": "lots"}}}]}},
+     "Pod.spec.containers[0].resources.requests.cpu: 'lots' is not a Kubernetes quantity"),
+], ids=["no-name", "bad-priority", "bad-quantity"])
+def test_bad_manifests_name_the_field(manifest, fragment):
+    with pytest.raises(ManifestError, match=re.escape(fragment)):
+        codec.pod_from_manifest(manifest)
+
+
+def test_load_manifests_reads_lists_and_refuses_unknown_kinds():
+    objs = codec.load_manifests(NODE + "\n---\n" + "kind: List\nitems:\n- {kind: Namespace, metadata: {name: ns}}\n")
+    assert [type(o).__name__ for o in objs] == ["Node", "Namespace"]
+    with pytest.raises(ManifestError, match="kind 'Secret' is not supported"):
+        codec.load_manifests("kind: Secret\nmetadata: {name: s}\n")
