@@ -10,7 +10,7 @@ from ...codec import node_affinity_from_manifest, node_affinity_to_manifest
 from ...errors import ConfigError, ManifestError
 from ...registry import PluginArgs
 from ...types import NodeAffinity
-from . import _errors
+from . import field_errors as _errors
 from .selector import NodeAffinityParseError, new_node_selector, new_preferred_scheduling_terms
 
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Callable, Mapping, Sequence
 
 from ...types import Node, NodeSelector, NodeSelectorRequirement, NodeSelectorTerm, Pod, PreferredSchedulingTerm
-from . import _errors as e
+from . import field_errors as e
 
 _OPERATORS = ("In", "NotIn", "Exists", "DoesNotExist", "Gt", "Lt")
 _FIELD_OPERATORS = ("In", "NotIn")

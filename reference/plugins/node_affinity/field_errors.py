@@ -1,5 +1,8 @@
-"""Go error text for label-selector parse errors: apimachinery `field.Error`, `content.IsLabelKey`,
-`content.IsLabelValue` and `errors.Aggregate`, so messages match upstream byte for byte."""
+"""Go error text: apimachinery `field.Error`, `errors.Aggregate`, `content.IsLabelKey` and
+`content.IsLabelValue`, so parse and validation messages match upstream byte for byte.
+
+Other plugin args modules (VolumeBinding, DynamicResources) reuse the `field.Error` part.
+"""
 
 from __future__ import annotations
 
@@ -113,10 +116,28 @@ class FieldError:
         return f"{self.path}: {self.body}"
 
 
-def invalid(path: str, value: str | Sequence[str] | None, detail: str) -> FieldError:
-    """`field.Invalid`; a str value is %q-quoted, a slice JSON-encoded."""
-    rendered = go_quote(value) if isinstance(value, str) else go_json(None if not value else list(value))
+def invalid(path: str, value: int | str | Sequence[str] | None, detail: str) -> FieldError:
+    """`field.Invalid`; an int prints as is, a str is %q-quoted, a slice JSON-encoded (nil as null)."""
+    if isinstance(value, int):
+        rendered = str(value)
+    elif isinstance(value, str):
+        rendered = go_quote(value)
+    else:
+        rendered = go_json(None if not value else list(value))
+    return invalid_rendered(path, rendered, detail)
+
+
+def invalid_rendered(path: str, rendered: str, detail: str) -> FieldError:
+    """`field.Invalid` with a value already rendered the way Go would (e.g. a JSON-encoded struct)."""
     return FieldError(path, f"Invalid value: {rendered}: {detail}")
+
+
+def required(path: str, detail: str) -> FieldError:
+    return FieldError(path, f"Required value: {detail}")
+
+
+def forbidden(path: str, detail: str) -> FieldError:
+    return FieldError(path, f"Forbidden: {detail}")
 
 
 def not_supported(path: str, value: str, valid: Iterable[str]) -> FieldError:
