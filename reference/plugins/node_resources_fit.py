@@ -30,7 +30,7 @@ from ..types import Pod
 from .node_resources_fit_args import (LEAST_ALLOCATED, MOST_ALLOCATED, REQUESTED_TO_CAPACITY_RATIO,
                                       NodeResourcesFitArgs, ScoringStrategy, validate)
 from .resource_allocation import ResourceAllocationScorer
-from .resource_args import qualified_name_errors, raise_if_any
+from .resource_args import label_key_errors, raise_if_any
 from .resource_strategies import least_resource_scorer, most_resource_scorer, requested_to_capacity_ratio_scorer
 
 NAME = "NodeResourcesFit"
@@ -95,7 +95,7 @@ def is_extended_resource_name(name: str) -> bool:
     native = "/" not in name or "kubernetes.io/" in name
     if native or name.startswith("requests."):
         return False
-    return not qualified_name_errors("requests." + name)
+    return not label_key_errors("requests." + name)
 
 
 def fits_request(request: Resource, node_info: NodeInfo, ignored_resources: Iterable[str] = (),

@@ -53,12 +53,12 @@ def index(path: str, i: int) -> str:
 
 
 def _go_value(value: Any) -> str:
-    """`ErrorBody`'s rendering: %v for numbers and bools, %q (here: JSON) for strings."""
+    """`ErrorBody`'s rendering: %v for numbers and bools, %q for strings."""
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, int):
         return str(value)
-    return json.dumps(value, ensure_ascii=False)
+    return go_quote(value)
 
 
 @dataclass(frozen=True)
@@ -90,9 +90,10 @@ def duplicate(field: str, value: Any) -> FieldError:
     return FieldError(field, f"Duplicate value: {_go_value(value)}")
 
 
-def not_supported(field: str, value: Any, valid: Sequence[str]) -> FieldError:
-    detail = "supported values: " + ", ".join(json.dumps(v) for v in valid) if valid else ""
-    return FieldError(field, _with_detail(f"Unsupported value: {_go_value(value)}", detail))
+def not_supported(field: str, value: str, valid: Sequence[str]) -> FieldError:
+    """`field.NotSupported` with a named string type as value, so JSON-encoded rather than %q."""
+    detail = "supported values: " + ", ".join(go_quote(v) for v in valid) if valid else ""
+    return FieldError(field, _with_detail(f"Unsupported value: {go_json(value)}", detail))
 
 
 def raise_if_any(errors: Sequence[FieldError]) -> None:
@@ -106,7 +107,21 @@ def raise_if_any(errors: Sequence[FieldError]) -> None:
     raise ConfigError(texts[0] if len(texts) == 1 else "[" + ", ".join(texts) + "]")
 
 
-# --- label keys (apimachinery/pkg/api/validate/content/kube.go, dns.go) ---------------------
+# --- Go string rendering and label keys (apimachinery/pkg/api/validate/content) -----------
+
+def go_quote(s: str) -> str:
+    """`strconv.Quote` for printable text: backslash-escape quotes, backslashes and controls."""
+    escapes = {'"': '\\"', "\\": "\\\\", "\a": "\\a", "\b": "\\b", "\f": "\\f", "\n": "\\n",
+               "\r": "\\r", "\t": "\\t", "\v": "\\v"}
+    out = [escapes.get(ch) or (f"\\x{ord(ch):02x}" if ord(ch) < 0x20 or ord(ch) == 0x7F else ch) for ch in s]
+    return '"' + "".join(out) + '"'
+
+
+def go_json(value: str) -> str:
+    """`json.Marshal` of a string (HTML characters escaped, as Go does)."""
+    text = json.dumps(value, ensure_ascii=False)
+    return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+
 
 _LABEL_KEY_FMT = "([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]"
 _LABEL_KEY_ERR = ("must consist of alphanumeric characters, '-', '_' or '.', and must start and end with "
@@ -118,39 +133,35 @@ _DNS1123_SUBDOMAIN_ERR = ("a lowercase RFC 1123 subdomain must consist of lower 
 
 
 def _regex_error(msg: str, fmt: str, *examples: str) -> str:
-    if not examples:
-        return f"{msg} (regex used for validation is '{fmt}')"
-    return f"{msg} (e.g. " + " or ".join(f"'{e}'" for e in examples) + f", regex used for validation is '{fmt}')"
+    """`content.RegexError`, including the doubled space Go leaves between examples."""
+    return msg + " (e.g. " + " or ".join(f"'{e}', " for e in examples) + f"regex used for validation is '{fmt}')"
 
 
-def _dns1123_subdomain_errors(value: str) -> list[str]:
-    errs = []
-    if len(value) > 253:
-        errs.append("must be no more than 253 characters")
-    if not re.fullmatch(_DNS1123_SUBDOMAIN_FMT, value):
-        errs.append(_regex_error(_DNS1123_SUBDOMAIN_ERR, _DNS1123_SUBDOMAIN_FMT, "example.com"))
-    return errs
+def _nbytes(s: str) -> int:
+    return len(s.encode())
 
 
-def qualified_name_errors(value: str) -> list[str]:
-    """`IsQualifiedName` / `IsLabelKey`: an optional DNS-subdomain prefix, '/', and a name."""
+def label_key_errors(value: str) -> list[str]:
+    """`content.IsLabelKey` (`IsQualifiedName`): an optional DNS-subdomain prefix, '/', a name."""
     parts = value.split("/")
+    if len(parts) > 2:
+        return ["a valid label key " + _regex_error(_LABEL_KEY_ERR, _LABEL_KEY_FMT, "MyName", "my.name", "123-abc")
+                + " with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')"]
     errs: list[str] = []
-    if len(parts) == 1:
-        name = parts[0]
-    elif len(parts) == 2:
-        prefix, name = parts
+    name = parts[-1]
+    if len(parts) == 2:
+        prefix = parts[0]
         if not prefix:
             errs.append("prefix part must be non-empty")
         else:
-            errs.extend("prefix part " + m for m in _dns1123_subdomain_errors(prefix))
-    else:
-        return ["a valid label key " + _regex_error(_LABEL_KEY_ERR, _LABEL_KEY_FMT, "MyName", "my.name", "123-abc")
-                + " with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')"]
+            if _nbytes(prefix) > 253:
+                errs.append("prefix part must be no more than 253 bytes")
+            if not re.fullmatch(_DNS1123_SUBDOMAIN_FMT, prefix):
+                errs.append("prefix part " + _regex_error(_DNS1123_SUBDOMAIN_ERR, _DNS1123_SUBDOMAIN_FMT, "example.com"))
     if not name:
         errs.append("name part must be non-empty")
-    elif len(name) > 63:
-        errs.append("name part must be no more than 63 characters")
+    elif _nbytes(name) > 63:
+        errs.append("name part must be no more than 63 bytes")
     if not re.fullmatch(_LABEL_KEY_FMT, name):
         errs.append("name part " + _regex_error(_LABEL_KEY_ERR, _LABEL_KEY_FMT, "MyName", "my.name", "123-abc"))
     return errs
@@ -158,7 +169,7 @@ def qualified_name_errors(value: str) -> list[str]:
 
 def validate_label_name(value: str, path: str) -> list[FieldError]:
     """`metav1validation.ValidateLabelName`."""
-    return [invalid(path, value, msg) for msg in qualified_name_errors(value)]
+    return [invalid(path, value, msg) for msg in label_key_errors(value)]
 
 
 # --- shared validators ------------------------------------------------------------------------
@@ -253,10 +264,12 @@ __all__ = [
     "fields",
     "forbidden",
     "index",
+    "go_json",
+    "go_quote",
     "invalid",
     "items",
+    "label_key_errors",
     "not_supported",
-    "qualified_name_errors",
     "raise_if_any",
     "required",
     "resource_spec",
