@@ -232,7 +232,9 @@ def v1_service(m: Mapping[str, Any]) -> Workload:
 
 def v1_replica_set(m: Mapping[str, Any]) -> Workload:
     meta = m.get("metadata") or {}
-    selector = label_selector_from_manifest((m.get("spec") or {}).get("selector")) or LabelSelector()
+    selector = (m.get("spec") or {}).get("selector")
+    if not isinstance(selector, LabelSelector):
+        selector = label_selector_from_manifest(selector) or LabelSelector()
     return Workload("ReplicaSet", meta.get("name", ""), meta.get("namespace", ""), selector)
 
 
