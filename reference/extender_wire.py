@@ -16,6 +16,7 @@ from __future__ import annotations
 import http.client
 import json
 import os
+import socket
 import ssl
 import tempfile
 import time
@@ -318,7 +319,8 @@ def post(url_prefix: str, action: str, body: bytes, *, timeout: float | None,
     try:
         try:
             conn.connect()
-            _set_remaining(conn, deadline)
+            sock = conn.sock  # the response keeps reading from it after an HTTP/1.0 conn.close()
+            _set_remaining(sock, deadline)
             conn.request("POST", target, body=body, headers={"Content-Type": "application/json"})
             response = conn.getresponse()
         except TimeoutError:
@@ -332,26 +334,25 @@ def post(url_prefix: str, action: str, body: bytes, *, timeout: float | None,
             raise ExtenderError(f"Post {go_quote(url)}: {err}") from None
         if response.status != 200:
             raise ExtenderError(f"failed {action} with extender at URL {url}, code {response.status}")
-        return _read_body(conn, response, deadline)
+        return _read_body(sock, response, deadline)
     finally:
         conn.close()
 
 
-def _set_remaining(conn: http.client.HTTPConnection, deadline: float | None) -> None:
+def _set_remaining(sock: socket.socket, deadline: float | None) -> None:
     """http.Client.Timeout bounds the whole exchange, not each socket operation."""
-    if deadline is not None and conn.sock is not None:
+    if deadline is not None:
         remaining = deadline - time.monotonic()
         if remaining <= 0:
             raise TimeoutError
-        conn.sock.settimeout(remaining)
+        sock.settimeout(remaining)
 
 
-def _read_body(conn: http.client.HTTPConnection, response: http.client.HTTPResponse,
-               deadline: float | None) -> bytes:
+def _read_body(sock: socket.socket, response: http.client.HTTPResponse, deadline: float | None) -> bytes:
     chunks = []
     try:
         while True:
-            _set_remaining(conn, deadline)
+            _set_remaining(sock, deadline)
             chunk = response.read1(65536)
             if not chunk:
                 return b"".join(chunks)
