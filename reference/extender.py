@@ -13,9 +13,9 @@ from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from .errors import ConfigError
 from .extender_wire import (
-    ExtenderError, HostPriority, MetaVictims, Victims, binding_args, decode_binding_result,
+    ExtenderError, HostPriority, MetaVictims, TLSConfig, Victims, binding_args, decode_binding_result,
     decode_filter_result, decode_host_priorities, decode_preemption_result, extender_args, go_quote,
-    TLSConfig, make_ssl_context, marshal, post, preemption_args)
+    make_ssl_context, marshal, post, preemption_args)
 from .nodeinfo import NodeInfo
 from .types import Node, Pod
 

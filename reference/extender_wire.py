@@ -52,9 +52,9 @@ class Victims(NamedTuple):
 
 
 class MetaVictims(NamedTuple):
-    """`extenderv1.MetaVictims`, with each `MetaPod{UID}` as its UID string."""
+    """`extenderv1.MetaVictims`, with each `MetaPod{UID}` as its UID (None for a JSON null MetaPod)."""
 
-    pods: list[str]
+    pods: list[str | None]
     num_pdb_violations: int = 0
 
 
