@@ -99,15 +99,17 @@ def _string(value: Any, path: str) -> str:
 
 def _bytes(value: Any, path: str) -> bytes:
     """Go encodes []byte as base64 in JSON."""
+    text = _string(value, path)
     try:
-        return base64.b64decode(_string(value, path), validate=True)
+        return base64.b64decode(text, validate=True)
     except ValueError as e:
         raise ConfigError(f"illegal base64 data: {e}", field=path) from None
 
 
 def _duration(value: Any, path: str) -> float:
+    text = _string(value, path)
     try:
-        return parse_duration(_string(value, path))
+        return parse_duration(text)
     except ValueError as e:
         raise ConfigError(str(e), field=path) from None
 
