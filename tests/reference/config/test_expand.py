@@ -322,3 +322,27 @@ def test_default_profile_expands_to_expanded_plugins_v1_with_in_tree_registry():
     config = load_config("apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\n",
                          registry=registry)
     assert dict(expand_config(config, registry)["default-scheduler"].points) == EXPANDED_PLUGINS_V1
+
+
+def test_extender_ignored_resources_replace_fit_ignored_resources():
+    # scheduler.go buildExtenders: `args.IgnoredResources = ignoredExtendedResources` (replace, not append).
+    registry = fakes.in_tree_fakes()
+    config = load_config({
+        "apiVersion": "kubescheduler.config.k8s.io/v1", "kind": "KubeSchedulerConfiguration",
+        "profiles": [{"pluginConfig": [{"name": "NodeResourcesFit", "args": {"ignoredResources": ["x/old"]}}]}],
+        "extenders": [{"urlPrefix": "u", "managedResources": [{"name": "example.com/a", "ignoredByScheduler": True},
+                                                              {"name": "example.com/b"}]}]}, registry=registry)
+    args = expand_config(config, registry)["default-scheduler"].plugin_args["NodeResourcesFit"]
+    assert args.values["ignoredResources"] == ["example.com/a"]
+
+
+def test_extender_ignored_resources_need_fit_args():
+    registry = fakes.in_tree_fakes()
+    config = load_config({
+        "apiVersion": "kubescheduler.config.k8s.io/v1", "kind": "KubeSchedulerConfiguration",
+        "profiles": [{"plugins": {"multiPoint": {"disabled": [{"name": "NodeResourcesFit"}]}}}],
+        "extenders": [{"urlPrefix": "u", "managedResources": [{"name": "example.com/a", "ignoredByScheduler": True}]}],
+    }, registry=registry)
+    with pytest.raises(FrameworkError) as info:
+        expand_config(config, registry)
+    assert str(info.value) == "couldn't build extenders: can't find NodeResourcesFitArgs in plugin config"
