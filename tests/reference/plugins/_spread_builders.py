@@ -155,6 +155,9 @@ class PodBuilder:
     def pod_affinity_not_in(self, key: str, topology_key: str, values: Iterable[str], kind: str) -> "PodBuilder":
         return self.pod_affinity(topology_key, make_label_selector().not_in(key, values).obj(), kind)
 
+    def pod_anti_affinity_not_in(self, key: str, topology_key: str, values: Iterable[str], kind: str) -> "PodBuilder":
+        return self.pod_anti_affinity(topology_key, make_label_selector().not_in(key, values).obj(), kind)
+
     def obj(self) -> Pod:
         return Pod(**self._fields)
 
