@@ -50,7 +50,7 @@ class NodeAffinityArgs(PluginArgs):
             except NodeAffinityParseError as err:
                 errs.extend(err.messages)
         if errs:
-            raise _errors.config_error(errs)
+            _errors.raise_if_any(errs)
 
     def to_config(self) -> dict[str, Any]:
         manifest = node_affinity_to_manifest(self.added_affinity)

@@ -38,12 +38,12 @@ def _label_requirement(r: NodeSelectorRequirement, path: str) -> tuple[Matcher |
     values_path = f"{path}.values"
     op, values = r.operator, r.values
     if op in ("In", "NotIn") and not values:
-        errs.append(e.invalid(values_path, values, "for 'in', 'notin' operators, values set can't be empty"))
+        errs.append(e.invalid_values(values_path, values, "for 'in', 'notin' operators, values set can't be empty"))
     elif op in ("Exists", "DoesNotExist") and values:
-        errs.append(e.invalid(values_path, values, "values set must be empty for exists and does not exist"))
+        errs.append(e.invalid_values(values_path, values, "values set must be empty for exists and does not exist"))
     elif op in ("Gt", "Lt"):
         if len(values) != 1:
-            errs.append(e.invalid(values_path, values, "for 'Gt', 'Lt' operators, exactly one value is required"))
+            errs.append(e.invalid_values(values_path, values, "for 'Gt', 'Lt' operators, exactly one value is required"))
         for i, v in enumerate(values):
             if e.parse_int64(v) is None:
                 errs.append(e.invalid(f"{values_path}[{i}]", v, "for 'Gt', 'Lt' operators, the value must be an integer"))
@@ -82,7 +82,7 @@ def _field_requirement(r: NodeSelectorRequirement, path: str) -> tuple[Matcher |
     if r.operator not in _FIELD_OPERATORS:
         return None, [e.not_supported(f"{path}.operator", r.operator, _FIELD_OPERATORS)]
     if len(r.values) != 1:
-        return None, [e.invalid(f"{path}.values", r.values, "must have one element")]
+        return None, [e.invalid_values(f"{path}.values", r.values, "must have one element")]
     key, value = r.key, r.values[0]
     if r.operator == "In":
         return lambda fields: fields.get(key, "") == value, []
