@@ -44,6 +44,18 @@ class Framework:
                  score_weights: Mapping[str, int], *, percentage_of_nodes_to_score: int | None = None,
                  client: ClusterClient | None = None, clock=None, nominator: Nominator | None = None) -> None:
         self.profile_name = profile_name
+        self.set_plugins(plugins_by_point)
+        self.score_weights = dict(score_weights)
+        self.percentage_of_nodes_to_score = percentage_of_nodes_to_score
+        self._client = client
+        self._clock = clock
+        self.nominator: Nominator = nominator or _NoNominator()
+        self.waiting_pods = WaitingPodsMap()
+        self.on_waiting_pod_signal: Callable[[WaitingPod], None] = lambda wp: None
+        self._snapshot = Snapshot((), ())
+
+    def set_plugins(self, plugins_by_point: Mapping[str, Sequence[Plugin]]) -> None:
+        """Install the plugin instances per point (factories need the framework as handle first)."""
         for point, plugins in plugins_by_point.items():
             for plugin in plugins:
                 if not isinstance(plugin, INTERFACE_OF[point]):
@@ -61,14 +73,6 @@ class Framework:
         self.pre_bind_plugins: list[PreBindPlugin] = get("preBind")
         self.bind_plugins: list[BindPlugin] = get("bind")
         self.post_bind_plugins: list[PostBindPlugin] = get("postBind")
-        self.score_weights = dict(score_weights)
-        self.percentage_of_nodes_to_score = percentage_of_nodes_to_score
-        self._client = client
-        self._clock = clock
-        self.nominator: Nominator = nominator or _NoNominator()
-        self.waiting_pods = WaitingPodsMap()
-        self.on_waiting_pod_signal: Callable[[WaitingPod], None] = lambda wp: None
-        self._snapshot = Snapshot((), ())
 
     # --- handle ------------------------------------------------------------------------------
 

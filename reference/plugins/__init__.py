@@ -27,6 +27,7 @@ IN_TREE: tuple[tuple[str, str], ...] = (
     ("node_resources_balanced_allocation", "NodeResourcesBalancedAllocation"),
     ("image_locality", "ImageLocality"),
     ("default_binder", "DefaultBinder"),
+    ("node_declared_features", "NodeDeclaredFeatures"),
 )
 
 

@@ -1,0 +1,65 @@
+"""`sched-conformance`: command-line entry point.
+
+Subcommands available now:
+  plugins FILE   effective plugin list per extension point of every profile (what the suite compares)
+  validate FILE  load, default and validate a KubeSchedulerConfiguration; one line per outcome
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Sequence
+
+from reference.config import effective_plugins, expand_config, list_plugins, load_config
+from reference.errors import ReferenceError_
+
+
+def _read(path: str) -> str:
+    try:
+        return Path(path).read_text()
+    except OSError as e:
+        raise SystemExit(f"sched-conformance: cannot read {path!r}: {e.strerror}; pass an existing config file")
+
+
+def _plugins(args: argparse.Namespace) -> int:
+    config = load_config(_read(args.config))
+    if args.json:
+        print(json.dumps({name: list_plugins(p) for name, p in expand_config(config).items()}, indent=2))
+        return 0
+    for name, points in effective_plugins(config).items():
+        print(f"profile {name}:")
+        for point, plugins in points.items():
+            print(f"  {point:<11} {', '.join(plugins) if plugins else '-'}")
+    return 0
+
+
+def _validate(args: argparse.Namespace) -> int:
+    config = load_config(_read(args.config))
+    expand_config(config)
+    print(f"{args.config}: valid ({len(config.profiles)} profile(s))")
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="sched-conformance", description=__doc__.splitlines()[0])
+    sub = parser.add_subparsers(dest="command", required=True)
+    p = sub.add_parser("plugins", help="effective plugins per extension point of each profile")
+    p.add_argument("config", help="KubeSchedulerConfiguration YAML (kubescheduler.config.k8s.io/v1)")
+    p.add_argument("--json", action="store_true", help="print upstream's ListPlugins JSON shape")
+    p.set_defaults(run=_plugins)
+    v = sub.add_parser("validate", help="check a KubeSchedulerConfiguration like kube-scheduler --config")
+    v.add_argument("config")
+    v.set_defaults(run=_validate)
+    args = parser.parse_args(argv)
+    try:
+        return args.run(args)
+    except ReferenceError_ as e:
+        print(f"sched-conformance: {args.config}: {e}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
