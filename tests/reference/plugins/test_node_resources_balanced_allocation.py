@@ -168,3 +168,16 @@ def test_from_config_errors_carry_the_callers_path():
                                                         "profiles[0].pluginConfig[0].args")
     assert str(err.value) == ('[profiles[0].pluginConfig[0].args.resources[1].name: Duplicate value: "cpu", '
                               "profiles[0].pluginConfig[0].args.resources[1].weight: Invalid value: 2: must be 1]")
+
+
+def test_fraction_is_capped_at_one():
+    """Derived from balancedResourceScore: an over-committed resource counts as fully used
+    (fractions 1.0 and 0.5 -> std 0.25 -> 75; uncapped 1.25 would give 62)."""
+    assert balanced_resource_score([5000, 5000], [4000, 10000]) == 75
+
+
+def test_zero_weight_built_directly_is_rejected():
+    """Only v1 defaulting turns weight 0 into 1; NewBalancedAllocation requires exactly 1."""
+    with pytest.raises(ConfigError) as err:
+        NodeResourcesBalancedAllocation.new(NodeResourcesBalancedAllocationArgs((ResourceSpec("cpu", 0),)), None)
+    assert str(err.value) == "resources[0].weight: Invalid value: 0: must be 1"

@@ -231,8 +231,8 @@ def test_enough_requests(pod, existing, ignored, groups, want_status, want_insuf
 def test_pre_filter_disabled():
     plugin = NodeResourcesFit.new(NodeResourcesFitArgs(), None)
     status = plugin.filter(CycleState(), Pod(name="p"), NodeInfo.of(Node(name="")))
-    assert status.code is Code.ERROR
-    assert status.reasons == (f'error reading "{PRE_FILTER_STATE_KEY}" from cycleState: not found',)
+    # fwk.AsStatus(err): Error code carrying the wrapped ErrNotFound ("not found").
+    assert status == Status.as_status(f'error reading "{PRE_FILTER_STATE_KEY}" from cycleState: not found')
 
 
 NOT_ENOUGH = [

@@ -17,7 +17,7 @@ from reference.plugins.node_resources_fit_args import (
     ScoringStrategy,
 )
 from reference.plugins.resource_args import ResourceSpec, UtilizationShapePoint as P
-from reference.plugins.resource_strategies import go_round
+from reference.plugins.resource_strategies import go_round, requested_to_capacity_ratio_scorer
 from reference.quantity import resource_value
 from reference.status import SUCCESS
 from reference.types import Container, Node, Pod
@@ -207,3 +207,17 @@ def test_validation_message_text():
 def test_go_round_rounds_half_away_from_zero(x, want):
     """math.Round semantics (Python's round() would give 0, 2, 2 for the first three)."""
     assert go_round(x) == want
+
+
+def test_node_score_rounds_a_half_up():
+    """Derived from buildRequestedToCapacityRatioScorerFunction: scores 2 and 3 average 2.5, and
+    math.Round gives 3 where Python's round() would give 2."""
+    scorer = requested_to_capacity_ratio_scorer(DEFAULT, (P(0, 0), P(100, 10)))
+    assert scorer([2, 3], [0, 0], [100, 100]) == 3
+
+
+def test_only_the_first_unsorted_point_is_reported():
+    """validateFunctionShape stops at the first out-of-order utilization."""
+    with pytest.raises(ConfigError) as err:
+        NodeResourcesFit.new(NodeResourcesFitArgs(scoring_strategy=rtcr((), (P(30, 1), P(20, 1), P(10, 1)))), None)
+    assert err.value.field == "scoringStrategy.requestedToCapacityRatio.shape[1].utilization"

@@ -92,3 +92,13 @@ def test_non_zero_vs_requested_node_totals():
 @pytest.mark.parametrize("requests,want", [([0, 0], True), ([0, 1], False), ([], True)])
 def test_is_best_effort(requests, want):
     assert is_best_effort(requests) is want
+
+
+def test_ephemeral_storage_uses_actual_requests_even_for_non_zero_scoring():
+    """calculateResourceAllocatableRequest reads Requested for ephemeral-storage whatever
+    useRequested says (NonZeroRequested only tracks cpu and memory)."""
+    alloc = {"ephemeral-storage": 1000}
+    node_info = NodeInfo.of(Node(name="n", capacity=alloc, allocatable=alloc),
+                            [Pod(name="e", node_name="n", containers=(Container("c", requests={"ephemeral-storage": 300}),))])
+    scorer = ResourceAllocationScorer("", lambda *_: 0, ())
+    assert scorer.resource_allocatable_request(node_info, "ephemeral-storage") == (1000, 300)
