@@ -95,10 +95,7 @@ class Framework:
 
     def reject_waiting_pod(self, uid: str) -> bool:
         wp = self.waiting_pods.get(uid)
-        if wp is None:
-            return False
-        wp.reject("", "removed")
-        return True
+        return wp is not None and wp.reject("", "removed")
 
     def has_filter_plugins(self) -> bool:
         return bool(self.filter_plugins)

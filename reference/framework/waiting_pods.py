@@ -40,6 +40,7 @@ class WaitingPod:
         self.pod = pod
         self._pending: dict[str, Timer] = {}
         self.signal: Status | None = None
+        self._done = False
         self._on_signal = on_signal
         for plugin, timeout in plugin_timeouts.items():
             self._pending[plugin] = clock.after(
@@ -58,11 +59,24 @@ class WaitingPod:
             timer.stop()
         if not self._pending:
             self._send(Status(Code.SUCCESS))
+            self._done = True
 
-    def reject(self, plugin: str, message: str) -> None:
+    def reject(self, plugin: str, message: str) -> bool:
+        """Signal Unschedulable; False when the pod was already allowed or stopped."""
+        return self._stop_with(Code.UNSCHEDULABLE, plugin, message)
+
+    def preempt(self, plugin: str, message: str) -> bool:
+        """Like reject, but with an Error status so the pod is not marked unschedulable."""
+        return self._stop_with(Code.ERROR, plugin, message)
+
+    def _stop_with(self, code: Code, plugin: str, message: str) -> bool:
         for timer in self._pending.values():
             timer.stop()
-        self._send(Status.new(Code.UNSCHEDULABLE, message).with_plugin(plugin))
+        self._send(Status.new(code, message).with_plugin(plugin))
+        if self._done:
+            return False
+        self._done = True
+        return True
 
     def _send(self, status: Status) -> None:
         if self.signal is None:

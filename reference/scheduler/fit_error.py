@@ -34,7 +34,7 @@ class FitError:
     diagnosis: Diagnosis
 
     def message(self) -> str:
-        """`0/N nodes are available: <prefilter msg | sorted reason histogram>.[ <postfilter msg>.]`"""
+        """`0/N nodes are available: <prefilter msg | sorted reason histogram>.[ <postfilter msg>]`"""
         msg = NO_NODE_AVAILABLE_MSG.format(self.num_all_nodes) + ":"
         d = self.diagnosis
         if d.pre_filter_msg:
@@ -52,7 +52,7 @@ class FitError:
             if histogram:
                 msg += f" {', '.join(histogram)}."
         if d.post_filter_msg:
-            msg += f" {d.post_filter_msg}."
+            msg += f" {d.post_filter_msg}"  # no trailing period, unlike spec §3.2 (types.go FitError.Error)
         return msg
 
     def as_status(self, code: Code) -> Status:
