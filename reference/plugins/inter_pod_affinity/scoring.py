@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from typing import Iterable, Mapping
 
 from ...interfaces import MAX_NODE_SCORE, NodeScore
-from ...nodeinfo import AffinityTerm, NodeInfo, PodInfo, WeightedAffinityTerm
+from ...nodeinfo import AffinityTerm, PodInfo, WeightedAffinityTerm
 from ...types import Node, Pod
 from .terms import term_matches
 
