@@ -42,13 +42,13 @@ class NodeAffinityArgs(PluginArgs):
             try:
                 new_node_selector(added.required, f"{prefix}.requiredDuringSchedulingIgnoredDuringExecution")
             except NodeAffinityParseError as err:
-                errs.extend(err.messages)
+                errs.extend(err.errors)
         if added.preferred:
             try:
                 new_preferred_scheduling_terms(
                     added.preferred, f"{prefix}.preferredDuringSchedulingIgnoredDuringExecution")
             except NodeAffinityParseError as err:
-                errs.extend(err.messages)
+                errs.extend(err.errors)
         if errs:
             _errors.raise_if_any(errs)
 

@@ -23,9 +23,9 @@ Matcher = Callable[[Mapping[str, str]], bool]
 class NodeAffinityParseError(ValueError):
     """Parse errors; `str()` is upstream's aggregated error text."""
 
-    def __init__(self, messages: Sequence[e.FieldError]) -> None:
-        self.messages = tuple(messages)
-        super().__init__(e.aggregate(self.messages))
+    def __init__(self, errors: Sequence[e.FieldError]) -> None:
+        self.errors = tuple(errors)
+        super().__init__(e.aggregate(self.errors))
 
 
 def _label_requirement(r: NodeSelectorRequirement, path: str) -> tuple[Matcher | None, list[e.FieldError]]:
@@ -43,10 +43,12 @@ def _label_requirement(r: NodeSelectorRequirement, path: str) -> tuple[Matcher |
         errs.append(e.invalid_values(values_path, values, "values set must be empty for exists and does not exist"))
     elif op in ("Gt", "Lt"):
         if len(values) != 1:
-            errs.append(e.invalid_values(values_path, values, "for 'Gt', 'Lt' operators, exactly one value is required"))
+            errs.append(e.invalid_values(values_path, values,
+                                         "for 'Gt', 'Lt' operators, exactly one value is required"))
         for i, v in enumerate(values):
             if e.parse_int64(v) is None:
-                errs.append(e.invalid(f"{values_path}[{i}]", v, "for 'Gt', 'Lt' operators, the value must be an integer"))
+                errs.append(e.invalid(f"{values_path}[{i}]", v,
+                                      "for 'Gt', 'Lt' operators, the value must be an integer"))
     for i, v in enumerate(values):
         if value_errs := e.label_value_errors(v):
             errs.append(e.invalid(f"{values_path}[{i}][{r.key}]", v, "; ".join(value_errs)))
@@ -55,7 +57,7 @@ def _label_requirement(r: NodeSelectorRequirement, path: str) -> tuple[Matcher |
     return _label_matcher(r.key, op, values), []
 
 
-def _label_matcher(key: str, op: str, values: tuple[e.FieldError, ...]) -> Matcher:
+def _label_matcher(key: str, op: str, values: tuple[str, ...]) -> Matcher:
     """`labels.Requirement.Matches`."""
     if op == "In":
         return lambda labels: key in labels and labels[key] in values

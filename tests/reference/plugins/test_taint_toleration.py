@@ -95,8 +95,8 @@ FILTER_CASES = [
     pytest.param(pod_tolerating(tol("dedicated", "user2", NS)), node_tainted("nodeA", taint("dedicated", "user1", NS)),
                  UNTOLERATED,
                  id="A pod which can't be scheduled on a dedicated node assigned to user2 with effect NoSchedule"),
-    pytest.param(pod_tolerating(tol("foo", effect=NS, operator="Exists")), node_tainted("nodeA", taint("foo", "bar", NS)),
-                 SUCCESS,
+    pytest.param(pod_tolerating(tol("foo", effect=NS, operator="Exists")),
+                 node_tainted("nodeA", taint("foo", "bar", NS)), SUCCESS,
                  id="A pod can be scheduled onto the node, with a toleration uses operator Exists that tolerates the "
                     "taints on the node"),
     pytest.param(pod_tolerating(tol("dedicated", "user2", NS), tol("foo", effect=NS, operator="Exists")),
