@@ -7,14 +7,11 @@ from typing import Any, ClassVar, Mapping
 
 from ...errors import ConfigError
 from ...registry import PluginArgs
+from ..resource_args import child, invalid, raise_if_any
 
 DEFAULT_HARD_POD_AFFINITY_WEIGHT = 1
 MIN_HARD_POD_AFFINITY_WEIGHT = 0
 MAX_HARD_POD_AFFINITY_WEIGHT = 100
-
-
-def _child(path: str, name: str) -> str:
-    return f"{path}.{name}" if path else name
 
 
 @dataclass(frozen=True)
@@ -30,10 +27,10 @@ class InterPodAffinityArgs(PluginArgs):
         weight = raw.get("hardPodAffinityWeight")
         ignore = raw.get("ignorePreferredTermsOfExistingPods", False)
         if weight is not None and (isinstance(weight, bool) or not isinstance(weight, int)):
-            raise ConfigError(f"expected an integer, got {weight!r}", field=_child(path, "hardPodAffinityWeight"))
+            raise ConfigError(f"expected an integer, got {weight!r}", field=child(path, "hardPodAffinityWeight"))
         if not isinstance(ignore, bool):
             raise ConfigError(f"expected a boolean, got {ignore!r}",
-                              field=_child(path, "ignorePreferredTermsOfExistingPods"))
+                              field=child(path, "ignorePreferredTermsOfExistingPods"))
         args = cls(DEFAULT_HARD_POD_AFFINITY_WEIGHT if weight is None else weight, ignore)
         args.validate(path)
         return args
@@ -42,9 +39,8 @@ class InterPodAffinityArgs(PluginArgs):
         """`ValidateInterPodAffinityArgs`: the weight must lie in [0, 100]."""
         w = self.hard_pod_affinity_weight
         if not MIN_HARD_POD_AFFINITY_WEIGHT <= w <= MAX_HARD_POD_AFFINITY_WEIGHT:
-            raise ConfigError(f"Invalid value: {w}: not in valid range "
-                              f"[{MIN_HARD_POD_AFFINITY_WEIGHT}, {MAX_HARD_POD_AFFINITY_WEIGHT}]",
-                              field=_child(path, "hardPodAffinityWeight"))
+            raise_if_any([invalid(child(path, "hardPodAffinityWeight"), w, f"not in valid range "
+                                  f"[{MIN_HARD_POD_AFFINITY_WEIGHT}, {MAX_HARD_POD_AFFINITY_WEIGHT}]")])
 
     def to_config(self) -> dict[str, Any]:
         return {"hardPodAffinityWeight": self.hard_pod_affinity_weight,

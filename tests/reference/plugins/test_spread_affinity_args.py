@@ -76,7 +76,7 @@ def test_validate_pod_topology_spread_args_valid(constraints, defaulting_type):
                  id="system default constraints, but has constraints"),
     pytest.param((tsc(1, "a/b/c", "DoNotSchedule"),), "List", "defaultConstraints[0].topologyKey",
                  "Invalid value: \"a/b/c\": a valid label key must consist of alphanumeric characters, '-', '_' or "
-                 "'.', and must start and end with an alphanumeric character (e.g. 'MyName' or 'my.name' or "
+                 "'.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or "
                  "'123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]') with an "
                  "optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')",
                  id="topology key is not a label key"),
