@@ -20,12 +20,13 @@ class Diagnosis:
     post_filter_msg: str = ""
 
     def add_plugin_status(self, status: Status) -> None:
-        if not status.plugin or not status.is_rejected():
+        """Pending is a rejection too, so a Pending plugin lands in both sets."""
+        if not status.plugin:
             return
+        if status.is_rejected():
+            self.unschedulable_plugins.add(status.plugin)
         if status.code is Code.PENDING:
             self.pending_plugins.add(status.plugin)
-        else:
-            self.unschedulable_plugins.add(status.plugin)
 
 
 @dataclass
