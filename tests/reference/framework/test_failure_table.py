@@ -377,7 +377,10 @@ def test_deleting_waiting_pod_rejects_it_and_does_not_requeue() -> None:
     assert fw.get_waiting_pod("p") is None
     assert [c.plugin for c in calls(log, "Unreserve")] == ["P"]
     assert where(sched, "p") == "none" and sched.assumed == {}
-    assert events(sched) == []  # upstream: pod no longer in the informer cache, no event either
+    # handleSchedulingFailure: a pod missing from the informer cache is not requeued, but the
+    # FailedScheduling event is still recorded (only the status patch fails)
+    assert events(sched) == [("Warning", "FailedScheduling", "0/1 nodes are available: 1 removed.")]
+    assert "p" not in sched.store.conditions
 
 
 # --- binding failures after WaitOnPermit ----------------------------------------------------------
