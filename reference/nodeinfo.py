@@ -30,8 +30,8 @@ class AffinityTerm:
 
     def matches(self, pod: Pod, namespace_labels: Mapping[str, str] | None) -> bool:
         """`AffinityTerm.Matches`: namespace listed or selected, then the label selector."""
-        in_namespace = pod.namespace in self.namespaces or (
-            namespace_labels is not None and label_selector_matches(self.namespace_selector, namespace_labels))
+        in_namespace = pod.namespace in self.namespaces or label_selector_matches(
+            self.namespace_selector, namespace_labels or {})
         return in_namespace and label_selector_matches(self.selector, pod.labels)
 
 
@@ -121,7 +121,8 @@ class ImageStateSummary:
 
 
 def _host_ports(pod: Pod) -> Iterable[tuple[str, str, int]]:
-    for c in pod.containers:
+    """`util.GetHostPorts`: sidecar init containers first, then regular containers."""
+    for c in (*(c for c in pod.init_containers if c.is_sidecar), *pod.containers):
         for p in c.ports:
             yield p.host_ip, p.protocol, p.host_port
 
@@ -225,7 +226,7 @@ class Snapshot:
         for node in nodes:
             for image in node.images:
                 for name in image.names:
-                    sizes[name] = image.size_bytes
+                    sizes.setdefault(name, image.size_bytes)  # the cache keeps the first size seen
                     holders.setdefault(name, set()).add(node.name)
         for info in self.node_info_list:
             assert info.node is not None

@@ -404,10 +404,12 @@ class Scheduler:
             self.queue.add_unschedulable_if_not_present(qpi)
         self.queue.add_nominated_pod(qpi.pod_info, nominating)
         message = status.as_error()
-        if message is None or cached is None:
+        if message is None:
             return
         truncated = message if len(message) <= NOTE_LENGTH_LIMIT else message[:NOTE_LENGTH_LIMIT - 4] + " ..."
-        self.store.record_event(cached, "Warning", "FailedScheduling", truncated)
+        self.store.record_event(qpi.pod, "Warning", "FailedScheduling", truncated)
+        if cached is None:
+            return  # the status patch of a deleted pod fails upstream; only the event remains
         self.store.conditions[uid] = PodCondition("False", reason, message)
         if nominating is not None and nominating.mode is NominatingMode.OVERRIDE:
             self.store.set_nominated_node_name(cached, nominating.nominated_node_name)
