@@ -21,7 +21,8 @@ import pytest
 from reference.cycle_state import CycleState
 from reference.errors import ConfigError
 from reference.framework.runtime import Framework
-from reference.interfaces import NodeToStatus, NominatingInfo, NominatingMode, PostFilterResult, PreFilterPlugin
+from reference.interfaces import (FilterPlugin, NodeToStatus, NominatingInfo, NominatingMode, PostFilterResult,
+                                  PreFilterPlugin)
 from reference.nodeinfo import PodInfo, Snapshot
 from reference.plugins.default_preemption import (DefaultPreemption, DefaultPreemptionArgs,
                                                   calculate_num_candidates)
@@ -29,7 +30,10 @@ from reference.plugins.node_resources_fit import NodeResourcesFit
 from reference.plugins.preemption.evaluator import dry_run_preemption, select_candidate
 from reference.scheduler.clock import VirtualClock
 from reference.status import SUCCESS, Code, Status
-from reference.types import LabelSelector, Pod, PodDisruptionBudget
+from reference.plugins.inter_pod_affinity.plugin import InterPodAffinity
+from reference.plugins.pod_topology_spread.plugin import PodTopologySpread
+from reference.types import (Affinity, LabelSelector, LabelSelectorRequirement, Pod, PodAffinity, PodAffinityTerm,
+                             PodDisruptionBudget, TopologySpreadConstraint)
 from tests.builders import FakeClient, node, pod
 
 NEG, LOW, MID, HIGH, VERY_HIGH = -100, 0, 100, 1000, 10000
@@ -413,3 +417,192 @@ def test_args_validation(raw, message):
 ])
 def test_calculate_num_candidates(pct, absolute, nodes, want):
     assert calculate_num_candidates(DefaultPreemptionArgs(pct, absolute), nodes) == want
+
+
+# --- TestDryRunPreemption -----------------------------------------------------------------------
+# The upstream offsets come from rand.New(rand.NewSource(4)); they are passed explicitly (4, 1, 3 as the
+# test's comments state). Left out: the two "victim belongs to DisruptedPods" cases (PDB
+# status.disruptedPods is not modelled) and the three DRA node-allocatable cases (claims not modelled).
+
+class FakeFilter(FilterPlugin):
+    """tf.FakeFilterPlugin: counts calls and returns the per-node code."""
+
+    NAME = "FakeFilter"
+
+    def __init__(self, code_by_node):
+        self.code_by_node = code_by_node
+        self.calls = 0
+
+    def filter(self, state, p, node_info):
+        self.calls += 1
+        code = self.code_by_node.get(node_info.name, Code.SUCCESS)
+        return Status.new(code, f"injecting failure for pod {p.name}") if code != Code.SUCCESS else SUCCESS
+
+
+class FixedFilter(FilterPlugin):
+    """tf's TrueFilter, FalseFilter and MatchFilter."""
+
+    def __init__(self, name, decide):
+        self._name, self.decide = name, decide
+
+    @property
+    def name(self):
+        return self._name
+
+    def filter(self, state, p, node_info):
+        return SUCCESS if self.decide(p, node_info) else Status.new(U, "filter failed")
+
+
+def true_filter(_):
+    return FixedFilter("TrueFilter", lambda p, n: True)
+
+
+def false_filter(_):
+    return FixedFilter("FalseFilter", lambda p, n: False)
+
+
+def match_filter(_):
+    return FixedFilter("MatchFilter", lambda p, n: p.name == n.name)
+
+
+def fit_plugin(_):
+    return NodeResourcesFit.new(None, None)
+
+
+def affinity_plugin(handle):
+    return InterPodAffinity.new(None, handle)
+
+
+def spread_plugin(handle):
+    return PodTopologySpread.new(None, handle)
+
+
+def dry_node(spec):
+    """"name/zone" -> labels hostname, zone (upstream's labelKeys)."""
+    parts = spec.split("/")
+    return mk_node(parts[0], VERY_LARGE, labels=dict(zip(("hostname", "zone", "region"), parts)))
+
+
+def dp(name, node_name, prio, req=None, start=None, **kw):
+    return mk_pod(name, node_name=node_name, priority=prio, req=req,
+                  start_time=None if start is None else start * 1e-9, **kw)
+
+
+EXISTS_FOO = LabelSelector(match_expressions=(LabelSelectorRequirement("foo", "Exists"),))
+ANTI_FOO = Affinity(pod_anti_affinity=PodAffinity(required=(PodAffinityTerm("hostname", EXISTS_FOO),)))
+SPREAD = (TopologySpreadConstraint(1, "zone", "DoNotSchedule", EXISTS_FOO),
+          TopologySpreadConstraint(1, "hostname", "DoNotSchedule", EXISTS_FOO))
+PDB_FOO_1 = PodDisruptionBudget("pdb", selector=LabelSelector({"app": "foo"}), disruptions_allowed=1)
+PDB_FOO_0 = PodDisruptionBudget("pdb", selector=LabelSelector({"app": "foo"}), disruptions_allowed=0)
+FIVE = ["node1", "node2", "node3", "node4", "node5"]
+FIVE_PODS = [dp(f"p{i}", f"node{i}", MID, LARGE) for i in range(1, 6)]
+
+# (plugins, node specs, preemptors with offsets, init pods, pdbs, fake filter code, args,
+#  expected per cycle: [(node, [victim names], pdb violations)], expected filter calls per cycle)
+DRY_RUN_CASES = [
+    pytest.param([false_filter], ["node1", "node2"], [(mk_pod("p", priority=HIGH), 0)],
+                 [dp("p1", "node1", MID), dp("p2", "node2", MID)], (), Code.SUCCESS, None, [[]], [2],
+                 id="a pod that does not fit on any node"),
+    pytest.param([true_filter], ["node1", "node2"], [(mk_pod("p", priority=HIGH), 0)],
+                 [dp("p1", "node1", MID), dp("p2", "node2", MID)], (), U, None, [[]], [2],
+                 id="a pod that fits with no preemption"),
+    pytest.param([match_filter], ["node1", "node2"], [(mk_pod("node1", priority=HIGH), 0)],
+                 [dp("p1", "node1", MID), dp("p2", "node2", MID)], (), U, None, [[]], [2],
+                 id="a pod that fits on one node with no preemption"),
+    pytest.param([fit_plugin], ["node1", "node2"], [(mk_pod("p", priority=HIGH, req=LARGE), 0)],
+                 [dp("p1", "node1", MID, LARGE), dp("p2", "node2", MID, LARGE)], (), Code.SUCCESS, None,
+                 [[("node1", ["p1"], 0), ("node2", ["p2"], 0)]], [4],
+                 id="a pod that fits on both nodes when lower priority pods are preempted"),
+    pytest.param([fit_plugin], ["node1", "node2"], [(mk_pod("p", priority=LOW, req=LARGE), 0)],
+                 [dp("p1", "node1", MID, LARGE), dp("p2", "node2", MID, LARGE)], (), Code.SUCCESS, None, [[]], [0],
+                 id="a pod that would fit on the nodes, but other pods running are higher priority, "
+                    "no preemption would happen"),
+    pytest.param([fit_plugin], ["node1", "node2"], [(mk_pod("p", priority=HIGH, req=LARGE), 0)],
+                 [dp("p1.1", "node1", LOW, SMALL), dp("p1.2", "node1", MID, LARGE), dp("p2", "node2", MID, LARGE)],
+                 (), Code.SUCCESS, None, [[("node1", ["p1.2"], 0), ("node2", ["p2"], 0)]], [5],
+                 id="medium priority pod is preempted, but lower priority one stays as it is small"),
+    pytest.param([fit_plugin], ["node1", "node2"], [(mk_pod("p", priority=HIGH, req=LARGE), 0)],
+                 [dp("p1.1", "node1", MID, SMALL), dp("p1.2", "node1", LOW, SMALL), dp("p1.3", "node1", MID, MEDIUM),
+                  dp("p1.4", "node1", HIGH, SMALL), dp("p2", "node2", HIGH, LARGE)],
+                 (), Code.SUCCESS, None, [[("node1", ["p1.2", "p1.3"], 0)]], [4],
+                 id="mixed priority pods are preempted"),
+    pytest.param([fit_plugin], ["node1", "node2"], [(mk_pod("p", priority=HIGH, req=LARGE), 0)],
+                 [dp("p1.1", "node1", LOW, SMALL, 5), dp("p1.2", "node1", LOW, SMALL, 4),
+                  dp("p1.3", "node1", MID, MEDIUM, 3), dp("p1.4", "node1", HIGH, SMALL, 2),
+                  dp("p2", "node2", HIGH, LARGE, 1)],
+                 (), Code.SUCCESS, None, [[("node1", ["p1.1", "p1.3"], 0)]], [4],
+                 id="mixed priority pods are preempted, pick later StartTime one when priorities are equal"),
+    pytest.param([fit_plugin, affinity_plugin], ["node1", "node2"],
+                 [(mk_pod("p", labels={"foo": ""}, priority=HIGH, req=SMALL), 0)],
+                 [dp("p1.1", "node1", LOW, SMALL, labels={"foo": ""}, affinity=ANTI_FOO),
+                  dp("p1.2", "node1", MID, SMALL), dp("p1.3", "node1", HIGH, SMALL), dp("p2", "node2", HIGH, SMALL)],
+                 (), Code.SUCCESS, None, [[("node1", ["p1.1"], 0)]], [3],
+                 id="pod with anti-affinity is preempted"),
+    pytest.param([spread_plugin], ["node-a/zone1", "node-b/zone1", "node-x/zone2"],
+                 [(mk_pod("p", labels={"foo": ""}, priority=HIGH, topology_spread_constraints=SPREAD), 0)],
+                 [dp("pod-a1", "node-a", MID, labels={"foo": ""}), dp("pod-a2", "node-a", LOW, labels={"foo": ""}),
+                  dp("pod-b1", "node-b", LOW, labels={"foo": ""}), dp("pod-x1", "node-x", HIGH, labels={"foo": ""}),
+                  dp("pod-x2", "node-x", HIGH, labels={"foo": ""})],
+                 (), Code.SUCCESS, None, [[("node-a", ["pod-a2"], 0), ("node-b", ["pod-b1"], 0)]], [5],
+                 id="preemption to resolve pod topology spread filter failure"),
+    pytest.param([fit_plugin], ["node1", "node2"], [(mk_pod("p", priority=HIGH, req=LARGE), 0)],
+                 [dp("p1", "node1", MID, LARGE), dp("p2", "node2", MID, LARGE)], (), U, None, [[]], [2],
+                 id="get Unschedulable in the preemption phase when the filter plugins filtering the nodes"),
+    pytest.param([fit_plugin], ["node1"], [(mk_pod("p", priority=HIGH, req=VERY_LARGE), 0)],
+                 [dp("p1.1", "node1", MID, MEDIUM, labels={"app": "foo"}),
+                  dp("p1.2", "node1", MID, MEDIUM, labels={"app": "foo"})],
+                 (PDB_FOO_1,), Code.SUCCESS, None, [[("node1", ["p1.1", "p1.2"], 1)]], [3],
+                 id="preemption with violation of same pdb"),
+    pytest.param([fit_plugin], ["node1"], [(mk_pod("p", priority=HIGH, req=VERY_LARGE), 0)],
+                 [dp("p1.1", "node1", MID, MEDIUM, labels={"app": "foo"}),
+                  dp("p1.2", "node1", MID, MEDIUM, labels={"app": "foo"})],
+                 (PDB_FOO_1,), Code.SUCCESS, None, [[("node1", ["p1.1", "p1.2"], 1)]], [3],
+                 id="preemption with violation of the pdb with pod whose eviction was processed, "
+                    "the victim doesn't belong to DisruptedPods"),
+    pytest.param([fit_plugin], FIVE, [(mk_pod("p", priority=HIGH, req=LARGE), 4)], FIVE_PODS, (), Code.SUCCESS,
+                 DefaultPreemptionArgs(40, 1), [[("node1", ["p1"], 0), ("node5", ["p5"], 0)]], [4],
+                 id="all nodes are possible candidates, but DefaultPreemptionArgs limits to 2"),
+    pytest.param([fit_plugin], FIVE, [(mk_pod("p", priority=HIGH, req=LARGE), 4)],
+                 [dp("p1", "node1", MID, LARGE), dp("p2", "node2", VERY_HIGH, LARGE), dp("p3", "node3", MID, LARGE),
+                  dp("p4", "node4", MID, LARGE), dp("p5", "node5", VERY_HIGH, LARGE)], (), Code.SUCCESS,
+                 DefaultPreemptionArgs(40, 1), [[("node1", ["p1"], 0), ("node3", ["p3"], 0)]], [4],
+                 id="some nodes are not possible candidates, DefaultPreemptionArgs limits to 2"),
+    pytest.param([fit_plugin], FIVE,
+                 [(mk_pod("tp1", priority=HIGH, req=LARGE), 4), (mk_pod("tp2", priority=HIGH, req=LARGE), 1),
+                  (mk_pod("tp3", priority=HIGH, req=LARGE), 3)], FIVE_PODS, (), Code.SUCCESS,
+                 DefaultPreemptionArgs(40, 1),
+                 [[("node1", ["p1"], 0), ("node5", ["p5"], 0)], [("node2", ["p2"], 0), ("node3", ["p3"], 0)],
+                  [("node4", ["p4"], 0), ("node5", ["p5"], 0)]], [4, 4, 4],
+                 id="preemption offset across multiple scheduling cycles and wrap around"),
+    pytest.param([fit_plugin], FIVE, [(mk_pod("p", priority=HIGH, req=LARGE), 4)],
+                 [dp("p1", "node1", MID, LARGE, labels={"app": "foo"}), dp("p2", "node2", MID, LARGE, labels={"app": "foo"}),
+                  dp("p3", "node3", MID, LARGE), dp("p4", "node4", MID, LARGE),
+                  dp("p5", "node5", MID, LARGE, labels={"app": "foo"})], (PDB_FOO_0,), Code.SUCCESS,
+                 DefaultPreemptionArgs(40, 2), [[("node1", ["p1"], 1), ("node3", ["p3"], 0), ("node5", ["p5"], 1)]], [8],
+                 id="preemption looks past numCandidates until a non-PDB violating node is found"),
+]
+
+
+@pytest.mark.parametrize("plugins,node_specs,preemptors,init_pods,pdbs,fake_code,args,expected,filter_calls",
+                         DRY_RUN_CASES)
+def test_dry_run_preemption(plugins, node_specs, preemptors, init_pods, pdbs, fake_code, args, expected,
+                            filter_calls):
+    nodes = sorted((dry_node(s) for s in node_specs), key=lambda n: n.name)
+    fake = FakeFilter({n.name: fake_code for n in nodes})
+    fw = Framework("default", {}, {}, client=FakeClient(pdbs=list(pdbs)), clock=VirtualClock())
+    instances = [make(fw) for make in plugins]
+    fw.set_plugins({"preFilter": [p for p in instances if isinstance(p, PreFilterPlugin)],
+                    "filter": [fake, *instances]})
+    fw.set_snapshot(Snapshot(nodes, init_pods))
+    pl = DefaultPreemption.new(args, fw)
+    infos = fw.snapshot().node_info_list
+    for cycle, (preemptor, offset) in enumerate(preemptors):
+        before = fake.calls
+        state = CycleState()
+        _, status, _ = fw.run_pre_filter_plugins(state, preemptor)
+        assert status.is_success(), status
+        _, num = pl.get_offset_and_num_candidates(len(infos))
+        got, _, _ = dry_run_preemption(pl.select_victims_on_node, state, preemptor, infos, list(pdbs), offset, num)
+        assert sorted((c.name, sorted(p.name for p in c.victims.pods), c.victims.num_pdb_violations)
+                      for c in got) == expected[cycle]
+        assert fake.calls - before == filter_calls[cycle]
