@@ -606,3 +606,45 @@ def test_dry_run_preemption(plugins, node_specs, preemptors, init_pods, pdbs, fa
         assert sorted((c.name, sorted(p.name for p in c.victims.pods), c.victims.num_pdb_violations)
                       for c in got) == expected[cycle]
         assert fake.calls - before == filter_calls[cycle]
+
+
+# --- TestPreempt ----------------------------------------------------------------------------------
+# Left out: the four extender cases (extenders are not reachable from the handle) and the check of the
+# DisruptionTarget condition patch (pod conditions are not modelled). One run per case: the reference
+# always behaves like async preemption run to completion.
+
+BASIC_PODS = [dp("p1.1", "node1", LOW, SMALL), dp("p1.2", "node1", LOW, SMALL), dp("p2.1", "node2", HIGH, LARGE),
+              dp("p3.1", "node3", MID, MEDIUM)]
+
+
+@pytest.mark.parametrize("preemptor,pods,node_specs,plugin,want,expected_deleted", [
+    pytest.param(mk_pod("p", priority=HIGH, req=VERY_LARGE, preemption_policy="PreemptLowerPriority"), BASIC_PODS,
+                 ["node1", "node2", "node3"], fit_plugin, nominated("node1"), ["p1.1", "p1.2"],
+                 id="basic preemption logic"),
+    pytest.param(mk_pod("p", labels={"foo": ""}, priority=HIGH, topology_spread_constraints=SPREAD),
+                 [dp("p-a1", "node-a", HIGH, labels={"foo": ""}), dp("p-a2", "node-a", HIGH, labels={"foo": ""}),
+                  dp("p-b1", "node-b", LOW, labels={"foo": ""}), dp("p-x1", "node-x", HIGH, labels={"foo": ""}),
+                  dp("p-x2", "node-x", HIGH, labels={"foo": ""})],
+                 ["node-a/zone1", "node-b/zone1", "node-x/zone2"], spread_plugin, nominated("node-b"), ["p-b1"],
+                 id="preemption for topology spread constraints"),
+    pytest.param(mk_pod("p", priority=HIGH, req=VERY_LARGE, preemption_policy="Never"), BASIC_PODS,
+                 ["node1", "node2", "node3"], fit_plugin, None, [], id="no preempting in pod"),
+    pytest.param(mk_pod("p", priority=HIGH, req=VERY_LARGE), BASIC_PODS,
+                 ["node1", "node2", "node3"], fit_plugin, nominated("node1"), ["p1.1", "p1.2"],
+                 id="PreemptionPolicy is nil"),
+])
+def test_preempt(preemptor, pods, node_specs, plugin, want, expected_deleted):
+    nodes = [dry_node(s) for s in node_specs]
+    client = FakeClient()
+    fw = Framework("default", {}, {}, client=client, clock=VirtualClock())
+    instance = plugin(fw)
+    fw.set_plugins({"preFilter": [instance], "filter": [instance]})
+    fw.set_snapshot(Snapshot(nodes, pods))
+    state = CycleState()
+    _, status, _ = fw.run_pre_filter_plugins(state, preemptor)
+    assert status.is_success(), status
+    pl = DefaultPreemption.new(None, fw)
+    res, status = pl.preempt(state, preemptor, statuses({n.name: U for n in nodes}))
+    assert status.is_success() or status.is_rejected()
+    assert res == want
+    assert sorted(client.deleted) == [f"default/{name}" for name in expected_deleted]
