@@ -10,6 +10,7 @@ Left out:
 - TestPreEnqueue: the reference runs the async preemption to completion inside PostFilter, so no pod is
   ever "running preemption" when PreEnqueue runs (tested below as always-Success).
 - Async API-call variants: one run per case (the reference has no API dispatcher).
+- TestDryRunPreemption, TestPreempt and TestSelectVictimsOnNode: see the notes above each table.
 """
 
 from __future__ import annotations
@@ -648,3 +649,42 @@ def test_preempt(preemptor, pods, node_specs, plugin, want, expected_deleted):
     assert status.is_success() or status.is_rejected()
     assert res == want
     assert sorted(client.deleted) == [f"default/{name}" for name in expected_deleted]
+
+
+# --- TestSelectVictimsOnNode ----------------------------------------------------------------------
+# Left out: every "Workload Aware" and "Cross-node PodGroup" case (GenericWorkload off; PodGroups not modelled).
+
+@pytest.mark.parametrize("init_pods,preemptor,pdbs,want_code,want_pods,want_violating", [
+    pytest.param([dp("victim", "node1", LOW, LARGE)], mk_pod("p", priority=HIGH, req=LARGE), (),
+                 Code.SUCCESS, {"victim"}, 0, id="Basic: Preempt single lower priority pod"),
+    pytest.param([dp("high-prio", "node1", HIGH, SMALL), dp("mid-prio", "node1", MID, SMALL),
+                  dp("low-prio", "node1", LOW, SMALL)], mk_pod("p", priority=HIGH, req=LARGE), (),
+                 Code.SUCCESS, {"low-prio"}, 0, id="Priority: Prefer lower priority victim"),
+    pytest.param([dp("victim-pdb", "node1", LOW, MEDIUM, labels={"app": "foo"}),
+                  dp("victim-no-pdb", "node1", MID, MEDIUM)], mk_pod("p", priority=HIGH, req=LARGE), (PDB_FOO_0,),
+                 Code.SUCCESS, {"victim-no-pdb"}, 0,
+                 id="PDB: Prefer non-violating victim with higher priority over violating victim with lower priority"),
+    pytest.param([dp("v1", "node1", LOW, MEDIUM, labels={"app": "foo"}), dp("v2", "node1", MID, MEDIUM, labels={"app": "foo"})],
+                 mk_pod("p", priority=HIGH, req=LARGE), (PDB_FOO_0,), Code.SUCCESS, {"v1"}, 1,
+                 id="PDB: Prefer lower prioirity pod for preemption, when preemption without pdb violation is not possible"),
+    pytest.param([dp("victim", "node1", HIGH)], mk_pod("p", priority=MID), (), UAU, None, 0,
+                 id="Failure: Cannot preempt the victim with higher priority"),
+    pytest.param([], mk_pod("p", priority=MID), (), UAU, None, 0, id="Failure: Cannot preempt if node is empty"),
+])
+def test_select_victims_on_node(init_pods, preemptor, pdbs, want_code, want_pods, want_violating):
+    fake = FakeFilter({})
+    fw = Framework("default", {}, {}, client=FakeClient(), clock=VirtualClock())
+    fit = NodeResourcesFit.new(None, None)
+    fw.set_plugins({"preFilter": [fit], "filter": [fake, fit]})
+    fw.set_snapshot(Snapshot([dry_node("node1")], init_pods))
+    state = CycleState()
+    _, status, _ = fw.run_pre_filter_plugins(state, preemptor)
+    assert status.is_success(), status
+    pl = DefaultPreemption.new(None, fw)
+    info = fw.snapshot().get("node1")
+    pods, violating, status = pl.select_victims_on_node(state.clone(), preemptor, info.clone(),
+                                                        [pi.pod for pi in info.pods], list(pdbs))
+    assert status.code == want_code
+    if want_code == Code.SUCCESS:
+        assert violating == want_violating
+        assert {p.name for p in pods} == want_pods
