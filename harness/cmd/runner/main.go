@@ -13,7 +13,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"reflect"
 	"sort"
 	"time"
 
@@ -176,6 +175,7 @@ func loadConfig(path string) (*config.KubeSchedulerConfiguration, error) {
 
 // effectivePlugins returns, per profile, the plugins the built framework runs
 // at each extension point, in the v1 (kubescheduler.config.k8s.io) JSON shape.
+// Conversion gives every entry a weight; it is 0 except at score-like points.
 func effectivePlugins(sched *scheduler.Scheduler) (map[string]*configv1.Plugins, error) {
 	names := make([]string, 0, len(sched.Profiles))
 	for name := range sched.Profiles {
@@ -188,27 +188,9 @@ func effectivePlugins(sched *scheduler.Scheduler) (map[string]*configv1.Plugins,
 		if err := scheme.Scheme.Convert(sched.Profiles[name].ListPlugins(), &p, nil); err != nil {
 			return nil, fmt.Errorf("profile %s: %w", name, err)
 		}
-		dropZeroWeights(reflect.ValueOf(&p).Elem())
 		out[name] = &p
 	}
 	return out, nil
-}
-
-// dropZeroWeights clears the weight that conversion puts on every plugin;
-// only score-like extension points carry real (non-zero) weights. Reflection
-// keeps this independent of which extension points a release has.
-func dropZeroWeights(plugins reflect.Value) {
-	for i := 0; i < plugins.NumField(); i++ {
-		set, ok := plugins.Field(i).Addr().Interface().(*configv1.PluginSet)
-		if !ok {
-			continue
-		}
-		for j := range set.Enabled {
-			if w := set.Enabled[j].Weight; w != nil && *w == 0 {
-				set.Enabled[j].Weight = nil
-			}
-		}
-	}
 }
 
 // bindInTracker does what the API server's binding subresource does to the pod.
