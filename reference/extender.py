@@ -7,10 +7,11 @@ from __future__ import annotations
 
 import base64
 import binascii
-import re
+
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
+from .duration import parse_duration
 from .errors import ConfigError
 from .extender_wire import (
     ExtenderError, HostPriority, MetaVictims, TLSConfig, Victims, binding_args, decode_binding_result,
@@ -200,32 +201,9 @@ def _pods_on(node_pods: NodeLookup, node_name: str) -> list[Pod]:
 
 # --- v1 configuration --------------------------------------------------------------------------
 
-_DURATION_UNITS = {"ns": 1e-9, "us": 1e-6, "\u00b5s": 1e-6, "\u03bcs": 1e-6, "ms": 1e-3, "s": 1.0,
-                   "m": 60.0, "h": 3600.0}
-_DURATION_PART = re.compile(r"(\d*)(?:\.(\d*))?([^\d.]*)")
-
-
 def parse_go_duration(text: str) -> float:
     """`time.ParseDuration` in seconds ("1m30s", "500ms", "-1.5h"), with Go's error texts."""
-    sign = -1.0 if text.startswith("-") else 1.0
-    rest = text[1:] if text.startswith(("-", "+")) else text
-    if rest == "0":
-        return 0.0
-    if not rest:
-        raise ValueError(f'time: invalid duration "{text}"')
-    total = 0.0
-    while rest:
-        match = _DURATION_PART.match(rest)
-        whole, frac, unit = match.group(1), match.group(2), match.group(3)
-        if not whole and not frac:
-            raise ValueError(f'time: invalid duration "{text}"')
-        if not unit:
-            raise ValueError(f'time: missing unit in duration "{text}"')
-        if unit not in _DURATION_UNITS:
-            raise ValueError(f'time: unknown unit "{unit}" in duration "{text}"')
-        total += float(f"{whole or 0}.{frac or 0}") * _DURATION_UNITS[unit]
-        rest = rest[match.end():]
-    return sign * total
+    return parse_duration(text)
 
 
 _CONFIG_FIELDS: dict[str, tuple[str, type]] = {

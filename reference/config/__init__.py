@@ -8,7 +8,7 @@ knowledge takes `registry=`, defaulting to `reference.plugins.in_tree_registry()
 from .decode import decode_config, parse_document
 from .default_plugins import FEATURE_DEFAULTS, default_plugins, merge_plugin_set, merge_plugins
 from .defaults import set_defaults, set_profile_defaults
-from .duration import format_duration, parse_duration
+from ..duration import format_duration, parse_duration
 from .expand import ExpandedProfile, expand_profile
 from .load import load_config
 from .model import (

@@ -15,7 +15,7 @@ import yaml
 
 from ..errors import ConfigError
 from ..registry import Registry
-from .duration import parse_duration
+from ..duration import parse_duration
 from .model import (
     API_VERSION,
     KIND,

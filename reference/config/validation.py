@@ -10,7 +10,7 @@ from typing import Any, Iterable
 
 from ..errors import ConfigError
 from ..registry import PluginArgs, Registry
-from .duration import format_duration
+from ..duration import format_duration
 from .field_errors import DUPLICATE, INVALID, PATH_VALUE, REQUIRED, FieldError, GoJSON, aggregate
 from .model import API_VERSION, Extender, KubeSchedulerConfiguration, PluginSet, Profile
 from .resource_names import validate_extended_resource_name

@@ -4,32 +4,12 @@ from __future__ import annotations
 
 from typing import Callable
 
+from ..duration import format_duration
 from ..scheduler.clock import Timer, VirtualClock
 from ..status import Code, Status
 from ..types import Pod
 
 MAX_PERMIT_TIMEOUT = 15 * 60.0
-
-
-def _go_duration(seconds: float) -> str:
-    """Render seconds like Go's `time.Duration.String()` for the timeout message."""
-    if seconds == 0:
-        return "0s"
-    nanos = round(seconds * 1e9)
-    if nanos < 1000:
-        return f"{nanos}ns"
-    if nanos < 1_000_000:
-        return f"{nanos / 1000:g}µs"
-    if nanos < 1_000_000_000:
-        return f"{nanos / 1e6:g}ms"
-    hours, rest = divmod(nanos, 3600 * 10**9)
-    minutes, rest = divmod(rest, 60 * 10**9)
-    secs = f"{rest / 1e9:.9f}".rstrip("0").rstrip(".") + "s"
-    if hours:
-        return f"{hours}h{minutes}m{secs}"
-    if minutes:
-        return f"{minutes}m{secs}"
-    return secs
 
 
 class WaitingPod:
@@ -45,7 +25,7 @@ class WaitingPod:
         for plugin, timeout in plugin_timeouts.items():
             self._pending[plugin] = clock.after(
                 timeout, lambda p=plugin, d=timeout: self.reject(
-                    p, f"rejected due to timeout after waiting {_go_duration(d)} at plugin {p}"))
+                    p, f"rejected due to timeout after waiting {format_duration(d)} at plugin {p}"))
 
     def get_pod(self) -> Pod:
         return self.pod

@@ -12,12 +12,11 @@ InPlacePodVerticalScalingSchedulerPreemption off.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
-from decimal import Decimal
 from typing import Any, ClassVar, Mapping
 
 from ..cycle_state import CycleState, NotFoundError
+from ..duration import format_duration_ns, parse_duration_ns
 from ..errors import ConfigError, NotModelledError
 from ..interfaces import MAX_NODE_SCORE, FilterPlugin, Handle, NodeScore, NodeToStatus, PostFilterPlugin, \
     PostFilterResult, PreBindPlugin, PreEnqueuePlugin, PreFilterPlugin, PreFilterResult, ReservePlugin, ScorePlugin
@@ -38,61 +37,14 @@ DEFAULT_BINDING_TIMEOUT = 600 * SECOND
 
 # --- Go time.Duration text (metav1.Duration is JSON-encoded as `Duration.String()`) -------------
 
-_UNITS = {"ns": 1, "us": 10**3, "µs": 10**3, "μs": 10**3, "ms": 10**6, "s": SECOND, "m": 60 * SECOND,
-          "h": 3600 * SECOND}
-_COMPONENT = re.compile(r"([0-9]*(?:\.[0-9]*)?)([^0-9.]*)")
-
-
 def parse_go_duration(text: str) -> int:
     """`time.ParseDuration` to nanoseconds; ValueError with Go's message when invalid."""
-    invalid = ValueError(f"time: invalid duration {ra.go_quote(text)}")
-    s, negative = text, False
-    if s[:1] in "+-" and s:
-        negative, s = s[0] == "-", s[1:]
-    if s == "0":
-        return 0
-    if not s:
-        raise invalid
-    total = 0
-    while s:
-        match = _COMPONENT.match(s)
-        assert match is not None  # both groups may be empty, so the pattern always matches
-        number, unit = match.group(1), match.group(2)
-        if number in ("", "."):
-            raise invalid
-        if not unit:
-            raise ValueError(f"time: missing unit in duration {ra.go_quote(text)}")
-        if unit not in _UNITS:
-            raise ValueError(f"time: unknown unit {ra.go_quote(unit)} in duration {ra.go_quote(text)}")
-        total += int(Decimal(number) * _UNITS[unit])  # Go truncates each component's fraction
-        s = s[match.end():]
-    if total > 2**63 - (0 if negative else 1):
-        raise invalid
-    return -total if negative else total
-
-
-def _frac(value: int, precision: int) -> str:
-    whole, part = divmod(value, 10**precision)
-    digits = str(part).rjust(precision, "0").rstrip("0")
-    return f"{whole}.{digits}" if digits else str(whole)
+    return parse_duration_ns(text)
 
 
 def format_go_duration(ns: int) -> str:
     """`time.Duration.String()`: "1h0m0s", "1.5s", "10ms", "0s"."""
-    if ns == 0:
-        return "0s"
-    sign, u = ("-" if ns < 0 else ""), abs(ns)
-    if u < SECOND:
-        if u < 10**3:
-            return f"{sign}{u}ns"
-        return sign + (_frac(u, 3) + "µs" if u < 10**6 else _frac(u, 6) + "ms")
-    text = _frac(u % (60 * SECOND), 9) + "s"
-    minutes = u // (60 * SECOND)
-    if minutes:
-        text = f"{minutes % 60}m" + text
-        if minutes // 60:
-            text = f"{minutes // 60}h" + text
-    return sign + text
+    return format_duration_ns(ns)
 
 
 # --- args ---------------------------------------------------------------------------------------

@@ -1,4 +1,5 @@
-"""Go `time.ParseDuration` and `time.Duration.String`, for v1 duration fields (`metav1.Duration`)."""
+"""Go `time.ParseDuration` and `time.Duration.String`, shared by every Go duration the reference reads or prints
+(config fields, extender timeouts, plugin args, Permit timeout messages)."""
 
 from __future__ import annotations
 
@@ -53,8 +54,12 @@ def parse_duration_ns(text: str) -> int:
 
 
 def format_duration(seconds: float) -> str:
-    """Go's `Duration.String()`: "1h30m0s", "1.5s", "500ms", "0s"."""
-    ns = round(seconds * 1e9)
+    """Go's `Duration.String()` of `seconds`: "1h30m0s", "1.5s", "500ms", "0s"."""
+    return format_duration_ns(round(seconds * 1e9))
+
+
+def format_duration_ns(ns: int) -> str:
+    """Go's `Duration.String()` of a nanosecond count."""
     if ns == 0:
         return "0s"
     sign = "-" if ns < 0 else ""
@@ -81,4 +86,4 @@ def _decimal(value: int, scale: int) -> str:
     return f"{whole}.{digits}"
 
 
-__all__ = ["format_duration", "parse_duration", "parse_duration_ns"]
+__all__ = ["format_duration", "format_duration_ns", "parse_duration", "parse_duration_ns"]
