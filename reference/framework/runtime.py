@@ -9,7 +9,7 @@ from typing import Callable, Iterable, Mapping, Protocol, Sequence
 
 from ..cycle_state import CycleState
 from ..interfaces import (
-    INTERFACE_OF, MAX_NODE_SCORE, MIN_NODE_SCORE, BindPlugin, ClusterClient, FilterPlugin, NodeScore,
+    INTERFACE_OF, MAX_NODE_SCORE, POINT_NAMES, MIN_NODE_SCORE, BindPlugin, ClusterClient, FilterPlugin, NodeScore,
     NodeToStatus, PermitPlugin, Plugin, PostBindPlugin, PostFilterPlugin, PostFilterResult, PreBindPlugin,
     PreEnqueuePlugin, PreFilterPlugin, PreFilterResult, PreScorePlugin, QueueSortPlugin, ReservePlugin,
     ScorePlugin)
@@ -108,7 +108,6 @@ class Framework:
 
     def list_plugins(self) -> dict[str, list[str]]:
         """Plugin names per extension point, as the framework runs them."""
-        from ..interfaces import POINT_NAMES
         return {point: [p.name for p in getattr(self, _attr(point))] for point in POINT_NAMES}
 
     # --- PreFilter -----------------------------------------------------------------------------
