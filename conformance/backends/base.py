@@ -1,0 +1,37 @@
+"""The Backend protocol: run a Scenario, return an Outcome, declare what you can observe."""
+
+from __future__ import annotations
+
+from typing import Protocol, runtime_checkable
+
+from reference.scenario import Scenario
+
+from ..outcome import Outcome
+
+CAPABILITIES = {
+    "probes": "probe plugins can be configured and the trace is filled",
+    "extenders": "${EXTENDER_URL} extenders reach the suite's extender server",
+    "config-per-scenario": "each scenario's scheduler config is honoured",
+    "virtual-time": "timeouts and backoff cost no wall time",
+    "preemption": "victims are really deleted and reported",
+    "plugin-list": "the built framework's plugins per point are reported",
+    "queue-attempts": "attempts come from the scheduling queue itself",
+}
+
+
+@runtime_checkable
+class Backend(Protocol):
+    name: str
+    capabilities: frozenset[str]
+    kubernetes_version: str
+
+    def run(self, scenario: Scenario) -> Outcome:
+        """Run one scenario from a clean state; raise BackendFailure when the backend itself breaks."""
+        ...
+
+    def close(self) -> None:
+        """Release processes, servers and cluster objects; safe to call twice."""
+        ...
+
+
+__all__ = ["CAPABILITIES", "Backend"]

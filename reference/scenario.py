@@ -1,0 +1,148 @@
+"""Scenario: what a backend runs, as plain JSON-able data (format: docs/scenario.md)."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any, Mapping
+
+import yaml
+
+from . import codec
+from .errors import ManifestError
+
+FORMAT_VERSION = 1
+DEFAULT_DEADLINE = 30.0
+PROBE_SCRIPT_ANNOTATION = "sched-conformance.io/probe-script"
+EXTENDER_SCRIPT_ANNOTATION = "sched-conformance.io/extender-script"
+EXTENDER_URL_PLACEHOLDER = "${EXTENDER_URL}"
+OBJECT_KINDS = ("Namespace", "PodDisruptionBudget", "Service", "ReplicaSet", "ReplicationController",
+                "StatefulSet")
+_FIELDS = ("version", "config", "nodes", "pods", "objects", "workload", "deadline")
+
+Manifest = dict[str, Any]
+
+
+class ScenarioError(ManifestError):
+    """A scenario file or mapping is not valid; the message names the field."""
+
+
+@dataclass(frozen=True)
+class Scenario:
+    """Nodes, pre-bound pods, other objects, the pods to schedule, and the scheduler config."""
+
+    config: Manifest | None = None
+    nodes: tuple[Manifest, ...] = ()
+    pods: tuple[Manifest, ...] = ()
+    objects: tuple[Manifest, ...] = ()
+    workload: tuple[Manifest, ...] = ()
+    deadline: float = DEFAULT_DEADLINE
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"version": FORMAT_VERSION}
+        if self.config is not None:
+            out["config"] = self.config
+        out.update(nodes=list(self.nodes), pods=list(self.pods), objects=list(self.objects),
+                   workload=list(self.workload))
+        if self.deadline != DEFAULT_DEADLINE:
+            out["deadline"] = self.deadline
+        return out
+
+    def to_json(self, indent: int | None = 2) -> str:
+        return json.dumps(self.to_dict(), indent=indent, sort_keys=False)
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "Scenario":
+        if not isinstance(data, Mapping):
+            raise ScenarioError(f"scenario: expected a mapping, got {type(data).__name__}")
+        unknown = sorted(set(data) - set(_FIELDS))
+        if unknown:
+            raise ScenarioError(f"scenario.{unknown[0]}: unknown field; known fields: {', '.join(_FIELDS)}")
+        version = data.get("version", FORMAT_VERSION)
+        if version != FORMAT_VERSION:
+            raise ScenarioError(f"scenario.version: {version!r} is not supported; use {FORMAT_VERSION}")
+        config = data.get("config")
+        if config is not None and not isinstance(config, Mapping):
+            raise ScenarioError(f"scenario.config: expected a KubeSchedulerConfiguration mapping, got {config!r}")
+        deadline = data.get("deadline", DEFAULT_DEADLINE)
+        if isinstance(deadline, bool) or not isinstance(deadline, (int, float)) or deadline <= 0:
+            raise ScenarioError(f"scenario.deadline: {deadline!r} is not a positive number of seconds")
+        scenario = cls(
+            config=dict(config) if config is not None else None,
+            nodes=_manifests(data, "nodes", ("Node",)),
+            pods=_manifests(data, "pods", ("Pod",)),
+            objects=_manifests(data, "objects", OBJECT_KINDS),
+            workload=_manifests(data, "workload", ("Pod",)),
+            deadline=float(deadline),
+        )
+        scenario.check()
+        return scenario
+
+    @classmethod
+    def loads(cls, text: str) -> "Scenario":
+        """Read JSON or YAML text."""
+        try:
+            data = yaml.safe_load(text)
+        except yaml.YAMLError as exc:
+            raise ScenarioError(f"scenario: not valid JSON or YAML: {str(exc).splitlines()[0]}") from None
+        return cls.from_dict(data)
+
+    def check(self) -> None:
+        """Every object decodes through the reference codec; names are unique; pods bound or not as placed."""
+        seen: set[tuple[str, str]] = set()
+        for section in ("nodes", "pods", "objects", "workload"):
+            for i, manifest in enumerate(getattr(self, section)):
+                path = f"scenario.{section}[{i}]"
+                try:
+                    obj = codec.from_manifest(manifest)
+                except ManifestError as exc:
+                    raise ScenarioError(f"{path}: {exc}") from None
+                key = (manifest["kind"], _key(manifest))
+                if key in seen:
+                    raise ScenarioError(f"{path}: duplicate {manifest['kind']} {key[1]!r}; names must be unique")
+                seen.add(key)
+                if section == "pods" and not getattr(obj, "node_name", ""):
+                    raise ScenarioError(f"{path}.spec.nodeName: a pre-bound pod needs a node; "
+                                        "put unbound pods in scenario.workload")
+                if section == "workload" and getattr(obj, "node_name", ""):
+                    raise ScenarioError(f"{path}.spec.nodeName: a workload pod must not be bound; "
+                                        "put bound pods in scenario.pods")
+
+    # --- conveniences ---------------------------------------------------------------------------
+
+    def workload_keys(self) -> list[str]:
+        return [_key(m) for m in self.workload]
+
+    def node_names(self) -> list[str]:
+        return [m["metadata"]["name"] for m in self.nodes]
+
+
+def _key(m: Mapping[str, Any]) -> str:
+    meta = m.get("metadata") or {}
+    if m.get("kind") in ("Node", "Namespace"):
+        return str(meta.get("name", ""))
+    return f"{meta.get('namespace') or 'default'}/{meta.get('name', '')}"
+
+
+def _manifests(data: Mapping[str, Any], section: str, kinds: tuple[str, ...]) -> tuple[Manifest, ...]:
+    items = data.get(section) or []
+    if not isinstance(items, list):
+        raise ScenarioError(f"scenario.{section}: expected a list of manifests, got {type(items).__name__}")
+    out = []
+    for i, m in enumerate(items):
+        if not isinstance(m, Mapping):
+            raise ScenarioError(f"scenario.{section}[{i}]: expected a manifest mapping, got {m!r}")
+        if m.get("kind") not in kinds:
+            raise ScenarioError(f"scenario.{section}[{i}].kind: {m.get('kind')!r} does not belong here; "
+                                f"expected one of {', '.join(kinds)}")
+        out.append(dict(m))
+    return tuple(out)
+
+
+def pod_key(m: Mapping[str, Any]) -> str:
+    """`namespace/name` of a pod manifest."""
+    return _key(m)
+
+
+__all__ = ["EXTENDER_SCRIPT_ANNOTATION", "EXTENDER_URL_PLACEHOLDER", "PROBE_SCRIPT_ANNOTATION", "Scenario",
+           "ScenarioError", "pod_key"]
