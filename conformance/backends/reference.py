@@ -1,0 +1,135 @@
+"""The `reference` backend: the pure-Python scheduler, in-process, on a virtual clock."""
+
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+from typing import Any, Callable
+
+from reference import codec
+from reference.config import expand_config, list_plugins, load_config
+from reference.errors import ReferenceError_
+from reference.plugins import in_tree_registry
+from reference.probe import ProbeTracker, probe_registry
+from reference.scenario import Scenario
+from reference.scheduler.build import build_scheduler
+from reference.scheduler.scheduler import Scheduler
+from reference.types import Namespace, Node, PodDisruptionBudget, Workload
+
+from ..errors import BackendFailure
+from ..outcome import Outcome, PodOutcome
+from .scenario_io import extender_scripts, with_extender_url
+
+KUBERNETES_VERSION = "v1.37.1"
+DEFAULT_CONFIG = {"apiVersion": "kubescheduler.config.k8s.io/v1", "kind": "KubeSchedulerConfiguration"}
+
+# A hook that may replace the built scheduler (mutants in tests/ break one rule this way).
+SchedulerHook = Callable[[Scheduler], None]
+
+
+@lru_cache(maxsize=256)
+def _load(config_json: str):
+    registry = in_tree_registry().merged(probe_registry())
+    config = load_config(json.loads(config_json), registry=registry)
+    plugins = {name: list_plugins(profile) for name, profile in expand_config(config, registry).items()}
+    return config, plugins
+
+
+class ReferenceBackend:
+    name = "reference"
+    capabilities = frozenset({"probes", "extenders", "config-per-scenario", "virtual-time", "preemption",
+                              "plugin-list", "queue-attempts"})
+    kubernetes_version = KUBERNETES_VERSION
+
+    def __init__(self, *, extender_server: Any = None, seed: int = 0, hook: SchedulerHook | None = None,
+                 max_attempts: int = 8) -> None:
+        self.extender_server = extender_server
+        self.seed = seed
+        self.hook = hook
+        self.max_attempts = max_attempts
+
+    def run(self, scenario: Scenario) -> Outcome:
+        tracker = ProbeTracker()
+        config = scenario.config or DEFAULT_CONFIG
+        if self.extender_server is not None:
+            config = with_extender_url(config, self.extender_server.base_url)
+        try:
+            loaded, plugins = _load(json.dumps(config, sort_keys=True))
+            sched = build_scheduler(loaded, out_of_tree=probe_registry(tracker), seed=self.seed,
+                                    max_attempts=self.max_attempts)
+        except ReferenceError_ as exc:
+            raise BackendFailure(f"the reference rejects the scheduler config: {exc}") from None
+        tracker.use_clock(sched.clock)
+        if self.hook is not None:
+            self.hook(sched)
+        if self.extender_server is not None:
+            self.extender_server.trace = tracker.trace
+            self.extender_server.binder = lambda *args: None  # the reference binds after an extender bind
+            self.extender_server.set_scripts(extender_scripts(scenario))
+        bindings: list[dict[str, Any]] = []
+        deleted: list[str] = []
+        _observe(sched, bindings, deleted)
+        try:
+            _populate(sched, scenario)
+            sched.run_until_idle(deadline=scenario.deadline)
+        except ReferenceError_ as exc:
+            raise BackendFailure(f"the reference cannot run this scenario: {exc}") from None
+        return _outcome(sched, scenario, tracker, bindings, deleted, plugins)
+
+    def close(self) -> None:
+        pass
+
+
+def _observe(sched: Scheduler, bindings: list[dict[str, Any]], deleted: list[str]) -> None:
+    store = sched.store
+    on_bound, on_deleted = store.on_pod_bound, store.on_pod_deleted
+
+    def bound(pod):
+        bindings.append({"pod": pod.key, "node": pod.node_name, "t": sched.clock.now()})
+        on_bound(pod)
+
+    def removed(pod):
+        deleted.append(pod.key)
+        on_deleted(pod)
+
+    store.on_pod_bound, store.on_pod_deleted = bound, removed
+
+
+def _populate(sched: Scheduler, scenario: Scenario) -> None:
+    for manifest in scenario.objects:
+        obj = codec.from_manifest(manifest)
+        if isinstance(obj, Namespace):
+            sched.add_namespace(obj)
+        elif isinstance(obj, PodDisruptionBudget):
+            sched.add_pdb(obj)
+        elif isinstance(obj, Workload):
+            sched.add_workload(obj)
+    for manifest in scenario.nodes:
+        node = codec.node_from_manifest(manifest)
+        assert isinstance(node, Node)
+        sched.add_node(node)
+    for manifest in (*scenario.pods, *scenario.workload):
+        sched.add_pod(codec.pod_from_manifest(manifest))
+
+
+def _outcome(sched: Scheduler, scenario: Scenario, tracker: ProbeTracker, bindings: list, deleted: list,
+             plugins: dict) -> Outcome:
+    results = sched.results()
+    workload = set(scenario.workload_keys())
+    pods = {}
+    for key in scenario.workload_keys():
+        r = results.get(key)
+        if r is None:
+            pods[key] = PodOutcome("pending")
+            continue
+        condition = {"status": "False", "reason": r.condition_reason, "message": r.condition_message} \
+            if r.condition_reason and r.phase != "bound" else None
+        pods[key] = PodOutcome(r.phase, r.node, r.attempts, condition, r.nominated_node_name)
+    events = [{"pod": e.pod, "type": e.type, "reason": e.reason, "message": e.message}
+              for e in sched.store.events if e.pod in workload]
+    return Outcome(backend="reference", kubernetes_version=KUBERNETES_VERSION, pods=pods,
+                   bindings=tuple(bindings), deleted=tuple(deleted), events=tuple(events),
+                   trace=tuple(tracker.trace.snapshot()), plugins=plugins)
+
+
+__all__ = ["ReferenceBackend", "KUBERNETES_VERSION"]
