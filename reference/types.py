@@ -165,6 +165,16 @@ class OwnerReference:
 
 
 @dataclass(frozen=True)
+class PodCondition:
+    """A `status.conditions` entry. The scheduler reads DisruptionTarget (preemption) and writes PodScheduled."""
+
+    type: str
+    status: str
+    reason: str = ""
+    message: str = ""
+
+
+@dataclass(frozen=True)
 class Pod:
     name: str
     namespace: str = DEFAULT_NAMESPACE
@@ -189,6 +199,7 @@ class Pod:
     resource_claims: tuple[Mapping, ...] = ()
     nominated_node_name: str = ""
     phase: str = ""
+    conditions: tuple[PodCondition, ...] = ()
     deletion_timestamp: str | None = None
     start_time: float | None = None
 
@@ -273,6 +284,7 @@ __all__ = [
     "Pod",
     "PodAffinity",
     "PodAffinityTerm",
+    "PodCondition",
     "PodDisruptionBudget",
     "PreferredSchedulingTerm",
     "ResourceList",

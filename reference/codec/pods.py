@@ -57,6 +57,12 @@ def _owner(o: Mapping, path: str) -> t.OwnerReference:
         controller=bool(get_field(o, "controller", bool, path, False)))
 
 
+def _condition(o: Mapping, path: str) -> t.PodCondition:
+    return t.PodCondition(
+        type=get_field(o, "type", str, path, ""), status=get_field(o, "status", str, path, ""),
+        reason=get_field(o, "reason", str, path, ""), message=get_field(o, "message", str, path, ""))
+
+
 def pod_from_manifest(m: Mapping) -> t.Pod:
     """Read a Pod manifest; raises `ManifestError` naming the bad field."""
     meta, name = read_metadata(m, "Pod")
@@ -89,6 +95,7 @@ def pod_from_manifest(m: Mapping) -> t.Pod:
         resource_claims=tuple(get_field(spec, "resourceClaims", list, path, [])),
         nominated_node_name=get_field(status, "nominatedNodeName", str, "Pod.status", ""),
         phase=get_field(status, "phase", str, "Pod.status", ""),
+        conditions=get_list(status, "conditions", "Pod.status", _condition),
     )
 
 
@@ -137,7 +144,11 @@ def pod_to_manifest(p: t.Pod) -> Manifest:
         "volumes": list(p.volumes), "resourceClaims": list(p.resource_claims),
     })
     manifest: Manifest = {"apiVersion": "v1", "kind": "Pod", "metadata": metadata, "spec": spec}
-    status = drop_empty({"nominatedNodeName": p.nominated_node_name, "phase": p.phase})
+    status = drop_empty({
+        "nominatedNodeName": p.nominated_node_name, "phase": p.phase,
+        "conditions": [drop_empty({"type": c.type, "status": c.status, "reason": c.reason, "message": c.message})
+                       for c in p.conditions],
+    })
     if status:
         manifest["status"] = status
     return manifest

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Callable
 
-from ..types import Namespace, Node, Pod, PodDisruptionBudget, Workload
+from ..types import Namespace, Node, Pod, PodCondition, PodDisruptionBudget, Workload
 
 
 @dataclass(frozen=True)
@@ -18,15 +18,6 @@ class Event:
 
 
 @dataclass
-class PodCondition:
-    """`PodScheduled=False` as the failure handler patches it."""
-
-    status: str
-    reason: str
-    message: str
-
-
-@dataclass
 class ClusterStore:
     """Nodes, pods and the other objects plugins read; `bind`/`delete_pod` are the plugins' writes."""
 
@@ -36,7 +27,7 @@ class ClusterStore:
     pdbs: list[PodDisruptionBudget] = field(default_factory=list)
     workload_objects: list[Workload] = field(default_factory=list)
     events: list[Event] = field(default_factory=list)
-    conditions: dict[str, PodCondition] = field(default_factory=dict)
+    conditions: dict[str, PodCondition] = field(default_factory=dict)  # uid -> PodScheduled=False as patched
     bind_count: dict[str, int] = field(default_factory=dict)
     clock: Callable[[], float] = lambda: 0.0
     on_pod_bound: Callable[[Pod], None] = lambda pod: None
@@ -86,4 +77,4 @@ class ClusterStore:
         return {name: dict(ns.labels) for name, ns in self.namespaces.items()}
 
 
-__all__ = ["ClusterStore", "Event", "PodCondition"]
+__all__ = ["ClusterStore", "Event"]

@@ -14,9 +14,9 @@ from ..framework.runtime import Framework
 from ..interfaces import NodeToStatus, NominatingInfo, NominatingMode, QueuedPodInfo
 from ..nodeinfo import PodInfo, Snapshot
 from ..status import SUCCESS, Code, Status
-from ..types import Namespace, Node, Pod, PodDisruptionBudget, Workload
+from ..types import Namespace, Node, Pod, PodCondition, PodDisruptionBudget, Workload
 from .clock import VirtualClock
-from .cluster import ClusterStore, PodCondition
+from .cluster import ClusterStore
 from .fit_error import Diagnosis, FitError
 from .queue import SchedulingQueue
 from .schedule_one import CLEAR_NOMINATED_NODE, CycleFailure, ScheduleResult, SchedulingAlgorithm
@@ -410,7 +410,7 @@ class Scheduler:
         self.store.record_event(qpi.pod, "Warning", "FailedScheduling", truncated)
         if cached is None:
             return  # the status patch of a deleted pod fails upstream; only the event remains
-        self.store.conditions[uid] = PodCondition("False", reason, message)
+        self.store.conditions[uid] = PodCondition("PodScheduled", "False", reason, message)
         if nominating is not None and nominating.mode is NominatingMode.OVERRIDE:
             self.store.set_nominated_node_name(cached, nominating.nominated_node_name)
 

@@ -7,7 +7,7 @@ import yaml
 
 from reference import codec
 from reference.errors import ManifestError
-from reference.types import Taint
+from reference.types import PodCondition, Taint
 
 POD = """
 apiVersion: v1
@@ -45,6 +45,10 @@ spec:
       - {topologyKey: kubernetes.io/hostname, labelSelector: {}, namespaceSelector: {}}
   topologySpreadConstraints:
   - {maxSkew: 1, topologyKey: zone, whenUnsatisfiable: DoNotSchedule, labelSelector: {matchLabels: {app: web}}, minDomains: 2}
+status:
+  conditions:
+  - {type: DisruptionTarget, status: "True", reason: PreemptionByScheduler, message: "preempting", lastTransitionTime: null}
+  - {type: PodScheduled, status: "False"}
 """
 
 NODE = """
@@ -74,6 +78,8 @@ def test_pod_fields_are_read_with_integer_quantities():
     assert pod.owner_references[0].controller
     anti = pod.affinity.pod_anti_affinity.required[0]
     assert anti.label_selector is not None and anti.namespace_selector is not None  # {} kept, not dropped
+    assert pod.conditions == (PodCondition("DisruptionTarget", "True", "PreemptionByScheduler", "preempting"),
+                              PodCondition("PodScheduled", "False"))
 
 
 def test_node_fields_are_read():

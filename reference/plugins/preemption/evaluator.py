@@ -61,14 +61,11 @@ def sort_by_importance(pods: list[Pod]) -> list[Pod]:
 
 
 def pod_terminating_by_preemption(pod: Pod) -> bool:
-    """`PodTerminatingByPreemption`: deleting, with a DisruptionTarget=True/PreemptionByScheduler condition.
-
-    reference.types.Pod has no status conditions yet; a pod type offering `conditions` (objects with
-    type/status/reason) is honoured, any other terminating pod is not counted (upstream's outcome
-    for a pod without that condition)."""
+    """`PodTerminatingByPreemption`: deleting, and the first DisruptionTarget condition is
+    True/PreemptionByScheduler."""
     if pod.deletion_timestamp is None:
         return False
-    for cond in getattr(pod, "conditions", ()):
+    for cond in pod.conditions:
         if cond.type == "DisruptionTarget":
             return cond.status == "True" and cond.reason == "PreemptionByScheduler"
     return False

@@ -15,8 +15,6 @@ Left out:
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import pytest
 
 from reference.cycle_state import CycleState
@@ -33,8 +31,8 @@ from reference.scheduler.clock import VirtualClock
 from reference.status import SUCCESS, Code, Status
 from reference.plugins.inter_pod_affinity.plugin import InterPodAffinity
 from reference.plugins.pod_topology_spread.plugin import PodTopologySpread
-from reference.types import (Affinity, LabelSelector, LabelSelectorRequirement, Pod, PodAffinity, PodAffinityTerm,
-                             PodDisruptionBudget, TopologySpreadConstraint)
+from reference.types import (Affinity, LabelSelector, LabelSelectorRequirement, PodAffinity, PodAffinityTerm,
+                             PodCondition, PodDisruptionBudget, TopologySpreadConstraint)
 from tests.builders import FakeClient, node, pod
 
 NEG, LOW, MID, HIGH, VERY_HIGH = -100, 0, 100, 1000, 10000
@@ -324,21 +322,7 @@ def test_select_best_candidate(node_names, prio, req, pods, expected):
 
 # --- TestPodEligibleToPreemptOthers ---------------------------------------------------------------
 
-@dataclass(frozen=True)
-class Condition:
-    type: str
-    status: str
-    reason: str
-
-
-@dataclass(frozen=True)
-class PodWithConditions(Pod):
-    """st.MakePod().Condition(...): reference.types.Pod has no status conditions yet."""
-
-    conditions: tuple = ()
-
-
-PREEMPTED = (Condition("DisruptionTarget", "True", "PreemptionByScheduler"),)
+PREEMPTED = (PodCondition("DisruptionTarget", "True", "PreemptionByScheduler"),)
 
 
 @pytest.mark.parametrize("preemptor,pods,nodes,nominated_status,expected", [
@@ -350,8 +334,8 @@ PREEMPTED = (Condition("DisruptionTarget", "True", "PreemptionByScheduler"),)
     pytest.param(mk_pod("p_with_preempt_never_policy", uid="p", priority=HIGH, preemption_policy="Never"),
                  [], [], None, False, id="Pod with 'PreemptNever' preemption policy"),
     pytest.param(mk_pod("p_with_nominated_node", uid="p", priority=HIGH, nominated_node_name="node1"),
-                 [PodWithConditions("p1", uid="p1", priority=LOW, node_name="node1", deletion_timestamp="now",
-                                    conditions=PREEMPTED)], ["node1"], None, False,
+                 [mk_pod("p1", priority=LOW, node_name="node1", deletion_timestamp="now", conditions=PREEMPTED)],
+                 ["node1"], None, False,
                  id="preemption victim pod terminating, as indicated by the dedicated DisruptionTarget condition"),
     pytest.param(mk_pod("p_with_nominated_node", uid="p", priority=HIGH, nominated_node_name="node1"),
                  [mk_pod("p1", priority=LOW, node_name="node1", deletion_timestamp="now")], ["node1"], None, True,
@@ -611,8 +595,8 @@ def test_dry_run_preemption(plugins, node_specs, preemptors, init_pods, pdbs, fa
 
 # --- TestPreempt ----------------------------------------------------------------------------------
 # Left out: the four extender cases (extenders are not reachable from the handle) and the check of the
-# DisruptionTarget condition patch (pod conditions are not modelled). One run per case: the reference
-# always behaves like async preemption run to completion.
+# DisruptionTarget condition patch (the reference deletes a victim at once, without that status patch).
+# One run per case: the reference always behaves like async preemption run to completion.
 
 BASIC_PODS = [dp("p1.1", "node1", LOW, SMALL), dp("p1.2", "node1", LOW, SMALL), dp("p2.1", "node2", HIGH, LARGE),
               dp("p3.1", "node3", MID, MEDIUM)]
