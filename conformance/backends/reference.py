@@ -2,37 +2,25 @@
 
 from __future__ import annotations
 
-import json
-from functools import lru_cache
 from typing import Any, Callable
 
 from reference import codec
-from reference.config import expand_config, list_plugins, load_config
 from reference.errors import ReferenceError_
-from reference.plugins import in_tree_registry
 from reference.probe import ProbeTracker, probe_registry
 from reference.scenario import Scenario
 from reference.scheduler.build import build_scheduler
 from reference.scheduler.scheduler import Scheduler
 from reference.types import Namespace, Node, PodDisruptionBudget, Workload
 
+from .. import expected
 from ..errors import BackendFailure
 from ..outcome import Outcome, PodOutcome
 from .scenario_io import extender_scripts, with_extender_url
 
 KUBERNETES_VERSION = "v1.37.1"
-DEFAULT_CONFIG = {"apiVersion": "kubescheduler.config.k8s.io/v1", "kind": "KubeSchedulerConfiguration"}
 
 # A hook that may replace the built scheduler (mutants in tests/ break one rule this way).
 SchedulerHook = Callable[[Scheduler], None]
-
-
-@lru_cache(maxsize=256)
-def _load(config_json: str):
-    registry = in_tree_registry().merged(probe_registry())
-    config = load_config(json.loads(config_json), registry=registry)
-    plugins = {name: list_plugins(profile) for name, profile in expand_config(config, registry).items()}
-    return config, plugins
 
 
 class ReferenceBackend:
@@ -50,11 +38,12 @@ class ReferenceBackend:
 
     def run(self, scenario: Scenario) -> Outcome:
         tracker = ProbeTracker()
-        config = scenario.config or DEFAULT_CONFIG
+        config = scenario.config or expected.DEFAULT_CONFIG
         if self.extender_server is not None:
             config = with_extender_url(config, self.extender_server.base_url)
         try:
-            loaded, plugins = _load(json.dumps(config, sort_keys=True))
+            loaded = expected.load(config)[0]
+            plugins = expected.plugin_lists(config)
             sched = build_scheduler(loaded, out_of_tree=probe_registry(tracker), seed=self.seed,
                                     max_attempts=self.max_attempts)
         except ReferenceError_ as exc:

@@ -1,0 +1,176 @@
+"""PreFilter, Filter, PostFilter, gates and CycleState."""
+
+from __future__ import annotations
+
+from .base import Violation, invariant
+from .run import Record, Run, order_index
+
+AFTER_FILTERING = ("PostFilter", "PreScore", "Score", "NormalizeScore", "Reserve")
+
+
+def filtering_phase(run: Run, pod: str, attempt: int) -> list[Record]:
+    """The attempt's Filter records made while looking for feasible nodes (before PostFilter or scoring)."""
+    out = []
+    for r in run.probe_records(pod, attempt):
+        if r["point"] in AFTER_FILTERING:
+            break
+        if r["point"] == "Filter":
+            out.append(r)
+    return out
+
+
+def prefilter_result(run: Run, pod: str, attempt: int) -> set[str] | None:
+    """The intersection of the probes' PreFilterResults in the attempt; None when none restricted."""
+    result: set[str] | None = None
+    for r in run.records(pod, attempt, "PreFilter"):
+        if "result" in r and r.get("code") == "Success":
+            result = set(r["result"]) if result is None else result & set(r["result"])
+    return result
+
+
+def skipped_at_prefilter(run: Run, pod: str, attempt: int) -> set[str]:
+    return {r["plugin"] for r in run.records(pod, attempt, "PreFilter") if r.get("code") == "Skip"}
+
+
+@invariant("filter-short-circuit",
+           "For each node, no Filter plugin runs after an earlier one in the same pass rejected the node.",
+           "framework.go RunFilterPlugins (spec §1.2, §2.5)")
+def filter_short_circuit(run: Run) -> None:
+    for pod in run.live_pods:
+        order = order_index(run.probes_at(pod, "filter"))
+        for attempt in run.attempts(pod):
+            last_reject: dict[str, Record] = {}
+            for r in run.records(pod, attempt, "Filter"):
+                node, idx = r.get("node"), order.get(r["plugin"], -1)
+                prev = last_reject.pop(node, None)
+                if prev is not None and idx > order.get(prev["plugin"], -1):
+                    raise Violation("filter-short-circuit",
+                                    f"{r['plugin']} filtered node {node} after {prev['plugin']} rejected it",
+                                    pod=pod, plugin=r["plugin"], status=prev.get("code"), records=(prev, r))
+                if r.get("code") != "Success":
+                    last_reject[node] = r
+
+
+@invariant("prefilter-skip-pairing",
+           "A plugin that returned Skip at PreFilter is not called at Filter, AddPod or RemovePod in that cycle.",
+           "framework.go RunPreFilterPlugins / RunFilterPlugins (SkipFilterPlugins) (spec §2.3)")
+def prefilter_skip_pairing(run: Run) -> None:
+    for pod in run.live_pods:
+        for attempt in run.attempts(pod):
+            skipped = skipped_at_prefilter(run, pod, attempt)
+            for r in run.probe_records(pod, attempt):
+                if r["plugin"] in skipped and r["point"] in ("Filter", "AddPod", "RemovePod"):
+                    raise Violation("prefilter-skip-pairing",
+                                    f"{r['plugin']} returned Skip at PreFilter but was called at {r['point']}",
+                                    pod=pod, plugin=r["plugin"], status="Skip", records=(r,))
+
+
+@invariant("prefilter-result-restricts",
+           "Filter runs, and a node is chosen, only within the intersection of the PreFilterResults.",
+           "schedule_one.go findNodesThatFitPod (spec §2.3)")
+def prefilter_result_restricts(run: Run) -> None:
+    for pod in run.live_pods:
+        for attempt in run.attempts(pod):
+            allowed = prefilter_result(run, pod, attempt)
+            if allowed is None:
+                continue
+            for r in run.records(pod, attempt, "Filter"):
+                if r.get("node") not in allowed:
+                    raise Violation("prefilter-result-restricts", f"node {r.get('node')} was filtered although the "
+                                    "PreFilterResults exclude it", pod=pod, plugin=r["plugin"],
+                                    expected=sorted(allowed), actual=r.get("node"), records=(r,))
+            chosen = run.chosen_node(pod, attempt)
+            if chosen is not None and chosen not in allowed:
+                raise Violation("prefilter-result-restricts", f"node {chosen} was chosen outside the PreFilterResults",
+                                pod=pod, expected=sorted(allowed), actual=chosen)
+
+
+@invariant("chosen-node-passed-filters",
+           "The chosen node passed every Filter plugin that ran on it and every extender filter.",
+           "schedule_one.go findNodesThatPassFilters / findNodesThatPassExtenders (spec §11.1)")
+def chosen_node_passed_filters(run: Run) -> None:
+    for pod in run.live_pods:
+        for attempt in run.attempts(pod):
+            chosen = run.chosen_node(pod, attempt)
+            if chosen is None:
+                continue
+            skipped = skipped_at_prefilter(run, pod, attempt)
+            records = [r for r in filtering_phase(run, pod, attempt) if r.get("node") == chosen]
+            for r in records:
+                if r.get("code") != "Success":
+                    raise Violation("chosen-node-passed-filters", f"node {chosen} was chosen although "
+                                    f"{r['plugin']} rejected it", pod=pod, plugin=r["plugin"], status=r.get("code"),
+                                    records=(r,))
+            ran = {r["plugin"] for r in records}
+            missing = [p for p in run.probes_at(pod, "filter") if p not in skipped and p not in ran]
+            if missing:
+                raise Violation("chosen-node-passed-filters", f"node {chosen} was chosen without running Filter "
+                                f"plugin {missing[0]} on it", pod=pod, plugin=missing[0],
+                                expected=run.probes_at(pod, "filter"), actual=sorted(ran))
+
+
+@invariant("postfilter-only-without-feasible-node",
+           "PostFilter runs only when no node is feasible, and stops at the first Success or "
+           "UnschedulableAndUnresolvable.", "schedule_one.go schedulingCycle; framework.go RunPostFilterPlugins "
+           "(spec §2.6)")
+def postfilter_gating(run: Run) -> None:
+    for pod in run.live_pods:
+        for attempt in run.attempts(pod):
+            records = run.probe_records(pod, attempt)
+            post = [r for r in records if r["point"] == "PostFilter"]
+            if not post:
+                _expect_postfilter(run, pod, attempt, records)
+                continue
+            later = [r for r in records if r["point"] in ("PreScore", "Score", "Reserve", "Permit")]
+            if later:
+                raise Violation("postfilter-only-without-feasible-node", "PostFilter ran in an attempt that found a "
+                                "feasible node", pod=pod, plugin=post[0]["plugin"], records=(post[0], later[0]))
+            for i, r in enumerate(post[:-1]):
+                if r.get("code") in ("Success", "UnschedulableAndUnresolvable"):
+                    raise Violation("postfilter-only-without-feasible-node", f"PostFilter continued after "
+                                    f"{r['plugin']} returned {r.get('code')}", pod=pod, plugin=post[i + 1]["plugin"],
+                                    status=r.get("code"), records=tuple(post))
+
+
+def _expect_postfilter(run: Run, pod: str, attempt: int, records: list[Record]) -> None:
+    """When probes rejected every node in the filtering phase and the first PostFilter plugin is a probe,
+    that probe must have been called."""
+    post_plugins = run.plugins_at(pod, "postFilter")
+    if not post_plugins or not post_plugins[0].startswith("Probe"):
+        return
+    if any(r["point"] == "PreFilter" and r.get("code") not in ("Success", "Skip") for r in records):
+        return
+    phase = filtering_phase(run, pod, attempt)
+    rejected = {r["node"] for r in phase if r.get("code") in ("Unschedulable", "UnschedulableAndUnresolvable")}
+    errored = any(r.get("code") == "Error" for r in phase)
+    allowed = prefilter_result(run, pod, attempt)
+    candidates = set(run.node_names) if allowed is None else set(run.node_names) & allowed
+    if phase and not errored and candidates and candidates <= rejected:
+        raise Violation("postfilter-only-without-feasible-node", "every node was rejected but PostFilter did not run",
+                        pod=pod, plugin=post_plugins[0], expected="a PostFilter call", actual="none",
+                        records=tuple(phase))
+
+
+@invariant("gated-pods-never-prefiltered", "A pod with scheduling gates never reaches PreFilter and stays gated.",
+           "scheduling_queue.go runPreEnqueuePlugins; schedulinggates plugin (spec §2.1)")
+def gated_never_prefiltered(run: Run) -> None:
+    for pod, obj in run.pod_objects.items():
+        if not obj.scheduling_gates or "SchedulingGates" not in run.plugins_at(pod, "preEnqueue"):
+            continue
+        records = run.outcome.calls(pod=pod, point="PreFilter")
+        if records:
+            raise Violation("gated-pods-never-prefiltered", "a gated pod reached PreFilter", pod=pod,
+                            records=tuple(records[:1]))
+        phase = run.outcome.pods.get(pod)
+        if phase is not None and phase.phase in ("bound", "unschedulable", "error"):
+            raise Violation("gated-pods-never-prefiltered", "a gated pod was scheduled", pod=pod, expected="gated",
+                            actual=phase.phase)
+
+
+@invariant("cycle-state-fresh", "CycleState written in one scheduling attempt is not visible in the next.",
+           "schedule_one.go ScheduleOne: framework.NewCycleState per attempt (spec §9)")
+def cycle_state_fresh(run: Run) -> None:
+    for r in run.outcome.trace:
+        if r.get("point") == "PreFilter" and r.get("leaked"):
+            raise Violation("cycle-state-fresh", "a PreFilter call found its own mark from an earlier attempt in "
+                            "the CycleState", pod=r["pod"], plugin=r["plugin"], records=(r,))

@@ -1,0 +1,103 @@
+"""Permit and waiting pods."""
+
+from __future__ import annotations
+
+from reference.duration import format_duration
+
+from .base import Violation, invariant
+from .run import Run, is_rejection
+
+MAX_PERMIT_TIMEOUT = 15 * 60.0
+BINDING_POINTS = ("PreBindPreFlight", "PreBind", "Bind", "PostBind")
+LATE_TOLERANCE = 1.0  # seconds a real-time backend may lag behind a timer
+
+
+@invariant("permit-reject-wins",
+           "If a Permit plugin rejects, later Permit plugins do not run, no waiting pod is created and the pod "
+           "does not reach binding.", "framework.go RunPermitPlugins (spec §2.13, §11.12)")
+def permit_reject_wins(run: Run) -> None:
+    for pod in run.live_pods:
+        for attempt in run.attempts(pod):
+            records = run.records(pod, attempt, "Permit")
+            first = next((i for i, r in enumerate(records) if is_rejection(r.get("code")) or r.get("code") == "Error"),
+                         None)
+            if first is None:
+                continue
+            failing = records[first]
+            if records[first + 1:]:
+                raise Violation("permit-reject-wins", "a Permit plugin ran after an earlier one rejected", pod=pod,
+                                plugin=records[first + 1]["plugin"], status=failing.get("code"),
+                                records=tuple(records))
+            attempt_records = run.probe_records(pod, attempt)
+            bad = [r for r in attempt_records if r["point"] in BINDING_POINTS
+                   or (r["point"] in ("Allow", "Reject") and r.get("delivered"))]
+            if bad or run.final_attempt_bound(pod, attempt):
+                raise Violation("permit-reject-wins", f"{failing['plugin']} rejected at Permit but the pod waited or "
+                                "went on to binding", pod=pod, plugin=failing["plugin"], status=failing.get("code"),
+                                records=(failing, *bad[:3]))
+
+
+def expected_wait(run: Run, pod: str, attempt: int) -> tuple[str, float, str] | None:
+    """('allowed', time, '') or ('rejected', time, message) for an attempt whose Permit plugins all
+    returned Success or Wait with at least one Wait; times are relative to the Permit call."""
+    script = run.script(pod)
+    records = run.records(pod, attempt, "Permit")
+    waits = [r for r in records if r.get("code") == "Wait"]
+    if script is None or not waits or any(r.get("code") not in ("Success", "Wait") for r in records):
+        return None
+    allowed_at: list[float] = []
+    rejections: list[tuple[float, str]] = []
+    for r in waits:
+        timeout = min(float(r.get("timeout", 0.0)), MAX_PERMIT_TIMEOUT)
+        then = script.action(r["plugin"], "Permit", attempt, r.get("node", "")).then
+        timeout_msg = f"rejected due to timeout after waiting {format_duration(timeout)} at plugin {r['plugin']}"
+        if then is not None and then.signal == "allow" and then.after < timeout:
+            allowed_at.append(then.after)
+        elif then is not None and then.signal == "reject" and then.after < timeout:
+            rejections.append((then.after, then.message))
+        else:
+            rejections.append((timeout, timeout_msg))
+    if rejections:
+        when, message = min(rejections, key=lambda x: x[0])
+        return "rejected", when, message
+    return "allowed", max(allowed_at), ""
+
+
+@invariant("permit-wait-resolution",
+           "A waiting pod binds only after every waiting plugin allowed it, and is rejected at the first Reject "
+           "or timeout (capped at 15 minutes), never before; the timeout message names the plugin.",
+           "framework.go WaitOnPermit; waiting_pods_map.go (spec §2.13, §11.12)")
+def permit_wait_resolution(run: Run) -> None:
+    tolerance = 1e-6 if "virtual-time" in run.capabilities else LATE_TOLERANCE
+    for pod in run.live_pods:
+        attempts = run.attempts(pod)
+        for attempt in attempts:
+            expected = expected_wait(run, pod, attempt)
+            if expected is None:
+                continue
+            verdict, when, message = expected
+            start = run.records(pod, attempt, "Permit")[-1]["t"]
+            records = run.probe_records(pod, attempt)
+            went_on = [r for r in records if r["point"] in BINDING_POINTS[1:]]
+            bound = run.final_attempt_bound(pod, attempt)
+            if attempt == attempts[-1] and run.outcome.pods[pod].phase == "waiting":
+                continue  # the deadline came first
+            if verdict == "rejected" and (went_on or bound):
+                raise Violation("permit-wait-resolution", "the pod went on to binding although a waiting plugin "
+                                "rejected or timed out", pod=pod, expected=f"rejected at +{when}s ({message})",
+                                actual="binding", records=tuple(went_on[:3]))
+            if verdict == "allowed" and not (went_on or bound):
+                raise Violation("permit-wait-resolution", "every waiting plugin allowed the pod but it did not go "
+                                "on to binding", pod=pod, expected=f"binding at +{when}s", actual="no binding")
+            ends = [r for r in records if r["point"] in ("Unreserve", *BINDING_POINTS[1:])]
+            if ends:
+                elapsed = ends[0]["t"] - start
+                if elapsed < when - 1e-6 or elapsed > when + tolerance:
+                    raise Violation("permit-wait-resolution", f"the wait ended after {elapsed:g}s",
+                                    pod=pod, expected=f"{verdict} after {when:g}s", actual=f"{elapsed:g}s",
+                                    records=(ends[0],))
+            if verdict == "rejected" and message.startswith("rejected due to timeout") and attempt == attempts[-1]:
+                texts = [e.get("message", "") for e in run.outcome.events if e.get("pod") == pod]
+                if not any(message in t for t in texts):
+                    raise Violation("permit-wait-resolution", "the timeout rejection does not name the plugin",
+                                    pod=pod, expected=message, actual=texts[-1:] or None)

@@ -1,0 +1,45 @@
+"""Reserve and Unreserve."""
+
+from __future__ import annotations
+
+from .base import Violation, invariant
+from .run import Run
+
+
+@invariant("reserve-short-circuit", "Reserve stops at the first plugin that does not return Success.",
+           "framework/runtime/framework.go RunReservePluginsReserve (spec §1.2, §2.12)")
+def reserve_short_circuit(run: Run) -> None:
+    for pod in run.live_pods:
+        for attempt in run.attempts(pod):
+            records = run.records(pod, attempt, "Reserve")
+            for i, r in enumerate(records[:-1]):
+                if r.get("code") != "Success":
+                    raise Violation("reserve-short-circuit", "a Reserve plugin ran after an earlier one failed",
+                                    pod=pod, plugin=records[i + 1]["plugin"], status=r.get("code"),
+                                    expected=[x["plugin"] for x in records[:i + 1]],
+                                    actual=[x["plugin"] for x in records], records=tuple(records))
+
+
+@invariant("unreserve-reverse-order",
+           "On any failure after Reserve started, every Reserve plugin's Unreserve runs exactly once, in reverse "
+           "configured order; after success it never runs.",
+           "framework.go RunReservePluginsUnreserve; schedule_one.go schedulingCycle/bindingCycle (spec §2.12, §3)")
+def unreserve_reverse_order(run: Run) -> None:
+    for pod in run.live_pods:
+        attempts = run.attempts(pod)
+        phase = run.outcome.pods[pod].phase if pod in run.outcome.pods else "pending"
+        for attempt in attempts:
+            reserves = run.records(pod, attempt, "Reserve")
+            unreserves = run.records(pod, attempt, "Unreserve")
+            if not reserves and not unreserves:
+                continue
+            if attempt == attempts[-1] and phase in ("waiting", "pending"):
+                continue  # the deadline cut this attempt short
+            bound = run.final_attempt_bound(pod, attempt)
+            expected = [] if bound else list(reversed(run.probes_at(pod, "reserve")))
+            actual = [r["plugin"] for r in unreserves]
+            if actual != expected:
+                what = "Unreserve ran after a successful binding" if bound else \
+                    "Unreserve did not run once per Reserve plugin in reverse order after a failure"
+                raise Violation("unreserve-reverse-order", f"{what} (attempt {attempt})", pod=pod,
+                                expected=expected, actual=actual, records=tuple(reserves + unreserves))

@@ -1,0 +1,139 @@
+"""`Run`: one scenario, the outcome a backend produced, and the facts invariants derive from both."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Any, Iterable, Mapping
+
+from reference import codec
+from reference.probe import PROBE_NAMES, ScriptError, parse_script
+from reference.probe.script import Script
+from reference.scenario import PROBE_SCRIPT_ANNOTATION, Scenario, pod_key
+
+from .. import expected
+from ..outcome import Outcome
+
+Record = Mapping[str, Any]
+DEFAULT_PROFILE = "default-scheduler"
+# Upstream rejects, per point, on these codes (spec §1.2); Skip is only meaningful where listed.
+REJECTIONS = {"Unschedulable", "UnschedulableAndUnresolvable", "Pending"}
+
+
+@dataclass
+class Run:
+    scenario: Scenario
+    outcome: Outcome
+    capabilities: frozenset[str] = frozenset()
+    _cache: dict = field(default_factory=dict, repr=False)
+
+    # --- the scenario ---------------------------------------------------------------------------
+
+    @cached_property
+    def node_names(self) -> list[str]:
+        return self.scenario.node_names()
+
+    @cached_property
+    def pods(self) -> dict[str, Mapping[str, Any]]:
+        """Workload pod key -> manifest."""
+        return {pod_key(m): m for m in self.scenario.workload}
+
+    @cached_property
+    def live_pods(self) -> list[str]:
+        """Workload pods the scheduler did not delete (a preempted workload pod's story ends early)."""
+        return [k for k in self.pods if k not in set(self.outcome.deleted)]
+
+    @cached_property
+    def pod_objects(self):
+        return {k: codec.pod_from_manifest(m) for k, m in self.pods.items()}
+
+    def profile_of(self, pod: str) -> str:
+        return self.pod_objects[pod].scheduler_name or DEFAULT_PROFILE
+
+    def script(self, pod: str) -> Script | None:
+        """The pod's parsed probe script; None when it is malformed."""
+        text = ((self.pods[pod].get("metadata") or {}).get("annotations") or {}).get(PROBE_SCRIPT_ANNOTATION)
+        try:
+            return parse_script(text)
+        except ScriptError:
+            return None
+
+    # --- the config, as the reference expands it -----------------------------------------------
+
+    @cached_property
+    def profiles(self):
+        return expected.load(self.scenario.config)[1]
+
+    @cached_property
+    def config(self):
+        return expected.load(self.scenario.config)[0]
+
+    def plugins_at(self, pod: str, point: str) -> list[str]:
+        """Configured plugin names at `point` (v1 field name, e.g. `reserve`) for the pod's profile."""
+        profile = self.profiles.get(self.profile_of(pod))
+        return profile.names(point) if profile is not None else []
+
+    def probes_at(self, pod: str, point: str) -> list[str]:
+        return [n for n in self.plugins_at(pod, point) if n in PROBE_NAMES]
+
+    def weight(self, pod: str, plugin: str) -> int:
+        return self.profiles[self.profile_of(pod)].score_weights.get(plugin, 1)
+
+    def score_extensions(self, pod: str, plugin: str) -> bool:
+        args = self.profiles[self.profile_of(pod)].plugin_args.get(plugin)
+        return bool(getattr(args, "score_extensions", False))
+
+    # --- the trace --------------------------------------------------------------------------------
+
+    def records(self, pod: str, attempt: int | None = None, point: str | None = None) -> list[Record]:
+        return self.outcome.calls(pod=pod, attempt=attempt, point=point)
+
+    def attempts(self, pod: str) -> list[int]:
+        """Probe cycle numbers with at least one record, ascending, without the PreEnqueue-only 0."""
+        return [a for a in self.outcome.attempts_of(pod) if a > 0]
+
+    def probe_records(self, pod: str, attempt: int) -> list[Record]:
+        return [r for r in self.records(pod, attempt) if "plugin" in r]
+
+    def extender_records(self, pod: str, verb: str | None = None, attempt: int | None = None) -> list[Record]:
+        """Extender calls for the pod; with `attempt`, those made between that attempt's first probe record
+        and the next attempt's (extender calls carry no attempt of their own)."""
+        lo, hi = self._window(pod, attempt) if attempt is not None else (-1, float("inf"))
+        return [r for r in self.outcome.trace if r.get("pod") == pod and str(r.get("point", "")).startswith(
+            "extender.") and (verb is None or r["point"] == f"extender.{verb}") and lo <= r["seq"] < hi]
+
+    def _window(self, pod: str, attempt: int) -> tuple[float, float]:
+        firsts: dict[int, int] = {}
+        for r in self.outcome.trace:
+            if r.get("pod") == pod and r.get("attempt", 0) > 0 and r.get("point") != "PreEnqueue":
+                firsts.setdefault(r["attempt"], r["seq"])
+        lo = firsts.get(attempt, float("inf"))
+        later = [s for a, s in firsts.items() if a > attempt]
+        return lo, min(later) if later else float("inf")
+
+    def chosen_node(self, pod: str, attempt: int) -> str | None:
+        """The node the attempt reserved (first Reserve/Permit/.. record with a node), if it got that far."""
+        for r in self.probe_records(pod, attempt):
+            if r["point"] in ("Reserve", "Unreserve", "Permit", "PreBindPreFlight", "PreBind", "Bind", "PostBind"):
+                return r.get("node")
+        return None
+
+    def bound_in(self, pod: str) -> list[Record]:
+        return [b for b in self.outcome.bindings if b.get("pod") == pod]
+
+    def final_attempt_bound(self, pod: str, attempt: int) -> bool:
+        """Whether the pod ended bound and `attempt` is its last traced attempt."""
+        result = self.outcome.pods.get(pod)
+        attempts = self.attempts(pod)
+        return bool(result and result.phase == "bound" and attempts and attempts[-1] == attempt)
+
+
+def order_index(names: Iterable[str]) -> dict[str, int]:
+    return {n: i for i, n in enumerate(names)}
+
+
+def is_rejection(code: str | None) -> bool:
+    return code in REJECTIONS
+
+
+__all__ = ["DEFAULT_PROFILE", "Record", "Run", "is_rejection", "order_index"]

@@ -1,0 +1,103 @@
+"""PreScore, Score, NormalizeScore, weights and host selection."""
+
+from __future__ import annotations
+
+from .base import Violation, invariant
+from .filtering import filtering_phase, prefilter_result
+from .run import Run
+
+MAX_NODE_SCORE = 100
+SCORING_POINTS = ("PreScore", "Score", "NormalizeScore")
+
+
+def feasible_upper_bound(run: Run, pod: str, attempt: int) -> set[str]:
+    """Nodes not excluded by the PreFilterResults nor rejected by a probe while filtering."""
+    allowed = prefilter_result(run, pod, attempt)
+    nodes = set(run.node_names) if allowed is None else set(run.node_names) & allowed
+    rejected = {r["node"] for r in filtering_phase(run, pod, attempt) if r.get("code") != "Success"}
+    for r in run.extender_records(pod, "filter", attempt):
+        rejected |= set(r.get("failed") or ()) | set(r.get("unresolvable") or ())
+    return nodes - rejected
+
+
+@invariant("one-feasible-node-no-scoring",
+           "With exactly one feasible node there are no PreScore, Score or extender prioritize calls.",
+           "schedule_one.go schedulePod: `if len(feasibleNodes) == 1` (spec §2.8)")
+def one_feasible_no_scoring(run: Run) -> None:
+    for pod in run.live_pods:
+        for attempt in run.attempts(pod):
+            if len(feasible_upper_bound(run, pod, attempt)) != 1:
+                continue
+            scored = [r for r in run.probe_records(pod, attempt) if r["point"] in SCORING_POINTS]
+            if scored:
+                raise Violation("one-feasible-node-no-scoring", "scoring ran with a single feasible node", pod=pod,
+                                plugin=scored[0]["plugin"], records=tuple(scored[:4]))
+
+
+@invariant("prescore-skip-pairing", "A plugin that returned Skip at PreScore is not called at Score or "
+           "NormalizeScore in that cycle.", "framework.go RunPreScorePlugins / RunScorePlugins (spec §2.7)")
+def prescore_skip_pairing(run: Run) -> None:
+    for pod in run.live_pods:
+        for attempt in run.attempts(pod):
+            skipped = {r["plugin"] for r in run.records(pod, attempt, "PreScore") if r.get("code") == "Skip"}
+            for r in run.probe_records(pod, attempt):
+                if r["plugin"] in skipped and r["point"] in ("Score", "NormalizeScore"):
+                    raise Violation("prescore-skip-pairing", f"{r['plugin']} returned Skip at PreScore but was "
+                                    f"called at {r['point']}", pod=pod, plugin=r["plugin"], status="Skip", records=(r,))
+
+
+def normalized_scores(run: Run, pod: str, attempt: int) -> dict[str, dict[str, int]]:
+    """Per scoring probe, node -> its final score in the attempt (after NormalizeScore where it has one)."""
+    out: dict[str, dict[str, int]] = {}
+    for r in run.records(pod, attempt, "Score"):
+        out.setdefault(r["plugin"], {})[r["node"]] = r.get("score", 0)
+    for r in run.records(pod, attempt, "NormalizeScore"):
+        out[r["plugin"]] = dict(r.get("scores") or {})
+    return out
+
+
+@invariant("score-range-enforced", "A Score plugin whose final score leaves [0, 100] fails the attempt: no "
+           "Reserve, no binding.", "framework.go RunScorePlugins (spec §2.8, §11.4)")
+def score_range_enforced(run: Run) -> None:
+    for pod in run.live_pods:
+        for attempt in run.attempts(pod):
+            for plugin, scores in normalized_scores(run, pod, attempt).items():
+                bad = {n: s for n, s in scores.items() if not 0 <= s <= MAX_NODE_SCORE}
+                if not bad:
+                    continue
+                later = [r for r in run.probe_records(pod, attempt) if r["point"] in ("Reserve", "Permit", "Bind")]
+                if later or run.final_attempt_bound(pod, attempt):
+                    raise Violation("score-range-enforced", f"{plugin} scored outside [0, 100] but the attempt "
+                                    "went on", pod=pod, plugin=plugin, expected="a scheduler error",
+                                    actual=f"scores {bad}", records=tuple(later[:2]))
+
+
+@invariant("chosen-node-has-max-score",
+           "The chosen node has the maximum weighted total score: sum of weight x final score over Score plugins "
+           "plus weight x 10 x extender score.", "schedule_one.go prioritizeNodes / selectHost (spec §2.8, §2.9)",
+           requires=("probes",))
+def chosen_node_has_max_score(run: Run) -> None:
+    for pod in run.live_pods:
+        score_plugins = run.plugins_at(pod, "score")
+        if not score_plugins or not all(p.startswith("Probe") for p in score_plugins):
+            continue  # in-tree scores are not traced: only probe-scored profiles are checked
+        for attempt in run.attempts(pod):
+            chosen = run.chosen_node(pod, attempt)
+            scores = normalized_scores(run, pod, attempt)
+            nodes = set().union(*scores.values()) if scores else set()
+            if chosen is None or chosen not in nodes:
+                continue
+            totals = {n: sum(run.weight(pod, p) * s.get(n, 0) for p, s in scores.items()) for n in nodes}
+            for r in run.extender_records(pod, "prioritize", attempt):
+                ext = next((e for e in run.config.extenders if e.url_prefix.rstrip("/").endswith("/" + r.get(
+                    "extender", ""))), None)
+                weight = ext.weight if ext is not None else 1
+                for n, s in (r.get("scores") or {}).items():
+                    if n in totals:
+                        totals[n] += s * weight * 10
+            best = max(totals.values())
+            if totals[chosen] != best:
+                raise Violation("chosen-node-has-max-score", f"node {chosen} was chosen with total "
+                                f"{totals[chosen]} but the best total is {best}", pod=pod,
+                                expected=sorted(n for n, t in totals.items() if t == best), actual=chosen,
+                                records=tuple(run.records(pod, attempt, "Score"))[:8])
