@@ -1,0 +1,35 @@
+"""Which scenarios each invariant theme draws: focused generators find and shrink bugs faster."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .invariants import Invariant
+
+_BY_THEME: dict[str, dict[str, Any]] = {
+    "filtering": {"points": ("PreFilter", "Filter", "PostFilter", "AddPod", "RemovePod"), "gates": True},
+    "scoring": {"points": ("PreFilter", "Filter", "PreScore", "Score", "NormalizeScore"), "default_plugins": False},
+    "reserve": {"points": ("PreFilter", "Reserve", "Permit", "PreBind", "Bind")},
+    "permit": {"points": ("PreFilter", "Reserve", "Permit")},
+    "binding": {"points": ("PreFilter", "Reserve", "PreBind", "Bind", "PostBind")},
+    "extenders": {"points": ("PreFilter", "Filter", "Score", "Reserve", "Bind"), "extenders": 2,
+                  "default_plugins": False},
+    "queue": {"points": ("PreFilter",), "max_pods": 4},
+    "preemption": {"preemption": True, "probes": 0},
+    "outcome": {},
+    "config": {},
+}
+_BY_ID: dict[str, dict[str, Any]] = {
+    "extender-binder-first": {"points": ("PreFilter", "Bind"), "extenders": 1},
+    "capacity-respected": {"probes": 0, "default_plugins": True},
+    "bound-at-most-once": {"points": ("PreFilter", "Bind")},
+    "gated-pods-never-prefiltered": {"points": ("PreFilter",), "gates": True},
+}
+
+
+def scenario_options(inv: Invariant) -> dict[str, Any]:
+    """Keyword options for `generators.scenarios()` that focus on `inv`."""
+    return dict(_BY_ID.get(inv.id, _BY_THEME.get(inv.theme, {})))
+
+
+__all__ = ["scenario_options"]

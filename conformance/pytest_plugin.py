@@ -1,0 +1,123 @@
+"""pytest plugin (entry point `pytest11`): options, the backend fixture, and the report header.
+
+Heavy imports happen only when the suite runs; in any other pytest session the plugin only adds
+its options.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Iterator
+
+import pytest
+
+DEFAULT_REPRODUCERS = ".sched-conformance/reproducers"
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    group = parser.getgroup("sched-conformance", "kube-scheduler conformance suite")
+    group.addoption("--backend", dest="conformance_backend", default=None,
+                    help="backend to test: reference (default), upstream, cluster, python:pkg.module:factory")
+    group.addoption("--compare", dest="conformance_compare", default=None,
+                    help="a second backend: also check that both agree where upstream is deterministic")
+    group.addoption("--conformance-profile", dest="conformance_profile", default="dev",
+                    choices=("dev", "ci", "thorough"), help="Hypothesis settings: dev, ci (derandomized), thorough")
+    group.addoption("--invariant", dest="conformance_invariants", action="append", default=[],
+                    help="only this invariant ID (repeatable); see `sched-conformance invariants`")
+    group.addoption("--reproducers", dest="conformance_reproducers", default=DEFAULT_REPRODUCERS,
+                    help=f"directory for reproducers of failures (default {DEFAULT_REPRODUCERS})")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", "conformance: a conformance-suite property test")
+    if config.getoption("conformance_invariants"):
+        from .invariants import select
+        try:
+            select(config.getoption("conformance_invariants"))
+        except KeyError as exc:
+            raise pytest.UsageError(str(exc.args[0])) from None
+
+
+def pytest_report_header(config: pytest.Config) -> str | None:
+    backend = config.getoption("conformance_backend")
+    if backend is None:
+        return None
+    version = _kubernetes_version(config)
+    compare = config.getoption("conformance_compare")
+    return (f"sched-conformance: backend {backend}{' vs ' + compare if compare else ''}, Kubernetes {version}, "
+            f"profile {config.getoption('conformance_profile')}")
+
+
+def _kubernetes_version(config: pytest.Config) -> str:
+    session = _session(config)
+    try:
+        return session.backend().kubernetes_version
+    except Exception as exc:  # noqa: BLE001 - reported again, as a usage error, by the fixture
+        return f"unknown ({str(exc).splitlines()[0]})"
+
+
+class ConformanceSession:
+    """Backends and the extender server for one pytest session, started on first use."""
+
+    def __init__(self, config: pytest.Config) -> None:
+        self.config = config
+        self._backends: dict[str, Any] = {}
+        self._server: Any = None
+
+    @property
+    def backend_name(self) -> str:
+        return self.config.getoption("conformance_backend") or "reference"
+
+    def extender_server(self) -> Any:
+        if self._server is None:
+            from .extender_server import ExtenderServer
+            self._server = ExtenderServer()
+            self._server.start()
+        return self._server
+
+    def backend(self, name: str | None = None) -> Any:
+        name = name or self.backend_name
+        if name not in self._backends:
+            from .backends import make_backend
+            self._backends[name] = make_backend(name, extender_server=self.extender_server())
+        return self._backends[name]
+
+    def close(self) -> None:
+        for backend in self._backends.values():
+            backend.close()
+        self._backends.clear()
+        if self._server is not None:
+            self._server.stop()
+            self._server = None
+
+
+_KEY = pytest.StashKey[ConformanceSession]()
+
+
+def _session(config: pytest.Config) -> ConformanceSession:
+    if _KEY not in config.stash:
+        config.stash[_KEY] = ConformanceSession(config)
+    return config.stash[_KEY]
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    if _KEY in config.stash:
+        config.stash[_KEY].close()
+
+
+@pytest.fixture(scope="session")
+def conformance(request: pytest.FixtureRequest) -> Iterator[ConformanceSession]:
+    """The session's backends (started on first use) and options."""
+    from .errors import BackendUnavailable
+    session = _session(request.config)
+    try:
+        session.backend()
+        if request.config.getoption("conformance_compare"):
+            session.backend(request.config.getoption("conformance_compare"))
+    except BackendUnavailable as exc:
+        pytest.exit(f"sched-conformance: {exc}", returncode=4)
+    yield session
+
+
+def reproducers_dir(config: pytest.Config) -> Path:
+    return Path(config.getoption("conformance_reproducers"))

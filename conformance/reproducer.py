@@ -1,0 +1,56 @@
+"""Reproducer directories: the shrunk scenario, kubectl-applyable manifests, and the replay command."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from reference.scenario import Scenario, ScenarioError
+
+META = "meta.json"
+
+
+def write(directory: str | Path, scenario: Scenario, *, invariant: str, backend: str, message: str) -> Path:
+    """Write `scenario.json`, `manifests.yaml`, `scheduler-config.yaml`, `meta.json` and `README.md`."""
+    out = Path(directory)
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "scenario.json").write_text(scenario.to_json() + "\n")
+    objects = [*scenario.objects, *scenario.nodes, *scenario.pods, *scenario.workload]
+    (out / "manifests.yaml").write_text(yaml.safe_dump_all(objects, sort_keys=False))
+    config = scenario.config or {"apiVersion": "kubescheduler.config.k8s.io/v1", "kind": "KubeSchedulerConfiguration"}
+    (out / "scheduler-config.yaml").write_text(yaml.safe_dump(config, sort_keys=False))
+    (out / META).write_text(json.dumps({"invariant": invariant, "backend": backend}, indent=2) + "\n")
+    command = replay_command(out, backend)
+    (out / "README.md").write_text(
+        f"# Counterexample to `{invariant}`\n\n```\n{message}\n```\n\n"
+        f"Reproduce with:\n\n```sh\n{command}\n```\n\n"
+        "On a cluster: `kubectl apply -f manifests.yaml` with a scheduler started from "
+        "`scheduler-config.yaml` (nodes are fake: they need `status` patched in, see docs/scenario.md).\n")
+    return out
+
+
+def replay_command(directory: str | Path, backend: str) -> str:
+    return f"sched-conformance reproduce {directory} --backend {backend}"
+
+
+def read(directory: str | Path) -> tuple[Scenario, dict[str, Any]]:
+    """The scenario and its metadata; errors name the missing or bad file."""
+    path = Path(directory)
+    scenario_file = path / "scenario.json"
+    if not scenario_file.is_file():
+        raise ScenarioError(f"{scenario_file}: not found; pass a directory written by a failing run")
+    scenario = Scenario.loads(scenario_file.read_text())
+    meta_file = path / META
+    meta = json.loads(meta_file.read_text()) if meta_file.is_file() else {}
+    return scenario, meta
+
+
+def slug(text: str) -> str:
+    return re.sub(r"[^A-Za-z0-9_.-]+", "-", text).strip("-")[:80] or "failure"
+
+
+__all__ = ["read", "replay_command", "slug", "write"]

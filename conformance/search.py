@@ -1,0 +1,81 @@
+"""Search for a counterexample to one invariant on one backend: Hypothesis draws, runs, checks, shrinks."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import Any, Callable
+
+from hypothesis import given, settings
+from hypothesis.strategies import SearchStrategy
+
+from reference.probe import PROBE_NAMES
+from reference.scenario import Scenario
+
+from .backends.base import Backend
+from .focus import scenario_options
+from .invariants import Invariant, Run, Violation
+from .settings import for_profile
+
+
+@dataclass
+class Failure:
+    invariant: Invariant
+    scenario: Scenario
+    violation: BaseException
+    examples: int
+    seconds: float
+
+    def size(self) -> dict[str, int]:
+        return scenario_size(self.scenario)
+
+
+def scenario_size(scenario: Scenario) -> dict[str, int]:
+    """Nodes, workload pods, and probe placements per extension point in the config."""
+    size = {"nodes": len(scenario.nodes), "pods": len(scenario.workload), "bound_pods": len(scenario.pods)}
+    for profile in (scenario.config or {}).get("profiles") or []:
+        for point, plugin_set in (profile.get("plugins") or {}).items():
+            probes = [e for e in (plugin_set or {}).get("enabled") or [] if e.get("name") in PROBE_NAMES]
+            if probes:
+                size[f"{point}_probes"] = size.get(f"{point}_probes", 0) + len(probes)
+    return size
+
+
+def check(backend: Backend, inv: Invariant, scenario: Scenario) -> Run:
+    """Run `scenario` on `backend` and check `inv`; raises Violation."""
+    run = Run(scenario, backend.run(scenario), frozenset(backend.capabilities))
+    inv.check(run)
+    return run
+
+
+def default_strategy(inv: Invariant) -> SearchStrategy[Scenario]:
+    from generators import scenarios  # generators are only needed when searching
+    return scenarios(**scenario_options(inv))
+
+
+def find_violation(backend: Backend, inv: Invariant, *, profile: str = "ci",
+                   strategy: SearchStrategy[Scenario] | None = None,
+                   on_example: Callable[[Scenario], Any] | None = None) -> Failure | None:
+    """The shrunk counterexample, or None when the profile's examples all pass."""
+    last: dict[str, Any] = {}
+    examples = 0
+
+    @settings(for_profile(profile), report_multiple_bugs=False)
+    @given(strategy or default_strategy(inv))
+    def prop(scenario: Scenario) -> None:
+        nonlocal examples
+        examples += 1
+        last["scenario"] = scenario
+        if on_example is not None:
+            on_example(scenario)
+        check(backend, inv, scenario)
+
+    start = time.perf_counter()
+    try:
+        prop()
+    except Violation as violation:
+        return Failure(inv, last["scenario"], violation, examples, time.perf_counter() - start)
+    return None
+
+
+__all__ = ["Failure", "check", "default_strategy", "find_violation", "scenario_size"]

@@ -1,0 +1,28 @@
+"""Hypothesis settings profiles of the suite, registered in one place."""
+
+from __future__ import annotations
+
+from hypothesis import HealthCheck, Phase, settings
+
+PROFILES = ("dev", "ci", "thorough")
+_SUPPRESS = [HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.filter_too_much]
+
+
+def register() -> None:
+    settings.register_profile("sched-conformance-dev", max_examples=30, deadline=None,
+                              suppress_health_check=_SUPPRESS)
+    # ci: the same examples every run (derandomized), the seed and blob printed, no deadline.
+    settings.register_profile("sched-conformance-ci", max_examples=60, deadline=None, derandomize=True,
+                              print_blob=True, suppress_health_check=_SUPPRESS, database=None)
+    settings.register_profile("sched-conformance-thorough", max_examples=500, deadline=None,
+                              suppress_health_check=_SUPPRESS)
+
+
+def for_profile(name: str) -> settings:
+    if name not in PROFILES:
+        raise ValueError(f"conformance profile {name!r} is unknown; use one of {', '.join(PROFILES)}")
+    register()
+    return settings.get_profile(f"sched-conformance-{name}")
+
+
+__all__ = ["PROFILES", "for_profile", "register"]

@@ -1,0 +1,1 @@
+"""The conformance suite itself: `pytest --pyargs conformance.suite` (or `sched-conformance run`)."""

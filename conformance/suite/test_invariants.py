@@ -1,0 +1,33 @@
+"""One property test per invariant: draw scenarios, run them on the backend, check, shrink, report."""
+
+from __future__ import annotations
+
+import pytest
+
+from conformance import reproducer
+from conformance.invariants import REGISTRY, select
+from conformance.pytest_plugin import reproducers_dir
+from conformance.report import describe_failure
+from conformance.search import find_violation
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    if "invariant_id" in metafunc.fixturenames:
+        chosen = select(metafunc.config.getoption("conformance_invariants")) or list(REGISTRY.values())
+        metafunc.parametrize("invariant_id", [inv.id for inv in chosen])
+
+
+@pytest.mark.conformance
+def test_invariant(invariant_id: str, conformance, request: pytest.FixtureRequest) -> None:
+    inv = REGISTRY[invariant_id]
+    backend = conformance.backend()
+    missing = inv.requires - set(backend.capabilities)
+    if missing:
+        pytest.skip(f"backend {backend.name} lacks capability {', '.join(sorted(missing))}")
+    failure = find_violation(backend, inv, profile=request.config.getoption("conformance_profile"))
+    if failure is None:
+        return
+    directory = reproducers_dir(request.config) / reproducer.slug(invariant_id)
+    reproducer.write(directory, failure.scenario, invariant=invariant_id, backend=conformance.backend_name,
+                     message=str(failure.violation))
+    pytest.fail(describe_failure(failure, directory, conformance.backend_name), pytrace=False)
