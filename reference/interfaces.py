@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Callable, ClassVar, Iterable, Iterator, Mapping, Protocol
+from typing import TYPE_CHECKING, Callable, ClassVar, Iterator, Mapping, Protocol
 
 from .cycle_state import CycleState
 from .nodeinfo import NodeInfo, PodInfo
@@ -121,15 +121,23 @@ class ClusterClient(Protocol):
 
     def bind(self, pod: Pod, node_name: str) -> str | None: ...
     def delete_pod(self, pod: Pod) -> str | None: ...
+    def clear_nominated_node_name(self, pod: Pod) -> str | None: ...  # patch status.nominatedNodeName to ""
     def pod_disruption_budgets(self) -> list["PodDisruptionBudget"]: ...
     def workloads(self) -> list["Workload"]: ...
+
+
+class Nominator(Protocol):
+    """`fwk.PodNominator`: the pods the scheduling queue holds nominated to a node."""
+
+    def nominated_pods_for_node(self, node_name: str) -> list[PodInfo]: ...
 
 
 class WaitingPod(Protocol):
     def get_pod(self) -> Pod: ...
     def get_pending_plugins(self) -> list[str]: ...
     def allow(self, plugin: str) -> None: ...
-    def reject(self, plugin: str, message: str) -> None: ...
+    def reject(self, plugin: str, message: str) -> bool: ...
+    def preempt(self, plugin: str, message: str) -> bool: ...
 
 
 class Handle(Protocol):
@@ -146,6 +154,8 @@ class Handle(Protocol):
                                             node_info: NodeInfo) -> Status: ...
     @property
     def client(self) -> ClusterClient: ...
+    @property
+    def nominator(self) -> Nominator: ...
 
 
 # --- plugin interfaces -----------------------------------------------------------------------
@@ -288,6 +298,7 @@ __all__ = [
     "NodeToStatus",
     "NominatingInfo",
     "NominatingMode",
+    "Nominator",
     "POINT_NAMES",
     "PermitPlugin",
     "Plugin",

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Iterable, Mapping
 
-from reference.nodeinfo import NodeInfo, Snapshot
+from reference.nodeinfo import NodeInfo, PodInfo, Snapshot
 from reference.types import Container, Node, Pod, PodDisruptionBudget, Workload
 
 MI = 1024 * 1024
@@ -43,6 +43,7 @@ class FakeClient:
     workload_objects: list[Workload] = field(default_factory=list)
     bindings: list[tuple[str, str]] = field(default_factory=list)
     deleted: list[str] = field(default_factory=list)
+    cleared: list[str] = field(default_factory=list)  # pods whose nominatedNodeName was cleared
 
     def bind(self, pod: Pod, node_name: str) -> str | None:
         self.bindings.append((pod.key, node_name))
@@ -52,6 +53,10 @@ class FakeClient:
         self.deleted.append(pod.key)
         return None
 
+    def clear_nominated_node_name(self, pod: Pod) -> str | None:
+        self.cleared.append(pod.key)
+        return None
+
     def pod_disruption_budgets(self) -> list[PodDisruptionBudget]:
         return list(self.pdbs)
 
@@ -59,14 +64,25 @@ class FakeClient:
         return list(self.workload_objects)
 
 
+class FakeNominator:
+    """Fixed nominations: node name -> pods nominated to it."""
+
+    def __init__(self, by_node: Mapping[str, Iterable[Pod]] | None = None) -> None:
+        self.by_node = {name: list(pods) for name, pods in (by_node or {}).items()}
+
+    def nominated_pods_for_node(self, node_name: str) -> list[PodInfo]:
+        return [PodInfo.of(p) for p in self.by_node.get(node_name, [])]
+
+
 class FakeHandle:
     """A handle over a fixed snapshot, for plugin unit tests that need no framework."""
 
     def __init__(self, nodes: Iterable[Node] = (), pods: Iterable[Pod] = (),
                  namespaces: Mapping[str, Mapping[str, str]] | None = None,
-                 client: FakeClient | None = None) -> None:
+                 client: FakeClient | None = None, nominator: FakeNominator | None = None) -> None:
         self._snapshot = Snapshot(nodes, pods, namespaces)
         self._client = client or FakeClient()
+        self.nominator = nominator or FakeNominator()
 
     def snapshot(self) -> Snapshot:
         return self._snapshot

@@ -5,22 +5,18 @@ One `Framework` per profile. It also serves as the plugins' `Handle`.
 
 from __future__ import annotations
 
-from typing import Callable, Iterable, Mapping, Protocol, Sequence
+from typing import Callable, Iterable, Mapping, Sequence
 
 from ..cycle_state import CycleState
 from ..interfaces import (
     INTERFACE_OF, MAX_NODE_SCORE, POINT_NAMES, MIN_NODE_SCORE, BindPlugin, ClusterClient, FilterPlugin, NodeScore,
-    NodeToStatus, PermitPlugin, Plugin, PostBindPlugin, PostFilterPlugin, PostFilterResult, PreBindPlugin,
+    Nominator, NodeToStatus, PermitPlugin, Plugin, PostBindPlugin, PostFilterPlugin, PostFilterResult, PreBindPlugin,
     PreEnqueuePlugin, PreFilterPlugin, PreFilterResult, PreScorePlugin, QueueSortPlugin, ReservePlugin,
     ScorePlugin)
 from ..nodeinfo import NodeInfo, PodInfo, Snapshot
 from ..status import SUCCESS, Code, Status, wrap_error
 from ..types import Pod
 from .waiting_pods import MAX_PERMIT_TIMEOUT, WaitingPod, WaitingPodsMap
-
-
-class Nominator(Protocol):
-    def nominated_pods_for_node(self, node_name: str) -> list[PodInfo]: ...
 
 
 class _NoNominator:

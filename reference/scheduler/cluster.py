@@ -32,6 +32,7 @@ class ClusterStore:
     clock: Callable[[], float] = lambda: 0.0
     on_pod_bound: Callable[[Pod], None] = lambda pod: None
     on_pod_deleted: Callable[[Pod], None] = lambda pod: None
+    on_pod_status_patched: Callable[[Pod, Pod], None] = lambda old, new: None
 
     def get_pod(self, uid: str) -> Pod | None:
         return self.pods.get(uid)
@@ -39,10 +40,16 @@ class ClusterStore:
     def record_event(self, pod: Pod, type_: str, reason: str, message: str) -> None:
         self.events.append(Event(type_, reason, message, pod.key, self.clock()))
 
-    def set_nominated_node_name(self, pod: Pod, node_name: str) -> None:
+    def set_nominated_node_name(self, pod: Pod, node_name: str) -> str | None:
+        """A `status.nominatedNodeName` patch; one that changes the stored pod is an update event."""
         stored = self.pods.get(pod.effective_uid)
-        if stored is not None:
-            self.pods[stored.effective_uid] = replace(stored, nominated_node_name=node_name)
+        if stored is None:
+            return f'pods "{pod.name}" not found'
+        if stored.nominated_node_name != node_name:
+            patched = replace(stored, nominated_node_name=node_name)
+            self.pods[stored.effective_uid] = patched
+            self.on_pod_status_patched(stored, patched)
+        return None
 
     # --- ClusterClient -----------------------------------------------------------------------
 
@@ -59,6 +66,9 @@ class ClusterStore:
         self.bind_count[bound.effective_uid] = self.bind_count.get(bound.effective_uid, 0) + 1
         self.on_pod_bound(bound)
         return None
+
+    def clear_nominated_node_name(self, pod: Pod) -> str | None:
+        return self.set_nominated_node_name(pod, "")
 
     def delete_pod(self, pod: Pod) -> str | None:
         stored = self.pods.pop(pod.effective_uid, None)

@@ -67,6 +67,19 @@ class SchedulingQueue:
             else:
                 self._requeue_after_backoff(qpi)
 
+    def update_status(self, old: Pod, new: Pod) -> None:
+        """`Update` for a status patch: the queued object and its nomination are refreshed. No queueing
+        hint reacts to the generic Pod/Update event such a patch makes, so the pod stays where it is;
+        a pod in flight is left alone (upstream only records the event for it)."""
+        uid = new.effective_uid
+        if uid in self.in_flight:
+            return
+        for qpi in (*self.active, *self.backoff, *self.error_backoff, *self.unschedulable.values()):
+            if qpi.pod.effective_uid == uid:
+                qpi.pod_info = PodInfo.of(new)
+                self.update_nominated_pod(old, qpi.pod_info)
+                return
+
     def delete(self, pod: Pod) -> None:
         uid = pod.effective_uid
         self.active = [q for q in self.active if q.pod.effective_uid != uid]
@@ -185,6 +198,16 @@ class SchedulingQueue:
         if node:
             self._nominated[uid] = info
             self._nominated_node[uid] = node
+
+    def update_nominated_pod(self, old: Pod, info: PodInfo) -> None:
+        """`UpdateNominatedPod`: an in-memory nomination survives an update only when neither
+        object names a node; otherwise the new object's nominatedNodeName decides."""
+        uid = old.effective_uid
+        nominating = None
+        if not old.nominated_node_name and not info.pod.nominated_node_name and uid in self._nominated_node:
+            nominating = NominatingInfo(self._nominated_node[uid], NominatingMode.OVERRIDE)
+        self.delete_nominated_pod_if_exists(old)
+        self.add_nominated_pod(info, nominating)
 
     def delete_nominated_pod_if_exists(self, pod: Pod) -> None:
         self._nominated.pop(pod.effective_uid, None)

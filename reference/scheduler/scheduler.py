@@ -7,7 +7,7 @@ waiting on Permit, so several may overlap, as upstream's binding goroutines do. 
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Any, Callable, Generator, Iterable, Mapping, Sequence
+from typing import Any, Generator, Iterable, Mapping, Sequence
 
 from ..cycle_state import PODS_TO_ACTIVATE_KEY, CycleState
 from ..framework.runtime import Framework
@@ -65,6 +65,7 @@ class Scheduler:
         self.store.clock = self.clock.now
         self.store.on_pod_bound = self._on_pod_bound
         self.store.on_pod_deleted = self._on_pod_deleted
+        self.store.on_pod_status_patched = self._on_pod_status_patched
         self.frameworks = dict(frameworks)
         first = next(iter(self.frameworks.values()))
         self.queue = SchedulingQueue(self.clock, first.queue_sort_plugins[0].less, self._pre_enqueue,
@@ -419,6 +420,13 @@ class Scheduler:
     def _on_pod_bound(self, pod: Pod) -> None:
         self.store.conditions.pop(pod.effective_uid, None)
         self.queue.move_all_to_active_or_backoff()
+
+    def _on_pod_status_patched(self, old: Pod, new: Pod) -> None:
+        """`updatePodInSchedulingQueue` for a status patch; assumed pods are skipped. Not modelled:
+        upstream also moves pods of lower or equal priority when the nomination changed."""
+        if new.node_name or new.effective_uid in self.assumed:
+            return
+        self.queue.update_status(old, new)
 
     def _on_pod_deleted(self, pod: Pod) -> None:
         uid = pod.effective_uid

@@ -124,7 +124,7 @@ def nodes_for_status_code(statuses: NodeToStatus, snapshot: Snapshot, code: Code
     return out
 
 
-def _aggregate(errors: list[str]) -> str:
+def aggregate_errors(errors: list[str]) -> str:
     """`utilerrors.NewAggregate(errs).Error()`: one message as is, several as "[a, b]" (deduplicated)."""
     unique = list(dict.fromkeys(errors))
     return unique[0] if len(unique) == 1 else "[" + ", ".join(unique) + "]"
@@ -155,7 +155,7 @@ def dry_run_preemption(select: SelectVictims, state: CycleState, pod: Pod, poten
         if status.code is Code.ERROR:
             errors.append(status.as_error() or "")
         statuses.set(info.name, status)
-    return non_violating + violating, statuses, (_aggregate(errors) if errors else None)
+    return non_violating + violating, statuses, (aggregate_errors(errors) if errors else None)
 
 
 def earliest_start_time(victims: Victims) -> float:

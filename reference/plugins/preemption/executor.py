@@ -9,23 +9,28 @@ and its errors, as upstream, never change PostFilter's result.
 from __future__ import annotations
 
 import logging
-from typing import Any
 
+from ...interfaces import ClusterClient, Handle
 from ...types import Pod
-from .evaluator import Candidate
+from .evaluator import Candidate, aggregate_errors
 
 log = logging.getLogger(__name__)
 
 
-def lower_priority_nominated_pods(handle: Any, priority: int, node_name: str) -> list[Pod]:
+def lower_priority_nominated_pods(handle: Handle, priority: int, node_name: str) -> list[Pod]:
     """`getLowerPriorityNominatedPods`: pods nominated to `node_name` with a lower priority."""
-    nominator = getattr(handle, "nominator", None)
-    if nominator is None:
-        return []
-    return [pi.pod for pi in nominator.nominated_pods_for_node(node_name) if pi.pod.effective_priority < priority]
+    return [pi.pod for pi in handle.nominator.nominated_pods_for_node(node_name)
+            if pi.pod.effective_priority < priority]
 
 
-def preempt_pod(handle: Any, victim: Pod, plugin_name: str) -> tuple[bool, str | None]:
+def clear_nominated_node_name(client: ClusterClient, pods: list[Pod]) -> str | None:
+    """`clearNominatedNodeName` without an API cacher (SchedulerAsyncAPICalls is off by default): one
+    status patch per pod that still names a node; the errors aggregated, or None."""
+    errors = [err for pod in pods if pod.nominated_node_name and (err := client.clear_nominated_node_name(pod))]
+    return aggregate_errors(errors) if errors else None
+
+
+def preempt_pod(handle: Handle, victim: Pod, plugin_name: str) -> tuple[bool, str | None]:
     """`Executor.PreemptPod`: reject a waiting victim in memory, else delete it via the client.
 
     Returns (preempted in memory, error). Pods in PreBind are not modelled (upstream cancels their
@@ -37,21 +42,18 @@ def preempt_pod(handle: Any, victim: Pod, plugin_name: str) -> tuple[bool, str |
     return False, err
 
 
-def prepare_candidate_async(handle: Any, candidate: Candidate, preemptor: Pod, plugin_name: str) -> None:
+def prepare_candidate_async(handle: Handle, candidate: Candidate, preemptor: Pod, plugin_name: str) -> None:
     """`prepareCandidateAsync`, run to completion: skip victims already being deleted (and do nothing
     at all when none is left), clear lower-priority nominations on the node, then preempt each victim.
-
-    ClusterClient has no pod-status patch yet: nominations are cleared only when the client offers
-    `clear_nominated_node_name(pod)`."""
+    Not modelled: after an error upstream re-activates the preemptor (`fh.Activate`)."""
     victims = [v for v in candidate.victims.pods if v.deletion_timestamp is None]
     if not victims:
         return
-    clear = getattr(handle.client, "clear_nominated_node_name", None)
-    if clear is not None:
-        for pod in lower_priority_nominated_pods(handle, preemptor.effective_priority, candidate.name):
-            err = clear(pod)
-            if err:
-                log.warning("Cannot clear 'NominatedNodeName' field from lower priority pods: %s", err)
+    nominated = lower_priority_nominated_pods(handle, preemptor.effective_priority, candidate.name)
+    err = clear_nominated_node_name(handle.client, nominated)
+    if err:
+        log.warning("Cannot clear 'NominatedNodeName' field from lower priority pods on the same target node: %s",
+                    err)
     # Upstream evicts all but the last victim in parallel and skips the last one after an error.
     for victim in victims[:-1]:
         _, err = preempt_pod(handle, victim, plugin_name)

@@ -22,7 +22,7 @@ from reference.errors import ConfigError
 from reference.framework.runtime import Framework
 from reference.interfaces import (FilterPlugin, NodeToStatus, NominatingInfo, NominatingMode, PostFilterResult,
                                   PreFilterPlugin)
-from reference.nodeinfo import PodInfo, Snapshot
+from reference.nodeinfo import Snapshot
 from reference.plugins.default_preemption import (DefaultPreemption, DefaultPreemptionArgs,
                                                   calculate_num_candidates)
 from reference.plugins.node_resources_fit import NodeResourcesFit
@@ -33,7 +33,7 @@ from reference.plugins.inter_pod_affinity.plugin import InterPodAffinity
 from reference.plugins.pod_topology_spread.plugin import PodTopologySpread
 from reference.types import (Affinity, LabelSelector, LabelSelectorRequirement, PodAffinity, PodAffinityTerm,
                              PodCondition, PodDisruptionBudget, TopologySpreadConstraint)
-from tests.builders import FakeClient, node, pod
+from tests.builders import FakeClient, FakeNominator, node, pod
 
 NEG, LOW, MID, HIGH, VERY_HIGH = -100, 0, 100, 1000, 10000
 SMALL = {"cpu": 100, "memory": 100}
@@ -215,36 +215,19 @@ def test_post_filter_skips_victims_already_terminating():
     assert client.deleted == ["default/live"]
 
 
-class ClearingClient(FakeClient):
-    cleared: list
-
-    def clear_nominated_node_name(self, p):
-        self.cleared.append(p.name)
-        return None
-
-
-class StaticNominator:
-    def __init__(self, by_node):
-        self.by_node = by_node
-
-    def nominated_pods_for_node(self, node_name):
-        return [PodInfo.of(p) for p in self.by_node.get(node_name, [])]
-
-
 def test_post_filter_clears_lower_priority_nominations():
-    """getLowerPriorityNominatedPods + clearNominatedNodeName on the chosen node only."""
+    """getLowerPriorityNominatedPods + clearNominatedNodeName on the chosen node only; a pod whose
+    nominatedNodeName is already empty gets no patch."""
     preemptor = mk_pod("p", priority=HIGH, req=LARGE)
-    nominations = StaticNominator({"node1": [mk_pod("low", priority=LOW, nominated_node_name="node1"),
-                                             mk_pod("top", priority=VERY_HIGH, nominated_node_name="node1")],
-                                   "node2": [mk_pod("other", priority=LOW, nominated_node_name="node2")]})
-    pl, fw, state, _ = build([mk_node("node1", LARGE)], [mk_pod("v", node_name="node1", req=MEDIUM)], preemptor,
-                             nominator=nominations)
-    client = ClearingClient()
-    client.cleared = []
-    fw._client = client
+    nominations = FakeNominator({"node1": [mk_pod("low", priority=LOW, nominated_node_name="node1"),
+                                           mk_pod("in-memory-only", priority=LOW),
+                                           mk_pod("top", priority=VERY_HIGH, nominated_node_name="node1")],
+                                 "node2": [mk_pod("other", priority=LOW, nominated_node_name="node2")]})
+    pl, _, state, client = build([mk_node("node1", LARGE)], [mk_pod("v", node_name="node1", req=MEDIUM)], preemptor,
+                                 nominator=nominations)
     _, status = pl.post_filter(state, preemptor, statuses({"node1": U}))
     assert status == found("node1", 1)
-    assert client.cleared == ["low"] and client.deleted == ["default/v"]
+    assert client.cleared == ["default/low"] and client.deleted == ["default/v"]
 
 
 # --- TestSelectBestCandidate --------------------------------------------------------------------
