@@ -20,11 +20,12 @@ The binder hook and the trace are called from the server's request threads.
 
 from __future__ import annotations
 
+import selectors
+import socket
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from types import TracebackType
-from typing import Any, Mapping
-from urllib.parse import urlsplit
+from typing import Any, Iterable, Mapping, NamedTuple
 
 from reference.probe.trace import Trace
 from reference.scenario import EXTENDER_SCRIPT_ANNOTATION
@@ -51,37 +52,39 @@ class ExtenderServer:
         self._lock = threading.Lock()
         self._registered: dict[str, Script] = {}
         self._seen: dict[str, str | None] = {}  # pod key -> last script annotation seen (None: none)
-        self._uids: dict[str, str] = {}  # pod UID -> pod key
-        self._httpd: _HTTPServer | None = None
-        self._thread: threading.Thread | None = None
+        self._registered_uids: dict[str, str] = {}
+        self._seen_uids: dict[str, str] = {}  # pod UID -> pod key, from whole pods in requests
+        self._running: _Running | None = None
 
     # --- lifecycle ------------------------------------------------------------------------------
 
     def start(self) -> str:
-        if self._httpd is not None:
+        if self._running is not None:
             raise ConformanceError(f"extender server already serves {self.base_url}; stop() it first")
         httpd = _HTTPServer(("127.0.0.1", 0), _Handler)
         httpd.owner = self
-        self._httpd = httpd
-        self._thread = threading.Thread(target=httpd.serve_forever, kwargs={"poll_interval": 0.05},
-                                        name="extender-server", daemon=True)
-        self._thread.start()
+        wake, waker = socket.socketpair()
+        thread = threading.Thread(target=_serve, args=(httpd, wake), name="extender-server", daemon=True)
+        self._running = _Running(httpd, thread, wake, waker)
+        thread.start()
         return self.base_url
 
     def stop(self) -> None:
-        httpd, thread, self._httpd, self._thread = self._httpd, self._thread, None, None
-        if httpd is None or thread is None:
+        running, self._running = self._running, None
+        if running is None:
             return
-        httpd.shutdown()
-        httpd.server_close()
-        thread.join()
+        running.waker.send(b"\0")
+        running.thread.join()
+        running.httpd.server_close()
+        running.wake.close()
+        running.waker.close()
 
     @property
     def base_url(self) -> str:
         """What backends substitute for `${EXTENDER_URL}`."""
-        if self._httpd is None:
+        if self._running is None:
             raise ConformanceError("extender server is not running; call start() or use it as a context manager")
-        return f"http://127.0.0.1:{self._httpd.server_address[1]}"
+        return f"http://127.0.0.1:{self._running.httpd.server_address[1]}"
 
     def __enter__(self) -> "ExtenderServer":
         self.start()
@@ -95,8 +98,9 @@ class ExtenderServer:
     def set_scripts(self, scripts: Mapping[str, str | Mapping[str, Any]]) -> None:
         """Pod key -> script (annotation text or decoded JSON) for the next scenario.
 
-        Replaces the registered scripts and forgets those remembered from earlier requests, so
-        nothing leaks from one scenario into the next. Registered scripts win over annotations.
+        Replaces the registered scripts and forgets what earlier requests taught the server (scripts
+        and pod UIDs), so nothing leaks from one scenario into the next. Registered scripts win over
+        annotations.
         """
         parsed = {}
         for key, raw in scripts.items():
@@ -105,16 +109,19 @@ class ExtenderServer:
             except ExtenderScriptError as exc:
                 raise ExtenderScriptError(f"extender script of pod {key}: {exc}") from None
         with self._lock:
-            self._registered, self._seen = parsed, {}
+            self._registered, self._seen, self._seen_uids = parsed, {}, {}
 
     def set_pod_uids(self, uids: Mapping[str, str]) -> None:
-        """Pod UID -> pod key, for victims that node-cache-capable preemption requests name by UID only."""
+        """Pod UID -> pod key, for victims that node-cache-capable preemption requests name by UID only.
+
+        Replaces the registered UIDs; they win over UIDs learned from requests.
+        """
         with self._lock:
-            self._uids.update(uids)
+            self._registered_uids = dict(uids)
 
     # --- answering ------------------------------------------------------------------------------
 
-    def answer(self, extender: str, verb: str, body: bytes) -> Answer:
+    def _answer(self, extender: str, verb: str, body: bytes) -> Answer:
         """Answer one request body and record it; never raises."""
         trace, pod = self.trace, ""
         try:
@@ -122,21 +129,19 @@ class ExtenderServer:
             if verb == "bind":
                 bind = binding_args(value)
                 pod = bind.key
-                self._learn(bind.uid, pod)
+                self._learn([(bind.uid, pod)])
                 result = bind_answer(bind, action_for(self._script(pod), extender, verb), self.binder)
             elif verb == "preempt":
                 preempt = preemption_args(value)
                 pod = preempt.pod.key
-                for victims in preempt.candidates.values():
-                    for victim in victims.victims:
-                        self._learn(victim.uid, victim.key)
-                script = self._script(pod, preempt.pod)
-                result = preempt_answer(preempt, action_for(script, extender, verb), self._key_of)
+                self._learn([(v.uid, v.key) for c in preempt.candidates.values() for v in c.victims])
+                action = action_for(self._script(pod, preempt.pod), extender, verb)
+                result = preempt_answer(preempt, action, self._key_of)
             else:
                 args = extender_args(value)
                 pod = args.pod.key
-                answer = filter_answer if verb == "filter" else prioritize_answer
-                result = answer(args, action_for(self._script(pod, args.pod), extender, verb))
+                respond = filter_answer if verb == "filter" else prioritize_answer
+                result = respond(args, action_for(self._script(pod, args.pod), extender, verb))
         except RequestError as exc:
             result = error_answer(400, str(exc))
         except Exception as exc:  # noqa: BLE001 - a server bug must reach the scheduler as an answer
@@ -145,10 +150,12 @@ class ExtenderServer:
         return result
 
     def _script(self, key: str, pod: PodRef | None = None) -> Script:
+        """The registered script, else the pod's annotation (remembered for requests without a pod)."""
+        if pod is not None:
+            self._learn([(pod.uid, key)])
         with self._lock:
             if pod is not None:
                 self._seen[key] = pod.script
-                self._learn_locked(pod.uid, key)
             if key in self._registered:
                 return self._registered[key]
             text = self._seen.get(key)
@@ -157,24 +164,20 @@ class ExtenderServer:
         except ExtenderScriptError as exc:
             raise RequestError(f"pod {key}: invalid annotation {EXTENDER_SCRIPT_ANNOTATION}: {exc}") from None
 
-    def _learn(self, uid: str, key: str | None) -> None:
+    def _learn(self, uids: Iterable[tuple[str, str | None]]) -> None:
         with self._lock:
-            self._learn_locked(uid, key)
-
-    def _learn_locked(self, uid: str, key: str | None) -> None:
-        if uid and key:
-            self._uids[uid] = key
+            self._seen_uids.update((uid, key) for uid, key in uids if uid and key)
 
     def _key_of(self, victim: Victim) -> str:
         if victim.key:
             return victim.key
         with self._lock:
-            return self._uids.get(victim.uid, victim.uid)
+            return self._registered_uids.get(victim.uid) or self._seen_uids.get(victim.uid, victim.uid)
 
 
 def route(path: str) -> tuple[str, str]:
     """`/<extender>/<verb>` -> (extender, verb); RequestError for anything else."""
-    parts = urlsplit(path).path.split("/")
+    parts = path.split("?", 1)[0].split("/")
     if len(parts) != 3 or parts[0] or not parts[1] or parts[2] not in VERBS:
         raise RequestError(f"unknown path {path[:200]!r}; use /<extender>/<verb> with verb one of "
                            f"{', '.join(VERBS)}")
@@ -184,7 +187,26 @@ def route(path: str) -> tuple[str, str]:
 class _HTTPServer(ThreadingHTTPServer):
     daemon_threads = True
     request_queue_size = 128  # the default 5 drops bursts of concurrent scheduler calls into SYN retries
+    timeout = 0  # handle_request() is only called once a connection is waiting
     owner: ExtenderServer
+
+
+class _Running(NamedTuple):
+    httpd: _HTTPServer
+    thread: threading.Thread
+    wake: socket.socket
+    waker: socket.socket
+
+
+def _serve(httpd: _HTTPServer, wake: socket.socket) -> None:
+    """serve_forever without its polling: idle costs nothing, and a byte on `wake` stops it at once."""
+    with selectors.DefaultSelector() as selector:
+        selector.register(httpd, selectors.EVENT_READ)
+        selector.register(wake, selectors.EVENT_READ)
+        while True:
+            if any(key.fileobj is wake for key, _ in selector.select()):
+                return
+            httpd.handle_request()
 
 
 class _Handler(BaseHTTPRequestHandler):
@@ -209,7 +231,7 @@ class _Handler(BaseHTTPRequestHandler):
             owner.trace.record(f"extender.{verb}", "", extender=extender, **answer.fields)
             self._send(answer)
             return
-        self._send(owner.answer(extender, verb, body))
+        self._send(owner._answer(extender, verb, body))
 
     def _read_body(self, limit: int) -> bytes:
         if "chunked" in self.headers.get("Transfer-Encoding", "").lower():
