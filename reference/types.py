@@ -265,6 +265,7 @@ class PodDisruptionBudget:
     min_available: int | str | None = None
     max_unavailable: int | str | None = None
     disruptions_allowed: int = 0
+    disrupted_pods: Mapping[str, str] = field(default_factory=dict)  # status.disruptedPods: pod name -> RFC 3339 time
 
 
 __all__ = [

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime
 from typing import Any, Callable, Iterable, Mapping
 
 import yaml
@@ -83,6 +84,17 @@ def workload_to_manifest(w: t.Workload) -> Manifest:
             "metadata": {"name": w.name, "namespace": w.namespace}, "spec": {"selector": selector}}
 
 
+def _rfc3339(value: Any, path: str) -> str:
+    """A metav1.Time as text; YAML reads an unquoted timestamp as a datetime."""
+    if isinstance(value, datetime.datetime):
+        if value.tzinfo is None:
+            value = value.replace(tzinfo=datetime.timezone.utc)
+        return value.astimezone(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+    if not isinstance(value, str):
+        raise ManifestError(f"{path}: expected an RFC 3339 time, got {value!r}; fix the manifest field")
+    return value
+
+
 def pdb_from_manifest(m: Mapping) -> t.PodDisruptionBudget:
     meta, name = read_metadata(m, "PodDisruptionBudget")
     spec = get_field(m, "spec", dict, "PodDisruptionBudget", {})
@@ -91,7 +103,9 @@ def pdb_from_manifest(m: Mapping) -> t.PodDisruptionBudget:
         name=name, namespace=get_field(meta, "namespace", str, "PodDisruptionBudget.metadata", t.DEFAULT_NAMESPACE),
         selector=opt_selector(spec, "selector", "PodDisruptionBudget.spec"),
         min_available=spec.get("minAvailable"), max_unavailable=spec.get("maxUnavailable"),
-        disruptions_allowed=get_field(status, "disruptionsAllowed", int, "PodDisruptionBudget.status", 0))
+        disruptions_allowed=get_field(status, "disruptionsAllowed", int, "PodDisruptionBudget.status", 0),
+        disrupted_pods={str(pod): _rfc3339(at, f"PodDisruptionBudget.status.disruptedPods.{pod}") for pod, at in
+                        get_field(status, "disruptedPods", dict, "PodDisruptionBudget.status", {}).items()})
 
 
 def pdb_to_manifest(p: t.PodDisruptionBudget) -> Manifest:
@@ -101,8 +115,9 @@ def pdb_to_manifest(p: t.PodDisruptionBudget) -> Manifest:
         "spec": drop_empty({"selector": label_selector_to_manifest(p.selector),
                              "minAvailable": p.min_available, "maxUnavailable": p.max_unavailable}),
     }
-    if p.disruptions_allowed:
-        manifest["status"] = {"disruptionsAllowed": p.disruptions_allowed}
+    status = drop_empty({"disruptionsAllowed": p.disruptions_allowed or None, "disruptedPods": dict(p.disrupted_pods)})
+    if status:
+        manifest["status"] = status
     return manifest
 
 

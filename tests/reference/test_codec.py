@@ -119,3 +119,28 @@ def test_load_manifests_reads_lists_and_refuses_unknown_kinds():
     assert [type(o).__name__ for o in objs] == ["Node", "Namespace"]
     with pytest.raises(ManifestError, match="kind 'Secret' is not supported"):
         codec.load_manifests("kind: Secret\nmetadata: {name: s}\n")
+
+
+PDB = """
+apiVersion: policy/v1
+kind: PodDisruptionBudget
+metadata: {name: web, namespace: shop}
+spec: {selector: {matchLabels: {app: web}}, minAvailable: 1}
+status:
+  disruptionsAllowed: 1
+  disruptedPods: {web-1: 2026-01-02T03:04:05Z, web-2: "2026-01-02T03:04:06Z"}
+"""
+
+
+def test_pdb_disrupted_pods_are_read_as_rfc3339_and_round_trip():
+    pdb = codec.pdb_from_manifest(yaml.safe_load(PDB))
+    assert pdb.disrupted_pods == {"web-1": "2026-01-02T03:04:05Z", "web-2": "2026-01-02T03:04:06Z"}
+    assert codec.pdb_from_manifest(codec.pdb_to_manifest(pdb)) == pdb
+
+
+def test_pdb_disrupted_pod_time_must_be_a_time():
+    manifest = yaml.safe_load(PDB)
+    manifest["status"]["disruptedPods"]["web-1"] = 5
+    with pytest.raises(ManifestError, match=re.escape("PodDisruptionBudget.status.disruptedPods.web-1: expected an "
+                                                      "RFC 3339 time, got 5")):
+        codec.pdb_from_manifest(manifest)

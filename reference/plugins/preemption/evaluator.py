@@ -73,9 +73,7 @@ def pod_terminating_by_preemption(pod: Pod) -> bool:
 
 def filter_pods_with_pdb_violation(pods: Sequence[Pod], pdbs: Sequence[PodDisruptionBudget]
                                    ) -> tuple[list[tuple[Pod, int]], list[Pod]]:
-    """`FilterVictimsWithPDBViolation` for single-pod victims: (violating with count, non-violating).
-
-    PDB `status.disruptedPods` is not modelled: no pod counts as already disrupted."""
+    """`FilterVictimsWithPDBViolation` for single-pod victims: (violating with count, non-violating)."""
     allowed = [pdb.disruptions_allowed for pdb in pdbs]
 
     def violating(pod: Pod) -> bool:
@@ -89,6 +87,10 @@ def filter_pods_with_pdb_violation(pods: Sequence[Pod], pdbs: Sequence[PodDisrup
             if sel is None or (not sel.match_labels and not sel.match_expressions):
                 continue
             if not label_selector_matches(sel, pod.labels):
+                continue
+            # A pod in status.disruptedPods was already processed by the API server; counting it
+            # again would over-decrement the budget.
+            if pod.name in pdb.disrupted_pods:
                 continue
             allowed[i] -= 1
             if allowed[i] < 0:

@@ -15,6 +15,8 @@ Left out:
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from reference.cycle_state import CycleState
@@ -389,8 +391,7 @@ def test_calculate_num_candidates(pct, absolute, nodes, want):
 
 # --- TestDryRunPreemption -----------------------------------------------------------------------
 # The upstream offsets come from rand.New(rand.NewSource(4)); they are passed explicitly (4, 1, 3 as the
-# test's comments state). Left out: the two "victim belongs to DisruptedPods" cases (PDB
-# status.disruptedPods is not modelled) and the three DRA node-allocatable cases (claims not modelled).
+# test's comments state). Left out: the three DRA node-allocatable cases (claims not modelled).
 
 class FakeFilter(FilterPlugin):
     """tf.FakeFilterPlugin: counts calls and returns the per-node code."""
@@ -462,6 +463,7 @@ SPREAD = (TopologySpreadConstraint(1, "zone", "DoNotSchedule", EXISTS_FOO),
           TopologySpreadConstraint(1, "hostname", "DoNotSchedule", EXISTS_FOO))
 PDB_FOO_1 = PodDisruptionBudget("pdb", selector=LabelSelector({"app": "foo"}), disruptions_allowed=1)
 PDB_FOO_0 = PodDisruptionBudget("pdb", selector=LabelSelector({"app": "foo"}), disruptions_allowed=0)
+NOW = "2026-01-01T00:00:00Z"  # upstream uses time.Now(); only the pod names are read
 FIVE = ["node1", "node2", "node3", "node4", "node5"]
 FIVE_PODS = [dp(f"p{i}", f"node{i}", MID, LARGE) for i in range(1, 6)]
 
@@ -524,9 +526,25 @@ DRY_RUN_CASES = [
     pytest.param([fit_plugin], ["node1"], [(mk_pod("p", priority=HIGH, req=VERY_LARGE), 0)],
                  [dp("p1.1", "node1", MID, MEDIUM, labels={"app": "foo"}),
                   dp("p1.2", "node1", MID, MEDIUM, labels={"app": "foo"})],
-                 (PDB_FOO_1,), Code.SUCCESS, None, [[("node1", ["p1.1", "p1.2"], 1)]], [3],
+                 (replace(PDB_FOO_1, disrupted_pods={"p2": NOW}),), Code.SUCCESS, None,
+                 [[("node1", ["p1.1", "p1.2"], 1)]], [3],
                  id="preemption with violation of the pdb with pod whose eviction was processed, "
                     "the victim doesn't belong to DisruptedPods"),
+    pytest.param([fit_plugin], ["node1"], [(mk_pod("p", priority=HIGH, req=VERY_LARGE), 0)],
+                 [dp("p1.1", "node1", MID, MEDIUM, labels={"app": "foo"}),
+                  dp("p1.2", "node1", MID, MEDIUM, labels={"app": "foo"})],
+                 (replace(PDB_FOO_1, disrupted_pods={"p1.2": NOW}),), Code.SUCCESS, None,
+                 [[("node1", ["p1.1", "p1.2"], 0)]], [3],
+                 id="preemption with violation of the pdb with pod whose eviction was processed, "
+                    "the victim belongs to DisruptedPods"),
+    pytest.param([fit_plugin], ["node1"], [(mk_pod("p", priority=HIGH, req=VERY_LARGE), 0)],
+                 [dp("p1.1", "node1", MID, MEDIUM, labels={"app": "foo"}),
+                  dp("p1.2", "node1", MID, MEDIUM, labels={"app": "foo"}),
+                  dp("p1.3", "node1", MID, MEDIUM, labels={"app": "foo"})],
+                 (replace(PDB_FOO_1, disrupted_pods={"p1.3": NOW}),), Code.SUCCESS, None,
+                 [[("node1", ["p1.1", "p1.2", "p1.3"], 1)]], [4],
+                 id="preemption with violation of the pdb with pod whose eviction was processed, "
+                    "the victim which belongs to DisruptedPods is treated as 'nonViolating'"),
     pytest.param([fit_plugin], FIVE, [(mk_pod("p", priority=HIGH, req=LARGE), 4)], FIVE_PODS, (), Code.SUCCESS,
                  DefaultPreemptionArgs(40, 1), [[("node1", ["p1"], 0), ("node5", ["p5"], 0)]], [4],
                  id="all nodes are possible candidates, but DefaultPreemptionArgs limits to 2"),
