@@ -1,6 +1,10 @@
 """`sched-conformance`: command-line entry point.
 
-Subcommands available now:
+Subcommands:
+  run            run the conformance suite against a backend (wraps pytest)
+  invariants     the catalogue of invariants
+  reproduce DIR  replay a reproducer written by a failing run
+  version        versions of the suite and what it is pinned to
   plugins FILE   effective plugin list per extension point of every profile (what the suite compares)
   validate FILE  load, default and validate a KubeSchedulerConfiguration; one line per outcome
 """
@@ -15,6 +19,9 @@ from typing import Sequence
 
 from reference.config import effective_plugins, expand_config, list_plugins, load_config
 from reference.errors import ReferenceError_
+
+from . import commands
+from .errors import ConformanceError
 
 
 def _read(path: str) -> str:
@@ -53,11 +60,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     v = sub.add_parser("validate", help="check a KubeSchedulerConfiguration like kube-scheduler --config")
     v.add_argument("config")
     v.set_defaults(run=_validate)
+    commands.add_to(sub)
     args = parser.parse_args(argv)
     try:
         return args.run(args)
+    except ConformanceError as e:
+        print(f"sched-conformance: {e}", file=sys.stderr)
+        return 2
     except ReferenceError_ as e:
-        print(f"sched-conformance: {args.config}: {e}", file=sys.stderr)
+        where = getattr(args, "config", None) or getattr(args, "directory", "")
+        print(f"sched-conformance: {where}: {e}", file=sys.stderr)
         return 2
 
 

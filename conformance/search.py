@@ -61,7 +61,7 @@ def find_violation(backend: Backend, inv: Invariant, *, profile: str = "ci",
     examples = 0
 
     @settings(for_profile(profile), report_multiple_bugs=False)
-    @given(strategy or default_strategy(inv))
+    @given(strategy if strategy is not None else default_strategy(inv))
     def prop(scenario: Scenario) -> None:
         nonlocal examples
         examples += 1

@@ -1,0 +1,94 @@
+"""The suite's subcommands: run, invariants, reproduce, version."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from importlib import metadata
+
+from . import reproducer
+from .errors import ConformanceError
+
+
+def add_to(sub: argparse._SubParsersAction) -> None:
+    r = sub.add_parser("run", help="run the conformance suite (wraps pytest --pyargs conformance.suite)")
+    r.add_argument("--backend", default="reference", help="reference, upstream, cluster or python:pkg.module:factory")
+    r.add_argument("--compare", help="a second backend to compare with")
+    r.add_argument("--profile", default="ci", choices=("dev", "ci", "thorough"), help="Hypothesis settings profile")
+    r.add_argument("--invariant", action="append", default=[], help="only this invariant ID (repeatable)")
+    r.add_argument("--reproducers", help="directory for reproducers of failures")
+    r.add_argument("pytest_args", nargs=argparse.REMAINDER, help="after --: passed to pytest (e.g. --junitxml=x)")
+    r.set_defaults(run=_run)
+    i = sub.add_parser("invariants", help="the catalogue: id, statement, upstream source, capabilities")
+    i.add_argument("--json", action="store_true")
+    i.set_defaults(run=_invariants)
+    p = sub.add_parser("reproduce", help="replay a reproducer directory written by a failing run")
+    p.add_argument("directory")
+    p.add_argument("--backend", help="default: the backend that failed")
+    p.set_defaults(run=_reproduce)
+    v = sub.add_parser("version", help="versions of the suite, the reference and the harness")
+    v.set_defaults(run=_version)
+
+
+def _run(args: argparse.Namespace) -> int:
+    import pytest
+    argv = ["--pyargs", "conformance.suite", "-p", "no:cacheprovider", "--backend", args.backend,
+            "--conformance-profile", args.profile]
+    if args.compare:
+        argv += ["--compare", args.compare]
+    for inv in args.invariant:
+        argv += ["--invariant", inv]
+    if args.reproducers:
+        argv += ["--reproducers", args.reproducers]
+    extra = [a for a in args.pytest_args if a != "--"]
+    return int(pytest.main(argv + extra))
+
+
+def _invariants(args: argparse.Namespace) -> int:
+    from .invariants import REGISTRY
+    if args.json:
+        print(json.dumps([inv.to_dict() for inv in REGISTRY.values()], indent=2))
+        return 0
+    for inv in REGISTRY.values():
+        caps = f" [needs {', '.join(sorted(inv.requires))}]" if inv.requires else ""
+        print(f"{inv.id}{caps}\n    {inv.statement}\n    source: {inv.source}")
+    return 0
+
+
+def _reproduce(args: argparse.Namespace) -> int:
+    from .backends import make_backend
+    from .extender_server import ExtenderServer
+    from .invariants import REGISTRY, Run, Violation
+    scenario, meta = reproducer.read(args.directory)
+    backend_name = args.backend or meta.get("backend") or "reference"
+    inv = REGISTRY.get(meta.get("invariant", ""))
+    if inv is None:
+        raise ConformanceError(f"{args.directory}: meta.json names no known invariant "
+                               f"({meta.get('invariant')!r}); see `sched-conformance invariants`")
+    with ExtenderServer() as server:
+        backend = make_backend(backend_name, extender_server=server)
+        try:
+            run = Run(scenario, backend.run(scenario), frozenset(backend.capabilities))
+            try:
+                inv.check(run)
+            except Violation as violation:
+                print(f"REPRODUCED on {backend_name}:\n{violation}")
+                return 1
+        finally:
+            backend.close()
+    print(f"{inv.id} holds on {backend_name} for {args.directory}: the failure does not reproduce")
+    return 0
+
+
+def _version(args: argparse.Namespace) -> int:
+    from .backends.reference import KUBERNETES_VERSION
+    try:
+        version = metadata.version("kube-scheduler-conformance")
+    except metadata.PackageNotFoundError:
+        version = "unknown (not installed)"
+    print(f"sched-conformance {version}\nreference: Kubernetes {KUBERNETES_VERSION}\npython: {sys.version.split()[0]}")
+    return 0
+
+
+__all__ = ["add_to"]

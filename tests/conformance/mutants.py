@@ -1,0 +1,267 @@
+"""Deliberately broken reference schedulers: each breaks one framework rule on the built instance.
+
+A mutant is a hook for `ReferenceBackend(hook=...)` plus the invariant that must catch it. The
+unbroken reference must pass the same invariant (tests/conformance/test_mutants.py checks both).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable
+
+from reference.cycle_state import CycleState
+from reference.framework.runtime import Framework
+from reference.interfaces import PreFilterResult
+from reference.scheduler.schedule_one import ScheduleResult
+from reference.scheduler.scheduler import Scheduler
+from reference.status import SUCCESS, Code, Status
+
+
+@dataclass(frozen=True)
+class Mutant:
+    name: str
+    invariant: str
+    hook: Callable[[Scheduler], None]
+
+
+def _each_framework(patch: Callable[[Framework], None]) -> Callable[[Scheduler], None]:
+    def hook(sched: Scheduler) -> None:
+        for fw in sched.frameworks.values():
+            patch(fw)
+    return hook
+
+
+# --- reserve ------------------------------------------------------------------------------------
+
+def _forward_unreserve(fw: Framework) -> None:
+    def unreserve(state, pod, node_name):
+        for pl in fw.reserve_plugins:
+            pl.unreserve(state, pod, node_name)
+    fw.run_reserve_plugins_unreserve = unreserve
+
+
+def _unreserve_only_reserved(fw: Framework) -> None:
+    def unreserve(state, pod, node_name):
+        reserved = state.read("mutant/reserved") if "mutant/reserved" in state else []
+        for pl in reversed(reserved):
+            pl.unreserve(state, pod, node_name)
+
+    def reserve(state, pod, node_name):
+        done = []
+        state.write("mutant/reserved", done)
+        for pl in fw.reserve_plugins:
+            s = pl.reserve(state, pod, node_name)
+            if not s.is_success():
+                return s.with_plugin(pl.name)
+            done.append(pl)
+        return SUCCESS
+    fw.run_reserve_plugins_unreserve = unreserve
+    fw.run_reserve_plugins_reserve = reserve
+
+
+def _reserve_not_short_circuited(fw: Framework) -> None:
+    def reserve(state, pod, node_name):
+        first = SUCCESS
+        for pl in fw.reserve_plugins:
+            s = pl.reserve(state, pod, node_name)
+            if first.is_success() and not s.is_success():
+                first = s.with_plugin(pl.name)
+        return first
+    fw.run_reserve_plugins_reserve = reserve
+
+
+# --- filtering ----------------------------------------------------------------------------------
+
+def _filter_not_short_circuited(fw: Framework) -> None:
+    def run_filter(state, pod, node_info):
+        first = SUCCESS
+        for pl in fw.filter_plugins:
+            if pl.name in state.skip_filter_plugins:
+                continue
+            s = pl.filter(state, pod, node_info)
+            if first.is_success() and not s.is_success():
+                first = s.with_plugin(pl.name)
+        return first
+    fw.run_filter_plugins = run_filter
+
+
+def _prefilter_skip_ignored(fw: Framework) -> None:
+    original = fw.run_pre_filter_plugins
+
+    def run(state, pod):
+        result = original(state, pod)
+        state.skip_filter_plugins = set()
+        return result
+    fw.run_pre_filter_plugins = run
+
+
+def _prefilter_result_ignored(fw: Framework) -> None:
+    original = fw.run_pre_filter_plugins
+
+    def run(state, pod):
+        result, status, with_nodes = original(state, pod)
+        if result is not None and status.code is Code.UNSCHEDULABLE_AND_UNRESOLVABLE and with_nodes:
+            return None, SUCCESS, set()
+        return None, status, set()
+    fw.run_pre_filter_plugins = run
+
+
+def _gates_ignored(fw: Framework) -> None:
+    fw.pre_enqueue_plugins = [p for p in fw.pre_enqueue_plugins if p.name != "SchedulingGates"]
+
+
+def _capacity_ignored(fw: Framework) -> None:
+    fw.filter_plugins = [p for p in fw.filter_plugins if p.name != "NodeResourcesFit"]
+    fw.pre_filter_plugins = [p for p in fw.pre_filter_plugins if p.name != "NodeResourcesFit"]
+
+
+def _cycle_state_reused(sched: Scheduler) -> None:
+    original = sched.algorithm.schedule_pod
+    kept: dict[str, CycleState] = {}
+
+    def schedule_pod(fw, state, pod):
+        previous = kept.get(pod.effective_uid)
+        if previous is not None:
+            state._data.update(previous._data)
+        kept[pod.effective_uid] = state
+        return original(fw, state, pod)
+    sched.algorithm.schedule_pod = schedule_pod
+
+
+def _postfilter_with_feasible_node(sched: Scheduler) -> None:
+    original = sched.algorithm.schedule_pod
+
+    def schedule_pod(fw, state, pod):
+        result = original(fw, state, pod)
+        from reference.interfaces import NodeToStatus
+        fw.run_post_filter_plugins(state, pod, NodeToStatus())
+        return result
+    sched.algorithm.schedule_pod = schedule_pod
+
+
+def _infeasible_node_chosen(sched: Scheduler) -> None:
+    """Picks the alphabetically last node of the cluster, feasible or not, when filtering found any."""
+    original = sched.algorithm.schedule_pod
+
+    def schedule_pod(fw, state, pod):
+        result = original(fw, state, pod)
+        last = max(sched.store.nodes)
+        return ScheduleResult(last, result.evaluated_nodes, result.feasible_nodes, scores=result.scores)
+    sched.algorithm.schedule_pod = schedule_pod
+
+
+# --- scoring ------------------------------------------------------------------------------------
+
+def _scores_with_one_feasible_node(sched: Scheduler) -> None:
+    original = sched.algorithm.schedule_pod
+
+    def schedule_pod(fw, state, pod):
+        result = original(fw, state, pod)
+        if result.feasible_nodes == 1:
+            info = fw.snapshot().get(result.suggested_host)
+            sched.algorithm.prioritize_nodes(fw, state, pod, [info])
+        return result
+    sched.algorithm.schedule_pod = schedule_pod
+
+
+def _no_score_range_check(fw: Framework) -> None:
+    import reference.framework.runtime as runtime
+    original = fw.run_score_plugins
+
+    def run(state, pod, nodes):
+        saved = runtime.MIN_NODE_SCORE, runtime.MAX_NODE_SCORE
+        runtime.MIN_NODE_SCORE, runtime.MAX_NODE_SCORE = -(1 << 62), 1 << 62
+        try:
+            return original(state, pod, nodes)
+        finally:
+            runtime.MIN_NODE_SCORE, runtime.MAX_NODE_SCORE = saved
+    fw.run_score_plugins = run
+
+
+def _weights_ignored(fw: Framework) -> None:
+    fw.score_weights = {name: 1 for name in fw.score_weights}
+
+
+def _prescore_skip_ignored(fw: Framework) -> None:
+    original = fw.run_pre_score_plugins
+
+    def run(state, pod, nodes):
+        status = original(state, pod, nodes)
+        state.skip_score_plugins = set()
+        return status
+    fw.run_pre_score_plugins = run
+
+
+# --- permit -------------------------------------------------------------------------------------
+
+def _permit_timeout_ignored(fw: Framework) -> None:
+    original = fw.add_waiting_pod
+
+    def add(pod, waits):
+        return original(pod, {name: 10 ** 9 for name in waits})
+    fw.add_waiting_pod = add
+
+
+def _reject_after_wait_leaves_waiting_pod(fw: Framework) -> None:
+    def run(state, pod, node_name):
+        waits: dict[str, float] = {}
+        for pl in fw.permit_plugins:
+            s, timeout = pl.permit(state, pod, node_name)
+            if s.is_wait():
+                waits[pl.name] = timeout
+            elif not s.is_success():
+                if waits:
+                    return waits, Status(Code.WAIT)
+                return {}, s.with_plugin(pl.name)
+        return (waits, Status(Code.WAIT)) if waits else ({}, SUCCESS)
+    fw.run_permit_plugins = run
+
+
+# --- binding ------------------------------------------------------------------------------------
+
+def _bind_continues_after_success(fw: Framework) -> None:
+    def run(state, pod, node_name):
+        final = Status(Code.SKIP)
+        for pl in fw.bind_plugins:
+            s = pl.bind(state, pod, node_name)
+            if not s.is_skip() and final.is_skip():
+                final = s
+        return final
+    fw.run_bind_plugins = run
+
+
+def _postbind_after_failed_bind(fw: Framework) -> None:
+    original = fw.run_bind_plugins
+
+    def run(state, pod, node_name):
+        status = original(state, pod, node_name)
+        if not status.is_success():
+            fw.run_post_bind_plugins(state, pod, node_name)
+        return status
+    fw.run_bind_plugins = run
+
+
+MUTANTS: list[Mutant] = [
+    Mutant("forward-order-unreserve", "unreserve-reverse-order", _each_framework(_forward_unreserve)),
+    Mutant("unreserve-only-reserved", "unreserve-reverse-order", _each_framework(_unreserve_only_reserved)),
+    Mutant("reserve-not-short-circuited", "reserve-short-circuit", _each_framework(_reserve_not_short_circuited)),
+    Mutant("filter-not-short-circuited", "filter-short-circuit", _each_framework(_filter_not_short_circuited)),
+    Mutant("prefilter-skip-ignored", "prefilter-skip-pairing", _each_framework(_prefilter_skip_ignored)),
+    Mutant("prefilter-result-ignored", "prefilter-result-restricts", _each_framework(_prefilter_result_ignored)),
+    Mutant("gates-ignored", "gated-pods-never-prefiltered", _each_framework(_gates_ignored)),
+    Mutant("capacity-ignored", "capacity-respected", _each_framework(_capacity_ignored)),
+    Mutant("cycle-state-reused", "cycle-state-fresh", _cycle_state_reused),
+    Mutant("postfilter-with-feasible-node", "postfilter-only-without-feasible-node", _postfilter_with_feasible_node),
+    Mutant("infeasible-node-chosen", "chosen-node-passed-filters", _infeasible_node_chosen),
+    Mutant("scores-with-one-feasible-node", "one-feasible-node-no-scoring", _scores_with_one_feasible_node),
+    Mutant("no-score-range-check", "score-range-enforced", _each_framework(_no_score_range_check)),
+    Mutant("weights-ignored", "chosen-node-has-max-score", _each_framework(_weights_ignored)),
+    Mutant("prescore-skip-ignored", "prescore-skip-pairing", _each_framework(_prescore_skip_ignored)),
+    Mutant("permit-timeout-ignored", "permit-wait-resolution", _each_framework(_permit_timeout_ignored)),
+    Mutant("reject-after-wait-leaves-waiting-pod", "permit-reject-wins",
+           _each_framework(_reject_after_wait_leaves_waiting_pod)),
+    Mutant("bind-continues-after-success", "bind-first-non-skip", _each_framework(_bind_continues_after_success)),
+    Mutant("postbind-after-failed-bind", "postbind-iff-bound", _each_framework(_postbind_after_failed_bind)),
+]
+
+__all__ = ["MUTANTS", "Mutant"]

@@ -1,0 +1,45 @@
+"""Every broken backend is caught by its invariant in the ci profile; the unbroken reference passes them all."""
+
+from __future__ import annotations
+
+import pytest
+
+from conformance.backends.reference import ReferenceBackend
+from conformance.extender_server import ExtenderServer
+from conformance.invariants import REGISTRY
+from conformance.search import find_violation
+
+from .mutants import MUTANTS
+
+
+@pytest.fixture(scope="module")
+def extender_server():
+    with ExtenderServer() as server:
+        yield server
+
+
+@pytest.mark.parametrize("mutant", MUTANTS, ids=lambda m: m.name)
+def test_broken_backend_is_caught(mutant, extender_server, record_property) -> None:
+    backend = ReferenceBackend(hook=mutant.hook, extender_server=extender_server)
+    failure = find_violation(backend, REGISTRY[mutant.invariant], profile="ci")
+    assert failure is not None, f"mutant {mutant.name} was not caught by {mutant.invariant} in the ci profile"
+    assert getattr(failure.violation, "invariant", None) == mutant.invariant
+    record_property("examples_to_detection", failure.examples)
+    record_property("seconds_to_detection", round(failure.seconds, 3))
+    record_property("counterexample_size", failure.size())
+
+
+def test_forward_order_unreserve_shrinks_to_one_node_one_pod_two_reserve_probes(extender_server) -> None:
+    mutant = next(m for m in MUTANTS if m.name == "forward-order-unreserve")
+    failure = find_violation(ReferenceBackend(hook=mutant.hook, extender_server=extender_server),
+                             REGISTRY[mutant.invariant], profile="ci")
+    assert failure is not None
+    size = failure.size()
+    assert size["nodes"] <= 1 and size["pods"] <= 1, size
+    assert size.get("reserve_probes", 0) + size.get("multiPoint_probes", 0) <= 2, size
+
+
+@pytest.mark.parametrize("invariant_id", sorted(REGISTRY))
+def test_unbroken_reference_conforms(invariant_id, extender_server) -> None:
+    failure = find_violation(ReferenceBackend(extender_server=extender_server), REGISTRY[invariant_id], profile="ci")
+    assert failure is None, str(failure.violation) + "\n" + failure.scenario.to_json()
