@@ -4,7 +4,7 @@ VENV   ?= .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: test venv clean
+.PHONY: test conformance venv clean
 
 venv: $(STAMP)
 
@@ -19,6 +19,16 @@ $(STAMP): pyproject.toml
 ## test: set up the virtual environment and run the project's own tests
 test: $(STAMP)
 	$(PY) -m pytest -q -p no:cacheprovider
+
+## conformance: set up and run the conformance suite (ci profile) against the embedded default backends:
+## the reference always, and the real kube-scheduler (upstream) when Go is available to build it
+conformance: $(STAMP)
+	@if command -v go >/dev/null 2>&1; then harness/build.sh; else echo ">> no Go toolchain: the upstream backend is skipped"; fi
+	@echo ">> conformance suite on the reference backend (ci profile)"
+	$(VENV)/bin/sched-conformance run --backend reference --profile ci -- -v
+	@if [ -x harness/bin/runner ] && [ -f conformance/backends/upstream.py ]; then \
+		echo ">> conformance suite on the upstream backend (ci profile)"; \
+		$(VENV)/bin/sched-conformance run --backend upstream --profile ci -- -v; fi
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis
