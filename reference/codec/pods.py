@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from typing import Mapping
+from typing import Any, Mapping
 
 from .. import types as t
+from ..errors import ManifestError
 from ._fields import (Manifest, drop_empty, fmt_resources, get_field, get_list, get_resources, get_str_map,
                       get_strs, read_metadata)
 from .selectors import affinity_from_manifest, affinity_to_manifest, label_selector_to_manifest, opt_selector
@@ -63,11 +64,43 @@ def _condition(o: Mapping, path: str) -> t.PodCondition:
         reason=get_field(o, "reason", str, path, ""), message=get_field(o, "message", str, path, ""))
 
 
+def _not_modelled(path: str, why: str) -> ManifestError:
+    return ManifestError(f"{path} is not modelled by the reference ({why}); remove it from the manifest")
+
+
+def _has_quantities(o: Any, *keys: str) -> bool:
+    return isinstance(o, Mapping) and any(o.get(k) for k in keys)
+
+
+def _refuse_unmodelled_resources(spec: Mapping, status: Mapping) -> None:
+    """Refuse what changes component-helpers `PodRequests` under v1.37.1's default gates
+    (PodLevelResources, InPlacePodVerticalScaling, InPlacePodLevelResourcesVerticalScaling) but
+    `reference.resources` does not read; empty values change nothing and pass."""
+    if _has_quantities(spec.get("resources"), "requests", "limits"):
+        raise _not_modelled("Pod.spec.resources", "pod-level resources replace the containers' sum in requests")
+    for key in ("allocatedResources", "resources"):
+        if _has_quantities(status, key):
+            raise _not_modelled(f"Pod.status.{key}", "pod-level status resources enter the request math")
+    for list_key in ("containerStatuses", "initContainerStatuses"):
+        for i, cs in enumerate(get_field(status, list_key, list, "Pod.status", [])):
+            if _has_quantities(cs, "allocatedResources"):
+                raise _not_modelled(f"Pod.status.{list_key}[{i}].allocatedResources",
+                                    "allocated resources enter the request math")
+            if isinstance(cs, Mapping) and _has_quantities(cs.get("resources"), "requests", "limits"):
+                raise _not_modelled(f"Pod.status.{list_key}[{i}].resources",
+                                    "actuated resources enter the request math")
+    for i, cond in enumerate(get_field(status, "conditions", list, "Pod.status", [])):
+        if isinstance(cond, Mapping) and (cond.get("type"), cond.get("reason")) == ("PodResizePending", "Infeasible"):
+            raise _not_modelled(f"Pod.status.conditions[{i}] (PodResizePending/Infeasible)",
+                                "an infeasible resize drops the spec requests from the request math")
+
+
 def pod_from_manifest(m: Mapping) -> t.Pod:
     """Read a Pod manifest; raises `ManifestError` naming the bad field."""
     meta, name = read_metadata(m, "Pod")
     spec = get_field(m, "spec", dict, "Pod", {})
     status = get_field(m, "status", dict, "Pod", {})
+    _refuse_unmodelled_resources(spec, status)
     path = "Pod.spec"
     return t.Pod(
         name=name,

@@ -144,3 +144,42 @@ def test_pdb_disrupted_pod_time_must_be_a_time():
     with pytest.raises(ManifestError, match=re.escape("PodDisruptionBudget.status.disruptedPods.web-1: expected an "
                                                       "RFC 3339 time, got 5")):
         codec.pdb_from_manifest(manifest)
+
+
+def _pod(spec=None, status=None):
+    return {"metadata": {"name": "p"}, "spec": {"containers": [{"name": "c"}], **(spec or {})},
+            "status": status or {}}
+
+
+REQ = {"requests": {"cpu": "1"}}
+
+
+@pytest.mark.parametrize("manifest, field", [
+    (_pod(spec={"resources": REQ}), "Pod.spec.resources"),
+    (_pod(spec={"resources": {"limits": {"memory": "1Gi"}}}), "Pod.spec.resources"),
+    (_pod(status={"allocatedResources": {"cpu": "1"}}), "Pod.status.allocatedResources"),
+    (_pod(status={"resources": REQ}), "Pod.status.resources"),
+    (_pod(status={"containerStatuses": [{"name": "c", "allocatedResources": {"cpu": "1"}}]}),
+     "Pod.status.containerStatuses[0].allocatedResources"),
+    (_pod(status={"containerStatuses": [{"name": "c"}, {"name": "d", "resources": REQ}]}),
+     "Pod.status.containerStatuses[1].resources"),
+    (_pod(status={"initContainerStatuses": [{"name": "i", "allocatedResources": {"memory": "1"}}]}),
+     "Pod.status.initContainerStatuses[0].allocatedResources"),
+    (_pod(status={"conditions": [{"type": "PodResizePending", "status": "True", "reason": "Infeasible"}]}),
+     "Pod.status.conditions[0] (PodResizePending/Infeasible)"),
+], ids=["spec-requests", "spec-limits", "status-allocated", "status-resources", "container-allocated",
+        "container-resources", "init-container-allocated", "resize-infeasible"])
+def test_resources_upstream_would_count_are_refused_not_dropped(manifest, field):
+    with pytest.raises(ManifestError, match=re.escape(field) + r" is not modelled by the reference \(.*\); "
+                       "remove it from the manifest$"):
+        codec.pod_from_manifest(manifest)
+
+
+@pytest.mark.parametrize("manifest", [
+    _pod(spec={"resources": {}}),
+    _pod(spec={"resources": {"requests": {}}}),
+    _pod(status={"containerStatuses": [{"name": "c", "resources": {"requests": {}}, "allocatedResources": {}}]}),
+    _pod(status={"conditions": [{"type": "PodResizePending", "status": "True", "reason": "Deferred"}]}),
+], ids=["empty-spec-resources", "empty-spec-requests", "empty-container-status", "resize-deferred"])
+def test_values_that_change_no_request_are_read(manifest):
+    assert codec.pod_from_manifest(manifest).name == "p"
