@@ -121,8 +121,8 @@ class ExtenderServer:
 
     # --- answering ------------------------------------------------------------------------------
 
-    def _answer(self, extender: str, verb: str, body: bytes) -> Answer:
-        """Answer one request body and record it; never raises."""
+    def answer(self, extender: str, verb: str, body: bytes) -> Answer:
+        """Answer one request body to `/<extender>/<verb>` and record it, as over HTTP; never raises."""
         trace, pod = self.trace, ""
         try:
             value = read_json(body)
@@ -231,7 +231,7 @@ class _Handler(BaseHTTPRequestHandler):
             owner.trace.record(f"extender.{verb}", "", extender=extender, **answer.fields)
             self._send(answer)
             return
-        self._send(owner._answer(extender, verb, body))
+        self._send(owner.answer(extender, verb, body))
 
     def _read_body(self, limit: int) -> bytes:
         if "chunked" in self.headers.get("Transfer-Encoding", "").lower():
