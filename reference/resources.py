@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Mapping
 
+from .content import label_key_errors
 from .quantity import CPU, EPHEMERAL_STORAGE, MEMORY, PODS
 from .types import Container, Pod
 
@@ -14,9 +15,29 @@ DEFAULT_MEMORY_REQUEST = 200 * 1024 * 1024
 NON_ZERO_DEFAULTS = {CPU: DEFAULT_MILLI_CPU_REQUEST, MEMORY: DEFAULT_MEMORY_REQUEST}
 
 
+# k8s.io/api/core/v1 resource name prefixes.
+DEFAULT_NAMESPACE_PREFIX = "kubernetes.io/"
+HUGE_PAGES_PREFIX = "hugepages-"
+ATTACHABLE_VOLUMES_PREFIX = "attachable-volumes-"
+REQUESTS_PREFIX = "requests."
+
+
+def is_native_resource(name: str) -> bool:
+    """`v1helper.IsNativeResource`: no domain, or the kubernetes.io domain (`IsPrefixedNativeResource`)."""
+    return "/" not in name or DEFAULT_NAMESPACE_PREFIX in name
+
+
+def is_extended_resource_name(name: str) -> bool:
+    """`v1helper.IsExtendedResourceName`: outside kubernetes.io, and a valid quota name ("requests." + name)."""
+    if is_native_resource(name) or name.startswith(REQUESTS_PREFIX):
+        return False
+    return not label_key_errors(REQUESTS_PREFIX + name)
+
+
 def is_scalar_resource(name: str) -> bool:
-    """Extended, prefixed-native, hugepages and attachable-volume resources."""
-    return "/" in name or name.startswith(("hugepages-", "attachable-volumes-"))
+    """`schedutil.IsScalarResourceName`: extended, hugepages, prefixed-native or attachable-volume."""
+    return (is_extended_resource_name(name) or name.startswith((HUGE_PAGES_PREFIX, ATTACHABLE_VOLUMES_PREFIX))
+            or DEFAULT_NAMESPACE_PREFIX in name)
 
 
 @dataclass
@@ -131,6 +152,8 @@ __all__ = [
     "DEFAULT_MILLI_CPU_REQUEST",
     "NON_ZERO_DEFAULTS",
     "Resource",
+    "is_extended_resource_name",
+    "is_native_resource",
     "is_scalar_resource",
     "non_zero_requests",
     "pod_requests",

@@ -24,13 +24,13 @@ from ..cycle_state import CycleState, NotFoundError
 from ..interfaces import FilterPlugin, Handle, PreFilterPlugin, PreFilterResult, PreScorePlugin, ScorePlugin
 from ..nodeinfo import NodeInfo
 from ..quantity import CPU, EPHEMERAL_STORAGE, MEMORY, PODS
-from ..resources import Resource, is_scalar_resource, pod_requests
+from ..resources import Resource, is_extended_resource_name, is_scalar_resource, pod_requests
 from ..status import SUCCESS, Code, Status
 from ..types import Pod
 from .node_resources_fit_args import (LEAST_ALLOCATED, MOST_ALLOCATED, REQUESTED_TO_CAPACITY_RATIO,
                                       NodeResourcesFitArgs, ScoringStrategy, validate)
 from .resource_allocation import ResourceAllocationScorer
-from .resource_args import label_key_errors, raise_if_any
+from .resource_args import raise_if_any
 from .resource_strategies import least_resource_scorer, most_resource_scorer, requested_to_capacity_ratio_scorer
 
 NAME = "NodeResourcesFit"
@@ -88,14 +88,6 @@ def compute_pod_resource_request(pod: Pod) -> Resource:
         elif name != PODS and is_scalar_resource(name):
             result.scalar_resources[name] = value
     return result
-
-
-def is_extended_resource_name(name: str) -> bool:
-    """`v1helper.IsExtendedResourceName`: outside kubernetes.io, and a valid quota name."""
-    native = "/" not in name or "kubernetes.io/" in name
-    if native or name.startswith("requests."):
-        return False
-    return not label_key_errors("requests." + name)
 
 
 def fits_request(request: Resource, node_info: NodeInfo, ignored_resources: Iterable[str] = (),
@@ -230,6 +222,5 @@ __all__ = [
     "fits",
     "fits_request",
     "insufficient_reason",
-    "is_extended_resource_name",
     "scorer_for",
 ]

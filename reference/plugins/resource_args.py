@@ -8,10 +8,10 @@ utilization shape, their v1 decoding, and field errors rendered exactly like api
 from __future__ import annotations
 
 import json
-import re
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Mapping, Sequence, TypeVar
 
+from ..content import label_key_errors
 from ..errors import ConfigError
 
 T = TypeVar("T")
@@ -107,7 +107,7 @@ def raise_if_any(errors: Sequence[FieldError]) -> None:
     raise ConfigError(texts[0] if len(texts) == 1 else "[" + ", ".join(texts) + "]")
 
 
-# --- Go string rendering and label keys (apimachinery/pkg/api/validate/content) -----------
+# --- Go string rendering and label keys ---------------------------------------------------
 
 def go_quote(s: str) -> str:
     """`strconv.Quote` for printable text: backslash-escape quotes, backslashes and controls."""
@@ -121,50 +121,6 @@ def go_json(value: str) -> str:
     """`json.Marshal` of a string (HTML characters escaped, as Go does)."""
     text = json.dumps(value, ensure_ascii=False)
     return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
-
-
-_LABEL_KEY_FMT = "([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]"
-_LABEL_KEY_ERR = ("must consist of alphanumeric characters, '-', '_' or '.', and must start and end with "
-                  "an alphanumeric character")
-_DNS1123_LABEL_FMT = "[a-z0-9]([-a-z0-9]*[a-z0-9])?"
-_DNS1123_SUBDOMAIN_FMT = _DNS1123_LABEL_FMT + "(\\." + _DNS1123_LABEL_FMT + ")*"
-_DNS1123_SUBDOMAIN_ERR = ("a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, "
-                          "'-' or '.', and must start and end with an alphanumeric character")
-
-
-def _regex_error(msg: str, fmt: str, *examples: str) -> str:
-    """`content.RegexError`, including the doubled space Go leaves between examples."""
-    return msg + " (e.g. " + " or ".join(f"'{e}', " for e in examples) + f"regex used for validation is '{fmt}')"
-
-
-def _nbytes(s: str) -> int:
-    return len(s.encode())
-
-
-def label_key_errors(value: str) -> list[str]:
-    """`content.IsLabelKey` (`IsQualifiedName`): an optional DNS-subdomain prefix, '/', a name."""
-    parts = value.split("/")
-    if len(parts) > 2:
-        return ["a valid label key " + _regex_error(_LABEL_KEY_ERR, _LABEL_KEY_FMT, "MyName", "my.name", "123-abc")
-                + " with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')"]
-    errs: list[str] = []
-    name = parts[-1]
-    if len(parts) == 2:
-        prefix = parts[0]
-        if not prefix:
-            errs.append("prefix part must be non-empty")
-        else:
-            if _nbytes(prefix) > 253:
-                errs.append("prefix part must be no more than 253 bytes")
-            if not re.fullmatch(_DNS1123_SUBDOMAIN_FMT, prefix):
-                errs.append("prefix part " + _regex_error(_DNS1123_SUBDOMAIN_ERR, _DNS1123_SUBDOMAIN_FMT, "example.com"))
-    if not name:
-        errs.append("name part must be non-empty")
-    elif _nbytes(name) > 63:
-        errs.append("name part must be no more than 63 bytes")
-    if not re.fullmatch(_LABEL_KEY_FMT, name):
-        errs.append("name part " + _regex_error(_LABEL_KEY_ERR, _LABEL_KEY_FMT, "MyName", "my.name", "123-abc"))
-    return errs
 
 
 def validate_label_name(value: str, path: str) -> list[FieldError]:
@@ -268,7 +224,6 @@ __all__ = [
     "go_quote",
     "invalid",
     "items",
-    "label_key_errors",
     "not_supported",
     "raise_if_any",
     "required",

@@ -10,7 +10,8 @@ reference models none of these. Quantities are converted to reference integers (
 
 import pytest
 
-from reference.resources import NON_ZERO_DEFAULTS, pod_requests
+from reference.resources import (NON_ZERO_DEFAULTS, is_extended_resource_name, is_native_resource, is_scalar_resource,
+                                 pod_requests)
 from reference.types import Container, Pod
 
 GI = 1024 ** 3
@@ -90,3 +91,38 @@ def test_explicit_zero_request_is_not_replaced_by_the_scoring_default():
     """applyNonMissing fills only resources a container does not list at all."""
     pod = Pod(name="p", containers=(Container("c", requests={"cpu": 0}),))
     assert pod_requests(pod, non_missing=NON_ZERO_DEFAULTS) == {"cpu": 0, "memory": NON_ZERO_DEFAULTS["memory"]}
+
+
+# --- resource names: v1helper (pkg/apis/core/v1/helper) and schedutil.IsScalarResourceName -------------
+
+@pytest.mark.parametrize("name,want", [
+    ("pod.alpha.kubernetes.io/opaque-int-resource-foo", True),
+    ("kubernetes.io/resource-foo", True),
+    ("foo", True),
+    ("a/b", False),
+    ("", True),
+])
+def test_is_native_resource(name, want):
+    """helpers_test.go TestIsNativeResource."""
+    assert is_native_resource(name) is want
+
+
+@pytest.mark.parametrize("name,extended,scalar", [
+    pytest.param("example.com/gpu", True, True, id="extended"),
+    pytest.param("hugepages-2Mi", False, True, id="hugepages"),
+    pytest.param("attachable-volumes-aws-ebs", False, True, id="attachable volumes"),
+    pytest.param("kubernetes.io/batteries", False, True, id="prefixed native"),
+    pytest.param("sub.kubernetes.io/x", False, True, id="prefixed native subdomain"),
+    pytest.param("cpu", False, False, id="native"),
+    pytest.param("foo", False, False, id="native without domain"),
+    pytest.param("requests.example.com/gpu", False, False, id="quota prefix"),
+    pytest.param("example.com/a/b", False, False, id="two slashes: not a qualified name"),
+    pytest.param("Example.com/gpu", False, False, id="upper-case domain: not a DNS subdomain"),
+    pytest.param("example.com/", False, False, id="empty name part"),
+    pytest.param("example.com/" + "g" * 64, False, False, id="name part over 63 bytes"),
+])
+def test_extended_and_scalar_resource_names(name, extended, scalar):
+    """`IsExtendedResourceName` needs a valid quota name ("requests." + name); `IsScalarResourceName`
+    is extended, hugepages-, attachable-volumes- or kubernetes.io-prefixed, nothing else with a '/'."""
+    assert is_extended_resource_name(name) is extended
+    assert is_scalar_resource(name) is scalar

@@ -1,6 +1,6 @@
-"""What label-selector parsing needs beyond `resource_args`' field errors: apimachinery's
-`content.IsLabelValue`, `strconv.ParseInt`, slice values and the `errors.Aggregate` text of
-parse errors (which, unlike config errors, stay plain error strings)."""
+"""What label-selector parsing needs beyond `resource_args`' field errors: `strconv.ParseInt`,
+slice values and the `errors.Aggregate` text of parse errors (which, unlike config errors, stay
+plain error strings). Label keys and values are checked by `reference.content`."""
 
 from __future__ import annotations
 
@@ -8,23 +8,9 @@ import json
 import re
 from typing import Sequence
 
-from ..resource_args import FieldError, go_quote, invalid, label_key_errors, not_supported, raise_if_any
+from ..resource_args import FieldError, go_quote, invalid, not_supported, raise_if_any
 
-_LABEL_VALUE_FMT = "(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?"
-_LABEL_VALUE_ERR = ("a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', "
-                    "and must start and end with an alphanumeric character")
 _INT64 = re.compile(r"[+-]?[0-9]+")
-
-
-def label_value_errors(value: str) -> list[str]:
-    """`content.IsLabelValue`."""
-    errs: list[str] = []
-    if len(value.encode()) > 63:
-        errs.append("must be no more than 63 bytes")
-    if not re.fullmatch(_LABEL_VALUE_FMT, value):
-        errs.append(_LABEL_VALUE_ERR + " (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '"
-                    + _LABEL_VALUE_FMT + "')")
-    return errs
 
 
 def parse_int64(s: str) -> int | None:
@@ -48,5 +34,5 @@ def aggregate(errors: Sequence[FieldError]) -> str:
     return unique[0] if len(unique) == 1 else "[" + ", ".join(unique) + "]"
 
 
-__all__ = ["FieldError", "aggregate", "go_quote", "invalid", "invalid_values", "label_key_errors",
-           "label_value_errors", "not_supported", "parse_int64", "raise_if_any"]
+__all__ = ["FieldError", "aggregate", "go_quote", "invalid", "invalid_values", "not_supported", "parse_int64",
+           "raise_if_any"]

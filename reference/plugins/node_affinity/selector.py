@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable, Mapping, Sequence
 
+from ...content import label_key_errors, label_value_errors
 from ...types import Node, NodeSelector, NodeSelectorRequirement, NodeSelectorTerm, Pod, PreferredSchedulingTerm
 from . import field_errors as e
 
@@ -33,7 +34,7 @@ def _label_requirement(r: NodeSelectorRequirement, path: str) -> tuple[Matcher |
     if r.operator not in _OPERATORS:
         return None, [e.not_supported(f"{path}.operator", r.operator, _OPERATORS)]
     errs: list[e.FieldError] = []
-    if key_errs := e.label_key_errors(r.key):
+    if key_errs := label_key_errors(r.key):
         errs.append(e.invalid(f"{path}.key", r.key, "; ".join(key_errs)))
     values_path = f"{path}.values"
     op, values = r.operator, r.values
@@ -50,7 +51,7 @@ def _label_requirement(r: NodeSelectorRequirement, path: str) -> tuple[Matcher |
                 errs.append(e.invalid(f"{values_path}[{i}]", v,
                                       "for 'Gt', 'Lt' operators, the value must be an integer"))
     for i, v in enumerate(values):
-        if value_errs := e.label_value_errors(v):
+        if value_errs := label_value_errors(v):
             errs.append(e.invalid(f"{values_path}[{i}][{r.key}]", v, "; ".join(value_errs)))
     if errs:
         return None, errs
