@@ -75,10 +75,10 @@ def names(infos: list[NodeInfo]) -> list[str]:
     return [i.name for i in infos]
 
 
-def post(server: ExtenderServer, path: str, body: bytes, headers: dict[str, str] | None = None) -> tuple[int, bytes]:
+def post(server: ExtenderServer, path: str, body: bytes) -> tuple[int, bytes]:
     conn = http.client.HTTPConnection("127.0.0.1", int(server.base_url.rsplit(":", 1)[1]), timeout=10)
     try:
-        conn.request("POST", path, body=body, headers=headers or {})
+        conn.request("POST", path, body=body)
         response = conn.getresponse()
         return response.status, response.read()
     finally:
@@ -96,9 +96,10 @@ def test_start_serves_127_0_0_1_on_an_ephemeral_port_and_stop_is_idempotent():
     s = ExtenderServer()
     with pytest.raises(ConformanceError, match="not running; call start"):
         s.base_url
+    before = set(threading.enumerate())
     url = s.start()
     assert url == s.base_url and url.startswith("http://127.0.0.1:") and int(url.rsplit(":", 1)[1]) > 0
-    [thread] = [t for t in threading.enumerate() if t.name == "extender-server"]
+    [thread] = [t for t in threading.enumerate() if t not in before and t.name == "extender-server"]
     assert thread.daemon
     with pytest.raises(ConformanceError, match="already serves"):
         s.start()
@@ -205,7 +206,7 @@ def test_prioritize_scores_request_nodes_default_zero(server, cache):
 def test_prioritize_error_is_http_500_with_the_message(server):
     """HostPriorityList has no Error field, so a scripted error can only be an HTTP error."""
     p = scripted(script={EXT: {"prioritize": {"error": "cannot score"}}})
-    with pytest.raises(ExtenderError, match=f"^failed prioritize with extender at URL .*, code 500$"):
+    with pytest.raises(ExtenderError, match="^failed prioritize with extender at URL .*, code 500$"):
         client(server).prioritize(p, nodes("n1"))
     status, body = post(server, f"/{EXT}/prioritize", marshal(extender_args(p, [node("n1")], True)))
     assert (status, body) == (500, b"cannot score\n")
@@ -367,6 +368,21 @@ def test_trace_records_carry_seq_and_t_and_the_trace_can_be_swapped(server):
     assert [(r["seq"], r["point"]) for r in server.trace.snapshot()] == [(0, "extender.bind")]
 
 
+# --- scripts -----------------------------------------------------------------------------------
+
+def test_parse_script_reads_every_field():
+    script = parse_script(json.dumps({
+        "ext-0": {"filter": {"fail": {"n1": "a"}, "unresolvable": {"n2": "b"}, "error": "e", "status": 503},
+                  "prioritize": {"scores": {"n1": -3}}},
+        "ext-1": {"bind": {"error": "no"}, "preempt": {"victims": {"n1": ["ns/a"]}}}}))
+    f = script["ext-0"]["filter"]
+    assert (f.fail, f.unresolvable, f.error, f.status) == ({"n1": "a"}, {"n2": "b"}, "e", 503)
+    assert script["ext-0"]["prioritize"].scores == {"n1": -3}
+    assert (script["ext-1"]["bind"].error, script["ext-1"]["bind"].status) == ("no", 200)
+    assert script["ext-1"]["preempt"].victims == {"n1": ("ns/a",)}
+    assert parse_script(None) == parse_script("") == {} and script["ext-1"]["bind"].victims is None
+
+
 # --- malformed requests ------------------------------------------------------------------------
 
 GOOD_FILTER = marshal(extender_args(scripted(), [node("n1")], True))
@@ -419,6 +435,9 @@ def test_malformed_requests_get_400_with_one_line(server, path, body, message):
     assert status == 400
     text = reply.decode()
     assert message in text and text.endswith("\n") and text.count("\n") == 1
+    known_verb = path in {f"/{EXT}/{verb}" for verb in ("filter", "prioritize", "bind", "preempt")}
+    assert [(r["point"], r["code"], r["error"], r["status"]) for r in records(server)] == (
+        [(path.replace(f"/{EXT}/", "extender."), "Error", text.strip(), 400)] if known_verb else [])
 
 
 @pytest.mark.parametrize("script,message", [
@@ -467,7 +486,7 @@ def test_body_over_the_limit():
         assert (status, reply) == (400, b"body of 101 bytes is over the limit of 100; raise max_body_bytes\n")
         assert records(s) == [{"pod": "", "point": "extender.filter", "extender": EXT, "code": "Error",
                                "error": reply.decode().strip(), "status": 400}]
-        assert post(s, f"/{EXT}/filter", GOOD_FILTER[:100] if len(GOOD_FILTER) <= 100 else b"{}")[0] == 400
+        assert post(s, f"/{EXT}/filter", b" " * 100)[1].startswith(b"body is not JSON")  # at the limit: read
 
 
 @pytest.mark.parametrize("headers,message", [
