@@ -1,18 +1,19 @@
 """Mirrors the resource parts of pkg/scheduler/apis/config/validation/validation_pluginargs.go.
 
 Shared by the NodeResourcesFit and NodeResourcesBalancedAllocation args: `ResourceSpec`, the
-utilization shape, their v1 decoding, and field errors rendered exactly like apimachinery's
-`field.Error` / `utilerrors.Aggregate` so a `ConfigError` reads like upstream's error.
+utilization shape and their v1 decoding. The field-error helpers of `reference.field_errors` are
+re-exported for the plugin args modules that use them as `ra.invalid(...)`.
 """
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Mapping, Sequence, TypeVar
 
 from ..content import label_key_errors
 from ..errors import ConfigError
+from ..field_errors import (FieldError, child, duplicate, forbidden, go_json, go_quote, index, invalid, not_supported,
+                            raise_if_any, required)
 
 T = TypeVar("T")
 
@@ -40,87 +41,6 @@ class UtilizationShapePoint:
 
 # v1 defaults.go `defaultResourceSpec`.
 DEFAULT_RESOURCES = (ResourceSpec("cpu", 1), ResourceSpec("memory", 1))
-
-
-# --- field errors (apimachinery/pkg/util/validation/field/errors.go) -------------------------
-
-def child(path: str, name: str) -> str:
-    return f"{path}.{name}" if path else name
-
-
-def index(path: str, i: int) -> str:
-    return f"{path}[{i}]"
-
-
-def _go_value(value: Any) -> str:
-    """`ErrorBody`'s rendering: %v for numbers and bools, %q for strings."""
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, int):
-        return str(value)
-    return go_quote(value)
-
-
-@dataclass(frozen=True)
-class FieldError:
-    field: str
-    body: str
-
-    def __str__(self) -> str:
-        return f"{self.field}: {self.body}"
-
-
-def _with_detail(body: str, detail: str) -> str:
-    return f"{body}: {detail}" if detail else body
-
-
-def invalid(field: str, value: Any, detail: str) -> FieldError:
-    return FieldError(field, _with_detail(f"Invalid value: {_go_value(value)}", detail))
-
-
-def required(field: str, detail: str) -> FieldError:
-    return FieldError(field, _with_detail("Required value", detail))
-
-
-def forbidden(field: str, detail: str) -> FieldError:
-    return FieldError(field, _with_detail("Forbidden", detail))
-
-
-def duplicate(field: str, value: Any) -> FieldError:
-    return FieldError(field, f"Duplicate value: {_go_value(value)}")
-
-
-def not_supported(field: str, value: str, valid: Sequence[str]) -> FieldError:
-    """`field.NotSupported` with a named string type as value, so JSON-encoded rather than %q."""
-    detail = "supported values: " + ", ".join(go_quote(v) for v in valid) if valid else ""
-    return FieldError(field, _with_detail(f"Unsupported value: {go_json(value)}", detail))
-
-
-def raise_if_any(errors: Sequence[FieldError]) -> None:
-    """Raise like `ErrorList.ToAggregate()`: one error keeps its field; several become
-    Go's "[a, b]" text (duplicates dropped), so `str(ConfigError)` equals upstream's `Error()`."""
-    if not errors:
-        return
-    if len(errors) == 1:
-        raise ConfigError(errors[0].body, field=errors[0].field)
-    texts = list(dict.fromkeys(str(e) for e in errors))
-    raise ConfigError(texts[0] if len(texts) == 1 else "[" + ", ".join(texts) + "]")
-
-
-# --- Go string rendering and label keys ---------------------------------------------------
-
-def go_quote(s: str) -> str:
-    """`strconv.Quote` for printable text: backslash-escape quotes, backslashes and controls."""
-    escapes = {'"': '\\"', "\\": "\\\\", "\a": "\\a", "\b": "\\b", "\f": "\\f", "\n": "\\n",
-               "\r": "\\r", "\t": "\\t", "\v": "\\v"}
-    out = [escapes.get(ch) or (f"\\x{ord(ch):02x}" if ord(ch) < 0x20 or ord(ch) == 0x7F else ch) for ch in s]
-    return '"' + "".join(out) + '"'
-
-
-def go_json(value: str) -> str:
-    """`json.Marshal` of a string (HTML characters escaped, as Go does)."""
-    text = json.dumps(value, ensure_ascii=False)
-    return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
 
 
 def validate_label_name(value: str, path: str) -> list[FieldError]:

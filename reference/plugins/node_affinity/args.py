@@ -8,9 +8,9 @@ from typing import Any, ClassVar, Mapping
 
 from ...codec import node_affinity_from_manifest, node_affinity_to_manifest
 from ...errors import ConfigError, ManifestError
+from ...field_errors import FieldError, raise_if_any
 from ...registry import PluginArgs
 from ...types import NodeAffinity
-from . import field_errors as _errors
 from .selector import NodeAffinityParseError, new_node_selector, new_preferred_scheduling_terms
 
 
@@ -37,7 +37,7 @@ class NodeAffinityArgs(PluginArgs):
         if added is None:
             return
         prefix = f"{path}.addedAffinity" if path else "addedAffinity"
-        errs: list[_errors.FieldError] = []
+        errs: list[FieldError] = []
         if added.required is not None:
             try:
                 new_node_selector(added.required, f"{prefix}.requiredDuringSchedulingIgnoredDuringExecution")
@@ -50,7 +50,7 @@ class NodeAffinityArgs(PluginArgs):
             except NodeAffinityParseError as err:
                 errs.extend(err.errors)
         if errs:
-            _errors.raise_if_any(errs)
+            raise_if_any(errs)
 
     def to_config(self) -> dict[str, Any]:
         manifest = node_affinity_to_manifest(self.added_affinity)

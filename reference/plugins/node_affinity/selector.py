@@ -13,7 +13,7 @@ from typing import Callable, Mapping, Sequence
 
 from ...content import label_key_errors, label_value_errors
 from ...types import Node, NodeSelector, NodeSelectorRequirement, NodeSelectorTerm, Pod, PreferredSchedulingTerm
-from . import field_errors as e
+from ... import field_errors as e
 
 _OPERATORS = ("In", "NotIn", "Exists", "DoesNotExist", "Gt", "Lt")
 _FIELD_OPERATORS = ("In", "NotIn")

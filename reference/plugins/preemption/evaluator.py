@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Callable, Sequence
 
 from ...cycle_state import CycleState
+from ...field_errors import aggregate
 from ...interfaces import NodeToStatus
 from ...nodeinfo import NodeInfo, Snapshot
 from ...selectors import label_selector_matches
@@ -126,12 +127,6 @@ def nodes_for_status_code(statuses: NodeToStatus, snapshot: Snapshot, code: Code
     return out
 
 
-def aggregate_errors(errors: list[str]) -> str:
-    """`utilerrors.NewAggregate(errs).Error()`: one message as is, several as "[a, b]" (deduplicated)."""
-    unique = list(dict.fromkeys(errors))
-    return unique[0] if len(unique) == 1 else "[" + ", ".join(unique) + "]"
-
-
 def dry_run_preemption(select: SelectVictims, state: CycleState, pod: Pod, potential: list[NodeInfo],
                        pdbs: Sequence[PodDisruptionBudget], offset: int, num_candidates: int
                        ) -> tuple[list[Candidate], NodeToStatus, str | None]:
@@ -157,7 +152,7 @@ def dry_run_preemption(select: SelectVictims, state: CycleState, pod: Pod, poten
         if status.code is Code.ERROR:
             errors.append(status.as_error() or "")
         statuses.set(info.name, status)
-    return non_violating + violating, statuses, (aggregate_errors(errors) if errors else None)
+    return non_violating + violating, statuses, (aggregate(errors) if errors else None)
 
 
 def earliest_start_time(victims: Victims) -> float:

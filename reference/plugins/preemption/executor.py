@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import logging
 
+from ...field_errors import aggregate
 from ...interfaces import ClusterClient, Handle
 from ...types import Pod
-from .evaluator import Candidate, aggregate_errors
+from .evaluator import Candidate
 
 log = logging.getLogger(__name__)
 
@@ -27,7 +28,7 @@ def clear_nominated_node_name(client: ClusterClient, pods: list[Pod]) -> str | N
     """`clearNominatedNodeName` without an API cacher (SchedulerAsyncAPICalls is off by default): one
     status patch per pod that still names a node; the errors aggregated, or None."""
     errors = [err for pod in pods if pod.nominated_node_name and (err := client.clear_nominated_node_name(pod))]
-    return aggregate_errors(errors) if errors else None
+    return aggregate(errors) if errors else None
 
 
 def preempt_pod(handle: Handle, victim: Pod, plugin_name: str) -> tuple[bool, str | None]:
