@@ -15,7 +15,9 @@ last filter/prioritize/preempt request that carried the pod. Preemption requests
 extenders carry victim UIDs only; a script names victims by pod key, so the server maps UIDs it has
 seen on whole pods in earlier requests, plus those registered with `set_pod_uids`.
 
-The binder hook and the trace are called from the server's request threads.
+`binder(namespace, name, uid, node)` binds the pod in the backend's store and returns an error
+string or None. It and the trace are called from the server's request threads. Methods other than
+POST get http.server's own 501.
 """
 
 from __future__ import annotations
