@@ -1,0 +1,225 @@
+"""The `cluster` backend: scenarios against a real API server (the local control plane or any cluster)."""
+
+from __future__ import annotations
+
+import atexit
+import threading
+import time
+from typing import Any, Callable
+
+from reference.probe.trace import Trace
+from reference.scenario import EXTENDER_SCRIPT_ANNOTATION, Scenario
+
+from ..errors import BackendFailure
+from ..outcome import Outcome
+from . import apply, cleanup
+from .adapt import Adapter, scenario_namespaces
+from .collector import TraceCollector
+from .controlplane import ControlPlane
+from .kube import Kube, path
+from .kubeconfig import read_target
+from .naming import RUN_LABEL, SCENARIO_LABEL, NamespaceMap, new_run_id
+from .observe import events_of, key_of, phase_of, pod_outcome, trace_of
+from .safety import ensure_test_cluster
+from .schedconfig import render, scheduler_names
+from .watch import ObjectWatch, wait_for
+
+SETTLE = 0.5  # seconds without any change before unsettled-looking pods are taken as they are
+EVENT_WAIT = 3.0
+SETTLED_PHASES = ("bound", "unschedulable", "error", "gated")
+
+
+class ClusterBackend:
+    name = "cluster"
+
+    def __init__(self, *, kubeconfig: str | None = None, context: str | None = None, scheduler_name: str | None = None,
+                 allow_any_cluster: bool = False, local: bool = False, control_plane: ControlPlane | None = None,
+                 extender_server: Any = None, extender_url: str | None = None, settle: float = SETTLE,
+                 fresh_scheduler: bool = False, progress: Callable[[str], None] | None = None) -> None:
+        self.progress = progress or (lambda _msg: None)
+        self.local = local or control_plane is not None
+        self.settle = settle
+        self.fresh_scheduler = fresh_scheduler
+        self.extender_server = extender_server
+        self.extender_url = extender_url or (extender_server.base_url if extender_server is not None else None)
+        self.notes: list[str] = []
+        self.collector: TraceCollector | None = None
+        self._scheduler = None
+        if self.local:
+            self.control_plane = control_plane or ControlPlane(progress=self.progress)
+            self.control_plane.up(start_scheduler=False)
+            kubeconfig, context = str(self.control_plane.kubeconfig), None
+            self._scheduler = self.control_plane.scheduler()
+        target = read_target(kubeconfig, context)
+        self.notes.append(f"target: context {target.context} at {target.server} "
+                          f"({ensure_test_cluster(target, allow_any_cluster=allow_any_cluster)})")
+        self.kube = Kube.connect(target.path, target.context)
+        self.kubernetes_version = str(self.kube.request("GET", "/version").get("gitVersion", ""))
+        self.scheduler_name = None if self.local else (scheduler_name or "default-scheduler")
+        caps = {"preemption"}
+        if self._scheduler is not None:
+            caps.add("config-per-scenario")
+            if self.extender_url:
+                caps.add("extenders")
+            if self._scheduler.supports_probes():
+                caps.add("probes")
+                self.collector = TraceCollector()
+                self.collector.start()
+        if "probes" not in caps:
+            self.notes.append("probes: not available (the scheduler has no probe plugins); only outcome-level "
+                              "invariants apply")
+        self.capabilities = frozenset(caps)
+        self.run_id = new_run_id()
+        self.adapter = Adapter(self.run_id, scheduler_name=self.scheduler_name, guard_foreign_nodes=not self.local)
+        self._count = 0
+        self._closed = False
+        swept = cleanup.sweep(self.kube, finalize=self.local, keep=self.run_id)
+        if swept:
+            self.notes.append(f"removed {len(swept)} object(s) left by earlier interrupted runs")
+        atexit.register(self.close)
+
+    # --- Backend protocol ----------------------------------------------------------------------
+
+    def run(self, scenario: Scenario) -> Outcome:
+        if self._closed:
+            raise BackendFailure("the cluster backend is closed; create a new one")
+        self._count += 1
+        nsmap = NamespaceMap.of(self.run_id, self._count, scenario_namespaces(scenario))
+        try:
+            return self._run(scenario, nsmap)
+        finally:
+            cleanup.remove_scenario(self.kube, self.run_id, self._count, nsmap.forward.values(), finalize=self.local)
+
+    def close(self) -> None:
+        """Remove everything this run created, stop the collector; the control plane stays up."""
+        if self._closed:
+            return
+        self._closed = True
+        atexit.unregister(self.close)
+        try:
+            cleanup.remove(self.kube, cleanup.find(self.kube, self.run_id), finalize=self.local)
+        finally:
+            if self.collector is not None:
+                self.collector.stop()
+            self.kube.close()
+
+    # --- one scenario ----------------------------------------------------------------------------
+
+    def _config(self, scenario: Scenario) -> dict[str, Any]:
+        return render(scenario.config, kubeconfig=str(self.control_plane.kubeconfig),
+                      collector_url=self.collector.url if self.collector else None, extender_url=self.extender_url)
+
+    def _run(self, scenario: Scenario, nsmap: NamespaceMap) -> Outcome:
+        plan = self.adapter.plan(scenario, nsmap)
+        if self._scheduler is not None:
+            if self.fresh_scheduler:
+                self._scheduler.stop()
+            else:
+                self._scheduler.ensure(self._config(scenario))
+        reporters = set(scheduler_names(scenario.config)) if self.local else {str(self.scheduler_name)}
+        workload = {f"{p['metadata']['namespace']}/{p['metadata']['name']}" for p in plan.workload}
+        apply.setup(self.kube, plan)
+        if self.collector is not None:
+            self.collector.take(workload)  # nothing of this scenario's can be there yet; be sure
+        cond = threading.Condition()
+        state = _Observed(time.time())
+        pods = ObjectWatch(self.kube, path("Pod"), cond, label_selector=f"{RUN_LABEL}={self.run_id},"
+                           f"{SCENARIO_LABEL}={self._count}", on_change=state.pod_changed)
+        events = [ObjectWatch(self.kube, path("Event", ns), cond, on_change=state.changed)
+                  for ns in nsmap.forward.values()]
+        watches = [pods, *events]
+        extender_trace = Trace(time.time)
+        if self.extender_server is not None:
+            self.extender_server.trace = extender_trace
+            self.extender_server.binder = lambda ns, name, uid, node: apply.bind(self.kube, ns, name, uid, node)
+            self.extender_server.set_scripts(_extender_scripts(plan.workload))
+        try:
+            for w in watches:
+                w.start()
+            state.start = time.time()
+            apply.create_workload(self.kube, plan)
+            if self._scheduler is not None and self.fresh_scheduler:
+                self._scheduler.ensure(self._config(scenario), force=True)
+            probe_trace = lambda: self.collector.peek(workload) if self.collector else []  # noqa: E731
+
+            def done() -> bool:
+                objs = [pods.objects.get(k) for k in workload]
+                if any(o is None for o in objs):
+                    return False
+                if all((o.get("spec") or {}).get("nodeName") for o in objs):  # type: ignore[union-attr]
+                    return True
+                records = _by_pod(probe_trace())
+                quiet = time.time() - max(state.last_change, self.collector.last_arrival if self.collector else 0)
+                return quiet >= self.settle and all(phase_of(o, records.get(k, [])) in SETTLED_PHASES
+                                                    for k, o in zip(workload, objs))  # type: ignore[arg-type]
+
+            wait_for(cond, done, scenario.deadline, watches)
+            final = {k: dict(pods.objects.get(k) or {}) for k in workload}
+            records = _by_pod(probe_trace())
+            wanted = {k: ("Scheduled" if phase_of(o, records.get(k, [])) == "bound" else "FailedScheduling")
+                      for k, o in final.items() if phase_of(o, records.get(k, [])) in ("bound", "unschedulable", "error")}
+
+            def have_events() -> bool:
+                seen = {(key_of({"metadata": e.get("regarding") or {}}), e.get("reason"))
+                        for w in events for e in w.objects.values()}
+                return all((k, reason) in seen for k, reason in wanted.items())
+
+            wait_for(cond, have_events, EVENT_WAIT, watches)
+            event_objs = [e for w in events for e in w.objects.values()]
+        finally:
+            for w in watches:
+                w.stop()
+        probe = self.collector.take(workload) if self.collector else []
+        records = _by_pod(probe)
+        return Outcome(
+            backend=self.name, kubernetes_version=self.kubernetes_version,
+            pods={nsmap.key_to_scenario(k): pod_outcome(o, records.get(k, []), nsmap) for k, o in sorted(final.items())},
+            bindings=tuple({"pod": nsmap.key_to_scenario(k), "node": n, "t": round(t - state.start, 6)}
+                           for k, n, t in state.bindings),
+            deleted=tuple(nsmap.key_to_scenario(k) for k in state.deleted),
+            events=tuple(events_of(event_objs, workload, reporters, nsmap)),
+            trace=tuple(trace_of(probe, extender_trace.snapshot(), nsmap, state.start)),
+        )
+
+
+def _extender_scripts(pods: list[dict[str, Any]]) -> dict[str, str]:
+    """Cluster pod key -> script text: the extender server sees cluster namespaces."""
+    out = {}
+    for p in pods:
+        script = (p["metadata"].get("annotations") or {}).get(EXTENDER_SCRIPT_ANNOTATION)
+        if script:
+            out[key_of(p)] = script
+    return out
+
+
+def _by_pod(records: list[dict[str, Any]]) -> dict[str, list[dict[str, Any]]]:
+    out: dict[str, list[dict[str, Any]]] = {}
+    for r in sorted(records, key=lambda r: r.get("seq", 0)):
+        out.setdefault(str(r.get("pod", "")), []).append(r)
+    return out
+
+
+class _Observed:
+    """Bindings and deletions as the pod watch saw them, and when anything last changed."""
+
+    def __init__(self, start: float) -> None:
+        self.start = start
+        self.last_change = start
+        self.bindings: list[tuple[str, str, float]] = []
+        self.deleted: list[str] = []
+        self._nodes: dict[str, str] = {}
+
+    def changed(self, kind: str, obj: dict[str, Any], now: float) -> None:
+        self.last_change = now
+
+    def pod_changed(self, kind: str, obj: dict[str, Any], now: float) -> None:
+        self.last_change = now
+        key, node = key_of(obj), (obj.get("spec") or {}).get("nodeName") or ""
+        if kind == "DELETED":
+            self.deleted.append(key)
+        elif node and not self._nodes.get(key) and now >= self.start and kind != "ADDED":
+            self.bindings.append((key, node, now))
+        self._nodes[key] = node
+
+
+__all__ = ["ClusterBackend", "SETTLE"]
