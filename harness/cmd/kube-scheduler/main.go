@@ -1,6 +1,7 @@
-// Command kube-scheduler is the stock upstream scheduler command. Probe plugins
-// are registered here with app.WithPlugin so that they can be enabled from a
-// KubeSchedulerConfiguration like any in-tree plugin.
+// Command kube-scheduler is the stock upstream scheduler command with the probe
+// plugins Probe0..Probe7 registered through app.WithPlugin, so that a
+// KubeSchedulerConfiguration can enable them like any in-tree plugin. Their
+// trace goes to the collector named in their args (docs/probes.md).
 package main
 
 import (
@@ -11,9 +12,16 @@ import (
 	_ "k8s.io/component-base/metrics/prometheus/clientgo" // client-go metrics
 	_ "k8s.io/component-base/metrics/prometheus/version"  // version metric
 	"k8s.io/kubernetes/cmd/kube-scheduler/app"
+
+	"github.com/kube-scheduler-conformance/harness/probe"
 )
 
 func main() {
-	command := app.NewSchedulerCommand()
+	rec := probe.NewRecorder()
+	var opts []app.Option
+	for _, name := range probe.Names {
+		opts = append(opts, app.WithPlugin(name, probe.Factory(name, rec)))
+	}
+	command := app.NewSchedulerCommand(opts...)
 	os.Exit(cli.Run(command))
 }
