@@ -11,7 +11,7 @@ from reference.probe.trace import Trace
 from reference.scenario import EXTENDER_SCRIPT_ANNOTATION, Scenario
 
 from ..errors import BackendFailure
-from ..outcome import Outcome
+from ..outcome import Outcome, PodOutcome
 from . import apply, cleanup
 from .adapt import Adapter, scenario_namespaces
 from .collector import TraceCollector
@@ -105,6 +105,12 @@ class ClusterBackend:
 
     # --- one scenario ----------------------------------------------------------------------------
 
+    def _finish_deletion(self, namespace: str, name: str) -> None:
+        try:
+            self.kube.delete(path("Pod", namespace, name), grace=0)
+        except Exception:  # noqa: BLE001 - the pod may be gone or the run closing; the outcome shows what happened
+            pass
+
     def _config(self, scenario: Scenario) -> dict[str, Any]:
         return render(scenario.config, kubeconfig=str(self.control_plane.kubeconfig),
                       collector_url=self.collector.url if self.collector else None, extender_url=self.extender_url)
@@ -122,7 +128,7 @@ class ClusterBackend:
         if self.collector is not None:
             self.collector.take(workload)  # nothing of this scenario's can be there yet; be sure
         cond = threading.Condition()
-        state = _Observed(time.time())
+        state = _Observed(time.time(), self._finish_deletion)
         pods = ObjectWatch(self.kube, path("Pod"), cond, label_selector=f"{RUN_LABEL}={self.run_id},"
                            f"{SCENARIO_LABEL}={self._count}", on_change=state.pod_changed)
         events = [ObjectWatch(self.kube, path("Event", ns), cond, on_change=state.changed)
@@ -143,18 +149,19 @@ class ClusterBackend:
             probe_trace = lambda: self.collector.peek(workload) if self.collector else []  # noqa: E731
 
             def done() -> bool:
-                objs = [pods.objects.get(k) for k in workload]
-                if any(o is None for o in objs):
+                # A workload pod deleted by the scheduler (a preemption victim) is settled: gone.
+                objs = {k: pods.objects.get(k) for k in workload if k not in state.deleted}
+                if any(o is None for o in objs.values()):
                     return False
-                if all((o.get("spec") or {}).get("nodeName") for o in objs):  # type: ignore[union-attr]
+                if all((o or {}).get("spec", {}).get("nodeName") for o in objs.values()):
                     return True
                 records = _by_pod(probe_trace())
                 quiet = time.time() - max(state.last_change, self.collector.last_arrival if self.collector else 0)
-                return quiet >= self.settle and all(phase_of(o, records.get(k, [])) in SETTLED_PHASES
-                                                    for k, o in zip(workload, objs))  # type: ignore[arg-type]
+                return quiet >= self.settle and all(phase_of(o or {}, records.get(k, [])) in SETTLED_PHASES
+                                                    for k, o in objs.items())
 
             wait_for(cond, done, scenario.deadline, watches)
-            final = {k: dict(pods.objects.get(k) or {}) for k in workload}
+            final = {k: dict(pods.objects.get(k) or {}) for k in workload if k not in state.deleted}
             records = _by_pod(probe_trace())
             wanted = {k: ("Scheduled" if phase_of(o, records.get(k, [])) == "bound" else "FailedScheduling")
                       for k, o in final.items() if phase_of(o, records.get(k, [])) in ("bound", "unschedulable", "error")}
@@ -173,7 +180,8 @@ class ClusterBackend:
         records = _by_pod(probe)
         return Outcome(
             backend=self.name, kubernetes_version=self.kubernetes_version,
-            pods={nsmap.key_to_scenario(k): pod_outcome(o, records.get(k, []), nsmap) for k, o in sorted(final.items())},
+            pods={nsmap.key_to_scenario(k): pod_outcome(final[k], records.get(k, []), nsmap) if k in final
+                  else PodOutcome("pending") for k in sorted(workload)},
             bindings=tuple({"pod": nsmap.key_to_scenario(k), "node": n, "t": round(t - state.start, 6)}
                            for k, n, t in state.bindings),
             deleted=tuple(nsmap.key_to_scenario(k) for k in state.deleted),
@@ -200,10 +208,16 @@ def _by_pod(records: list[dict[str, Any]]) -> dict[str, list[dict[str, Any]]]:
 
 
 class _Observed:
-    """Bindings and deletions as the pod watch saw them, and when anything last changed."""
+    """Bindings and deletions as the pod watch saw them, and when anything last changed.
 
-    def __init__(self, start: float) -> None:
+    It also plays the kubelet for pods the scheduler deletes (preemption victims): a graceful
+    delete only sets deletionTimestamp, and without a kubelet to confirm, the victim would hold its
+    node's resources forever. `finish` removes such a pod with grace period 0.
+    """
+
+    def __init__(self, start: float, finish: Callable[[str, str], None]) -> None:
         self.start = start
+        self.finish = finish
         self.last_change = start
         self.bindings: list[tuple[str, str, float]] = []
         self.deleted: list[str] = []
@@ -215,8 +229,12 @@ class _Observed:
     def pod_changed(self, kind: str, obj: dict[str, Any], now: float) -> None:
         self.last_change = now
         key, node = key_of(obj), (obj.get("spec") or {}).get("nodeName") or ""
-        if kind == "DELETED":
+        terminating = bool((obj.get("metadata") or {}).get("deletionTimestamp"))
+        if (kind == "DELETED" or terminating) and key not in self.deleted:
             self.deleted.append(key)
+            if kind != "DELETED":
+                meta = obj["metadata"]
+                threading.Thread(target=self.finish, args=(meta["namespace"], meta["name"]), daemon=True).start()
         elif node and not self._nodes.get(key) and now >= self.start and kind != "ADDED":
             self.bindings.append((key, node, now))
         self._nodes[key] = node
