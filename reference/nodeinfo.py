@@ -6,8 +6,9 @@ from dataclasses import dataclass, field
 from typing import Iterable, Mapping
 
 from .resources import Resource, non_zero_requests, pod_requests
-from .selectors import label_selector_matches
-from .types import LabelSelector, Node, Pod, PodAffinityTerm
+from .field_errors import aggregate
+from .selectors import LabelSelectorError, label_selector_as_selector, label_selector_matches
+from .types import LabelSelector, Node, Pod, PodAffinityTerm, WeightedPodAffinityTerm
 
 DEFAULT_BIND_ALL_HOST_IP = "0.0.0.0"
 
@@ -23,6 +24,9 @@ class AffinityTerm:
 
     @classmethod
     def of(cls, pod: Pod, term: PodAffinityTerm) -> "AffinityTerm":
+        """`newAffinityTerm`: raises `LabelSelectorError` when either selector does not parse."""
+        label_selector_as_selector(term.label_selector)
+        label_selector_as_selector(term.namespace_selector)
         namespaces = frozenset(term.namespaces)
         if not namespaces and term.namespace_selector is None:
             namespaces = frozenset({pod.namespace})
@@ -43,25 +47,42 @@ class WeightedAffinityTerm:
 
 @dataclass(frozen=True)
 class PodInfo:
+    """`framework.PodInfo`. `parse_error` is `NewPodInfo`'s error: a term list with a selector that
+    does not parse is left empty, and the error names it (existing pods' errors are ignored)."""
+
     pod: Pod
     required_affinity_terms: tuple[AffinityTerm, ...] = ()
     required_anti_affinity_terms: tuple[AffinityTerm, ...] = ()
     preferred_affinity_terms: tuple[WeightedAffinityTerm, ...] = ()
     preferred_anti_affinity_terms: tuple[WeightedAffinityTerm, ...] = ()
+    parse_error: str | None = None
 
     @classmethod
     def of(cls, pod: Pod) -> "PodInfo":
         affinity = pod.affinity
         pa = affinity.pod_affinity if affinity else None
         paa = affinity.pod_anti_affinity if affinity else None
+        errors: list[str] = []
+
+        def terms(name: str, v1_terms: Iterable[PodAffinityTerm]) -> tuple[AffinityTerm, ...]:
+            try:
+                return tuple(AffinityTerm.of(pod, x) for x in v1_terms)
+            except LabelSelectorError as err:
+                errors.append(f"{name}: {err}")
+                return ()
+
+        def weighted(name: str, v1_terms: Iterable[WeightedPodAffinityTerm]) -> tuple[WeightedAffinityTerm, ...]:
+            v1_terms = tuple(v1_terms)
+            parsed = terms(name, (x.term for x in v1_terms))
+            return tuple(WeightedAffinityTerm(t, x.weight) for t, x in zip(parsed, v1_terms))
+
         return cls(
             pod=pod,
-            required_affinity_terms=tuple(AffinityTerm.of(pod, x) for x in (pa.required if pa else ())),
-            required_anti_affinity_terms=tuple(AffinityTerm.of(pod, x) for x in (paa.required if paa else ())),
-            preferred_affinity_terms=tuple(
-                WeightedAffinityTerm(AffinityTerm.of(pod, x.term), x.weight) for x in (pa.preferred if pa else ())),
-            preferred_anti_affinity_terms=tuple(
-                WeightedAffinityTerm(AffinityTerm.of(pod, x.term), x.weight) for x in (paa.preferred if paa else ())),
+            required_affinity_terms=terms("requiredAffinityTerms", pa.required if pa else ()),
+            required_anti_affinity_terms=terms("requiredAntiAffinityTerms", paa.required if paa else ()),
+            preferred_affinity_terms=weighted("preferredAffinityTerms", pa.preferred if pa else ()),
+            preferred_anti_affinity_terms=weighted("preferredAntiAffinityTerms", paa.preferred if paa else ()),
+            parse_error=aggregate(errors) if errors else None,
         )
 
     @property

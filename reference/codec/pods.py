@@ -121,8 +121,8 @@ def pod_from_manifest(m: Mapping) -> t.Pod:
         affinity=affinity_from_manifest(get_field(spec, "affinity", dict, path), f"{path}.affinity"),
         tolerations=get_list(spec, "tolerations", path, _toleration),
         topology_spread_constraints=get_list(spec, "topologySpreadConstraints", path, _spread),
-        scheduling_gates=tuple(
-            get_field(g, "name", str, f"{path}.schedulingGates", "") for g in get_field(spec, "schedulingGates", list, path, [])),
+        scheduling_gates=tuple(get_field(g, "name", str, f"{path}.schedulingGates", "")
+                               for g in get_field(spec, "schedulingGates", list, path, [])),
         scheduler_name=get_field(spec, "schedulerName", str, path, t.DEFAULT_SCHEDULER_NAME),
         volumes=tuple(get_field(spec, "volumes", list, path, [])),
         resource_claims=tuple(get_field(spec, "resourceClaims", list, path, [])),

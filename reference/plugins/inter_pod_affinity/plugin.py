@@ -55,6 +55,8 @@ class InterPodAffinity(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugi
     def pre_filter(self, state: CycleState, pod: Pod,
                    nodes: list[NodeInfo]) -> tuple[PreFilterResult | None, Status]:
         info = PodInfo.of(pod)
+        if info.parse_error is not None:
+            return None, Status.new(Code.UNSCHEDULABLE_AND_UNRESOLVABLE, f"parsing pod: {info.parse_error}")
         namespaces = self._namespaces()
         info = replace(info,
                        required_affinity_terms=tuple(merge_namespaces(t, namespaces)
@@ -115,6 +117,8 @@ class InterPodAffinity(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugi
         # Without preferred terms of its own, only existing pods with affinity can contribute.
         all_nodes = snapshot.node_info_list if has_constraints else snapshot.have_pods_with_affinity_list()
         info = PodInfo.of(pod)
+        if info.parse_error is not None:  # PreFilter has rejected the pod already, unless it is disabled
+            return Status.as_status(f"failed to parse pod: {info.parse_error}")
         namespaces = self._namespaces()
 
         def merged(terms: tuple[WeightedAffinityTerm, ...]) -> tuple[WeightedAffinityTerm, ...]:

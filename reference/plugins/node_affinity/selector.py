@@ -1,9 +1,9 @@
 """Mirrors k8s.io/component-helpers/scheduling/corev1/nodeaffinity/nodeaffinity.go.
 
-Unlike `reference.selectors`, terms are parsed like upstream: a requirement that
-`labels.NewRequirement` rejects (bad key, bad value, empty In values, non-integer Gt) makes its
-term a parse error. A required term with errors matches no node; preferred terms with errors fail
-`new_preferred_scheduling_terms` with upstream's error text.
+Terms are parsed like upstream: a requirement that `labels.NewRequirement` rejects (bad key, bad
+value, empty In values, non-integer Gt) makes its term a parse error. A required term with errors
+matches no node; preferred terms with errors fail `new_preferred_scheduling_terms` with upstream's
+error text. Label selectors (`reference.selectors`) share the requirement parsing.
 """
 
 from __future__ import annotations
@@ -11,11 +11,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable, Mapping, Sequence
 
-from ...content import label_key_errors, label_value_errors
 from ...types import Node, NodeSelector, NodeSelectorRequirement, NodeSelectorTerm, Pod, PreferredSchedulingTerm
 from ... import field_errors as e
+from ...selectors import NODE_SELECTOR_OPERATORS, new_requirement
 
-_OPERATORS = ("In", "NotIn", "Exists", "DoesNotExist", "Gt", "Lt")
 _FIELD_OPERATORS = ("In", "NotIn")
 
 Matcher = Callable[[Mapping[str, str]], bool]
@@ -30,54 +29,11 @@ class NodeAffinityParseError(ValueError):
 
 
 def _label_requirement(r: NodeSelectorRequirement, path: str) -> tuple[Matcher | None, list[e.FieldError]]:
-    """`labels.NewRequirement` after the operator mapping: (matcher, errors)."""
-    if r.operator not in _OPERATORS:
-        return None, [e.not_supported(f"{path}.operator", r.operator, _OPERATORS)]
-    errs: list[e.FieldError] = []
-    if key_errs := label_key_errors(r.key):
-        errs.append(e.invalid(f"{path}.key", r.key, "; ".join(key_errs)))
-    values_path = f"{path}.values"
-    op, values = r.operator, r.values
-    if op in ("In", "NotIn") and not values:
-        errs.append(e.invalid_values(values_path, values, "for 'in', 'notin' operators, values set can't be empty"))
-    elif op in ("Exists", "DoesNotExist") and values:
-        errs.append(e.invalid_values(values_path, values, "values set must be empty for exists and does not exist"))
-    elif op in ("Gt", "Lt"):
-        if len(values) != 1:
-            errs.append(e.invalid_values(values_path, values,
-                                         "for 'Gt', 'Lt' operators, exactly one value is required"))
-        for i, v in enumerate(values):
-            if e.parse_int64(v) is None:
-                errs.append(e.invalid(f"{values_path}[{i}]", v,
-                                      "for 'Gt', 'Lt' operators, the value must be an integer"))
-    for i, v in enumerate(values):
-        if value_errs := label_value_errors(v):
-            errs.append(e.invalid(f"{values_path}[{i}][{r.key}]", v, "; ".join(value_errs)))
-    if errs:
-        return None, errs
-    return _label_matcher(r.key, op, values), []
-
-
-def _label_matcher(key: str, op: str, values: tuple[str, ...]) -> Matcher:
-    """`labels.Requirement.Matches`."""
-    if op == "In":
-        return lambda labels: key in labels and labels[key] in values
-    if op == "NotIn":
-        return lambda labels: key not in labels or labels[key] not in values
-    if op == "Exists":
-        return lambda labels: key in labels
-    if op == "DoesNotExist":
-        return lambda labels: key not in labels
-    bound = e.parse_int64(values[0])
-    assert bound is not None
-
-    def compare(labels: Mapping[str, str]) -> bool:
-        have = e.parse_int64(labels[key]) if key in labels else None
-        if have is None:
-            return False
-        return have > bound if op == "Gt" else have < bound
-
-    return compare
+    """`nodeSelectorRequirementsAsSelector` for one requirement: (matcher, errors)."""
+    if r.operator not in NODE_SELECTOR_OPERATORS:
+        return None, [e.not_supported(f"{path}.operator", r.operator, NODE_SELECTOR_OPERATORS)]
+    requirement, errs = new_requirement(r.key, r.operator, r.values, path)
+    return (requirement.matches if requirement is not None else None), errs
 
 
 def _field_requirement(r: NodeSelectorRequirement, path: str) -> tuple[Matcher | None, list[e.FieldError]]:

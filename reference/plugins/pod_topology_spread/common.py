@@ -19,7 +19,8 @@ from dataclasses import dataclass, replace
 from typing import Iterable, Mapping
 
 from ...nodeinfo import PodInfo
-from ...selectors import label_selector_matches, pod_tolerates_taints, required_node_affinity_matches
+from ...selectors import LabelSelectorError, label_selector_as_selector, label_selector_matches, pod_tolerates_taints
+from ..node_affinity.selector import RequiredNodeAffinity
 from ...types import (NO_EXECUTE, NO_SCHEDULE, LabelSelector, LabelSelectorRequirement, Node, Pod,
                       TopologySpreadConstraint, Workload)
 
@@ -42,8 +43,9 @@ class Constraint:
     node_affinity_policy: str = HONOR
     node_taints_policy: str = IGNORE
 
-    def match_node_inclusion_policies(self, pod: Pod, node: Node) -> bool:
-        if self.node_affinity_policy == HONOR and not required_node_affinity_matches(pod, node):
+    def match_node_inclusion_policies(self, pod: Pod, node: Node, required: RequiredNodeAffinity) -> bool:
+        """`matchNodeInclusionPolicies`; `required` is `GetRequiredNodeAffinity(pod)`."""
+        if self.node_affinity_policy == HONOR and not required.match(node):
             return False
         if self.node_taints_policy == HONOR and not pod_tolerates_taints(pod, node.taints, (NO_SCHEDULE, NO_EXECUTE)):
             return False
@@ -74,11 +76,13 @@ def merge_label_set_with_selector(match_labels: Mapping[str, str],
 
 def filter_constraints(constraints: Iterable[TopologySpreadConstraint], pod_labels: Mapping[str, str],
                        action: str) -> list[Constraint]:
-    """`filterTopologySpreadConstraints`: the constraints with `action`, selectors resolved."""
+    """`filterTopologySpreadConstraints`: the constraints with `action`, selectors resolved; a selector
+    `LabelSelectorAsSelector` rejects raises `LabelSelectorError`."""
     result = []
     for c in constraints:
         if c.when_unsatisfiable != action:
             continue
+        label_selector_as_selector(c.label_selector)
         selector = c.label_selector
         match_labels = {k: pod_labels[k] for k in c.match_label_keys if k in pod_labels}
         if match_labels:
@@ -110,6 +114,10 @@ def default_selector(pod: Pod, workloads: Iterable[Workload]) -> LabelSelector:
         return LabelSelector(match_labels=label_set)
     if owner.kind == "ReplicationController":
         return LabelSelector(match_labels={**label_set, **ctrl.selector.match_labels})
+    try:
+        label_selector_as_selector(ctrl.selector)
+    except LabelSelectorError:  # upstream adds only the requirements of a selector that parses
+        return LabelSelector(match_labels=label_set)
     return LabelSelector(match_labels=label_set, match_expressions=(
         _in_requirements(ctrl.selector.match_labels) + ctrl.selector.match_expressions))
 

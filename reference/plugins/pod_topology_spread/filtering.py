@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from ...nodeinfo import NodeInfo
 from ...status import SUCCESS, Code, Status
 from ...types import Node, Pod
+from ..node_affinity.selector import RequiredNodeAffinity
 from .common import Constraint, count_pods_match_selector, node_labels_match_spread_constraints, selector_matches
 
 PRE_FILTER_STATE_KEY = "PreFilterPodTopologySpread"
@@ -77,10 +78,11 @@ class PreFilterState:
             return
         if not node_labels_match_spread_constraints(node.labels, self.constraints):
             return
+        required = RequiredNodeAffinity.of(preemptor)
         for i, c in enumerate(self.constraints):
             if not selector_matches(c.selector, updated.labels):
                 continue
-            if not c.match_node_inclusion_policies(preemptor, node):
+            if not c.match_node_inclusion_policies(preemptor, node, required):
                 continue
             v = node.labels[c.topology_key]
             self.tp_value_to_match_num[i][v] = self.tp_value_to_match_num[i].get(v, 0) + delta
@@ -92,13 +94,14 @@ def cal_pre_filter_state(pod: Pod, constraints: list[Constraint], nodes: list[No
     if not constraints:
         return PreFilterState()
     state = PreFilterState(constraints, [], [{} for _ in constraints])
+    required = RequiredNodeAffinity.of(pod)
     for info in nodes:
         node = info.node
         assert node is not None
         if not node_labels_match_spread_constraints(node.labels, constraints):
             continue
         for i, c in enumerate(constraints):
-            if not c.match_node_inclusion_policies(pod, node):
+            if not c.match_node_inclusion_policies(pod, node, required):
                 continue
             value = node.labels[c.topology_key]
             counts = state.tp_value_to_match_num[i]

@@ -12,6 +12,7 @@ from ...cycle_state import CycleState, NotFoundError
 from ...interfaces import (FilterPlugin, Handle, NodeScore, PreFilterPlugin, PreFilterResult, PreScorePlugin,
                            ScorePlugin)
 from ...nodeinfo import NodeInfo, PodInfo
+from ...selectors import LabelSelectorError
 from ...status import SUCCESS, Code, Status
 from ...types import Pod, TopologySpreadConstraint
 from .args import SYSTEM_DEFAULTING, PodTopologySpreadArgs
@@ -55,9 +56,14 @@ class PodTopologySpread(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlug
         return self._handle.snapshot()
 
     def constraints(self, pod: Pod, action: str) -> list[Constraint]:
-        """The pod's own constraints with `action`, else the defaults (needing the workloads)."""
+        """`getConstraints`: the pod's own constraints with `action`, else the defaults (needing the
+        workloads). A bad selector raises `LabelSelectorError` with upstream's wrapping."""
         if pod.topology_spread_constraints:
-            return filter_constraints(pod.topology_spread_constraints, pod.labels, action)
+            try:
+                return filter_constraints(pod.topology_spread_constraints, pod.labels, action)
+            except LabelSelectorError as err:
+                kind = "hard" if action == DO_NOT_SCHEDULE else "soft"
+                raise LabelSelectorError(f"obtaining pod's {kind} topology spread constraints: {err}") from None
         if not self.default_constraints:
             return []
         return build_default_constraints(self.default_constraints, pod, self._handle.client.workloads(), action)
@@ -66,7 +72,11 @@ class PodTopologySpread(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlug
 
     def pre_filter(self, state: CycleState, pod: Pod,
                    nodes: list[NodeInfo]) -> tuple[PreFilterResult | None, Status]:
-        s = cal_pre_filter_state(pod, self.constraints(pod, DO_NOT_SCHEDULE), nodes)
+        try:
+            constraints = self.constraints(pod, DO_NOT_SCHEDULE)
+        except LabelSelectorError as err:
+            return None, Status.as_status(f"get constraints from pod: {err}")
+        s = cal_pre_filter_state(pod, constraints, nodes)
         if not s.constraints:
             return None, Status.new(Code.SKIP)
         state.write(PRE_FILTER_STATE_KEY, s)
@@ -111,7 +121,11 @@ class PodTopologySpread(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlug
         # Only the pod's own constraints require every topology key on a node, so that nodes
         # without a zone label still get hostname spreading from the system defaults.
         require_all = bool(pod.topology_spread_constraints) or not self.system_defaulted
-        s = init_pre_score_state(self.constraints(pod, SCHEDULE_ANYWAY), nodes, require_all)
+        try:
+            constraints = self.constraints(pod, SCHEDULE_ANYWAY)
+        except LabelSelectorError as err:
+            return Status.as_status(f"calculating preScoreState: {err}")
+        s = init_pre_score_state(constraints, nodes, require_all)
         if not s.constraints:
             return Status.new(Code.SKIP)
         count_all_nodes(s, pod, all_nodes, require_all)

@@ -9,6 +9,7 @@ from ...interfaces import MAX_NODE_SCORE, NodeScore
 from ...nodeinfo import NodeInfo
 from ...types import Pod
 from ..helper import go_div
+from ..node_affinity.selector import RequiredNodeAffinity
 from .common import LABEL_HOSTNAME, Constraint, count_pods_match_selector, node_labels_match_spread_constraints
 
 PRE_SCORE_STATE_KEY = "PreScorePodTopologySpread"
@@ -74,13 +75,14 @@ def init_pre_score_state(constraints: list[Constraint], filtered_nodes: list[Nod
 
 def count_all_nodes(state: PreScoreState, pod: Pod, all_nodes: list[NodeInfo], require_all_topologies: bool) -> None:
     """The PreScore pass over every node of the cluster, into the domains seen among filtered nodes."""
+    required = RequiredNodeAffinity.of(pod)
     for info in all_nodes:
         node = info.node
         assert node is not None
         if require_all_topologies and not node_labels_match_spread_constraints(node.labels, state.constraints):
             continue
         for i, c in enumerate(state.constraints):
-            if not c.match_node_inclusion_policies(pod, node):
+            if not c.match_node_inclusion_policies(pod, node, required):
                 continue
             value = node.labels.get(c.topology_key, "")
             counts = state.topology_value_to_pod_counts[i]

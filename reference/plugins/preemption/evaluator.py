@@ -15,7 +15,7 @@ from ...cycle_state import CycleState
 from ...field_errors import aggregate
 from ...interfaces import NodeToStatus
 from ...nodeinfo import NodeInfo, Snapshot
-from ...selectors import label_selector_matches
+from ...selectors import LabelSelectorError, label_selector_as_selector
 from ...status import Code, Status
 from ...types import Pod, PodDisruptionBudget
 
@@ -83,11 +83,12 @@ def filter_pods_with_pdb_violation(pods: Sequence[Pod], pdbs: Sequence[PodDisrup
         for i, pdb in enumerate(pdbs):
             if pdb.namespace != pod.namespace:
                 continue
-            sel = pdb.selector
+            try:
+                selector = label_selector_as_selector(pdb.selector)
+            except LabelSelectorError:
+                continue  # an invalid selector matches no pod
             # A PDB with a nil or empty selector matches nothing.
-            if sel is None or (not sel.match_labels and not sel.match_expressions):
-                continue
-            if not label_selector_matches(sel, pod.labels):
+            if selector.empty() or not selector.matches(pod.labels):
                 continue
             # A pod in status.disruptedPods was already processed by the API server; counting it
             # again would over-decrement the budget.

@@ -9,8 +9,6 @@ InterPodAffinityHostnameFastPath on and off; only "off" (the v1.37.1 default) is
   is off by default);
 - not yet ported: TestMultipleAffinityTermsRequireSingleMatchingPod, TestFastTrackInterPodAffinity
   (hand-written scenarios outside the tables; their gate-off halves apply and should follow);
-- cases whose selectors do not parse (the reference does not model selector parse errors; the
-  API server rejects such pods): TestRequiredAffinitySingleNode: PodAffinity fails PreFilter with an invalid affinity label syntax; TestRequiredAffinitySingleNode: PodAntiAffinity fails PreFilter with an invalid antiaffinity label syntax;
 - TestPreFilterStateAddRemovePod compares whole states; here the three count maps are compared.
 """
 
@@ -32,6 +30,11 @@ from tests.reference.plugins._spread_builders import (PREFERRED, REQUIRED, Snaps
                                                       v1_namespace, v1_node, v1_pod)
 
 default_namespace = ""
+BAD_VALUE_PARSE_ERROR = (
+        "parsing pod: requiredAffinityTerms: values[0][service]: Invalid value: \"{{.bad-value.}}\": a valid label "
+        "must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with "
+        "an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is "
+        "'(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')")
 _ = (PREFERRED, ERR_REASON_ANTI_AFFINITY_RULES_NOT_MATCH, ERR_REASON_EXISTING_ANTI_AFFINITY_RULES_NOT_MATCH)
 
 
@@ -247,6 +250,22 @@ SINGLE_NODE_CASES = [
         ],
         node=node1,
         want_filter_status=Status.new(Code.UNSCHEDULABLE, ERR_REASON_ANTI_AFFINITY_RULES_NOT_MATCH),
+    ),
+    dict(
+        name="PodAffinity fails PreFilter with an invalid affinity label syntax",
+        pod=make_pod().namespace(default_namespace).labels(pod_label)
+        .pod_affinity_in("service", "region", ["{{.bad-value.}}"], REQUIRED)
+        .pod_affinity_in("service", "node", ["antivirusscan", "value2"], REQUIRED).obj(),
+        node=node1,
+        want_pre_filter_status=Status.new(Code.UNSCHEDULABLE_AND_UNRESOLVABLE, BAD_VALUE_PARSE_ERROR),
+    ),
+    dict(
+        name="PodAntiAffinity fails PreFilter with an invalid antiaffinity label syntax",
+        pod=make_pod().namespace(default_namespace).labels(pod_label)
+        .pod_affinity_in("service", "region", ["foo"], REQUIRED)
+        .pod_affinity_in("service", "node", ["{{.bad-value.}}"], REQUIRED).obj(),
+        node=node1,
+        want_pre_filter_status=Status.new(Code.UNSCHEDULABLE_AND_UNRESOLVABLE, BAD_VALUE_PARSE_ERROR),
     ),
     dict(
         name="affinity with NamespaceSelector",

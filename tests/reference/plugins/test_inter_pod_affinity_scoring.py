@@ -1,8 +1,7 @@
 """InterPodAffinity PreScore / Score / NormalizeScore, ported from upstream
 pkg/scheduler/framework/plugins/interpodaffinity/scoring_test.go (Kubernetes v1.37.1).
 
-Expected values are upstream's literals. Left out: cases whose selectors do not parse (the
-reference does not model selector parse errors; the API server rejects such pods): TestPreferredAffinity: invalid Affinity fails PreScore; TestPreferredAffinity: invalid AntiAffinity fails PreScore.
+Expected values are upstream's literals.
 """
 
 from __future__ import annotations
@@ -40,6 +39,11 @@ def _scores(p: InterPodAffinity, state: CycleState, pod, infos: list[NodeInfo]) 
 # --- TestPreferredAffinity ---------------------------------------------------------------------
 
 label_rg_china = {"region": "China"}
+_BAD_SECURITY = {'matchExpressions': [{'key': "security", 'operator': "In", 'values': ["{{.bad-value.}}"]}]}
+invalid_affinity_labels = {'podAffinity': {'preferredDuringSchedulingIgnoredDuringExecution': [
+    {'weight': 8, 'podAffinityTerm': {'labelSelector': _BAD_SECURITY, 'topologyKey': "region"}}]}}
+invalid_anti_affinity_labels = {'podAntiAffinity': {'preferredDuringSchedulingIgnoredDuringExecution': [
+    {'weight': 5, 'podAffinityTerm': {'labelSelector': _BAD_SECURITY, 'topologyKey': "az"}}]}}
 label_rg_india = {"region": "India"}
 label_az_az1 = {"az": "az1"}
 label_az_az2 = {"az": "az2"}
@@ -614,6 +618,24 @@ PREFERRED_CASES = [
         expected_list=[NodeScore(name="node1", score=0), NodeScore(name="node2", score=0)],
     ),
     dict(
+        name="invalid Affinity fails PreScore",
+        pod=v1_pod({'spec': {'affinity': invalid_affinity_labels}}),
+        want_status=Status.new(Code.ERROR, 'Invalid value: "{{.bad-value.}}"'),
+        nodes=[
+            v1_node({'metadata': {'name': "node1", 'labels': label_rg_china}}),
+            v1_node({'metadata': {'name': "node2", 'labels': label_rg_china}}),
+        ],
+    ),
+    dict(
+        name="invalid AntiAffinity fails PreScore",
+        pod=v1_pod({'spec': {'affinity': invalid_anti_affinity_labels}}),
+        want_status=Status.new(Code.ERROR, 'Invalid value: "{{.bad-value.}}"'),
+        nodes=[
+            v1_node({'metadata': {'name': "node1", 'labels': label_rg_china}}),
+            v1_node({'metadata': {'name': "node2", 'labels': label_rg_china}}),
+        ],
+    ),
+    dict(
         name="Affinity with pods matching NamespaceSelector",
         pod=v1_pod({
             'spec': {'affinity': affinity_namespace_selector},
@@ -856,6 +878,11 @@ def test_preferred_affinity(test):
 
 pod_label_service_s1 = {"service": "S1"}
 label_rg_china = {"region": "China"}
+_BAD_SECURITY = {'matchExpressions': [{'key': "security", 'operator': "In", 'values': ["{{.bad-value.}}"]}]}
+invalid_affinity_labels = {'podAffinity': {'preferredDuringSchedulingIgnoredDuringExecution': [
+    {'weight': 8, 'podAffinityTerm': {'labelSelector': _BAD_SECURITY, 'topologyKey': "region"}}]}}
+invalid_anti_affinity_labels = {'podAntiAffinity': {'preferredDuringSchedulingIgnoredDuringExecution': [
+    {'weight': 5, 'podAffinityTerm': {'labelSelector': _BAD_SECURITY, 'topologyKey': "az"}}]}}
 label_rg_india = {"region": "India"}
 label_az_az1 = {"az": "az1"}
 hard_pod_affinity = {
