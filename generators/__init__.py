@@ -1,0 +1,40 @@
+"""Hypothesis strategies for valid, shrinkable Kubernetes scheduling scenarios (imports `reference` only).
+
+Every strategy takes keyword-only options, builds valid objects directly from small pools
+(`generators.pools`), and shrinks towards the simplest value its docstring names.
+"""
+
+from . import _pools as pools
+from ._clusters import Cluster, clusters
+from ._configs import scheduler_configs
+from ._extenders import extender_scripts
+from ._invalid import InvalidConfig
+from ._node_terms import node_affinities, node_selector_terms, taints, tolerations
+from ._nodes import nodes
+from ._pod_terms import pod_affinity_terms, topology_spread_constraints
+from ._pods import pods
+from ._probes import EXTENSION_POINTS, probe_scripts
+from ._quantities import quantities, resource_lists
+from ._scenarios import scenarios
+
+__all__ = [
+    "Cluster",
+    "EXTENSION_POINTS",
+    "InvalidConfig",
+    "clusters",
+    "extender_scripts",
+    "node_affinities",
+    "node_selector_terms",
+    "nodes",
+    "pod_affinity_terms",
+    "pods",
+    "pools",
+    "probe_scripts",
+    "quantities",
+    "resource_lists",
+    "scenarios",
+    "scheduler_configs",
+    "taints",
+    "tolerations",
+    "topology_spread_constraints",
+]
