@@ -28,7 +28,7 @@ def _loopback(server: str) -> bool:
         return False
 
 
-def test_cluster_reason(target: Target) -> str | None:
+def looks_like_test_cluster(target: Target) -> str | None:
     """Why `target` looks like a test cluster, or None when nothing says so."""
     if _loopback(target.server):
         return f"its server {target.server} is on this machine"
@@ -40,7 +40,7 @@ def test_cluster_reason(target: Target) -> str | None:
 
 def ensure_test_cluster(target: Target, *, allow_any_cluster: bool) -> str:
     """The reason the target is acceptable; raises when it is not a test cluster and not allowed anyway."""
-    reason = test_cluster_reason(target)
+    reason = looks_like_test_cluster(target)
     if reason:
         return reason
     if allow_any_cluster:
@@ -51,4 +51,4 @@ def ensure_test_cluster(target: Target, *, allow_any_cluster: bool) -> str:
         "--allow-any-cluster if you mean it")
 
 
-__all__ = ["TEST_NAME", "ensure_test_cluster", "test_cluster_reason"]
+__all__ = ["TEST_NAME", "ensure_test_cluster", "looks_like_test_cluster"]
