@@ -93,8 +93,13 @@ def trace_of(probe: Iterable[Mapping[str, Any]], extender: Iterable[Mapping[str,
              start: float) -> list[dict[str, Any]]:
     """One scenario's trace: probe records (collector, stamped with arrival time) in the scheduler's
     `seq` order, merged by time with extender records (whose `t` is wall time); then scenario pod
-    keys, `seq` from 0 and `t` in seconds since `start`."""
-    probes = sorted(probe, key=lambda r: (r.get("seq", 0), r.get(ARRIVAL, 0.0)))
+    keys, `seq` from 0 and `t` in seconds since `start`, never decreasing along probe order."""
+    probes = [dict(r) for r in sorted(probe, key=lambda r: (r.get("seq", 0), r.get(ARRIVAL, 0.0)))]
+    # Concurrent POSTs may arrive out of seq order; a record happened before every later one arrived.
+    earliest = float("inf")
+    for r in reversed(probes):
+        earliest = min(earliest, float(r.get(ARRIVAL, earliest)))
+        r[ARRIVAL] = earliest
     calls = [{**r, ARRIVAL: float(r.get("t", start))} for r in sorted(extender, key=lambda r: r.get("seq", 0))]
     merged: list[Mapping[str, Any]] = []
     i = j = 0

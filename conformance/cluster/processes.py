@@ -64,10 +64,12 @@ def alive(pid: int | None, binary: str | os.PathLike[str] | None = None) -> bool
         stat = Path(f"/proc/{pid}/stat").read_text()
         if stat.rsplit(")", 1)[1].split()[0] == "Z":
             return False
-        cmd = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")[0].decode(errors="replace")
+        argv = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
     except (OSError, IndexError):
         return True
-    return binary is None or Path(cmd).name == Path(binary).name
+    # The second word covers wrapper scripts (`/bin/sh /path/etcd`).
+    names = {Path(a.decode(errors="replace")).name for a in argv[:2]}
+    return binary is None or Path(binary).name in names
 
 
 def stop(pid: int | None, binary: str | os.PathLike[str] | None, grace: float) -> bool:
