@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from typing import Iterable, Mapping
 
 from reference.nodeinfo import NodeInfo, PodInfo, Snapshot
+from reference.quantity import resource_value
 from reference.types import Container, Node, Pod, PodDisruptionBudget, Workload
 
 MI = 1024 * 1024
@@ -33,6 +34,44 @@ def node(name: str = "n", *, allocatable: Mapping[str, int] | None = None, **kwa
 
 def node_info(n: Node | None, *pods: Pod) -> NodeInfo:
     return NodeInfo.of(n, pods)
+
+
+def pod_with_volumes(*volumes: Mapping) -> Pod:
+    return Pod(name="p", volumes=tuple(volumes))
+
+
+# --- upstream's resource builders, with quantity strings as in the Go tables ------------------
+
+def quantities(m: Mapping[str, str]) -> dict[str, int]:
+    """Quantity strings -> reference integers, rounded as the codec does."""
+    return {k: resource_value(k, v) for k, v in m.items()}
+
+
+def st_node(name: str = "", capacity: Mapping[str, str] | None = None) -> Node:
+    """`st.MakeNode().Name(name).Capacity(capacity)`: pods defaults to 32."""
+    alloc = {"pods": 32, **quantities(capacity or {})}
+    return Node(name=name, capacity=alloc, allocatable=alloc)
+
+
+def st_nodes(*capacities: Mapping[str, str]) -> list[Node]:
+    """`st_node("node1", c1)`, `st_node("node2", c2)`, ..."""
+    return [st_node(f"node{i + 1}", c) for i, c in enumerate(capacities)]
+
+
+def st_pod(*reqs: Mapping[str, str], name: str = "p", node: str = "", sidecars: Iterable[Mapping[str, str]] = (),
+           nominated: str = "") -> Pod:
+    """`st.MakePod().Node(node).Req(r1).Req(r2)...`: one container per request map, sidecars as
+    restartable init containers."""
+    return Pod(name=name, uid=name, node_name=node, nominated_node_name=nominated,
+               containers=tuple(Container(f"con{i}", requests=quantities(r)) for i, r in enumerate(reqs)),
+               init_containers=tuple(Container(f"sidecar-con{i}", requests=quantities(r), restart_policy="Always")
+                                     for i, r in enumerate(sidecars)))
+
+
+def make_node(name: str, milli_cpu: int, memory: int, extended: Mapping[str, int] | None = None) -> Node:
+    """noderesources util_test.go `makeNode`: cpu and memory (and extended resources), no pod count."""
+    alloc = {**(extended or {}), "cpu": milli_cpu, "memory": memory}
+    return Node(name=name, capacity=alloc, allocatable=alloc)
 
 
 @dataclass
@@ -90,3 +129,11 @@ class FakeHandle:
     @property
     def client(self) -> FakeClient:
         return self._client
+
+    def node_infos(self) -> list[NodeInfo]:
+        return self._snapshot.node_info_list
+
+    def get(self, name: str) -> NodeInfo:
+        info = self._snapshot.get(name)
+        assert info is not None, name
+        return info

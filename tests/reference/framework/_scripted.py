@@ -190,5 +190,10 @@ def points_run(log: list[Call], plugin: str) -> list[str]:
     return out
 
 
-__all__ = ["Call", "PROFILE", "Scripted", "build", "calls", "points_run", "st"]
+def result(sched: Scheduler, name: str = "p") -> Any:
+    """The `PodResult` of pod default/`name`."""
+    return sched.results()[f"default/{name}"]
+
+
+__all__ = ["Call", "PROFILE", "Scripted", "build", "calls", "points_run", "result", "st"]
 

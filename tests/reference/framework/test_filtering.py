@@ -9,7 +9,7 @@ from reference.cycle_state import CycleState
 from reference.scheduler.schedule_one import num_feasible_nodes_to_find
 from reference.status import SUCCESS
 from tests.builders import node, pod
-from tests.reference.framework._scripted import Scripted, build, calls, st
+from tests.reference.framework._scripted import Scripted, build, calls, result, st
 
 N = {"cpu": 1000, "pods": 10}
 FW = "default-scheduler"
@@ -24,10 +24,6 @@ def base(log, **points):
     out = {p: [probe] for p in ("preFilter", "filter", "postFilter", "reserve", "bind")}
     out.update(points)
     return out
-
-
-def result(sched, name="p"):
-    return sched.results()[f"default/{name}"]
 
 
 def holds(name):

@@ -12,7 +12,7 @@ from reference.interfaces import PostBindPlugin
 from reference.plugins.scheduling_gates import SchedulingGates
 from reference.status import SUCCESS
 from tests.builders import node, pod
-from tests.reference.framework._scripted import Scripted, build, calls, st
+from tests.reference.framework._scripted import Scripted, build, calls, result, st
 
 N = {"cpu": 1000, "pods": 10}
 
@@ -22,10 +22,6 @@ def base(log, **points):
     out = {p: [probe] for p in ("preFilter", "filter", "reserve", "bind")}
     out.update(points)
     return out
-
-
-def result(sched, name="p"):
-    return sched.results()[f"default/{name}"]
 
 
 def test_pops_by_priority_then_queue_timestamp() -> None:

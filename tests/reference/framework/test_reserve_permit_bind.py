@@ -8,7 +8,7 @@ import pytest
 
 from reference.status import SUCCESS
 from tests.builders import node, pod
-from tests.reference.framework._scripted import Scripted, build, calls, st
+from tests.reference.framework._scripted import Scripted, build, calls, result, st
 
 N = {"cpu": 1000, "pods": 10}
 FW = "default-scheduler"
@@ -19,10 +19,6 @@ def one_node_scheduler(log, **points):
     base = {p: [probe] for p in ("preFilter", "filter", "reserve", "permit", "preBind", "bind", "postBind")}
     base.update(points)
     return build(base, nodes=[node("n1", allocatable=N)])
-
-
-def result(sched, name="p"):
-    return sched.results()[f"default/{name}"]
 
 
 # --- Unreserve ----------------------------------------------------------------------------------

@@ -14,12 +14,11 @@ from typing import Any, Iterable, Mapping
 from reference.codec import (label_selector_from_manifest, namespace_from_manifest, node_from_manifest,
                              pod_from_manifest)
 from reference.cycle_state import CycleState
-from reference.nodeinfo import NodeInfo, Snapshot
 from reference.types import (Affinity, LabelSelector, LabelSelectorRequirement, Namespace, Node, NodeAffinity,
                              NodeSelector, NodeSelectorRequirement, NodeSelectorTerm, OwnerReference, Pod,
                              PodAffinity, PodAffinityTerm, Taint, Toleration, TopologySpreadConstraint,
                              WeightedPodAffinityTerm, Workload)
-from tests.builders import FakeClient
+from tests.builders import FakeClient, FakeHandle
 
 REQUIRED, PREFERRED, REQUIRED_PREFERRED = "required", "preferred", "required+preferred"
 MAX_INT32 = 2**31 - 1
@@ -243,28 +242,13 @@ def v1_replica_set(m: Mapping[str, Any]) -> Workload:
 
 # --- a handle over a snapshot ------------------------------------------------------------------
 
-class SnapshotHandle:
+class SnapshotHandle(FakeHandle):
     """`cache.NewSnapshot(pods, nodes)` plus the informer objects a plugin lists."""
 
     def __init__(self, pods: Iterable[Pod] = (), nodes: Iterable[Node] = (), workloads: Iterable[Workload] = (),
                  namespaces: Iterable[Namespace] = ()) -> None:
-        self._snapshot = Snapshot(nodes or (), pods or (), {n.name: n.labels for n in namespaces or ()})
-        self._client = FakeClient(workload_objects=list(workloads or ()))
-
-    def snapshot(self) -> Snapshot:
-        return self._snapshot
-
-    @property
-    def client(self) -> FakeClient:
-        return self._client
-
-    def node_infos(self) -> list[NodeInfo]:
-        return self._snapshot.node_info_list
-
-    def get(self, name: str) -> NodeInfo:
-        info = self._snapshot.get(name)
-        assert info is not None, name
-        return info
+        super().__init__(nodes or (), pods or (), {n.name: n.labels for n in namespaces or ()},
+                         FakeClient(workload_objects=list(workloads or ())))
 
 
 def new_cycle_state() -> CycleState:

@@ -3,49 +3,15 @@ TestValidateLeastAllocatedScoringStrategy from apis/config/validation/validation
 
 import pytest
 
-from reference.cycle_state import CycleState
 from reference.errors import ConfigError
 from reference.interfaces import MAX_NODE_SCORE, MIN_NODE_SCORE
-from reference.nodeinfo import Snapshot
 from reference.plugins.node_resources_fit import NodeResourcesFit
 from reference.plugins.node_resources_fit_args import LEAST_ALLOCATED, NodeResourcesFitArgs, ScoringStrategy
 from reference.plugins.resource_args import ResourceSpec
 from reference.plugins.resource_strategies import least_requested_score
-from reference.quantity import resource_value
-from reference.status import SUCCESS, Code
-from reference.types import Container, Node, Pod
-
-# --- builders after st.MakePod / st.MakeNode (quantity strings rounded as the codec does) -------
-
-def q(m):
-    return {k: resource_value(k, v) for k, v in m.items()}
-
-
-def st_node(name, capacity=None):
-    """`st.MakeNode().Name(name).Capacity(capacity)`: pods defaults to 32."""
-    alloc = {"pods": 32, **q(capacity or {})}
-    return Node(name=name, capacity=alloc, allocatable=alloc)
-
-
-def st_pod(*reqs, name="p", node=""):
-    """`st.MakePod().Node(node).Req(r1).Req(r2)...`: one container per request map."""
-    return Pod(name=name, uid=name, node_name=node,
-               containers=tuple(Container(f"con{i}", requests=q(r)) for i, r in enumerate(reqs)))
-
-
-def make_node(name, milli_cpu, memory, extended=None):
-    """util_test.go `makeNode`: cpu and memory (and extended resources) only, no pod count."""
-    alloc = {**(extended or {}), "cpu": milli_cpu, "memory": memory}
-    return Node(name=name, capacity=alloc, allocatable=alloc)
-
-
-def run_scores(strategy, pod, nodes, existing=()):
-    """NewFit, one PreScore, then Score on each node of a snapshot: [(score, status), ...]."""
-    snapshot = Snapshot(nodes, existing)
-    plugin = NodeResourcesFit.new(NodeResourcesFitArgs(scoring_strategy=strategy), None)
-    state = CycleState()
-    assert plugin.pre_score(state, pod, snapshot.node_info_list) == SUCCESS
-    return [plugin.score(state, pod, snapshot.get(n.name)) for n in nodes]
+from reference.status import Code
+from tests.builders import st_nodes, st_pod
+from tests.reference.plugins._noderesources import run_scores
 
 
 EXTENDED = "abc.com/xyz"
@@ -54,52 +20,48 @@ EXTENDED_SET = (*DEFAULT, ResourceSpec(EXTENDED, 1))
 TWO = ({"cpu": "1000", "memory": "2000"}, {"cpu": "2000", "memory": "3000"})
 
 
-def nodes(*caps):
-    return [st_node(f"node{i + 1}", c) for i, c in enumerate(caps)]
-
-
 N4_10 = {"cpu": "4000", "memory": "10000"}
 N6_10 = {"cpu": "6000", "memory": "10000"}
 N10_20 = {"cpu": "10000", "memory": "20000"}
 
 CASES = [
-    ("nothing scheduled, nothing requested", st_pod(), nodes(N4_10, N4_10), [], DEFAULT,
+    ("nothing scheduled, nothing requested", st_pod(), st_nodes(N4_10, N4_10), [], DEFAULT,
      [MAX_NODE_SCORE, MAX_NODE_SCORE], Code.SUCCESS),
-    ("nothing scheduled, resources requested, differently sized nodes", st_pod(*TWO), nodes(N4_10, N6_10), [],
+    ("nothing scheduled, resources requested, differently sized nodes", st_pod(*TWO), st_nodes(N4_10, N6_10), [],
      DEFAULT, [37, 50], Code.SUCCESS),
-    ("Resources not set, pods scheduled with error", st_pod(*TWO), nodes(N4_10, N6_10), [], (),
+    ("Resources not set, pods scheduled with error", st_pod(*TWO), st_nodes(N4_10, N6_10), [], (),
      [MIN_NODE_SCORE, MIN_NODE_SCORE], Code.ERROR),
-    ("no resources requested, pods scheduled", st_pod(), nodes(N4_10, N4_10),
+    ("no resources requested, pods scheduled", st_pod(), st_nodes(N4_10, N4_10),
      [st_pod(node="node1"), st_pod(node="node1"), st_pod(node="node2"), st_pod(node="node2")], DEFAULT,
      [MAX_NODE_SCORE, MAX_NODE_SCORE], Code.SUCCESS),
-    ("no resources requested, pods scheduled with resources", st_pod(), nodes(N10_20, N10_20),
+    ("no resources requested, pods scheduled with resources", st_pod(), st_nodes(N10_20, N10_20),
      [st_pod({"cpu": "3000", "memory": "0"}, node="node1"), st_pod({"cpu": "3000", "memory": "0"}, node="node1"),
       st_pod({"cpu": "3000", "memory": "0"}, node="node2"), st_pod({"cpu": "3000", "memory": "5000"}, node="node2")],
      DEFAULT, [70, 57], Code.SUCCESS),
-    ("resources requested, pods scheduled with resources", st_pod(*TWO), nodes(N10_20, N10_20),
+    ("resources requested, pods scheduled with resources", st_pod(*TWO), st_nodes(N10_20, N10_20),
      [st_pod({"cpu": "3000", "memory": "0"}, node="node1"), st_pod({"cpu": "3000", "memory": "5000"}, node="node2")],
      DEFAULT, [57, 45], Code.SUCCESS),
     ("resources requested, pods scheduled with resources, differently sized nodes", st_pod(*TWO),
-     nodes(N10_20, {"cpu": "10000", "memory": "50000"}),
+     st_nodes(N10_20, {"cpu": "10000", "memory": "50000"}),
      [st_pod({"cpu": "3000", "memory": "0"}, node="node1"), st_pod({"cpu": "3000", "memory": "5000"}, node="node2")],
      DEFAULT, [57, 60], Code.SUCCESS),
-    ("requested resources exceed node capacity", st_pod({"cpu": "3000", "memory": "0"}), nodes(N4_10, N4_10),
+    ("requested resources exceed node capacity", st_pod({"cpu": "3000", "memory": "0"}), st_nodes(N4_10, N4_10),
      [st_pod({"cpu": "3000", "memory": "0"}, node="node1"), st_pod({"cpu": "3000", "memory": "5000"}, node="node2")],
      DEFAULT, [50, 25], Code.SUCCESS),
-    ("zero node resources, pods scheduled with resources", st_pod(), nodes(None, None),
+    ("zero node resources, pods scheduled with resources", st_pod(), st_nodes(None, None),
      [st_pod({"cpu": "3000", "memory": "0"}, node="node1"), st_pod({"cpu": "3000", "memory": "5000"}, node="node2")],
      DEFAULT, [MIN_NODE_SCORE, MIN_NODE_SCORE], Code.SUCCESS),
     ("nothing scheduled, resources requested with different weight on CPU and memory, differently sized nodes",
-     st_pod(*TWO, node="node1"), nodes(N4_10, N6_10), [], (ResourceSpec("memory", 2), ResourceSpec("cpu", 1)),
+     st_pod(*TWO, node="node1"), st_nodes(N4_10, N6_10), [], (ResourceSpec("memory", 2), ResourceSpec("cpu", 1)),
      [41, 50], Code.SUCCESS),
     ("bypass extended resource if the pod does not request", st_pod(*TWO, node="node1"),
-     nodes({"cpu": "6000", "memory": "10000"}, {"cpu": "6000", "memory": "10000", EXTENDED: "4"}), [], EXTENDED_SET,
+     st_nodes({"cpu": "6000", "memory": "10000"}, {"cpu": "6000", "memory": "10000", EXTENDED: "4"}), [], EXTENDED_SET,
      [50, 50], Code.SUCCESS),
     ("honor extended resource if the pod requests", st_pod({"cpu": "3000", "memory": "5000", EXTENDED: "2"}, node="node1"),
-     nodes({"cpu": "6000", "memory": "10000", EXTENDED: "4"}, {"cpu": "6000", "memory": "10000", EXTENDED: "10"}), [],
+     st_nodes({"cpu": "6000", "memory": "10000", EXTENDED: "4"}, {"cpu": "6000", "memory": "10000", EXTENDED: "10"}), [],
      EXTENDED_SET, [50, 60], Code.SUCCESS),
     ("if the node doesn't have a resource", st_pod({"cpu": "3000", "memory": "4000"}, node="node1"),
-     nodes({"cpu": "6000", "memory": "10000"}, {"cpu": "6000", "memory": "10000", EXTENDED: "4"}), [],
+     st_nodes({"cpu": "6000", "memory": "10000"}, {"cpu": "6000", "memory": "10000", EXTENDED: "4"}), [],
      (ResourceSpec(EXTENDED, 2), ResourceSpec("cpu", 1), ResourceSpec("memory", 1)), [55, 55], Code.SUCCESS),
 ]
 

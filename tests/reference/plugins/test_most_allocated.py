@@ -3,59 +3,21 @@ TestValidateMostAllocatedScoringStrategy from apis/config/validation/validation_
 
 import pytest
 
-from reference.cycle_state import CycleState
 from reference.errors import ConfigError
 from reference.interfaces import MIN_NODE_SCORE
-from reference.nodeinfo import Snapshot
 from reference.plugins.node_resources_fit import NodeResourcesFit
 from reference.plugins.node_resources_fit_args import MOST_ALLOCATED, NodeResourcesFitArgs, ScoringStrategy
 from reference.plugins.resource_args import ResourceSpec
 from reference.plugins.resource_strategies import most_requested_score
-from reference.quantity import resource_value
-from reference.status import SUCCESS, Code
-from reference.types import Container, Node, Pod
-
-# --- builders after st.MakePod / st.MakeNode (quantity strings rounded as the codec does) -------
-
-def q(m):
-    return {k: resource_value(k, v) for k, v in m.items()}
-
-
-def st_node(name, capacity=None):
-    """`st.MakeNode().Name(name).Capacity(capacity)`: pods defaults to 32."""
-    alloc = {"pods": 32, **q(capacity or {})}
-    return Node(name=name, capacity=alloc, allocatable=alloc)
-
-
-def st_pod(*reqs, name="p", node=""):
-    """`st.MakePod().Node(node).Req(r1).Req(r2)...`: one container per request map."""
-    return Pod(name=name, uid=name, node_name=node,
-               containers=tuple(Container(f"con{i}", requests=q(r)) for i, r in enumerate(reqs)))
-
-
-def make_node(name, milli_cpu, memory, extended=None):
-    """util_test.go `makeNode`: cpu and memory (and extended resources) only, no pod count."""
-    alloc = {**(extended or {}), "cpu": milli_cpu, "memory": memory}
-    return Node(name=name, capacity=alloc, allocatable=alloc)
-
-
-def run_scores(strategy, pod, nodes, existing=()):
-    """NewFit, one PreScore, then Score on each node of a snapshot: [(score, status), ...]."""
-    snapshot = Snapshot(nodes, existing)
-    plugin = NodeResourcesFit.new(NodeResourcesFitArgs(scoring_strategy=strategy), None)
-    state = CycleState()
-    assert plugin.pre_score(state, pod, snapshot.node_info_list) == SUCCESS
-    return [plugin.score(state, pod, snapshot.get(n.name)) for n in nodes]
-
+from reference.status import Code
+from reference.types import Container, Pod
+from tests.builders import st_nodes, st_pod
+from tests.reference.plugins._noderesources import run_scores
 
 EXTENDED = "abc.com/xyz"
 DEFAULT = (ResourceSpec("cpu", 1), ResourceSpec("memory", 1))
 EXTENDED_SET = (*DEFAULT, ResourceSpec(EXTENDED, 1))
 TWO = ({"cpu": "1000", "memory": "2000"}, {"cpu": "2000", "memory": "3000"})
-
-
-def nodes(*caps):
-    return [st_node(f"node{i + 1}", c) for i, c in enumerate(caps)]
 
 
 def no_request_pod(name="p", node=""):
@@ -68,36 +30,36 @@ N6_10 = {"cpu": "6000", "memory": "10000"}
 N10_20 = {"cpu": "10000", "memory": "20000"}
 
 CASES = [
-    ("nothing scheduled, nothing requested", st_pod(), nodes(N4_10, N4_10), [], DEFAULT,
+    ("nothing scheduled, nothing requested", st_pod(), st_nodes(N4_10, N4_10), [], DEFAULT,
      [MIN_NODE_SCORE, MIN_NODE_SCORE], Code.SUCCESS),
-    ("nothing scheduled, resources requested, differently sized nodes", st_pod(*TWO), nodes(N4_10, N6_10), [],
+    ("nothing scheduled, resources requested, differently sized nodes", st_pod(*TWO), st_nodes(N4_10, N6_10), [],
      DEFAULT, [62, 50], Code.SUCCESS),
-    ("Resources not set, pods scheduled with error", st_pod(*TWO), nodes(N4_10, N6_10), [], (),
+    ("Resources not set, pods scheduled with error", st_pod(*TWO), st_nodes(N4_10, N6_10), [], (),
      [MIN_NODE_SCORE, MIN_NODE_SCORE], Code.ERROR),
-    ("no resources requested, pods scheduled with resources", st_pod(), nodes(N10_20, N10_20),
+    ("no resources requested, pods scheduled with resources", st_pod(), st_nodes(N10_20, N10_20),
      [st_pod({"cpu": "3000", "memory": "0"}, node="node1"), st_pod({"cpu": "3000", "memory": "0"}, node="node1"),
       st_pod({"cpu": "3000", "memory": "0"}, node="node2"), st_pod({"cpu": "3000", "memory": "5000"}, node="node2")],
      DEFAULT, [30, 42], Code.SUCCESS),
-    ("resources requested, pods scheduled with resources", st_pod(*TWO), nodes(N10_20, N10_20),
+    ("resources requested, pods scheduled with resources", st_pod(*TWO), st_nodes(N10_20, N10_20),
      [st_pod({"cpu": "3000", "memory": "0"}, node="node1"), st_pod({"cpu": "3000", "memory": "5000"}, node="node2")],
      DEFAULT, [42, 55], Code.SUCCESS),
     ("resources requested equal node capacity",
      st_pod({"cpu": "2000", "memory": "4000"}, {"cpu": "3000", "memory": "5000"}),
-     nodes({"cpu": "5000", "memory": "10000"}, {"cpu": "10000", "memory": "9000"}), [], DEFAULT, [95, 75],
+     st_nodes({"cpu": "5000", "memory": "10000"}, {"cpu": "10000", "memory": "9000"}), [], DEFAULT, [95, 75],
      Code.SUCCESS),
     ("nothing scheduled, resources requested, differently sized nodes (memory weight 2)", st_pod(*TWO),
-     nodes(N4_10, N6_10), [], (ResourceSpec("memory", 2), ResourceSpec("cpu", 1)), [58, 50], Code.SUCCESS),
+     st_nodes(N4_10, N6_10), [], (ResourceSpec("memory", 2), ResourceSpec("cpu", 1)), [58, 50], Code.SUCCESS),
     ("no resources requested, pods scheduled, nonzero request for resource", no_request_pod(),
-     nodes({"cpu": "250m", "memory": "1000Mi"}, {"cpu": "250m", "memory": "1000Mi"}),
+     st_nodes({"cpu": "250m", "memory": "1000Mi"}, {"cpu": "250m", "memory": "1000Mi"}),
      [no_request_pod("e1", "node1"), no_request_pod("e2", "node1")], DEFAULT, [80, 30], Code.SUCCESS),
     ("bypass extended resource if the pod does not request", st_pod(*TWO),
-     nodes({"cpu": "6000", "memory": "10000"}, {"cpu": "6000", "memory": "10000", EXTENDED: "4"}), [], EXTENDED_SET,
+     st_nodes({"cpu": "6000", "memory": "10000"}, {"cpu": "6000", "memory": "10000", EXTENDED: "4"}), [], EXTENDED_SET,
      [50, 50], Code.SUCCESS),
     ("honor extended resource if the pod request", st_pod({"cpu": "3000", "memory": "5000", EXTENDED: "2"}, node="node1"),
-     nodes({"cpu": "6000", "memory": "10000", EXTENDED: "4"}, {"cpu": "6000", "memory": "10000", EXTENDED: "10"}), [],
+     st_nodes({"cpu": "6000", "memory": "10000", EXTENDED: "4"}, {"cpu": "6000", "memory": "10000", EXTENDED: "10"}), [],
      EXTENDED_SET, [50, 40], Code.SUCCESS),
     ("if the node doesn't have a resource", st_pod({"cpu": "3000", "memory": "4000"}, node="node1"),
-     nodes({"cpu": "6000", "memory": "10000"}, {"cpu": "6000", "memory": "10000", EXTENDED: "4"}), [],
+     st_nodes({"cpu": "6000", "memory": "10000"}, {"cpu": "6000", "memory": "10000", EXTENDED: "4"}), [],
      (ResourceSpec(EXTENDED, 2), ResourceSpec("cpu", 1), ResourceSpec("memory", 1)), [45, 45], Code.SUCCESS),
 ]
 

@@ -18,25 +18,8 @@ from reference.plugins.node_resources_balanced_allocation import (
 )
 from reference.plugins.resource_args import ResourceSpec
 from reference.plugins.resource_strategies import balanced_resource_score, balanced_resource_scorer
-from reference.quantity import resource_value
 from reference.status import SUCCESS, Code
-from reference.types import Container, Node, Pod
-
-
-def q(m):
-    return {k: resource_value(k, v) for k, v in m.items()}
-
-
-def st_pod(*reqs, name="p", node=""):
-    """`st.MakePod().Node(node).Req(r1).Req(r2)...`."""
-    return Pod(name=name, uid=name, node_name=node,
-               containers=tuple(Container(f"con{i}", requests=q(r)) for i, r in enumerate(reqs)))
-
-
-def make_node(name, milli_cpu, memory, extended=None):
-    """util_test.go `makeNode`."""
-    alloc = {**(extended or {}), "cpu": milli_cpu, "memory": memory}
-    return Node(name=name, capacity=alloc, allocatable=alloc)
+from tests.builders import make_node, st_pod
 
 
 def cpu_only(cpu):

@@ -55,9 +55,9 @@ from reference.plugins.node_resources_fit_hints import (
     is_fit,
 )
 from reference.plugins.resource_args import DEFAULT_RESOURCES, ResourceSpec, UtilizationShapePoint
-from reference.quantity import resource_value
 from reference.status import SUCCESS, Code, Status
 from reference.types import Container, Node, Pod
+from tests.builders import st_node, st_pod
 
 EXT_A = "example.com/aaa"
 EXT_B = "example.com/bbb"
@@ -91,24 +91,6 @@ def overhead_pod(pod, **overhead):
 
 def make_resources(cpu, mem, pods, ext_a, storage, huge_a):
     return {"cpu": cpu, "memory": mem, "pods": pods, EXT_A: ext_a, "ephemeral-storage": storage, HUGE_A: huge_a}
-
-
-def q(m):
-    """Quantity strings -> reference integers, rounded as the codec does."""
-    return {k: resource_value(k, v) for k, v in m.items()}
-
-
-def st_node(name="", capacity=None):
-    """`st.MakeNode().Capacity(...)`: pods defaults to 32."""
-    return Node(name=name, capacity={"pods": 32, **q(capacity or {})}, allocatable={"pods": 32, **q(capacity or {})})
-
-
-def st_pod(*reqs, name="p", node="", sidecars=(), nominated=""):
-    """`st.MakePod().Req(...)...`: one container per request map."""
-    return Pod(name=name, uid=name, node_name=node, nominated_node_name=nominated,
-               containers=tuple(Container(f"con{i}", requests=q(r)) for i, r in enumerate(reqs)),
-               init_containers=tuple(Container(f"sidecar-con{i}", requests=q(r), restart_policy="Always")
-                                     for i, r in enumerate(sidecars)))
 
 
 def ir(name, requested, used, capacity, unresolvable=False, reason=None):

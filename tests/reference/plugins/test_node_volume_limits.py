@@ -12,16 +12,13 @@ from reference.errors import NotModelledError
 from reference.nodeinfo import NodeInfo
 from reference.plugins.node_volume_limits import COUNTED_SOURCES, NodeVolumeLimits
 from reference.status import SUCCESS, Code, Status
-from reference.types import Node, Pod
-
-
-def pod_with(*volumes):
-    return Pod(name="p", volumes=tuple(volumes))
+from reference.types import Node
+from tests.builders import pod_with_volumes
 
 
 @pytest.mark.parametrize("pod", [
-    pytest.param(pod_with(), id="no volumes"),
-    pytest.param(pod_with({"name": "e", "emptyDir": {}}, {"name": "h", "hostPath": {"path": "/x"}},
+    pytest.param(pod_with_volumes(), id="no volumes"),
+    pytest.param(pod_with_volumes({"name": "e", "emptyDir": {}}, {"name": "h", "hostPath": {"path": "/x"}},
                           {"name": "n", "nfs": {"server": "s", "path": "/"}}, {"name": "c", "csi": {"driver": "d"}}),
                  id="volumes that never count against CSI limits"),
 ])
@@ -33,7 +30,7 @@ def test_pods_without_counted_volumes(pod):
 
 @pytest.mark.parametrize("source", COUNTED_SOURCES)
 def test_counted_volumes_are_not_modelled(source):
-    pod = pod_with({"name": "v", source: {}})
+    pod = pod_with_volumes({"name": "v", source: {}})
     with pytest.raises(NotModelledError, match="not modelled by the reference"):
         NodeVolumeLimits().pre_filter(CycleState(), pod, [])
     with pytest.raises(NotModelledError):

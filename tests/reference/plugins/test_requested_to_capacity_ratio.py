@@ -5,10 +5,8 @@ apis/config/validation/validation_pluginargs_test.go."""
 
 import pytest
 
-from reference.cycle_state import CycleState
 from reference.errors import ConfigError
 from reference.interfaces import MAX_NODE_SCORE
-from reference.nodeinfo import Snapshot
 from reference.plugins.helper import FunctionShapePoint, build_broken_linear_function
 from reference.plugins.node_resources_fit import NodeResourcesFit
 from reference.plugins.node_resources_fit_args import (
@@ -18,41 +16,9 @@ from reference.plugins.node_resources_fit_args import (
 )
 from reference.plugins.resource_args import ResourceSpec, UtilizationShapePoint as P
 from reference.plugins.resource_strategies import go_round, requested_to_capacity_ratio_scorer
-from reference.quantity import resource_value
 from reference.status import SUCCESS
-from reference.types import Container, Node, Pod
-
-# --- builders after st.MakePod / st.MakeNode (quantity strings rounded as the codec does) -------
-
-def q(m):
-    return {k: resource_value(k, v) for k, v in m.items()}
-
-
-def st_node(name, capacity=None):
-    """`st.MakeNode().Name(name).Capacity(capacity)`: pods defaults to 32."""
-    alloc = {"pods": 32, **q(capacity or {})}
-    return Node(name=name, capacity=alloc, allocatable=alloc)
-
-
-def st_pod(*reqs, name="p", node=""):
-    """`st.MakePod().Node(node).Req(r1).Req(r2)...`: one container per request map."""
-    return Pod(name=name, uid=name, node_name=node,
-               containers=tuple(Container(f"con{i}", requests=q(r)) for i, r in enumerate(reqs)))
-
-
-def make_node(name, milli_cpu, memory, extended=None):
-    """util_test.go `makeNode`: cpu and memory (and extended resources) only, no pod count."""
-    alloc = {**(extended or {}), "cpu": milli_cpu, "memory": memory}
-    return Node(name=name, capacity=alloc, allocatable=alloc)
-
-
-def run_scores(strategy, pod, nodes, existing=()):
-    """NewFit, one PreScore, then Score on each node of a snapshot: [(score, status), ...]."""
-    snapshot = Snapshot(nodes, existing)
-    plugin = NodeResourcesFit.new(NodeResourcesFitArgs(scoring_strategy=strategy), None)
-    state = CycleState()
-    assert plugin.pre_score(state, pod, snapshot.node_info_list) == SUCCESS
-    return [plugin.score(state, pod, snapshot.get(n.name)) for n in nodes]
+from tests.builders import make_node, st_node, st_pod
+from tests.reference.plugins._noderesources import run_scores
 
 
 DEFAULT = (ResourceSpec("cpu", 1), ResourceSpec("memory", 1))
