@@ -1,6 +1,7 @@
 """The invariants: each a function over a `Run`, registered with an ID, a statement and its source."""
 
-from . import binding, filtering, permit, reserve, scoring  # noqa: F401  (registration)
+from . import (binding, config, extenders, filtering, outcome, permit, preemption, queue,  # noqa: F401  (registration)
+               reserve, scoring)
 from .base import REGISTRY, Invariant, Violation, invariant
 from .run import Run
 

@@ -1,0 +1,152 @@
+"""Differential check: two backends ran the same scenario; where upstream is deterministic they agree.
+
+Upstream picks at random among nodes with the best total score, so once a run made a choice the
+trace cannot show to be forced, later pods may legitimately see another cluster. `compare` therefore
+compares, for each pod, only what that randomness cannot reach:
+
+- every attempt that starts before either run's first open choice: the multiset of probe records
+  (plugin, point, node, code), ignoring order, time and PreEnqueue calls (how often a pod is moved
+  between queues is the queue's business); on an attempt whose own choice was open, nodes chosen
+  after scoring are left out;
+- the chosen node, when the traced scores give a single best node in both runs;
+- when neither run made an open choice and the pod had the same attempts in both: its phase,
+  PodScheduled reason and FitError message.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any, Hashable
+
+from reference.probe import PROBE_NAMES
+
+from .invariants import Run, Violation
+from .invariants.attempts import extender_config
+from .invariants.scoring import normalized_scores
+
+AFTER_SELECTION = ("Reserve", "Unreserve", "Permit", "PreBindPreFlight", "PreBind", "Bind", "PostBind")
+SCORE_SCALE = 10  # MaxNodeScore / MaxExtenderPriority
+
+
+def best_nodes(run: Run, pod: str, attempt: int) -> set[str] | None:
+    """The nodes with the highest traced total score, or None when the totals are not all traced
+    (some Score plugin is not a probe) or the attempt did not score."""
+    scored = normalized_scores(run, pod, attempt)
+    plugins = run.plugins_at(pod, "score")
+    prioritized = [r for r in run.extender_records(pod, "prioritize", attempt) if r.get("code") == "Success"]
+    if not all(p in PROBE_NAMES for p in plugins) or not (scored or prioritized):
+        return None
+    nodes = set().union(*scored.values()) if scored else set(prioritized[0].get("nodes") or ())
+    totals = {n: sum(run.weight(pod, p) * s.get(n, 0) for p, s in scored.items()) for n in nodes}
+    for r in prioritized:
+        ext = extender_config(run, str(r.get("extender", "")))
+        for node, score in (r.get("scores") or {}).items():
+            if node in totals:
+                totals[node] += score * (ext.weight if ext is not None else 1) * SCORE_SCALE
+    best = max(totals.values(), default=None)
+    return {n for n, t in totals.items() if t == best}
+
+
+def chosen(run: Run, pod: str, attempt: int) -> str | None:
+    node = run.chosen_node(pod, attempt)
+    if node is None and run.final_attempt_bound(pod, attempt):
+        node = run.outcome.pods[pod].node
+    return node
+
+
+def single_feasible(run: Run, pod: str, attempt: int) -> bool:
+    """No scoring ran although, with two feasible nodes, it would have run and left a record: Score
+    plugins or filtering/prioritizing extenders make upstream look at every node (else it stops at the
+    first feasible one, whichever its parallel filtering finds first), and a probe at PreScore or
+    Score records scoring."""
+    scorers = run.plugins_at(pod, "score")
+    traced = any(p in PROBE_NAMES for p in (*run.plugins_at(pod, "preScore"), *scorers))
+    finds_all = bool(scorers) or any(e.filter_verb or e.prioritize_verb for e in run.config.extenders)
+    ran = any(r["point"] in ("PreScore", "Score") for r in run.probe_records(pod, attempt)) \
+        or run.extender_records(pod, "prioritize", attempt)
+    return traced and finds_all and not ran
+
+
+def choice_is_open(run: Run, pod: str, attempt: int) -> bool:
+    """The attempt chose a node the trace cannot show to be forced: neither the only feasible node
+    nor the single best traced total."""
+    if chosen(run, pod, attempt) is None or single_feasible(run, pod, attempt):
+        return False
+    best = best_nodes(run, pod, attempt)
+    return best is None or len(best) != 1
+
+
+def first_open_choice(run: Run) -> int:
+    """The seq of the first record of the first attempt that made an open choice (or of an untraced binding)."""
+    firsts = []
+    for pod in run.pods:
+        attempts = run.attempts(pod)
+        if not attempts and run.bound_in(pod):
+            firsts.append(min((r["seq"] for r in run.records(pod)), default=0))
+        for attempt in attempts:
+            if choice_is_open(run, pod, attempt):
+                firsts.append(_start(run, pod, attempt))
+    return min(firsts, default=float("inf"))
+
+
+def _start(run: Run, pod: str, attempt: int) -> int:
+    return min(r["seq"] for r in run.probe_records(pod, attempt))
+
+
+def _records(run: Run, pod: str, attempt: int, with_chosen: bool) -> Counter:
+    out: Counter[Hashable] = Counter()
+    for r in run.probe_records(pod, attempt):
+        if r["point"] == "PreEnqueue":
+            continue
+        node = r.get("node") if with_chosen or r["point"] not in AFTER_SELECTION else None
+        out[(r["plugin"], r["point"], node, r.get("code"))] += 1
+    return out
+
+
+def _fail(what: str, a: Run, b: Run, pod: str, left: Any, right: Any) -> Violation:
+    return Violation("differential", f"{a.outcome.backend} and {b.outcome.backend} disagree on {what}", pod=pod,
+                     expected=left, actual=right)
+
+
+def compare(a: Run, b: Run) -> None:
+    """Raise Violation("differential", ...) at the first disagreement; `a` is shown as expected."""
+    horizon_a, horizon_b = first_open_choice(a), first_open_choice(b)
+    settled = horizon_a == horizon_b == float("inf")
+    for pod in (p for p in a.live_pods if p in b.live_pods):
+        common = [t for t in a.attempts(pod) if t in b.attempts(pod)]
+        for attempt in common:
+            if _start(a, pod, attempt) >= horizon_a or _start(b, pod, attempt) >= horizon_b:
+                break
+            _compare_attempt(a, b, pod, attempt)
+        if settled and a.attempts(pod) == b.attempts(pod):
+            _compare_result(a, b, pod)
+
+
+def _compare_attempt(a: Run, b: Run, pod: str, attempt: int) -> None:
+    best_a, best_b = best_nodes(a, pod, attempt), best_nodes(b, pod, attempt)
+    forced = best_a is not None and best_b is not None and len(best_a) == len(best_b) == 1
+    node_a, node_b = chosen(a, pod, attempt), chosen(b, pod, attempt)
+    if forced and node_a is not None and node_b is not None and node_a != node_b:
+        raise _fail(f"the node chosen in attempt {attempt} (a single best score in both)", a, b, pod, node_a, node_b)
+    with_chosen = not (choice_is_open(a, pod, attempt) or choice_is_open(b, pod, attempt))
+    left, right = _records(a, pod, attempt, with_chosen), _records(b, pod, attempt, with_chosen)
+    if left != right:
+        raise _fail(f"the plugin calls of attempt {attempt} (plugin, point, node, code)", a, b, pod,
+                    sorted((left - right).items(), key=str), sorted((right - left).items(), key=str))
+
+
+def _compare_result(a: Run, b: Run, pod: str) -> None:
+    ra, rb = a.outcome.pods.get(pod), b.outcome.pods.get(pod)
+    if ra is None or rb is None:
+        return
+    if ra.phase != rb.phase:
+        raise _fail("the phase", a, b, pod, ra.phase, rb.phase)
+    reason_a, reason_b = (ra.condition or {}).get("reason"), (rb.condition or {}).get("reason")
+    if reason_a != reason_b:
+        raise _fail("the PodScheduled reason", a, b, pod, reason_a, reason_b)
+    msg_a, msg_b = (ra.condition or {}).get("message", ""), (rb.condition or {}).get("message", "")
+    if reason_a == "Unschedulable" and msg_a.startswith("0/") and msg_b.startswith("0/") and msg_a != msg_b:
+        raise _fail("the FitError message", a, b, pod, msg_a, msg_b)
+
+
+__all__ = ["best_nodes", "choice_is_open", "compare", "first_open_choice", "single_feasible"]

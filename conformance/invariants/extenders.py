@@ -1,0 +1,196 @@
+"""HTTP extenders: filter, prioritize, errors, and how their scores count.
+
+Extender calls carry no attempt number; an attempt's calls are those between its first probe record
+and the next attempt's, which is exact only for pods traced from the start (`traced_from_start`).
+Extender scripts are per pod, not per attempt, so an extender gives a pod the same answer for the
+same node in every call: checks that need no attempt use every call of the pod.
+"""
+
+from __future__ import annotations
+
+from .attempts import (cut_short, extender_config, failure_messages, ignorable, may_be_nominated, reached_reserve,
+                       scoring_failed, traced_from_start)
+from .base import Violation, invariant
+from .run import Record, Run
+
+EXTENDER_SCORE_SCALE = 10  # MaxNodeScore / MaxExtenderPriority
+BINDING_POINTS = ("Reserve", "Unreserve", "Permit", "PreBindPreFlight", "PreBind", "Bind", "PostBind")
+
+
+def rejected_nodes(record: Record) -> set[str]:
+    """Nodes a filter answer removed; an Error answer removes none (it is skipped or fails the attempt)."""
+    if record.get("code") != "Success":
+        return set()
+    return set(record.get("failed") or ()) | set(record.get("unresolvable") or ())
+
+
+@invariant("extender-filter-respected",
+           "A node an extender's filter answer failed for a pod is never chosen for that pod.",
+           "schedule_one.go findNodesThatPassExtenders (spec §4.5, §11.1)", requires=("extenders",))
+def extender_filter_respected(run: Run) -> None:
+    for pod in run.live_pods:
+        failed: dict[str, Record] = {}
+        for r in run.extender_records(pod, "filter"):
+            for node in rejected_nodes(r):
+                failed.setdefault(node, r)
+        chosen = [(run.chosen_node(pod, a), f"attempt {a} reserved") for a in run.attempts(pod)]
+        chosen += [(b["node"], "the pod was bound to") for b in run.bound_in(pod)]
+        for node, how in chosen:
+            if node in failed:
+                r = failed[node]
+                raise Violation("extender-filter-respected", f"{how} node {node}, which {r.get('extender')} failed",
+                                pod=pod, plugin=str(r.get("extender", "")), expected=f"a node other than {node}",
+                                actual=node, records=(r,))
+
+
+def _error_markers(run: Run, pod: str, records: list[Record]) -> dict[str, Record]:
+    """Texts a failure message would contain if one of these erroring calls had failed the pod: the
+    URL path `/<extender>/<verb>` of a non-200 answer (upstream: "failed <verb> with extender at URL
+    <url>, code <n>"), or the Error field of a 200 answer when no other source gives that text."""
+    others = {r.get("error") for r in run.extender_records(pod) if r not in records}
+    others |= {reason for r in run.records(pod) if "plugin" in r for reason in r.get("reasons") or ()}
+    markers: dict[str, Record] = {}
+    for r in records:
+        if "status" in r:
+            markers[f"/{r.get('extender')}/{r['point'].split('.', 1)[1]}"] = r
+        elif r.get("error") and r["error"] not in others:
+            markers[r["error"]] = r
+    return markers
+
+
+def _no_message_names(inv: str, run: Run, pod: str, records: list[Record], what: str) -> None:
+    markers = _error_markers(run, pod, records)
+    for message in failure_messages(run, pod):
+        for marker, r in markers.items():
+            if marker in message:
+                raise Violation(inv, f"{what} failed the pod", pod=pod, plugin=str(r.get("extender", "")),
+                                expected=f"no failure message naming {marker!r}", actual=message, records=(r,))
+
+
+@invariant("ignorable-extender-errors-tolerated",
+           "An ignorable extender's errors never fail a pod: the extender is skipped and the attempt goes on "
+           "with the nodes it was given.",
+           "schedule_one.go findNodesThatPassExtenders / extendersBinding; preemption.go callExtenders "
+           "(spec §4.5, §2.16)", requires=("extenders",))
+def ignorable_extender_errors_tolerated(run: Run) -> None:
+    for pod in run.live_pods:
+        errors = [r for r in run.extender_records(pod) if r.get("code") == "Error"
+                  and ignorable(run, str(r.get("extender", "")))]
+        if not errors:
+            continue
+        _no_message_names("ignorable-extender-errors-tolerated", run, pod, errors,
+                          "an ignorable extender's error")
+        if traced_from_start(run, pod):
+            for attempt in run.attempts(pod):
+                _went_on_after_ignored_filter(run, pod, attempt)
+
+
+def _went_on_after_ignored_filter(run: Run, pod: str, attempt: int) -> None:
+    """When the attempt's last filter answer is an ignorable error on some nodes, those nodes stay
+    feasible: no PostFilter, and Reserve runs unless scoring failed."""
+    filters = run.extender_records(pod, "filter", attempt)
+    if not filters:
+        return
+    last = filters[-1]
+    if last.get("code") != "Error" or not ignorable(run, str(last.get("extender", ""))) or not last.get("nodes"):
+        return
+    later = [r for r in run.probe_records(pod, attempt) if r["seq"] > last["seq"]]
+    post = [r for r in later if r["point"] == "PostFilter"]
+    stopped = not post and run.probes_at(pod, "reserve") and not reached_reserve(run, pod, attempt) \
+        and not scoring_failed(run, pod, attempt) and not cut_short(run, pod, attempt)
+    if post or stopped:
+        raise Violation("ignorable-extender-errors-tolerated", f"the attempt stopped after ignorable extender "
+                        f"{last.get('extender')} failed to filter {len(last['nodes'])} node(s)", pod=pod,
+                        plugin=str(last.get("extender", "")), expected="a feasible node and Reserve",
+                        actual="PostFilter" if post else "no Reserve", records=(last, *post[:1]))
+
+
+@invariant("extender-prioritize-errors-tolerated",
+           "Extender prioritize errors never fail an attempt: the extender adds no score and the attempt goes "
+           "on to Reserve.", "schedule_one.go prioritizeNodes (spec §2.8, §4.5, §11.19)", requires=("extenders",))
+def extender_prioritize_errors_tolerated(run: Run) -> None:
+    for pod in run.live_pods:
+        calls = run.extender_records(pod, "prioritize")
+        _no_message_names("extender-prioritize-errors-tolerated", run, pod,
+                          [r for r in calls if r.get("code") == "Error"], "an extender's prioritize error")
+        if not calls or not traced_from_start(run, pod) or not run.probes_at(pod, "reserve"):
+            continue
+        for attempt in run.attempts(pod):
+            prioritized = run.extender_records(pod, "prioritize", attempt)
+            if prioritized and not reached_reserve(run, pod, attempt) and not cut_short(run, pod, attempt):
+                raise Violation("extender-prioritize-errors-tolerated", "the attempt stopped after extenders "
+                                "prioritized the nodes", pod=pod, plugin=str(prioritized[0].get("extender", "")),
+                                expected="Reserve", actual="no Reserve", records=tuple(prioritized))
+
+
+@invariant("extender-scores-scaled",
+           "Without Score plugins, the chosen node has the highest sum of weight x 10 x score over the extenders' "
+           "prioritize answers (with probe Score plugins, chosen-node-has-max-score checks the same sum).",
+           "schedule_one.go prioritizeNodes / selectHost (spec §2.8, §2.9, §11.19)", requires=("probes", "extenders"))
+def extender_scores_scaled(run: Run) -> None:
+    for pod in run.live_pods:
+        if run.plugins_at(pod, "score") or not traced_from_start(run, pod):
+            continue
+        for attempt in run.attempts(pod):
+            chosen = run.chosen_node(pod, attempt)
+            answers = [r for r in run.extender_records(pod, "prioritize", attempt) if r.get("code") == "Success"]
+            calls = run.extender_records(pod, "prioritize", attempt)
+            if chosen is None or not calls or chosen not in calls[0].get("nodes", ()):
+                continue
+            totals = {n: 0 for n in calls[0]["nodes"]}
+            for r in answers:
+                ext = extender_config(run, str(r.get("extender", "")))
+                weight = ext.weight if ext is not None else 1
+                for node, score in (r.get("scores") or {}).items():
+                    if node in totals:
+                        totals[node] += score * weight * EXTENDER_SCORE_SCALE
+            best = max(totals.values())
+            if totals[chosen] != best:
+                raise Violation("extender-scores-scaled", f"node {chosen} was chosen with extender total "
+                                f"{totals[chosen]} but the best total is {best}", pod=pod,
+                                expected=sorted(n for n, t in totals.items() if t == best), actual=chosen,
+                                records=tuple(answers))
+
+
+@invariant("extender-filter-error-fails",
+           "A non-ignorable extender's filter error fails the attempt: no Reserve, no binding; when it ends the "
+           "pod's last attempt the condition reason is SchedulerError.",
+           "schedule_one.go findNodesThatPassExtenders / handleSchedulingFailure (spec §3.1, §4.5, §11.19)",
+           requires=("probes", "extenders"))
+def extender_filter_error_fails(run: Run) -> None:
+    for pod in run.live_pods:
+        if not traced_from_start(run, pod):
+            continue
+        attempts = run.attempts(pod)
+        for attempt in attempts:
+            filters = run.extender_records(pod, "filter", attempt)
+            errors = [r for r in filters if r.get("code") == "Error" and not ignorable(run, str(r.get("extender")))]
+            if not errors:
+                continue
+            later = [r for r in run.probe_records(pod, attempt) if r["point"] in BINDING_POINTS]
+            if later or run.final_attempt_bound(pod, attempt):
+                raise Violation("extender-filter-error-fails", f"extender {errors[0].get('extender')} failed to "
+                                "filter but the attempt went on", pod=pod, plugin=str(errors[0].get("extender")),
+                                expected="the attempt fails", actual=later[0]["point"] if later else "bound",
+                                records=(errors[0], *later[:2]))
+            if attempt == attempts[-1] and filters[-1]["seq"] == errors[-1]["seq"]:
+                _expect_scheduler_error(run, pod, attempt, errors[-1])
+
+
+def _expect_scheduler_error(run: Run, pod: str, attempt: int, error: Record) -> None:
+    """The error ended the attempt unless it came from the nominated-node pass, which upstream only
+    logs before filtering all nodes; a later Filter or PostFilter call, or a single-node call of a
+    pod that may carry a nomination, leaves it open."""
+    result = run.outcome.pods.get(pod)
+    if result is None or result.phase not in ("unschedulable", "error") or result.condition is None:
+        return
+    after = [r for r in run.probe_records(pod, attempt) if r["seq"] > error["seq"]
+             and r["point"] in ("Filter", "PostFilter")]
+    single = len(error.get("nodes") or ()) < 2 and len(run.node_names) > 1
+    if after or (single and may_be_nominated(run, pod, attempt)):
+        return
+    reason = result.condition.get("reason")
+    if reason != "SchedulerError":
+        raise Violation("extender-filter-error-fails", f"the last attempt ended with extender "
+                        f"{error.get('extender')}'s filter error but the condition reason is {reason}", pod=pod,
+                        plugin=str(error.get("extender")), expected="SchedulerError", actual=reason, records=(error,))
