@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import atexit
+import sys
 import threading
 import time
 from typing import Any, Callable
@@ -76,7 +77,7 @@ class ClusterBackend:
         swept = cleanup.sweep(self.kube, finalize=self.local, keep=self.run_id)
         if swept:
             self.notes.append(f"removed {len(swept)} object(s) left by earlier interrupted runs")
-        atexit.register(self.close)
+        atexit.register(self._close_at_exit)
 
     # --- Backend protocol ----------------------------------------------------------------------
 
@@ -95,13 +96,21 @@ class ClusterBackend:
         if self._closed:
             return
         self._closed = True
-        atexit.unregister(self.close)
+        atexit.unregister(self._close_at_exit)
         try:
             cleanup.remove(self.kube, cleanup.find(self.kube, self.run_id), finalize=self.local)
         finally:
             if self.collector is not None:
                 self.collector.stop()
             self.kube.close()
+
+    def _close_at_exit(self) -> None:
+        """A run that ends without close() still cleans up; if it cannot, the next start sweeps."""
+        try:
+            self.close()
+        except Exception as exc:  # noqa: BLE001 - at exit there is nobody to raise to
+            print(f"sched-conformance: could not remove run {self.run_id} at exit ({type(exc).__name__}); "
+                  "`sched-conformance cleanup` or the next run removes it", file=sys.stderr)
 
     # --- one scenario ----------------------------------------------------------------------------
 
