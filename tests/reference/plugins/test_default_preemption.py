@@ -5,7 +5,8 @@ Left out:
 - TestPostFilter "preemption result filtered out by extenders": extenders are not reachable from the handle.
 - TestPostFilter "pod with SchedulingGroup ...", the PodGroup cases of TestPodEligibleToPreemptOthers and
   every TestDefaultPreemption_PodGroupPostFilter_*: GenericWorkload is off by default; PodGroups not modelled.
-- TestPostFilter "deferred pod resize ..." (3 cases): pod resize conditions are not modelled.
+- TestPostFilter "deferred pod resize ..." (3 cases): they need InPlacePodVerticalScalingSchedulerPreemption
+  (alpha, off in v1.37.1).
 - TestCustomSelection / TestCustomOrdering: custom IsEligiblePod / MoreImportantVictim hooks are not offered.
 - TestPreEnqueue: the reference runs the async preemption to completion inside PostFilter, so no pod is
   ever "running preemption" when PreEnqueue runs (tested below as always-Success).

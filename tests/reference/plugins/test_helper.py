@@ -1,7 +1,7 @@
-"""Ports helper/normalize_score_test.go (TestDefaultNormalizeScore) and TestBrokenLinearFunction.
-
-Upstream has no helper/shape_score_test.go in v1.37.1: BuildBrokenLinearFunction is tested in
-noderesources/requested_to_capacity_ratio_test.go (TestBrokenLinearFunction), ported here whole.
+"""Ports helper/normalize_score_test.go (TestDefaultNormalizeScore), and checks the Go integer
+arithmetic of the helpers. Upstream tests BuildBrokenLinearFunction in
+noderesources/requested_to_capacity_ratio_test.go (TestBrokenLinearFunction), ported in
+test_requested_to_capacity_ratio.py.
 """
 
 import pytest
@@ -31,25 +31,6 @@ def test_default_normalize_score(reverse, scores, expected):
     status = default_normalize_score(MAX_NODE_SCORE, reverse, node_scores)
     assert status.is_success()
     assert [s.score for s in node_scores] == expected
-
-
-_SHAPE_0 = [(10, 1), (90, 9)]
-_SHAPE_1 = [(0, 2), (40, 10), (100, 0)]
-_SHAPE_2 = [(0, 2), (40, 2), (100, 2)]
-
-
-@pytest.mark.parametrize("points,p,expected", [
-    *[pytest.param(_SHAPE_0, p, e, id=f"case_0-p={p}") for p, e in [
-        (-10, 1), (0, 1), (9, 1), (10, 1), (15, 1), (19, 1), (20, 2), (89, 8), (90, 9), (99, 9), (100, 9),
-        (110, 9)]],
-    *[pytest.param(_SHAPE_1, p, e, id=f"case_1-p={p}") for p, e in [
-        (-10, 2), (0, 2), (20, 6), (30, 8), (40, 10), (70, 5), (100, 0), (110, 0)]],
-    *[pytest.param(_SHAPE_2, p, e, id=f"case_2-p={p}") for p, e in [
-        (-10, 2), (0, 2), (20, 2), (30, 2), (40, 2), (70, 2), (100, 2), (110, 2)]],
-])
-def test_broken_linear_function(points, p, expected):
-    f = build_broken_linear_function([FunctionShapePoint(u, s) for u, s in points])
-    assert f(p) == expected
 
 
 def test_falling_segment_truncates_toward_zero_like_go():
