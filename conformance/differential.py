@@ -4,10 +4,10 @@ Upstream picks at random among nodes with the best total score, so once a run ma
 trace cannot show to be forced, later pods may legitimately see another cluster. `compare` therefore
 compares, for each pod, only what that randomness cannot reach:
 
-- every attempt that starts before either run's first open choice: the multiset of probe records
-  (plugin, point, node, code), ignoring order, time and PreEnqueue calls (how often a pod is moved
-  between queues is the queue's business); on an attempt whose own choice was open, nodes chosen
-  after scoring are left out;
+- every attempt up to the first open choice of either run (that attempt included): the multiset of
+  probe records (plugin, point, node, code), ignoring order, time and PreEnqueue calls (how often a
+  pod is moved between queues is the queue's business); on the attempt whose choice was open, the
+  nodes of the calls after host selection are left out;
 - the chosen node, when the traced scores give a single best node in both runs;
 - when neither run made an open choice and the pod had the same attempts in both: its phase,
   PodScheduled reason and FitError message.
@@ -115,7 +115,7 @@ def compare(a: Run, b: Run) -> None:
     for pod in (p for p in a.live_pods if p in b.live_pods):
         common = [t for t in a.attempts(pod) if t in b.attempts(pod)]
         for attempt in common:
-            if _start(a, pod, attempt) >= horizon_a or _start(b, pod, attempt) >= horizon_b:
+            if _start(a, pod, attempt) > horizon_a or _start(b, pod, attempt) > horizon_b:
                 break
             _compare_attempt(a, b, pod, attempt)
         if settled and a.attempts(pod) == b.attempts(pod):

@@ -265,3 +265,155 @@ MUTANTS: list[Mutant] = [
 ]
 
 __all__ = ["MUTANTS", "Mutant"]
+
+
+# --- queue, extenders, outcome, preemption --------------------------------------------------------
+
+def _lower_priority_first(sched: Scheduler) -> None:
+    less = sched.queue._less
+    sched.queue._less = lambda a, b: less(b, a)
+
+
+def _extender_filter_ignored(sched: Scheduler) -> None:
+    """Asks the extenders (so the trace shows their answers) but keeps every node."""
+    from reference.interfaces import NodeToStatus
+    original = sched.algorithm.find_nodes_that_pass_extenders
+
+    def find(pod, feasible, statuses):
+        original(pod, feasible, NodeToStatus())
+        return feasible
+    sched.algorithm.find_nodes_that_pass_extenders = find
+
+
+def _extenders_ignorable(value: bool) -> Callable[[Scheduler], None]:
+    def hook(sched: Scheduler) -> None:
+        for ext in sched.algorithm.extenders:
+            ext.ignorable = value
+    return hook
+
+
+def _prioritize_errors_fail(sched: Scheduler) -> None:
+    from reference.scheduler.schedule_one import CycleFailure
+    errors: list[str] = []
+    for ext in sched.algorithm.extenders:
+        def prioritize(pod, nodes, original=ext.prioritize):
+            try:
+                return original(pod, nodes)
+            except Exception as exc:
+                errors.append(str(exc))
+                raise
+        ext.prioritize = prioritize
+    original = sched.algorithm.prioritize_nodes
+
+    def prioritize_nodes(fw, state, pod, nodes):
+        errors.clear()
+        scores = original(fw, state, pod, nodes)
+        if errors:
+            raise CycleFailure(Status.as_status(errors[0]))
+        return scores
+    sched.algorithm.prioritize_nodes = prioritize_nodes
+
+
+def _extender_weights_ignored(sched: Scheduler) -> None:
+    for ext in sched.algorithm.extenders:
+        ext.weight = 1
+
+
+def _patch_failure_handler(sched: Scheduler, before=None, after=None) -> None:
+    original = sched._handle_failure
+
+    def handle(fw, qpi, status, fit_error, nominating):
+        if before is not None:
+            status = before(status, fit_error)
+        original(fw, qpi, status, fit_error, nominating)
+        if after is not None:
+            after(qpi.pod.effective_uid, status, fit_error)
+    sched._handle_failure = handle
+
+
+def _postfilter_message_with_period(sched: Scheduler) -> None:
+    """The spec's `.[ <postfilter msg>.]`: upstream's FitError.Error adds no period after it."""
+    def before(status, fit_error):
+        if fit_error is None or not fit_error.diagnosis.post_filter_msg:
+            return status
+        fit_error.diagnosis.post_filter_msg += "."
+        return fit_error.as_status(status.code)
+    _patch_failure_handler(sched, before=before)
+
+
+def _histogram_unsorted(sched: Scheduler) -> None:
+    """Lists the reason histogram in reverse order."""
+    def before(status, fit_error):
+        if fit_error is None or fit_error.diagnosis.pre_filter_msg:
+            return status
+        message = fit_error.message()
+        head, sep, rest = message.partition(": ")
+        body, dot, tail = rest.partition(".")
+        entries = body.split(", ")
+        if not dot or len(entries) < 2:
+            return status
+        wrong = f"{head}{sep}{', '.join(reversed(entries))}{dot}{tail}"
+        return Status(status.code, (wrong,), error=wrong)
+    _patch_failure_handler(sched, before=before)
+
+
+def _binding_rejection_is_error(sched: Scheduler) -> None:
+    """Derives the condition reason from the FitError instead of the status code: PreBind and Bind
+    rejections (not FitErrors) get SchedulerError."""
+    def after(uid, status, fit_error):
+        cond = sched.store.conditions.get(uid)
+        if cond is not None and fit_error is None and status.is_rejected():
+            sched.store.conditions[uid] = type(cond)(cond.type, cond.status, "SchedulerError", cond.message)
+    _patch_failure_handler(sched, after=after)
+
+
+def _default_preemption(fw: Framework):
+    return next((p for p in fw.post_filter_plugins if p.name == "DefaultPreemption"), None)
+
+
+def _equal_priority_victims(fw: Framework) -> None:
+    from dataclasses import replace
+    plugin = _default_preemption(fw)
+    if plugin is None:
+        return
+    original = plugin.select_victims_on_node
+
+    def select(state, preemptor, node_info, all_victims, pdbs):
+        return original(state, replace(preemptor, priority=preemptor.effective_priority + 1), node_info,
+                        all_victims, pdbs)
+    plugin.select_victims_on_node = select
+
+
+def _evict_on_every_candidate(fw: Framework) -> None:
+    """Evicts the victims of every candidate node, not only of the chosen one."""
+    from reference.plugins.preemption.evaluator import select_candidate
+    from reference.plugins.preemption.executor import prepare_candidate_async
+    plugin = _default_preemption(fw)
+    if plugin is None:
+        return
+    original = plugin.find_candidates
+
+    def find(state, all_nodes, pod, statuses):
+        candidates, node_statuses, err = original(state, all_nodes, pod, statuses)
+        best = select_candidate(candidates)
+        for candidate in candidates:
+            if best is None or candidate.name != best.name:
+                prepare_candidate_async(plugin.handle, candidate, pod, plugin.name)
+        return candidates, node_statuses, err
+    plugin.find_candidates = find
+
+
+MUTANTS += [
+    Mutant("lower-priority-popped-first", "queue-priority-order", _lower_priority_first),
+    Mutant("extender-filter-ignored", "extender-filter-respected", _extender_filter_ignored),
+    Mutant("ignorable-extender-error-fails", "ignorable-extender-errors-tolerated", _extenders_ignorable(False)),
+    Mutant("extender-filter-error-skipped", "extender-filter-error-fails", _extenders_ignorable(True)),
+    Mutant("prioritize-error-fails", "extender-prioritize-errors-tolerated", _prioritize_errors_fail),
+    Mutant("extender-weights-ignored", "extender-scores-scaled", _extender_weights_ignored),
+    Mutant("postfilter-message-with-period", "fit-error-message", _postfilter_message_with_period),
+    Mutant("histogram-unsorted", "fit-error-message", _histogram_unsorted),
+    Mutant("binding-rejection-is-error", "condition-classification", _binding_rejection_is_error),
+    Mutant("equal-priority-victims", "preemption-evicts-lower-priority-only",
+           _each_framework(_equal_priority_victims)),
+    Mutant("evict-on-every-candidate", "preemptor-nominated", _each_framework(_evict_on_every_candidate)),
+]

@@ -1,0 +1,90 @@
+"""differential.compare: the reference against itself, against a broken reference, and the limits
+where upstream's randomness makes two correct runs differ."""
+
+from __future__ import annotations
+
+import pytest
+
+from conformance.backends.reference import ReferenceBackend
+from conformance.differential import choice_is_open, compare, first_open_choice
+from conformance.invariants import Run, Violation
+
+from ...conformance.mutants import _each_framework, _filter_not_short_circuited, _reserve_not_short_circuited
+from ._kit import CAPABILITIES, config, edited, node, pod, run_on_reference, scenario, with_pod
+
+TWO_NODES = (node("node-0"), node("node-1"))
+SCORED = config({"preFilter": ["Probe0"], "filter": ["Probe0", "Probe1"], "score": ["Probe0"],
+                 "reserve": ["Probe0", "Probe1"]})
+SCENARIOS = {
+    "rejected-everywhere": scenario([pod(probes={"Probe0": {"Filter": {"code": "Unschedulable", "reasons": ["x"]}}})],
+                                    nodes=TWO_NODES, cfg=SCORED),
+    "best-score": scenario([pod(probes={"Probe0": {"Score": {"score": 10, "byNode": {"node-1": {"score": 90}}}}}),
+                            pod("pod-1", probes={"Probe0": {"Reserve": {"code": "Error"},
+                                                            "Score": {"byNode": {"node-0": {"score": 5}}}}})],
+                           nodes=TWO_NODES,
+                           cfg=SCORED),
+    "one-feasible": scenario([pod(probes={"Probe1": {"Filter": {"byNode": {"node-0": {"code": "Unschedulable"}}}}})],
+                             nodes=TWO_NODES, cfg=SCORED),
+}
+
+
+def seeded(sc, seed: int, hook=None) -> Run:
+    return Run(sc, ReferenceBackend(seed=seed, hook=hook).run(sc), frozenset(CAPABILITIES))
+
+
+@pytest.mark.parametrize("name", SCENARIOS)
+def test_the_reference_agrees_with_itself(name) -> None:
+    sc = SCENARIOS[name]
+    a, b = seeded(sc, 0), seeded(sc, 1)
+    assert first_open_choice(a) == first_open_choice(b) == float("inf")
+    compare(a, b)
+
+
+@pytest.mark.parametrize("mutant, name", [(_filter_not_short_circuited, "rejected-everywhere"),
+                                          (_reserve_not_short_circuited, "best-score")])
+def test_a_broken_reference_disagrees(mutant, name) -> None:
+    sc = SCENARIOS[name]
+    with pytest.raises(Violation) as info:
+        compare(run_on_reference(sc), run_on_reference(sc, hook=_each_framework(mutant)))
+    assert info.value.invariant == "differential" and "plugin calls of attempt 1" in str(info.value)
+
+
+def test_a_forced_choice_must_match() -> None:
+    a = run_on_reference(SCENARIOS["best-score"])
+    assert a.outcome.pods["default/pod-0"].node == "node-1"
+    swap = {"node-0": "node-1", "node-1": "node-0"}
+    trace = tuple(dict(r, node=swap[r["node"]]) if r["pod"] == "default/pod-0" and r["point"] in (
+        "Reserve", "Permit", "PreBindPreFlight", "PreBind", "PostBind") else r for r in a.outcome.trace)
+    b = with_pod(edited(a, trace=trace), "default/pod-0", node="node-0")
+    with pytest.raises(Violation, match="the node chosen in attempt 1"):
+        compare(a, b)
+
+
+def test_ties_open_the_choice_and_stop_the_comparison_of_what_follows() -> None:
+    """Two nodes tie for pod-0 and the seed decides; pod-1 (3 CPU) then fits only if pod-0 (2 CPU)
+    went to the small node."""
+    fit = config({"preFilter": ["Probe0", "NodeResourcesFit"], "filter": ["NodeResourcesFit", "Probe0"],
+                  "score": ["Probe0"], "reserve": ["Probe0"]})
+    sc = scenario([pod("pod-0", priority=1, cpu="2"), pod("pod-1", cpu="3")],
+                  nodes=(node("node-0", cpu="2"), node("node-1", cpu="4")), cfg=fit)
+    runs = {r.outcome.pods["default/pod-0"].node: r for r in (seeded(sc, s) for s in range(8))}
+    a, b = runs["node-0"], runs["node-1"]
+    assert (a.outcome.pods["default/pod-1"].phase, b.outcome.pods["default/pod-1"].phase) == ("bound",
+                                                                                              "unschedulable")
+    assert choice_is_open(a, "default/pod-0", 1) and first_open_choice(a) == 0
+    compare(a, b)
+    # The open attempt itself is still compared, without the chosen node.
+    extra = {"seq": 0, "t": 0.0, "attempt": 1, "pod": "default/pod-0", "plugin": "Probe0", "point": "Filter",
+             "node": "node-1", "code": "Success"}
+    with pytest.raises(Violation, match="plugin calls of attempt 1"):
+        compare(a, edited(b, trace=(extra, *b.outcome.trace)))
+
+
+def test_results_are_compared_only_over_the_same_attempts() -> None:
+    a = run_on_reference(SCENARIOS["rejected-everywhere"])
+    changed = {"status": "False", "reason": "Unschedulable", "message": "0/2 nodes are available: 2 y."}
+    with pytest.raises(Violation, match="FitError message"):
+        compare(a, with_pod(a, "default/pod-0", condition=changed))
+    extra = {"seq": 999, "t": 5.0, "attempt": 2, "pod": "default/pod-0", "plugin": "Probe0", "point": "PreFilter",
+             "code": "Success"}
+    compare(a, with_pod(edited(a, trace=(*a.outcome.trace, extra)), "default/pod-0", condition=changed))

@@ -1,0 +1,65 @@
+"""Preemption invariants: the reference's DefaultPreemption and two broken ones."""
+
+from __future__ import annotations
+
+from conformance.invariants import REGISTRY
+
+from ...conformance.mutants import _each_framework, _equal_priority_victims, _evict_on_every_candidate
+from ._kit import edited, node, pod, run_on_reference, scenario, violation, with_pod
+
+LOWER_ONLY = REGISTRY["preemption-evicts-lower-priority-only"]
+NOMINATED = REGISTRY["preemptor-nominated"]
+SMALL = (node("node-0", cpu="1"), node("node-1", cpu="1"))
+
+
+def full_cluster(victim_priority: int = 0, preemptor_priority: int = 10, **preemptor):
+    """Every node full of one victim; one workload pod that fits only by evicting."""
+    victims = [pod(f"victim-{i}", priority=victim_priority, cpu="1", on=n["metadata"]["name"])
+               for i, n in enumerate(SMALL)]
+    return scenario([pod("preemptor", priority=preemptor_priority, cpu="1", **preemptor)], nodes=SMALL, bound=victims)
+
+
+def test_reference_evicts_one_lower_priority_pod_and_binds_there() -> None:
+    run = run_on_reference(full_cluster())
+    assert run.outcome.deleted == ("default/victim-1",)
+    assert run.outcome.pods["default/preemptor"].node == "node-1"
+    LOWER_ONLY.check(run)
+    NOMINATED.check(run)
+
+
+def test_equal_priority_victims_are_caught() -> None:
+    sc = full_cluster(victim_priority=10)
+    assert run_on_reference(sc).outcome.deleted == ()
+    run = run_on_reference(sc, hook=_each_framework(_equal_priority_victims))
+    assert run.outcome.deleted
+    v = violation(LOWER_ONLY, run)
+    assert v.pod in run.outcome.deleted and v.actual == 10
+
+
+def test_preemption_policy_never_cannot_preempt() -> None:
+    run = run_on_reference(full_cluster(policy="Never"))
+    assert run.outcome.deleted == ()
+    deleted = edited(run, deleted=("default/victim-0",))
+    assert "no workload pod that may preempt" in str(violation(LOWER_ONLY, deleted))
+
+
+def test_evicting_on_every_candidate_is_caught() -> None:
+    run = run_on_reference(full_cluster(), hook=_each_framework(_evict_on_every_candidate))
+    assert set(run.outcome.deleted) == {"default/victim-0", "default/victim-1"}
+    v = violation(NOMINATED, run)
+    assert v.pod == "default/victim-0" and "node-0" in str(v)
+
+
+def test_a_nomination_on_the_node_is_a_witness() -> None:
+    run = run_on_reference(full_cluster(), hook=_each_framework(_evict_on_every_candidate))
+    NOMINATED.check(with_pod(run, "default/preemptor", phase="unschedulable", node="",
+                             nominated_node_name="node-0"))
+
+
+def test_a_preemptor_whose_nomination_may_have_been_cleared_leaves_it_open() -> None:
+    run = run_on_reference(full_cluster(), hook=_each_framework(_evict_on_every_candidate))
+    events = (*run.outcome.events, {"pod": "default/preemptor", "type": "Warning", "reason": "FailedScheduling",
+                                    "message": 'running Reserve plugin "X": boom'})
+    NOMINATED.check(edited(run, events=events))
+    unbound = edited(run, bindings=())
+    NOMINATED.check(with_pod(unbound, "default/preemptor", phase="error", node="", nominated_node_name=""))
