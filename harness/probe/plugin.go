@@ -226,6 +226,12 @@ func (p *Probe) signal(pod *v1.Pod, attempt int, then Signal, stop <-chan struct
 	if then.Allow {
 		point = "Allow"
 	}
+	// Recorded before the call: an Allow lets the binding cycle go on at
+	// once, and its records must come after this one.
+	delivered := waiting != nil
+	rec := p.base(point, pod, attempt, "", nil)
+	rec.Delivered = &delivered
+	p.rec.record(rec, p.args.Collector)
 	if waiting != nil {
 		if then.Allow {
 			waiting.Allow(p.name)
@@ -233,10 +239,6 @@ func (p *Probe) signal(pod *v1.Pod, attempt int, then Signal, stop <-chan struct
 			waiting.Reject(p.name, then.Message)
 		}
 	}
-	delivered := waiting != nil
-	rec := p.base(point, pod, attempt, "", nil)
-	rec.Delivered = &delivered
-	p.rec.record(rec, p.args.Collector)
 }
 
 func (p *Probe) PreBindPreFlight(_ context.Context, state fwk.CycleState, pod *v1.Pod, nodeName string) (*fwk.PreBindPreFlightResult, *fwk.Status) {

@@ -1,246 +1,134 @@
-// Command runner runs the upstream scheduler in-process against a fake
-// clientset: it schedules one pod onto one of two nodes and prints, as JSON
-// lines on stdout, the effective plugins of every profile and the outcome.
+// Command runner is the upstream backend's scheduler process: it reads JSON
+// requests, one per line, on stdin and answers each with one JSON line on
+// stdout (logs go to stderr). Requests:
 //
-// Usage: runner [CONFIG.yaml]   (no argument or "-" reads stdin; empty input
-// means the upstream default configuration)
+//	{"id": 1, "hello": true}
+//	    -> {"id": 1, "kubernetesVersion": "v1.37.1", "goVersion": "go1.26.8"}
+//	{"id": 2, "scenario": {...}}   (docs/scenario.md; ${EXTENDER_URL} already substituted)
+//	    -> {"id": 2, "outcome": {...}, "start": <unix seconds the trace's t counts from>}
+//	    or {"id": 2, "error": "one line"}   (config refused, manifest undecodable, ...)
+//	{"id": 3, "bind": {"namespace": "default", "name": "pod-0", "uid": "...", "node": "node-1"}}
+//	    -> {"id": 3, "bindError": ""}   ("" when bound; else the API error)
+//
+// Scenarios run one at a time, in order; hello and bind are answered at once,
+// even while a scenario runs (an extender's bind verb binds the running
+// scenario's pod, as a real binder extender does through the API server).
 package main
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
-	"sort"
-	"time"
+	"runtime"
+	"strings"
+	"sync"
 
-	v1 "k8s.io/api/core/v1"
-	eventsv1 "k8s.io/api/events/v1"
-	"k8s.io/apimachinery/pkg/api/resource"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/runtime"
-	"k8s.io/apimachinery/pkg/types"
-	"k8s.io/client-go/informers"
-	"k8s.io/client-go/kubernetes/fake"
-	clienttesting "k8s.io/client-go/testing"
-	"k8s.io/client-go/tools/events"
-	configv1 "k8s.io/kube-scheduler/config/v1"
-	"k8s.io/kubernetes/pkg/scheduler"
-	"k8s.io/kubernetes/pkg/scheduler/apis/config"
-	"k8s.io/kubernetes/pkg/scheduler/apis/config/latest"
-	"k8s.io/kubernetes/pkg/scheduler/apis/config/scheme"
-	"k8s.io/kubernetes/pkg/scheduler/apis/config/validation"
-	"k8s.io/kubernetes/pkg/scheduler/profile"
+	"k8s.io/klog/v2"
+
+	"github.com/kube-scheduler-conformance/harness/runner"
 )
 
+type request struct {
+	ID       json.RawMessage  `json:"id"`
+	Hello    bool             `json:"hello"`
+	Scenario *runner.Scenario `json:"scenario"`
+	Bind     *struct {
+		Namespace string `json:"namespace"`
+		Name      string `json:"name"`
+		UID       string `json:"uid"`
+		Node      string `json:"node"`
+	} `json:"bind"`
+}
+
+// output serialises response lines.
+type output struct {
+	mu sync.Mutex
+	w  *bufio.Writer
+}
+
+func (o *output) send(v map[string]any) {
+	data, err := json.Marshal(v)
+	if err != nil {
+		data, _ = json.Marshal(map[string]any{"id": v["id"], "error": "encoding the response: " + oneLine(err)})
+	}
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	o.w.Write(append(data, '\n'))
+	o.w.Flush()
+}
+
 func main() {
-	timeout := flag.Duration("timeout", 30*time.Second, "give up if the pod is neither bound nor reported unschedulable by then")
+	klog.InitFlags(nil)
+	opts := runner.DefaultOptions
+	flag.DurationVar(&opts.Settle, "settle", opts.Settle, "idle time (no cycle, write, event or trace record) that ends a scenario")
+	flag.DurationVar(&opts.Teardown, "teardown", opts.Teardown, "how long to wait for binding cycles after a scenario")
 	flag.Parse()
-	if err := run(flag.Arg(0), *timeout); err != nil {
+	if err := serve(os.Stdin, &output{w: bufio.NewWriter(os.Stdout)}, runner.New(opts)); err != nil {
 		fmt.Fprintln(os.Stderr, "runner:", err)
 		os.Exit(1)
 	}
 }
 
-func run(configPath string, timeout time.Duration) error {
-	start := time.Now()
-	cfg, err := loadConfig(configPath)
-	if err != nil {
-		return err
-	}
-	if err := validation.ValidateKubeSchedulerConfiguration(cfg); err != nil {
-		return fmt.Errorf("invalid configuration: %w", err)
-	}
-
-	ctx, cancel := context.WithTimeout(context.Background(), timeout)
-	defer cancel()
-
-	client := fake.NewClientset(
-		makeNode("node-a", "2", "4Gi"),
-		makeNode("node-b", "4", "8Gi"),
-	)
-	broadcaster := events.NewBroadcaster(&events.EventSinkImpl{Interface: client.EventsV1()})
-	informerFactory := informers.NewSharedInformerFactory(client, 0)
-
-	sched, err := scheduler.New(ctx, client, informerFactory, nil,
-		profile.NewRecorderFactory(broadcaster),
-		scheduler.WithComponentConfigVersion(cfg.TypeMeta.APIVersion),
-		scheduler.WithProfiles(cfg.Profiles...),
-		scheduler.WithPercentageOfNodesToScore(cfg.PercentageOfNodesToScore),
-		scheduler.WithPodInitialBackoffSeconds(cfg.PodInitialBackoffSeconds),
-		scheduler.WithPodMaxBackoffSeconds(cfg.PodMaxBackoffSeconds),
-		scheduler.WithExtenders(cfg.Extenders...),
-		scheduler.WithParallelism(cfg.Parallelism),
-	)
-	if err != nil {
-		return fmt.Errorf("scheduler.New: %w", err)
-	}
-
-	plugins, err := effectivePlugins(sched)
-	if err != nil {
-		return err
-	}
-	if err := emit(map[string]any{"kind": "plugins", "profiles": plugins}); err != nil {
-		return err
-	}
-
-	outcome := make(chan map[string]any, 1)
-	report := func(o map[string]any) {
-		select {
-		case outcome <- o:
-		default:
+func serve(in io.Reader, out *output, r *runner.Runner) error {
+	scenarios := make(chan request, 64)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for req := range scenarios {
+			outcome, start, err := r.Run(context.Background(), req.Scenario)
+			if err != nil {
+				out.send(map[string]any{"id": req.ID, "error": oneLine(err)})
+				continue
+			}
+			out.send(map[string]any{"id": req.ID, "outcome": outcome, "start": float64(start.UnixNano()) / 1e9})
+		}
+	}()
+	defer func() {
+		close(scenarios)
+		<-done
+	}()
+	lines := bufio.NewReader(in)
+	for {
+		line, err := lines.ReadBytes('\n')
+		if len(strings.TrimSpace(string(line))) > 0 {
+			dispatch(line, out, r, scenarios)
+		}
+		if errors.Is(err, io.EOF) {
+			return nil
+		}
+		if err != nil {
+			return err
 		}
 	}
-	client.PrependReactor("create", "pods", func(action clienttesting.Action) (bool, runtime.Object, error) {
-		if action.GetSubresource() != "binding" {
-			return false, nil, nil
-		}
-		binding := action.(clienttesting.CreateAction).GetObject().(*v1.Binding)
-		// The fake client holds its lock while reactors run, so the pod must
-		// be updated through the tracker, not through the client.
-		if err := bindInTracker(client.Tracker(), binding); err != nil {
-			return true, nil, err
-		}
-		report(map[string]any{
-			"kind": "binding", "pod": binding.Namespace + "/" + binding.Name, "node": binding.Target.Name,
-		})
-		return true, binding, nil
-	})
-	// Binding is synchronous with the reactor; unschedulable pods are only
-	// visible as FailedScheduling events.
-	stopWatch, err := broadcaster.StartEventWatcher(func(obj runtime.Object) {
-		if e, ok := obj.(*eventsv1.Event); ok && e.Reason == "FailedScheduling" {
-			report(map[string]any{
-				"kind": "unschedulable", "pod": e.Regarding.Namespace + "/" + e.Regarding.Name, "message": e.Note,
-			})
-		}
-	})
-	if err != nil {
-		return err
-	}
-	defer stopWatch()
+}
 
-	informerFactory.Start(ctx.Done())
-	informerFactory.WaitForCacheSync(ctx.Done())
-	if err := sched.WaitForHandlersSync(ctx); err != nil {
-		return fmt.Errorf("waiting for handlers: %w", err)
+func dispatch(line []byte, out *output, r *runner.Runner, scenarios chan<- request) {
+	var req request
+	if err := json.Unmarshal(line, &req); err != nil {
+		out.send(map[string]any{"id": req.ID, "error": "bad request: " + oneLine(err)})
+		return
 	}
-	go sched.Run(ctx)
-
-	pod := makePod("pod-0", cfg.Profiles[0].SchedulerName)
-	if _, err := client.CoreV1().Pods(pod.Namespace).Create(ctx, pod, metav1.CreateOptions{}); err != nil {
-		return err
-	}
-
-	select {
-	case o := <-outcome:
-		o["profile"] = pod.Spec.SchedulerName
-		o["elapsedMs"] = time.Since(start).Milliseconds()
-		return emit(o)
-	case <-ctx.Done():
-		return fmt.Errorf("no outcome for pod %s within %v", pod.Name, timeout)
+	switch {
+	case req.Hello:
+		out.send(map[string]any{"id": req.ID, "kubernetesVersion": runner.KubernetesVersion(),
+			"goVersion": runtime.Version()})
+	case req.Bind != nil:
+		b := *req.Bind
+		go func() {
+			out.send(map[string]any{"id": req.ID, "bindError": r.Bind(b.Namespace, b.Name, b.UID, b.Node)})
+		}()
+	case req.Scenario != nil:
+		scenarios <- req
+	default:
+		out.send(map[string]any{"id": req.ID, "error": "bad request: expected one of hello, scenario, bind"})
 	}
 }
 
-// loadConfig decodes and defaults a KubeSchedulerConfiguration exactly as
-// kube-scheduler's --config does.
-func loadConfig(path string) (*config.KubeSchedulerConfiguration, error) {
-	var data []byte
-	var err error
-	if path == "" || path == "-" {
-		data, err = io.ReadAll(os.Stdin)
-	} else {
-		data, err = os.ReadFile(path)
-	}
-	if err != nil {
-		return nil, err
-	}
-	if len(data) == 0 {
-		return latest.Default()
-	}
-	obj, gvk, err := scheme.Codecs.UniversalDecoder().Decode(data, nil, nil)
-	if err != nil {
-		return nil, err
-	}
-	cfg, ok := obj.(*config.KubeSchedulerConfiguration)
-	if !ok {
-		return nil, fmt.Errorf("not a KubeSchedulerConfiguration: %s", gvk)
-	}
-	// Conversion clears TypeMeta; kube-scheduler restores it the same way.
-	cfg.TypeMeta.APIVersion = gvk.GroupVersion().String()
-	return cfg, nil
-}
-
-// effectivePlugins returns, per profile, the plugins the built framework runs
-// at each extension point, in the v1 (kubescheduler.config.k8s.io) JSON shape.
-// Conversion gives every entry a weight; it is 0 except at score-like points.
-func effectivePlugins(sched *scheduler.Scheduler) (map[string]*configv1.Plugins, error) {
-	names := make([]string, 0, len(sched.Profiles))
-	for name := range sched.Profiles {
-		names = append(names, name)
-	}
-	sort.Strings(names)
-	out := make(map[string]*configv1.Plugins, len(names))
-	for _, name := range names {
-		var p configv1.Plugins
-		if err := scheme.Scheme.Convert(sched.Profiles[name].ListPlugins(), &p, nil); err != nil {
-			return nil, fmt.Errorf("profile %s: %w", name, err)
-		}
-		out[name] = &p
-	}
-	return out, nil
-}
-
-// bindInTracker does what the API server's binding subresource does to the pod.
-func bindInTracker(tracker clienttesting.ObjectTracker, b *v1.Binding) error {
-	gvr := v1.SchemeGroupVersion.WithResource("pods")
-	obj, err := tracker.Get(gvr, b.Namespace, b.Name)
-	if err != nil {
-		return err
-	}
-	pod := obj.(*v1.Pod).DeepCopy()
-	pod.Spec.NodeName = b.Target.Name
-	pod.Status.Conditions = append(pod.Status.Conditions, v1.PodCondition{
-		Type: v1.PodScheduled, Status: v1.ConditionTrue, LastTransitionTime: metav1.Now(),
-	})
-	return tracker.Update(gvr, pod, b.Namespace)
-}
-
-func makeNode(name, cpu, memory string) *v1.Node {
-	resources := v1.ResourceList{
-		v1.ResourcePods:   resource.MustParse("110"),
-		v1.ResourceCPU:    resource.MustParse(cpu),
-		v1.ResourceMemory: resource.MustParse(memory),
-	}
-	return &v1.Node{
-		ObjectMeta: metav1.ObjectMeta{Name: name, UID: types.UID("uid-" + name), Labels: map[string]string{v1.LabelHostname: name}},
-		Status: v1.NodeStatus{
-			Capacity:    resources,
-			Allocatable: resources,
-			Conditions:  []v1.NodeCondition{{Type: v1.NodeReady, Status: v1.ConditionTrue}},
-		},
-	}
-}
-
-func makePod(name, schedulerName string) *v1.Pod {
-	return &v1.Pod{
-		ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: "default", UID: types.UID("uid-" + name)},
-		Spec: v1.PodSpec{
-			SchedulerName: schedulerName,
-			Containers: []v1.Container{{
-				Name:  "c",
-				Image: "registry.k8s.io/pause:3.10",
-				Resources: v1.ResourceRequirements{Requests: v1.ResourceList{
-					v1.ResourceCPU:    resource.MustParse("100m"),
-					v1.ResourceMemory: resource.MustParse("128Mi"),
-				}},
-			}},
-		},
-	}
-}
-
-func emit(v any) error {
-	return json.NewEncoder(os.Stdout).Encode(v)
+func oneLine(err error) string {
+	return strings.ReplaceAll(strings.TrimSpace(err.Error()), "\n", "; ")
 }

@@ -1,0 +1,120 @@
+package probe_test
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"reflect"
+	"sort"
+	"testing"
+
+	"github.com/kube-scheduler-conformance/harness/runner"
+)
+
+// goldenDir holds {"scenario": ..., "trace": [...]} files written by the
+// Python probes on the reference scheduler (tests/golden/probes/).
+var goldenDir = filepath.Join("..", "..", "tests", "golden", "probes")
+
+// TestGoldenTraces runs every golden scenario on the upstream scheduler and
+// compares its trace with the golden one, modulo what upstream leaves to
+// chance: `t`, `seq`, and the order of records it produces in parallel.
+func TestGoldenTraces(t *testing.T) {
+	files, err := filepath.Glob(filepath.Join(goldenDir, "*.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(files) == 0 {
+		t.Skipf("no golden files in %s yet (written by the Python probes; see docs/probes.md)", goldenDir)
+	}
+	r := runner.New(runner.DefaultOptions)
+	for _, file := range files {
+		t.Run(filepath.Base(file), func(t *testing.T) {
+			data, err := os.ReadFile(file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var golden struct {
+				Scenario runner.Scenario  `json:"scenario"`
+				Trace    []map[string]any `json:"trace"`
+			}
+			if err := json.Unmarshal(data, &golden); err != nil {
+				t.Fatal(err)
+			}
+			out, _, err := r.Run(context.Background(), &golden.Scenario)
+			if err != nil {
+				t.Fatal(err)
+			}
+			encoded, err := json.Marshal(out.Trace)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []map[string]any
+			if err := json.Unmarshal(encoded, &got); err != nil {
+				t.Fatal(err)
+			}
+			want := canonical(golden.Trace)
+			if have := canonical(got); !reflect.DeepEqual(have, want) {
+				t.Errorf("trace differs from %s\n got: %s\nwant: %s", file, lines(have), lines(want))
+			}
+		})
+	}
+}
+
+// parallel are the points upstream calls concurrently for different nodes of
+// one attempt (Filter and Score over nodes; the preemption dry run's
+// RemovePod/AddPod/Filter over candidate nodes). PreEnqueue plugins run in
+// Go map order (backend/queue: preEnqueuePluginMap), so they are unordered too.
+var parallel = map[string]bool{"Filter": true, "Score": true, "AddPod": true, "RemovePod": true}
+
+// canonical drops seq and t, and sorts each run of consecutive records of one
+// pod and attempt at parallel points by node (keeping each node's own order),
+// and each run of PreEnqueue records by plugin.
+func canonical(trace []map[string]any) []map[string]any {
+	out := make([]map[string]any, len(trace))
+	for i, r := range trace {
+		c := map[string]any{}
+		for k, v := range r {
+			if k != "seq" && k != "t" {
+				c[k] = v
+			}
+		}
+		out[i] = c
+	}
+	for start := 0; start < len(out); {
+		end := start + 1
+		for end < len(out) && sameRun(out[start], out[end]) {
+			end++
+		}
+		run := out[start:end]
+		if run[0]["point"] == "PreEnqueue" {
+			sort.SliceStable(run, func(i, j int) bool { return str(run[i]["plugin"]) < str(run[j]["plugin"]) })
+		} else if parallel[str(run[0]["point"])] {
+			sort.SliceStable(run, func(i, j int) bool { return str(run[i]["node"]) < str(run[j]["node"]) })
+		}
+		start = end
+	}
+	return out
+}
+
+func sameRun(a, b map[string]any) bool {
+	if a["pod"] != b["pod"] || a["attempt"] != b["attempt"] {
+		return false
+	}
+	pa, pb := str(a["point"]), str(b["point"])
+	return (pa == "PreEnqueue" && pb == "PreEnqueue") || (parallel[pa] && parallel[pb])
+}
+
+func str(v any) string {
+	s, _ := v.(string)
+	return s
+}
+
+func lines(trace []map[string]any) string {
+	out := ""
+	for _, r := range trace {
+		data, _ := json.Marshal(r)
+		out += "\n  " + string(data)
+	}
+	return out
+}

@@ -1,0 +1,117 @@
+package runner
+
+import (
+	"sync"
+	"time"
+
+	dto "github.com/prometheus/client_model/go"
+	v1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/klog/v2"
+	"k8s.io/kubernetes/pkg/scheduler"
+	"k8s.io/kubernetes/pkg/scheduler/framework"
+	"k8s.io/kubernetes/pkg/scheduler/metrics"
+
+	"github.com/kube-scheduler-conformance/harness/probe"
+)
+
+// cycles wraps the scheduler's NextEntity to see when a scheduling cycle runs
+// and to read the queue's own attempt counter of every popped pod.
+type cycles struct {
+	mu       sync.Mutex
+	running  bool
+	attempts map[types.UID]int
+}
+
+func watchCycles(sched *scheduler.Scheduler) *cycles {
+	c := &cycles{attempts: map[types.UID]int{}}
+	next := sched.NextEntity
+	sched.NextEntity = func(logger klog.Logger) (framework.QueuedEntityInfo, error) {
+		entity, err := next(logger)
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		if pInfo, ok := entity.(*framework.QueuedPodInfo); ok && pInfo != nil && pInfo.Pod != nil {
+			c.attempts[pInfo.Pod.UID] = pInfo.Attempts
+			c.running = true
+		}
+		return entity, err
+	}
+	return c
+}
+
+// ended is called once ScheduleOne has returned.
+func (c *cycles) ended() {
+	c.mu.Lock()
+	c.running = false
+	c.mu.Unlock()
+}
+
+func (c *cycles) inCycle() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.running
+}
+
+func (c *cycles) attemptsOf(uid types.UID) int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.attempts[uid]
+}
+
+// bindingCycles is the number of binding-cycle goroutines in the process
+// (scheduler_goroutines{operation="binding"}: up from before WaitOnPermit to
+// after the failure handling of a failed binding).
+func bindingCycles() float64 {
+	var m dto.Metric
+	if err := metrics.Goroutines.WithLabelValues(metrics.Binding).Write(&m); err != nil {
+		return 0
+	}
+	return m.GetGauge().GetValue()
+}
+
+// busy reports whether the scheduler can still make progress on its own: a
+// scheduling cycle or binding cycle runs, a pod is in activeQ or backoffQ (it
+// will be retried) or in flight, a bound pod is not yet confirmed by the
+// informer, or a probe's Permit signal is still to fire. Pods in the
+// unschedulable pool wait for cluster events a static scenario never sends.
+func busy(sched *scheduler.Scheduler, c *cycles, rec *probe.Recorder, workload []*v1.Pod, baseline float64) bool {
+	if c.inCycle() || bindingCycles() > baseline || rec.PendingSignals() > 0 {
+		return true
+	}
+	q := sched.SchedulingQueue
+	if len(q.PodsInActiveQ()) > 0 || len(q.PodsInBackoffQ()) > 0 || len(q.InFlightPods()) > 0 {
+		return true
+	}
+	for _, pod := range workload {
+		if assumed, _ := sched.Cache.IsAssumedPod(pod); assumed {
+			return true
+		}
+	}
+	return false
+}
+
+// waitQuiet polls until busy() has been false, and nothing was written, recorded
+// or traced, for settle; or until deadline. It reports whether it got quiet.
+// The settle window covers what busy() cannot see: API writes still on their
+// way through the informers, and the asynchronous preemption goroutine.
+func waitQuiet(deadline time.Time, settle time.Duration, isBusy func() bool, activity func() int) bool {
+	last, quietSince := -1, time.Time{}
+	for {
+		now := time.Now()
+		if now.After(deadline) {
+			return false
+		}
+		act := activity()
+		switch {
+		case isBusy() || act != last:
+			last, quietSince = act, time.Time{}
+		case quietSince.IsZero():
+			quietSince = now
+		case now.Sub(quietSince) >= settle:
+			return true
+		}
+		time.Sleep(pollInterval)
+	}
+}
+
+const pollInterval = time.Millisecond

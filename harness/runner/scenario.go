@@ -1,0 +1,104 @@
+// Package runner runs one Scenario (docs/scenario.md) on the upstream
+// scheduler, in-process against a fake clientset, and returns its Outcome.
+package runner
+
+import (
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"strings"
+	"time"
+
+	v1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/meta"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/client-go/kubernetes/scheme"
+	corev1defaults "k8s.io/kubernetes/pkg/apis/core/v1"
+)
+
+// defaultDeadline applies when a scenario has no deadline (docs/scenario.md).
+const defaultDeadline = 30 * time.Second
+
+// Scenario is the wire form; manifests stay raw until decoded.
+type Scenario struct {
+	Version  int               `json:"version"`
+	Config   json.RawMessage   `json:"config"`
+	Nodes    []json.RawMessage `json:"nodes"`
+	Pods     []json.RawMessage `json:"pods"`
+	Objects  []json.RawMessage `json:"objects"`
+	Workload []json.RawMessage `json:"workload"`
+	Deadline *float64          `json:"deadline"`
+}
+
+// objects are a scenario's manifests decoded and defaulted as the API server
+// would store them.
+type objects struct {
+	existing []runtime.Object // nodes, bound pods, other objects: present before the scheduler starts
+	workload []*v1.Pod        // created in order once the scheduler watches
+	deadline time.Duration
+}
+
+func (s *Scenario) decode() (*objects, error) {
+	if s.Version != 0 && s.Version != 1 {
+		return nil, fmt.Errorf("scenario.version: %d is not supported; use 1", s.Version)
+	}
+	out := &objects{deadline: defaultDeadline}
+	if s.Deadline != nil {
+		if *s.Deadline <= 0 {
+			return nil, fmt.Errorf("scenario.deadline: %v is not a positive number of seconds", *s.Deadline)
+		}
+		out.deadline = time.Duration(*s.Deadline * float64(time.Second))
+	}
+	for _, section := range []struct {
+		name      string
+		manifests []json.RawMessage
+	}{{"nodes", s.Nodes}, {"pods", s.Pods}, {"objects", s.Objects}, {"workload", s.Workload}} {
+		for i, raw := range section.manifests {
+			obj, err := decodeManifest(raw)
+			if err != nil {
+				return nil, fmt.Errorf("scenario.%s[%d]: %v", section.name, i, err)
+			}
+			if pod, ok := obj.(*v1.Pod); ok && section.name == "workload" {
+				out.workload = append(out.workload, pod)
+			} else {
+				out.existing = append(out.existing, obj)
+			}
+		}
+	}
+	return out, nil
+}
+
+// decodeManifest decodes with client-go's scheme and applies what the API
+// server adds on create: defaults (schedulerName, requests from limits,
+// allocatable from capacity, ...), the default namespace and a UID.
+func decodeManifest(raw json.RawMessage) (runtime.Object, error) {
+	obj, _, err := scheme.Codecs.UniversalDeserializer().Decode(raw, nil, nil)
+	if err != nil {
+		return nil, err
+	}
+	acc, err := meta.Accessor(obj)
+	if err != nil {
+		return nil, err
+	}
+	switch o := obj.(type) {
+	case *v1.Pod:
+		corev1defaults.SetObjectDefaults_Pod(o)
+	case *v1.Node:
+		corev1defaults.SetObjectDefaults_Node(o)
+	}
+	_, clusterScoped := obj.(*v1.Node)
+	if _, ok := obj.(*v1.Namespace); ok {
+		clusterScoped = true
+	}
+	if !clusterScoped && acc.GetNamespace() == "" {
+		acc.SetNamespace("default")
+	}
+	if acc.GetUID() == "" {
+		kind := strings.ToLower(reflect.TypeOf(obj).Elem().Name())
+		acc.SetUID(types.UID(fmt.Sprintf("uid-%s-%s-%s", kind, acc.GetNamespace(), acc.GetName())))
+	}
+	return obj, nil
+}
+
+func podKey(p *v1.Pod) string { return p.Namespace + "/" + p.Name }
