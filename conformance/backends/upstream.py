@@ -1,0 +1,131 @@
+"""The `upstream` backend: the real kube-scheduler (k8s.io/kubernetes as a library) in `harness/bin/runner`.
+
+The runner is started once and reused; it runs each scenario on a fresh fake clientset with the
+scenario's config, the Go probe plugins (harness/probe/) and the configured extenders, in wall time.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from pathlib import Path
+from typing import Any, Mapping
+
+from reference.probe.trace import Trace
+from reference.scenario import EXTENDER_URL_PLACEHOLDER, Scenario
+
+from ..errors import BackendFailure, BackendUnavailable
+from ..outcome import Outcome
+from .runner_protocol import RunnerProcess
+from .scenario_io import extender_scripts, with_extender_url
+
+# conformance/backends/upstream.py -> the repository root, where harness/bin lives in a checkout.
+_CHECKOUT_BIN = Path(__file__).resolve().parents[2] / "harness" / "bin"
+BUILD_HINT = "the upstream backend needs harness/bin/runner; build it with `harness/build.sh` (needs Go)"
+# Beyond the scenario's deadline: scheduler setup, teardown of binding cycles, process start.
+RESPONSE_GRACE = 60.0
+BIND_TIMEOUT = 30.0
+
+
+def default_runner() -> Path:
+    """$SCHED_CONFORMANCE_BIN/runner, else the checkout's harness/bin/runner."""
+    return Path(os.environ.get("SCHED_CONFORMANCE_BIN") or _CHECKOUT_BIN) / "runner"
+
+
+class UpstreamBackend:
+    name = "upstream"
+
+    def __init__(self, *, extender_server: Any = None, extender_url: str | None = None,
+                 runner: str | Path | None = None, runner_args: tuple[str, ...] = ()) -> None:
+        self.binary = Path(runner) if runner is not None else default_runner()
+        if not (self.binary.is_file() and os.access(self.binary, os.X_OK)):
+            raise BackendUnavailable(f"{BUILD_HINT} (no executable at {self.binary})")
+        self.extender_server = extender_server
+        self.extender_url = extender_server.base_url if extender_server is not None else extender_url
+        caps = {"probes", "config-per-scenario", "preemption", "plugin-list", "queue-attempts"}
+        if self.extender_url:
+            caps.add("extenders")
+        self.capabilities = frozenset(caps)
+        self.runner_args = runner_args
+        self._process: RunnerProcess | None = None
+        hello = self._runner().request({"hello": True}, timeout=RESPONSE_GRACE)
+        self.kubernetes_version = str(hello.get("kubernetesVersion", ""))
+        self.go_version = str(hello.get("goVersion", ""))
+
+    def run(self, scenario: Scenario) -> Outcome:
+        data = scenario.to_dict()
+        config = data.get("config")
+        if config is not None and _uses_extender_url(config):
+            if not self.extender_url:
+                raise BackendFailure("the scenario's extenders use ${EXTENDER_URL} but the upstream backend has no "
+                                     "extender server; pass extender_server= or extender_url=")
+            data["config"] = with_extender_url(config, self.extender_url)
+        origin = time.time()
+        extender_trace = self._prepare_extenders(scenario, origin)
+        response = self._runner().request({"scenario": data}, timeout=scenario.deadline + RESPONSE_GRACE)
+        if "error" in response:
+            raise BackendFailure(f"the upstream scheduler refuses the scenario: {response['error']}")
+        outcome = dict(response["outcome"])
+        if extender_trace is not None:
+            outcome["trace"] = merge_traces(outcome.get("trace") or [], float(response["start"]) - origin,
+                                            extender_trace.snapshot())
+        return Outcome.from_dict(outcome)
+
+    def close(self) -> None:
+        process, self._process = self._process, None
+        if process is not None:
+            process.close()
+
+    # --- internals ------------------------------------------------------------------------------
+
+    def _runner(self) -> RunnerProcess:
+        """The running runner, started (again, after a crash) when needed."""
+        if self._process is None or not self._process.alive:
+            if self._process is not None:
+                self._process.close()
+            self._process = RunnerProcess(self.binary, self.runner_args)
+        return self._process
+
+    def _prepare_extenders(self, scenario: Scenario, origin: float) -> Trace | None:
+        server = self.extender_server
+        if server is None:
+            return None
+        trace = Trace(lambda: time.time() - origin)
+        server.trace = trace
+        server.binder = self._bind
+        server.set_scripts(extender_scripts(scenario))
+        return trace
+
+    def _bind(self, namespace: str, name: str, uid: str, node: str) -> str | None:
+        """The extender server's binder: bind in the running scenario's store, as a binder extender would."""
+        process = self._process
+        if process is None:
+            return "the upstream runner is not running"
+        try:
+            response = process.request({"bind": {"namespace": namespace, "name": name, "uid": uid, "node": node}},
+                                       timeout=BIND_TIMEOUT)
+        except BackendFailure as exc:
+            return str(exc)
+        return response.get("bindError") or response.get("error") or None
+
+
+def merge_traces(probe: list[Mapping[str, Any]], offset: float,
+                 extender: list[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """One trace from the runner's probe records (`t` from the runner's start, which is `offset` seconds
+    after the extender trace's origin) and the extender server's, ordered by time, `seq` renumbered,
+    `t` counted from the runner's start."""
+    timed = [(float(r["t"]) + offset, 0, i, dict(r)) for i, r in enumerate(probe)]
+    timed += [(float(r["t"]), 1, i, dict(r)) for i, r in enumerate(extender)]
+    timed.sort(key=lambda x: x[:3])
+    merged = []
+    for seq, (t, _, _, record) in enumerate(timed):
+        record["seq"], record["t"] = seq, round(max(t - offset, 0.0), 6)
+        merged.append(record)
+    return merged
+
+
+def _uses_extender_url(config: Mapping[str, Any]) -> bool:
+    return any(EXTENDER_URL_PLACEHOLDER in str(e.get("urlPrefix", "")) for e in config.get("extenders") or [])
+
+
+__all__ = ["BUILD_HINT", "UpstreamBackend", "default_runner", "merge_traces"]
