@@ -62,14 +62,18 @@ def alive(pid: int | None, binary: str | os.PathLike[str] | None = None) -> bool
         return False
     try:
         stat = Path(f"/proc/{pid}/stat").read_text()
-        if stat.rsplit(")", 1)[1].split()[0] == "Z":
+        comm, rest = stat.split("(", 1)[1].rsplit(")", 1)
+        if rest.split()[0] == "Z":
             return False
         argv = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
-    except (OSError, IndexError):
+    except (OSError, IndexError, ValueError):
         return True
-    # The second word covers wrapper scripts (`/bin/sh /path/etcd`).
-    names = {Path(a.decode(errors="replace")).name for a in argv[:2]}
-    return binary is None or Path(binary).name in names
+    if binary is None:
+        return True
+    # comm (15 characters at most) covers the moment during exec when cmdline is still empty; the
+    # second word of cmdline covers wrapper scripts (`/bin/sh /path/etcd`).
+    name = Path(binary).name
+    return comm == name[:15] or name in {Path(a.decode(errors="replace")).name for a in argv[:2]}
 
 
 def stop(pid: int | None, binary: str | os.PathLike[str] | None, grace: float) -> bool:
