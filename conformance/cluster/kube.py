@@ -9,10 +9,11 @@ from __future__ import annotations
 import json
 from typing import Any, Callable, Iterator, Mapping
 
+import urllib3
 from kubernetes import client as k8s_client
 from kubernetes import config as k8s_config
 
-from ..errors import BackendUnavailable
+from ..errors import BackendFailure, BackendUnavailable
 
 # kind -> (API group path, resource, namespaced)
 RESOURCES: dict[str, tuple[str, str, bool]] = {
@@ -70,7 +71,11 @@ class Kube:
                                                                       if v is not None],
                                            header_params={"Accept": "application/json", "Content-Type": content_type},
                                            body=body, auth_settings=["BearerToken"])
-        resp = self.api.call_api(*request, _request_timeout=timeout)
+        try:
+            resp = self.api.call_api(*request, _request_timeout=timeout)
+        except urllib3.exceptions.HTTPError as exc:
+            raise BackendFailure(f"cannot reach the API server at {self.api.configuration.host} ({type(exc).__name__}); "
+                                 "check it with `sched-conformance cluster status` or kubectl") from None
         return resp.response
 
     def request(self, method: str, url: str, **kw: Any) -> dict[str, Any]:
