@@ -61,8 +61,11 @@ class Status:
 
 class ControlPlane:
     def __init__(self, state: StateDir | None = None, *, binaries: str | Path | None = None,
-                 apiserver_port: int | None = None, progress: Progress | None = None) -> None:
+                 apiserver_port: int | None = None, progress: Progress | None = None, tied: bool = False) -> None:
+        """`tied`: the processes die with this Python process (for test sessions); `cluster up` leaves
+        them running."""
         self.state = state or StateDir.default()
+        self.tied = tied
         self.bin_dir = bin_dir(binaries)
         self.apiserver_port = apiserver_port
         self.progress = progress or (lambda _msg: None)
@@ -78,7 +81,7 @@ class ControlPlane:
         return self.state.pki / "ca.crt"
 
     def scheduler(self) -> LocalScheduler:
-        return LocalScheduler(self.state, find_binary(SCHEDULER, self.bin_dir))
+        return LocalScheduler(self.state, find_binary(SCHEDULER, self.bin_dir), tied=self.tied)
 
     # --- lifecycle ------------------------------------------------------------------------------
 
@@ -162,7 +165,7 @@ class ControlPlane:
         data: dict[str, Any] = {"server": server, "token": keys.token}
 
         log = self.state.log(ETCD)
-        pid = processes.spawn(_etcd_args(etcd_bin, self.state.etcd_data, client, peer), log)
+        pid = processes.spawn(_etcd_args(etcd_bin, self.state.etcd_data, client, peer), log, tied=self.tied)
         data[ETCD] = {"pid": pid, "port": client}
         self.state.write(data)
         waited = processes.wait_until(lambda: _get_ok(f"http://127.0.0.1:{client}/health", "", None), pid=pid,
@@ -170,7 +173,7 @@ class ControlPlane:
         self.progress(f"etcd ready on 127.0.0.1:{client} ({waited:.1f} s)")
 
         log = self.state.log(APISERVER)
-        pid = processes.spawn(_apiserver_args(api_bin, self.state.pki, client, api_port), log)
+        pid = processes.spawn(_apiserver_args(api_bin, self.state.pki, client, api_port), log, tied=self.tied)
         data[APISERVER] = {"pid": pid, "port": api_port}
         self.state.write(data)
         waited = processes.wait_until(lambda: _get_ok(server + "/readyz", keys.token, self.ca_file), pid=pid,

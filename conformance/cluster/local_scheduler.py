@@ -34,8 +34,9 @@ def _ready(port: int) -> bool:
 class LocalScheduler:
     """Its pid, port and config hash live in the state dir's state.json under `kube-scheduler`."""
 
-    def __init__(self, state: StateDir, binary: Path) -> None:
+    def __init__(self, state: StateDir, binary: Path, *, tied: bool = False) -> None:
         self.state = state
+        self.tied = tied
         self.binary = binary
         self.log = state.log(NAME)
 
@@ -62,7 +63,7 @@ class LocalScheduler:
             path.write_text(yaml.safe_dump(dict(config), sort_keys=False))
             port = processes.free_port()
             pid = processes.spawn([str(self.binary), "--config", str(path), "--secure-port", str(port),
-                                   "--bind-address", "127.0.0.1"], self.log)
+                                   "--bind-address", "127.0.0.1"], self.log, tied=self.tied)
             self._save({"pid": pid, "port": port, "configHash": digest, "config": str(path)})
             try:
                 processes.wait_until(lambda: _ready(port), pid=pid, binary=str(self.binary), what=NAME,

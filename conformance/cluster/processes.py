@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import errno
 import os
+import shutil
 import signal
 import socket
 import subprocess
@@ -30,14 +31,24 @@ def port_taken(port: int) -> bool:
     return False
 
 
-def spawn(argv: Sequence[str], log: Path) -> int:
-    """Start `argv` in its own session (Ctrl-C in the terminal does not reach it; we stop it ourselves)."""
+# Children this process started: for them poll() is the truth, with no /proc race during exec.
+_children: dict[int, tuple[subprocess.Popen, str]] = {}
+
+
+def spawn(argv: Sequence[str], log: Path, *, tied: bool = False) -> int:
+    """Start `argv` in its own session (Ctrl-C in the terminal does not reach it; we stop it ourselves).
+
+    `tied`: the child is killed when this process dies, however it dies (a test session killed by a
+    timeout must not leave a control plane behind). Uses `setpriv --pdeathsig` where it exists.
+    """
     log.parent.mkdir(parents=True, exist_ok=True)
+    wrapper = ["setpriv", "--pdeathsig", "KILL", "--"] if tied and shutil.which("setpriv") else []
     with open(log, "ab") as out:
         out.write(f"--- {time.strftime('%Y-%m-%dT%H:%M:%S')} {' '.join(argv)}\n".encode())
         out.flush()
-        proc = subprocess.Popen(list(argv), stdin=subprocess.DEVNULL, stdout=out, stderr=subprocess.STDOUT,
-                                start_new_session=True, close_fds=True)
+        proc = subprocess.Popen(wrapper + list(argv), stdin=subprocess.DEVNULL, stdout=out,
+                                stderr=subprocess.STDOUT, start_new_session=True, close_fds=True)
+    _children[proc.pid] = (proc, Path(argv[0]).name)
     return proc.pid
 
 
@@ -53,6 +64,9 @@ def alive(pid: int | None, binary: str | os.PathLike[str] | None = None) -> bool
     """`pid` runs and, where /proc tells, runs `binary` (a recycled pid is not ours)."""
     if not pid:
         return False
+    if pid in _children:
+        proc, name = _children[pid]
+        return proc.poll() is None and (binary is None or Path(binary).name == name)
     _reap(pid)
     try:
         os.kill(pid, 0)
@@ -70,10 +84,10 @@ def alive(pid: int | None, binary: str | os.PathLike[str] | None = None) -> bool
         return True
     if binary is None:
         return True
-    # comm (15 characters at most) covers the moment during exec when cmdline is still empty; the
-    # second word of cmdline covers wrapper scripts (`/bin/sh /path/etcd`).
+    # comm (15 characters at most) covers the moment during exec when cmdline is still empty; any
+    # word of cmdline covers wrappers (`setpriv --pdeathsig KILL -- /path/etcd`, `/bin/sh /path/etcd`).
     name = Path(binary).name
-    return comm == name[:15] or name in {Path(a.decode(errors="replace")).name for a in argv[:2]}
+    return comm == name[:15] or name in {Path(a.decode(errors="replace")).name for a in argv}
 
 
 def stop(pid: int | None, binary: str | os.PathLike[str] | None, grace: float) -> bool:

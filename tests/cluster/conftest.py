@@ -19,7 +19,7 @@ def control_plane(tmp_path_factory):
     missing = _missing()
     if missing:
         pytest.skip(f"{', '.join(missing)} not built in {bin_dir()}; run `{BUILD_HINT}`")
-    cp = ControlPlane(StateDir(tmp_path_factory.mktemp("control-plane")))
+    cp = ControlPlane(StateDir(tmp_path_factory.mktemp("control-plane")), tied=True)
     start = time.monotonic()
     try:
         cp.up()

@@ -1,8 +1,12 @@
 """Process handling and the control plane's failure reports, with small stand-in binaries."""
 
+import os
 import shutil
 import socket
 import stat
+import subprocess
+import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -34,6 +38,23 @@ def test_spawn_alive_stop(tmp_path):
     assert processes.stop(pid, "etcd", grace=2)
     assert not processes.alive(pid, "etcd")
     assert not processes.stop(pid, "etcd", grace=2), "stopping twice is fine and reports nothing stopped"
+
+
+def test_a_tied_child_dies_with_its_parent(tmp_path):
+    sleeper = _sleeper(tmp_path / "etcd")
+    code = ("import sys, time; from pathlib import Path; from conformance.cluster import processes; "
+            f"print(processes.spawn([{str(sleeper)!r}, '30'], Path({str(tmp_path / 'log')!r}), tied=True), flush=True); "
+            "time.sleep(30)")
+    parent = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True,
+                              env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])})
+    child = int(parent.stdout.readline())
+    assert processes.alive(child, "etcd")
+    parent.kill()
+    parent.wait()
+    deadline = time.monotonic() + 5
+    while processes.alive(child, "etcd") and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not processes.alive(child, "etcd")
 
 
 def test_wait_until_reports_an_early_exit_with_the_log(tmp_path):
