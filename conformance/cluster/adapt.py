@@ -15,7 +15,6 @@ What is added, and why it does not change a scheduling decision:
 
 from __future__ import annotations
 
-import copy
 import hashlib
 import json
 from dataclasses import dataclass, field

@@ -25,11 +25,9 @@ def _run(argv: list[str]) -> "subprocess.CompletedProcess[str]":
 
 
 def _pytest_kind() -> bool:
-    try:
-        import pytest_kind  # noqa: F401 - only whether the optional extra is installed
-    except ImportError:
-        return False
-    return True
+    """Is the optional extra installed? (Asked without importing it.)"""
+    import importlib.util
+    return importlib.util.find_spec("pytest_kind") is not None
 
 
 def unavailable_reason(*, which: Callable[[str], str | None] = shutil.which, run: Runner = _run,
