@@ -4,7 +4,7 @@ Every strategy takes keyword-only options, builds valid objects directly from sm
 (`generators.pools`), and shrinks towards the simplest value its docstring names.
 """
 
-from . import _pools as pools
+from . import pools
 from ._clusters import Cluster, clusters
 from ._configs import scheduler_configs
 from ._extenders import extender_scripts

@@ -17,7 +17,7 @@ from reference.resources import pod_requests
 from ._draw import Draw, Manifest, flag, pick
 from ._nodes import draw_node
 from ._pods import draw_pod
-from ._pools import IMAGE_NAMES, NAMESPACE_LABELS, NAMESPACES, NODE_NAMES, POD_LABEL_VALUES
+from .pools import IMAGE_NAMES, NAMESPACE_LABELS, NAMESPACES, NODE_NAMES, POD_LABEL_VALUES
 
 
 @dataclass(frozen=True)

@@ -14,7 +14,7 @@ from reference.probe import PROBE_NAMES
 from ._draw import Draw, Manifest, flag, pick
 from ._extenders import ExtenderPlan, draw_extenders
 from ._invalid import InvalidConfig, draw_invalid_config
-from ._pools import EXTENDER_NAMES, SCHEDULER_NAMES
+from .pools import EXTENDER_NAMES, SCHEDULER_NAMES
 from ._probes import CONFIG_POINT, EXTENSION_POINTS, normalize_points
 from ._profiles import PROBE_POINTS, ProfilePlan, draw_profile
 
@@ -41,10 +41,11 @@ class ConfigOptions:
     points: frozenset[str] = frozenset(EXTENSION_POINTS)
     default_plugins: bool | None = None
     extenders: int = 0
+    preemption: bool = False
 
     @classmethod
     def checked(cls, where: str, *, profiles: int, probes: int, points: Collection[str],
-                default_plugins: bool | None, extenders: int) -> "ConfigOptions":
+                default_plugins: bool | None, extenders: int, preemption: bool = False) -> "ConfigOptions":
         for name, value, top in (("profiles", profiles, len(SCHEDULER_NAMES)), ("probes", probes, len(PROBE_NAMES)),
                                  ("extenders", extenders, len(EXTENDER_NAMES))):
             low = 1 if name == "profiles" else 0
@@ -55,7 +56,7 @@ class ConfigOptions:
         focus = normalize_points(points, where)
         if probes and not {CONFIG_POINT[p] for p in focus} & set(PROBE_POINTS):
             raise ValueError(f"{where}(points={sorted(points)!r}): probes need at least one extension point")
-        return cls(profiles, probes, focus, default_plugins, extenders)
+        return cls(profiles, probes, focus, default_plugins, extenders, preemption)
 
     def allowed_points(self) -> tuple[str, ...]:
         """Config points probes may be placed at: every point some focused script point maps to."""
@@ -82,7 +83,8 @@ def draw_config_plan(draw: Draw, options: ConfigOptions) -> ConfigPlan:
     for name in SCHEDULER_NAMES[:draw(st.integers(1, options.profiles))]:
         profile, plan = draw_profile(draw, scheduler_name=name, probes=probes, allowed=options.allowed_points(),
                                      mode=_mode(draw, options.default_plugins),
-                                     can_disable=options.default_plugins is None, fit_args=fit_args)
+                                     can_disable=options.default_plugins is None,
+                                     preemption=options.preemption, fit_args=fit_args)
         profiles.append(profile)
         plans.append(plan)
     config: Manifest = {"apiVersion": API_VERSION, "kind": KIND}

@@ -11,7 +11,7 @@ from hypothesis.strategies import SearchStrategy
 from reference.scenario import EXTENDER_URL_PLACEHOLDER
 
 from ._draw import Draw, Manifest, flag, pick, subset
-from ._pools import EXTENDER_NAMES, GPU, NODE_NAMES
+from .pools import EXTENDER_NAMES, GPU, NODE_NAMES
 
 VERBS = ("filter", "prioritize", "bind", "preempt")
 MANAGED_RESOURCES = (GPU, "example.com/fpga")
@@ -90,8 +90,8 @@ def draw_extender_script(draw: Draw, extenders: Sequence[ExtenderPlan], nodes: S
                          victims: Mapping[str, Sequence[str]]) -> Manifest:
     script: Manifest = {}
     for plan in extenders:
-        verbs = subset(draw, plan.verbs, max_size=2) if draw(flag(50)) else []
-        if verbs:
+        if draw(flag(50)):
+            verbs = subset(draw, plan.verbs, min_size=1, max_size=2)
             script[plan.name] = {verb: _draw_action(draw, verb, nodes, victims) for verb in verbs}
     return script
 

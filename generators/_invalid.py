@@ -12,7 +12,7 @@ import copy
 from typing import TYPE_CHECKING, Callable, NamedTuple
 
 from ._draw import Draw, Manifest, pick
-from ._pools import SCHEDULER_NAMES
+from .pools import SCHEDULER_NAMES
 
 if TYPE_CHECKING:
     from ._configs import ConfigPlan
@@ -40,6 +40,11 @@ def _plugin_set(profile: Manifest, point: str) -> Manifest:
 
 def _enabled(profile: Manifest, point: str) -> list[Manifest]:
     return _plugin_set(profile, point).setdefault("enabled", [])
+
+
+def _in_profile(profile: Manifest, message: str) -> str:
+    """profile.go NewMap's wrapping of a NewFramework error."""
+    return f"creating profile for scheduler name {profile['schedulerName']}: {message}"
 
 
 def _pick_profile(draw: Draw, config: Manifest) -> tuple[int, Manifest]:
@@ -151,21 +156,21 @@ def _bad_fit_args(draw: Draw, config: Manifest) -> str:
         _enabled(profile, "filter").append({"name": "NodeResourcesFit"})
     configs = [c for c in profile.get("pluginConfig", []) if c["name"] != "NodeResourcesFit"]
     profile["pluginConfig"] = configs + [{"name": "NodeResourcesFit", "args": {"scoringStrategy": {"type": "Bogus"}}}]
-    return (f'creating profile for scheduler name {profile["schedulerName"]}: initializing plugin "NodeResourcesFit": '
-            f'scoringStrategy.type: Unsupported value: "Bogus": supported values: {_FIT_TYPES}')
+    return _in_profile(profile, f'initializing plugin "NodeResourcesFit": scoringStrategy.type: '
+                                f'Unsupported value: "Bogus": supported values: {_FIT_TYPES}')
 
 
 def _unknown_plugin(draw: Draw, config: Manifest) -> str:
     i, profile = _pick_profile(draw, config)
     _enabled(profile, "filter").append({"name": "NoSuchPlugin"})
-    return f'creating profile for scheduler name {profile["schedulerName"]}: FilterPlugin "NoSuchPlugin" does not exist'
+    return _in_profile(profile, 'FilterPlugin "NoSuchPlugin" does not exist')
 
 
 def _not_extending(draw: Draw, config: Manifest) -> str:
     i, profile = _pick_profile(draw, config)
     name = pick(draw, ("ImageLocality", "PrioritySort", "DefaultBinder"))
     _enabled(profile, "filter").append({"name": name})
-    return f'plugin "{name}" does not extend FilterPlugin plugin'
+    return _in_profile(profile, f'plugin "{name}" does not extend FilterPlugin plugin')
 
 
 def _twice_at_point(draw: Draw, config: Manifest) -> str:
@@ -173,21 +178,22 @@ def _twice_at_point(draw: Draw, config: Manifest) -> str:
     enabled = _enabled(profile, "score")
     present = sum(e["name"] == "NodeResourcesFit" for e in enabled)
     enabled.extend({"name": "NodeResourcesFit"} for _ in range(max(0, 2 - present)))
-    return 'plugin "NodeResourcesFit" already registered as "ScorePlugin"'
+    return _in_profile(profile, 'plugin "NodeResourcesFit" already registered as "ScorePlugin"')
 
 
 def _no_binder(draw: Draw, config: Manifest) -> str:
     i, profile = _pick_profile(draw, config)
     profile.setdefault("plugins", {})["bind"] = {"disabled": [{"name": "*"}]}
-    return f'at least one bind plugin is needed for profile with scheduler name "{profile["schedulerName"]}"'
+    return _in_profile(profile, f'at least one bind plugin is needed for profile with scheduler name '
+                                f'"{profile["schedulerName"]}"')
 
 
 def _no_queue_sort(draw: Draw, config: Manifest) -> str:
     profiles = _profiles(config)
     for profile in profiles:  # identical in every profile, or validation objects first
         profile.setdefault("plugins", {})["queueSort"] = {"disabled": [{"name": "*"}]}
-    return (f'only one queue sort plugin required for profile with scheduler name "{profiles[0]["schedulerName"]}", '
-            f'but got 0')
+    return _in_profile(profiles[0], f'only one queue sort plugin required for profile with scheduler name '
+                                    f'"{profiles[0]["schedulerName"]}", but got 0')
 
 
 def _queue_sort_differs(draw: Draw, config: Manifest) -> str:

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from hypothesis.strategies import SearchStrategy
 
 from ._draw import Draw, Manifest, flag, pick, subset
-from ._pools import HOSTNAME, NODE_LABEL_VALUES, NODE_NAMES, RANK, TAINT_EFFECTS, TAINT_KEYS, TAINT_VALUES
+from .pools import HOSTNAME, NODE_LABEL_VALUES, NODE_NAMES, RANK, TAINT_EFFECTS, TAINT_KEYS, TAINT_VALUES
 
 # Node label keys with their value pools; the hostname's values are node names.
 _LABELS = {HOSTNAME: NODE_NAMES[:4], **NODE_LABEL_VALUES}

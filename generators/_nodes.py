@@ -9,7 +9,7 @@ from reference.quantity import CPU, MEMORY, PODS
 
 from ._draw import Draw, Manifest, flag, pick, subset
 from ._node_terms import draw_taint_list
-from ._pools import DISK, GPU, HOSTNAME, IMAGES, NODE_LABEL_VALUES, RANK, REGION, ZONE
+from .pools import DISK, GPU, HOSTNAME, IMAGES, NODE_LABEL_VALUES, RANK, REGION, ZONE
 from ._quantities import CAPACITIES, draw_amount, draw_spelling
 
 # How often a node carries each optional label: zones often, so that spreading has domains.

@@ -12,7 +12,7 @@ from reference.quantity import CPU, MEMORY
 from ._draw import Draw, Manifest, flag, pick, subset
 from ._node_terms import draw_node_affinity
 from ._pod_terms import WHEN_UNSATISFIABLE
-from ._pools import GPU, TOPOLOGY_KEYS
+from .pools import GPU, TOPOLOGY_KEYS
 
 _RESOURCES = (CPU, MEMORY, GPU)
 
@@ -61,10 +61,11 @@ def _spread(draw: Draw) -> Manifest:
     return args
 
 
-def _preemption(draw: Draw) -> Manifest:
+def _preemption(draw: Draw, *, some_candidates: bool = False) -> Manifest:
     # ValidateDefaultPreemptionArgs: percentage in [0, 100], absolute >= 0, not both zero.
+    # An absolute of 0 with a small percentage leaves small clusters no candidate node at all.
     percentage = pick(draw, (10, 0, 50, 100))
-    absolute = pick(draw, (100, 1, 0) if percentage else (100, 1))
+    absolute = pick(draw, (100, 1, 0) if percentage and not some_candidates else (100, 1))
     return {"minCandidateNodesPercentage": percentage, "minCandidateNodesAbsolute": absolute}
 
 
@@ -82,9 +83,15 @@ ARGS: dict[str, Callable[[Draw], Manifest]] = {
 }
 
 
-def draw_plugin_config(draw: Draw, *, max_size: int = 2) -> list[Manifest]:
-    """pluginConfig entries (each plugin at most once) with valid args."""
-    return [{"name": name, "args": ARGS[name](draw)} for name in subset(draw, tuple(ARGS), max_size=max_size)]
+def draw_plugin_config(draw: Draw, *, preemption: bool = False, max_size: int = 2) -> list[Manifest]:
+    """pluginConfig entries (each plugin at most once) with valid args; with `preemption`, only
+    args that cannot stop a preemption (no addedAffinity, at least one candidate node)."""
+    names = [n for n in ARGS if not (preemption and n == "NodeAffinity")]
+    out = []
+    for name in subset(draw, names, max_size=max_size):
+        args = _preemption(draw, some_candidates=True) if preemption and name == "DefaultPreemption" else ARGS[name](draw)
+        out.append({"name": name, "args": args})
+    return out
 
 
 __all__ = ["ARGS", "draw_plugin_config"]

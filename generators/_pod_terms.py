@@ -18,7 +18,7 @@ from hypothesis.strategies import SearchStrategy
 
 from ._draw import Draw, Manifest, flag, pick, subset
 from ._node_terms import draw_node_affinity
-from ._pools import NAMESPACES, POD_LABEL_VALUES, TOPOLOGY_KEYS
+from .pools import NAMESPACES, POD_LABEL_VALUES, TOPOLOGY_KEYS
 
 _POD_LABEL_KEYS = tuple(POD_LABEL_VALUES)
 WHEN_UNSATISFIABLE = ("DoNotSchedule", "ScheduleAnyway")

@@ -12,7 +12,7 @@ from reference.quantity import CPU, PODS, resource_value
 from ._clusters import Owners
 from ._draw import Draw, Manifest, pick
 from ._pods import draw_pod
-from ._pools import PRIORITY_CLASSES
+from .pools import PRIORITY_CLASSES
 from ._quantities import draw_spelling
 
 LOW = tuple(c for c in PRIORITY_CLASSES if (c.value or 0) < 1000)
@@ -48,17 +48,33 @@ def draw_victims(draw: Draw, nodes: list[Manifest], *, owners: Owners, namespace
             pod = draw_pod(draw, f"running-{len(victims)}", namespaces=namespaces, nodes=names, priorities=LOW,
                            owners=owners.references)
             pod["spec"]["nodeName"] = node["metadata"]["name"]
+            # A victim's required anti-affinity could bar the preemptor from nodes it is not on,
+            # where evicting cannot help.
+            affinity = pod["spec"].get("affinity", {})
+            if "podAntiAffinity" in affinity:
+                affinity["podAntiAffinity"].pop("requiredDuringSchedulingIgnoredDuringExecution", None)
+                if not affinity["podAntiAffinity"]:
+                    del affinity["podAntiAffinity"]
+                if not affinity:
+                    del pod["spec"]["affinity"]
             victims.append(owners.adopt(_only_cpu(pod, share, draw)))
     return victims
 
 
-def draw_preemptor(draw: Draw, nodes: list[Manifest], *, scheduler_names: Sequence[str],
-                   namespaces: Sequence[str]) -> Manifest:
-    """A high-priority pod asking for up to one node's CPU, with nothing else in its way: the target
-    node loses its taints and unschedulable flag, the pod its node and pod constraints."""
-    viable = [n for n in nodes if _allocatable(n, CPU) > 0 and _allocatable(n, PODS) > 0] or nodes
-    target = pick(draw, viable)
+def draw_target(draw: Draw, nodes: list[Manifest]) -> Manifest:
+    """The node the preemptor will fit on once victims are gone: no taints, schedulable, and room
+    for at least one pod and some CPU (an empty node gets the ample defaults)."""
+    target = pick(draw, nodes)
     target.pop("spec", None)
+    for resource, ample in ((CPU, "8"), (PODS, "110")):
+        if _allocatable(target, resource) <= 0:
+            target["status"]["allocatable"][resource] = target["status"]["capacity"][resource] = ample
+    return target
+
+
+def draw_preemptor(draw: Draw, nodes: list[Manifest], target: Manifest, *, scheduler_names: Sequence[str],
+                   namespaces: Sequence[str]) -> Manifest:
+    """A high-priority pod asking for up to the target node's CPU, without node or pod constraints."""
     cpu = _allocatable(target, CPU)
     pod = draw_pod(draw, "pod-0", namespaces=namespaces, scheduler_names=scheduler_names,
                    nodes=[n["metadata"]["name"] for n in nodes], priorities=HIGH)
@@ -67,4 +83,4 @@ def draw_preemptor(draw: Draw, nodes: list[Manifest], *, scheduler_names: Sequen
     return _only_cpu(pod, max(1, pick(draw, (cpu, cpu // 2))), draw)
 
 
-__all__ = ["HIGH", "LOW", "draw_preemptor", "draw_victims"]
+__all__ = ["HIGH", "LOW", "draw_preemptor", "draw_target", "draw_victims"]

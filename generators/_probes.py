@@ -19,7 +19,7 @@ from reference.probe import PROBE_NAMES, SCRIPTED_POINTS
 from reference.probe.script import NODE_POINTS
 
 from ._draw import Draw, Manifest, flag, pick, subset
-from ._pools import NODE_NAMES
+from .pools import NODE_NAMES
 
 # Every point a probe is traced at: the scripted ones, and two that only record.
 EXTENSION_POINTS = SCRIPTED_POINTS + ("Unreserve", "PostBind")
@@ -32,6 +32,9 @@ CONFIG_POINT = {
 # Success first (the default), then the codes by how often they matter.
 CODES = ("Success", "Unschedulable", "Error", "UnschedulableAndUnresolvable", "Skip", "Wait", "Pending")
 BIND_CODES = ("Skip", "Success", "Unschedulable", "Error", "UnschedulableAndUnresolvable", "Wait", "Pending")
+# Wait is Permit's own answer, so it is drawn there as often as all the others together.
+PERMIT_CODES = ("Success", "Wait", "Unschedulable", "Wait", "Error", "Wait", "UnschedulableAndUnresolvable", "Wait",
+                "Skip", "Wait", "Pending", "Wait")
 # In range first; then the out-of-range scores the framework must reject after normalizing.
 SCORES = (0, 100, 50, 1, -1, 101, 2 ** 40)
 _REASONS = ("probe says no", "probe: out of luck")
@@ -58,12 +61,13 @@ def permit_grid(max_permit_timeout: float) -> tuple[tuple[float, ...], tuple[flo
     unit = math.floor(max_permit_timeout * 1000 / 8) / 1000
     if unit <= 0:
         return (0.0,), ()
-    return (0.0, 4 * unit, 8 * unit), (unit, 3 * unit)
+    # 0 (time out at once) first as the simplest; the real waits are drawn four times as often.
+    return (0.0, 4 * unit, 8 * unit, 4 * unit, 8 * unit), (unit, 3 * unit)
 
 
 def _draw_action(draw: Draw, point: str, nodes: Sequence[str], grid: tuple[tuple[float, ...], tuple[float, ...]],
                  *, nested: bool = False) -> Manifest:
-    code = pick(draw, BIND_CODES if point == "Bind" else CODES)
+    code = pick(draw, {"Bind": BIND_CODES, "Permit": PERMIT_CODES}.get(point, CODES))
     action: Manifest = {} if code == ("Skip" if point == "Bind" else "Success") else {"code": code}
     if draw(flag(20)):
         action["reasons"] = [pick(draw, _REASONS)]
@@ -83,7 +87,7 @@ def _draw_action(draw: Draw, point: str, nodes: Sequence[str], grid: tuple[tuple
         if timeout:
             action["timeout"] = format_duration(timeout)
             delays = [d for d in delays if d <= timeout / 2]
-            if delays and draw(flag(60)):
+            if delays and draw(flag(70)):
                 signal = pick(draw, ("allow", "reject"))
                 action["then"] = {"signal": signal, "after": format_duration(pick(draw, delays))}
                 if signal == "reject" and draw(flag(50)):
@@ -99,7 +103,9 @@ def draw_probe_script(draw: Draw, pairs: Sequence[tuple[str, str]], nodes: Seque
     """Actions for a few (probe, point) pairs; a pair's value is sometimes a list, one per attempt."""
     grid = permit_grid(max_permit_timeout)
     script: Manifest = {}
-    for probe, point in subset(draw, pairs, max_size=max_entries):
+    if not pairs or not draw(flag(80)):
+        return script
+    for probe, point in subset(draw, pairs, min_size=1, max_size=max_entries):
         if per_attempt and draw(flag(15)):
             value: Manifest | list[Manifest] = [_draw_action(draw, point, nodes, grid)
                                                 for _ in range(draw(st.integers(2, 3)))]
@@ -150,5 +156,5 @@ def probe_scripts(*, probes: int | Mapping[str, Collection[str]] = 1, points: Co
                                                        max_permit_timeout=max_permit_timeout))()
 
 
-__all__ = ["BIND_CODES", "CODES", "CONFIG_POINT", "EXTENSION_POINTS", "SCORES", "draw_probe_script",
+__all__ = ["BIND_CODES", "CODES", "PERMIT_CODES", "CONFIG_POINT", "EXTENSION_POINTS", "SCORES", "draw_probe_script",
            "normalize_points", "permit_grid", "probe_scripts", "script_pairs"]

@@ -110,9 +110,10 @@ def _draw_edits(draw: Draw, sets: _Sets, base: Mapping[str, tuple[str, ...]], *,
 
 
 def draw_profile(draw: Draw, *, scheduler_name: str, probes: Sequence[str], allowed: Sequence[str], mode: str,
-                 can_disable: bool, fit_args: bool = False) -> tuple[Manifest, ProfilePlan]:
+                 can_disable: bool, preemption: bool = False, fit_args: bool = False) -> tuple[Manifest, ProfilePlan]:
     """A profile named `scheduler_name`; `probes` are placed at points from `allowed` (all of
-    PROBE_POINTS allows multiPoint placement). `fit_args` forces a NodeResourcesFit pluginConfig."""
+    PROBE_POINTS allows multiPoint placement). `preemption` keeps args from stopping preemption;
+    `fit_args` forces a NodeResourcesFit pluginConfig."""
     layout = default_layout()
     sets = _Sets()
     if mode == "probes":
@@ -155,7 +156,7 @@ def draw_profile(draw: Draw, *, scheduler_name: str, probes: Sequence[str], allo
         for name in order:
             sets.add(point, "enabled", _entry(draw, name, point))
 
-    plugin_config = draw_plugin_config(draw) if draw(flag(30)) else []
+    plugin_config = draw_plugin_config(draw, preemption=preemption) if draw(flag(30)) else []
     if fit_args and all(c["name"] != "NodeResourcesFit" for c in plugin_config):
         plugin_config.append({"name": "NodeResourcesFit", "args": {}})
     normalizing = [p for p in probes if "score" in placements[p] and draw(flag(30))]

@@ -15,7 +15,7 @@ from hypothesis.strategies import SearchStrategy
 from reference.quantity import CPU, MEMORY, PODS
 
 from ._draw import Draw, flag, pick
-from ._pools import GI, GPU, MI
+from .pools import GI, GPU, MI
 
 RESOURCES = (CPU, MEMORY, GPU)
 # Pod-side amounts; the largest exceed the biggest node on purpose.

@@ -16,8 +16,8 @@ from ._configs import ConfigOptions, ConfigPlan, draw_config_plan
 from ._draw import Draw, Manifest
 from ._extenders import draw_extender_script
 from ._pods import draw_pod
-from ._pools import NAMESPACES, NODE_NAMES
-from ._preemption import draw_preemptor, draw_victims
+from .pools import NAMESPACES, NODE_NAMES
+from ._preemption import draw_preemptor, draw_target, draw_victims
 from ._probes import EXTENSION_POINTS, draw_probe_script, script_pairs
 
 
@@ -54,6 +54,7 @@ def _draw_scenario(draw: Draw, options: _Options) -> Scenario:
     names = [n["metadata"]["name"] for n in nodes]
     owners = draw_owners(draw, True) if not options.preemption else Owners()
     if options.preemption:
+        target = draw_target(draw, nodes)
         bound = draw_victims(draw, nodes, owners=owners, namespaces=NAMESPACES)
     else:
         bound = draw_bound_pods(draw, nodes, max_pods=options.max_pods, respect_capacity=True, owners=owners,
@@ -64,7 +65,7 @@ def _draw_scenario(draw: Draw, options: _Options) -> Scenario:
     workload: list[Manifest] = []
     if options.preemption:
         in_tree = [p.scheduler_name for p in plan.profiles if p.in_tree]
-        workload.append(draw_preemptor(draw, nodes, scheduler_names=in_tree, namespaces=NAMESPACES))
+        workload.append(draw_preemptor(draw, nodes, target, scheduler_names=in_tree, namespaces=NAMESPACES))
     for i in range(len(workload), draw(st.integers(1, options.max_pods))):
         workload.append(owners.adopt(draw_pod(draw, f"pod-{i}", namespaces=NAMESPACES, nodes=names,
                                               scheduler_names=scheduler_names, gates=options.gates,
@@ -97,7 +98,8 @@ def scenarios(*, max_nodes: int = 4, max_pods: int = 4, probes: int = 3,
         raise ValueError("scenarios(preemption=True, default_plugins=False): preemption needs DefaultPreemption "
                          "and NodeResourcesFit; pass default_plugins=True or None")
     config = ConfigOptions.checked("scenarios", profiles=profiles, probes=probes, points=points,
-                                   default_plugins=True if preemption else default_plugins, extenders=extenders)
+                                   default_plugins=True if preemption else default_plugins, extenders=extenders,
+                                   preemption=preemption)
     if not 1 <= max_nodes <= len(NODE_NAMES):
         raise ValueError(f"scenarios(max_nodes={max_nodes!r}): use 1 to {len(NODE_NAMES)}")
     if not isinstance(max_pods, int) or max_pods < 1:

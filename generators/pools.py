@@ -1,5 +1,8 @@
 """The small pools every strategy draws names and values from; each pool's first element is the simplest.
 
+Public because backends that talk to a real API server need them: a pod naming a PriorityClass
+or RuntimeClass is admitted only if the class exists (see PRIORITY_CLASSES, RUNTIME_CLASSES).
+
 Values are chosen so that a real API server accepts them (DNS-1123 names, qualified label keys,
 valid label values) and so that independent draws collide often: a pod's selector names labels
 other pods carry, a toleration names the taints nodes carry, requests land exactly on capacity.

@@ -1,0 +1,30 @@
+"""Shared settings and a deterministic sampler for the generator tests."""
+
+from __future__ import annotations
+
+from typing import TypeVar
+
+from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis.strategies import SearchStrategy
+
+T = TypeVar("T")
+
+# Derandomized: the same examples every run, so a failure here is reproducible as is.
+FAST = settings(max_examples=60, deadline=None, derandomize=True, database=None,
+                suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+
+
+def sample(strategy: SearchStrategy[T], n: int) -> list[T]:
+    """`n` examples of `strategy`, the same ones every run (generation only, no shrinking)."""
+    out: list[T] = []
+
+    @settings(FAST, max_examples=n, phases=[Phase.generate])
+    @given(strategy)
+    def collect(value: T) -> None:
+        out.append(value)
+
+    collect()
+    return out
+
+
+__all__ = ["FAST", "sample"]
