@@ -61,6 +61,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     v.add_argument("config")
     v.set_defaults(run=_validate)
     commands.add_to(sub)
+    from .cluster.cli import register as register_cluster_commands
+    register_cluster_commands(sub)
     args = parser.parse_args(argv)
     try:
         return args.run(args)
