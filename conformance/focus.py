@@ -14,16 +14,20 @@ _BY_THEME: dict[str, dict[str, Any]] = {
     "binding": {"points": ("PreFilter", "Reserve", "PreBind", "Bind", "PostBind")},
     "extenders": {"points": ("PreFilter", "Filter", "Score", "Reserve", "Bind"), "extenders": 2,
                   "default_plugins": False},
-    "queue": {"points": ("PreFilter",), "max_pods": 4},
-    "preemption": {"preemption": True, "probes": 0},
-    "outcome": {},
-    "config": {},
+    "queue": {"points": ("PreFilter",), "max_pods": 4, "default_plugins": False},
+    "preemption": {"preemption": True, "probes": 0, "max_pods": 8},
+    "outcome": {"default_plugins": False, "max_permit_timeout": 1.0, "max_pods": 6},
+    "config": {"profiles": 3, "probes": 3},
 }
 _BY_ID: dict[str, dict[str, Any]] = {
     "extender-binder-first": {"points": ("PreFilter", "Bind"), "extenders": 1},
     "capacity-respected": {"probes": 0, "default_plugins": True},
     "bound-at-most-once": {"points": ("PreFilter", "Bind")},
     "gated-pods-never-prefiltered": {"points": ("PreFilter",), "gates": True},
+    "extender-scores-scaled": {"points": ("PreFilter", "Reserve"), "extenders": 3, "default_plugins": False,
+                               "max_pods": 6},
+    "fit-error-message": {"points": ("PreFilter", "Filter", "PostFilter", "Reserve", "Permit"), "extenders": 1,
+                          "default_plugins": False, "max_pods": 6},
 }
 
 

@@ -156,25 +156,36 @@ def extender_scores_scaled(run: Run) -> None:
            "A non-ignorable extender's filter error fails the attempt: no Reserve, no binding; when it ends the "
            "pod's last attempt the condition reason is SchedulerError.",
            "schedule_one.go findNodesThatPassExtenders / handleSchedulingFailure (spec §3.1, §4.5, §11.19)",
-           requires=("probes", "extenders"))
+           requires=("extenders",))
 def extender_filter_error_fails(run: Run) -> None:
     for pod in run.live_pods:
-        if not traced_from_start(run, pod):
+        errors = [r for r in run.extender_records(pod, "filter") if r.get("code") == "Error"
+                  and not ignorable(run, str(r.get("extender", "")))]
+        if not errors:
             continue
-        attempts = run.attempts(pod)
-        for attempt in attempts:
-            filters = run.extender_records(pod, "filter", attempt)
-            errors = [r for r in filters if r.get("code") == "Error" and not ignorable(run, str(r.get("extender")))]
-            if not errors:
-                continue
-            later = [r for r in run.probe_records(pod, attempt) if r["point"] in BINDING_POINTS]
-            if later or run.final_attempt_bound(pod, attempt):
-                raise Violation("extender-filter-error-fails", f"extender {errors[0].get('extender')} failed to "
-                                "filter but the attempt went on", pod=pod, plugin=str(errors[0].get("extender")),
-                                expected="the attempt fails", actual=later[0]["point"] if later else "bound",
-                                records=(errors[0], *later[:2]))
-            if attempt == attempts[-1] and filters[-1]["seq"] == errors[-1]["seq"]:
-                _expect_scheduler_error(run, pod, attempt, errors[-1])
+        # The extender answers the pod the same way every time it is asked, and no attempt binds
+        # without asking it (also after an error on the nominated node alone): the pod never binds.
+        if run.bound_in(pod):
+            raise Violation("extender-filter-error-fails", f"extender {errors[0].get('extender')} failed to filter "
+                            "but the pod was bound", pod=pod, plugin=str(errors[0].get("extender")),
+                            expected="no binding", actual=run.bound_in(pod)[0]["node"], records=(errors[0],))
+        if traced_from_start(run, pod):
+            for attempt in run.attempts(pod):
+                _attempt_failed(run, pod, attempt)
+
+
+def _attempt_failed(run: Run, pod: str, attempt: int) -> None:
+    filters = run.extender_records(pod, "filter", attempt)
+    errors = [r for r in filters if r.get("code") == "Error" and not ignorable(run, str(r.get("extender", "")))]
+    if not errors:
+        return
+    later = [r for r in run.probe_records(pod, attempt) if r["point"] in BINDING_POINTS]
+    if later:
+        raise Violation("extender-filter-error-fails", f"extender {errors[0].get('extender')} failed to filter "
+                        "but the attempt went on", pod=pod, plugin=str(errors[0].get("extender")),
+                        expected="the attempt fails", actual=later[0]["point"], records=(errors[0], *later[:2]))
+    if attempt == run.attempts(pod)[-1] and filters[-1]["seq"] == errors[-1]["seq"]:
+        _expect_scheduler_error(run, pod, attempt, errors[-1])
 
 
 def _expect_scheduler_error(run: Run, pod: str, attempt: int, error: Record) -> None:

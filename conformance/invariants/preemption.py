@@ -33,23 +33,6 @@ def preemptors_above(run: Run, victim: Pod) -> list[str]:
             and p.effective_priority > victim.effective_priority]
 
 
-@invariant("preemption-evicts-lower-priority-only",
-           "Every pod the scheduler deleted has a lower priority than some workload pod that may preempt.",
-           "preemption/preemption.go SelectVictimsOnNode, PodEligibleToPreemptOthers (spec §2.6)",
-           requires=("preemption",))
-def preemption_evicts_lower_priority_only(run: Run) -> None:
-    pods = known_pods(run)
-    for key in run.outcome.deleted:
-        victim = pods.get(key)
-        if victim is not None and not preemptors_above(run, victim):
-            top = max((p.effective_priority for k, p in run.pod_objects.items()
-                       if k != key and p.preemption_policy != "Never"), default=None)
-            raise Violation("preemption-evicts-lower-priority-only", f"{key} (priority {victim.effective_priority}) "
-                            "was deleted but no workload pod that may preempt has a higher priority", pod=key,
-                            expected=f"priority below {top}" if top is not None else "no deletion",
-                            actual=victim.effective_priority)
-
-
 def _ends_at(run: Run, pod: str, node: str) -> bool:
     result = run.outcome.pods.get(pod)
     return any(b["node"] == node for b in run.bound_in(pod)) or bool(
@@ -66,22 +49,50 @@ def _settled(run: Run, pod: str) -> bool:
     return all(m.startswith(prefix) for m in failure_messages(run, pod))
 
 
-@invariant("preemptor-nominated",
-           "When the scheduler deleted a pod on a node, a workload pod of higher priority ends nominated to or "
-           "bound on that node.",
-           "schedule_one.go handleSchedulingFailure (NominatingInfo); preemption/preemption.go Preempt "
-           "(spec §2.6)", requires=("preemption",))
-def preemptor_nominated(run: Run) -> None:
+def victims(run: Run):
+    """(victim, its node, workload pods ending nominated to or bound on that node, whether every
+    possible preemptor's end is known) for each deleted pod whose node is known.
+
+    The preemptor is nominated to the victims' node and, once they are gone, is bound there unless a
+    pod of even higher priority took the room first (then that pod ends there). Only a later failure
+    that clears the nomination (not a FitError) can move it elsewhere, so conclusions need every pod
+    that could have preempted to be `_settled`."""
     pods = known_pods(run)
     for key in run.outcome.deleted:
         victim = pods.get(key)
         node = victim_node(run, victim) if victim is not None else ""
-        if not node:
+        if node:
+            there = [p for p in run.pod_objects if p != key and _ends_at(run, p, node)]
+            yield victim, node, there, all(_settled(run, p) for p in preemptors_above(run, victim))
+
+
+@invariant("preemption-evicts-lower-priority-only",
+           "Every pod the scheduler deleted has a lower priority than some workload pod that may preempt, and than "
+           "one of the pods that end nominated to or bound on its node.",
+           "preemption/preemption.go SelectVictimsOnNode, PodEligibleToPreemptOthers (spec §2.6)",
+           requires=("preemption",))
+def preemption_evicts_lower_priority_only(run: Run) -> None:
+    for victim, node, there, known in victims(run):
+        above = preemptors_above(run, victim)
+        if above and (not there or not known or any(p in above for p in there)):
+            continue
+        priorities = {p: run.pod_objects[p].effective_priority for p in (there or run.pod_objects)}
+        raise Violation("preemption-evicts-lower-priority-only", f"{victim.key} (priority "
+                        f"{victim.effective_priority}) was deleted on {node} but "
+                        f"{'no workload pod that may preempt' if not above else 'no pod ending there'} has a higher "
+                        "priority", pod=victim.key, expected=f"priority below one of {priorities}",
+                        actual=victim.effective_priority)
+
+
+@invariant("preemptor-nominated",
+           "When the scheduler deleted a pod on a node, some workload pod ends nominated to or bound on that node.",
+           "schedule_one.go handleSchedulingFailure (NominatingInfo); preemption/preemption.go Preempt "
+           "(spec §2.6)", requires=("preemption",))
+def preemptor_nominated(run: Run) -> None:
+    for victim, node, there, known in victims(run):
+        if there or not known:
             continue
         above = preemptors_above(run, victim)
-        if any(_ends_at(run, p, node) for p in above) or not all(_settled(run, p) for p in above):
-            continue
-        raise Violation("preemptor-nominated", f"{key} was deleted on {node} but no higher-priority pod ends "
-                        "nominated to or bound on it", pod=key,
-                        expected=f"one of {above} nominated to or bound on {node}",
+        raise Violation("preemptor-nominated", f"{victim.key} was deleted on {node} but no pod ends nominated to or "
+                        "bound on it", pod=victim.key, expected=f"one of {above} nominated to or bound on {node}",
                         actual={p: run.outcome.pods[p].node or run.outcome.pods[p].nominated_node_name for p in above})

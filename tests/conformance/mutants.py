@@ -90,7 +90,8 @@ def _prefilter_skip_ignored(fw: Framework) -> None:
 
     def run(state, pod):
         result = original(state, pod)
-        state.skip_filter_plugins = set()
+        # Out-of-tree plugins only: in-tree plugins that skipped would fail on missing state first.
+        state.skip_filter_plugins = {n for n in state.skip_filter_plugins if not n.startswith("Probe")}
         return result
     fw.run_pre_filter_plugins = run
 
@@ -187,7 +188,7 @@ def _prescore_skip_ignored(fw: Framework) -> None:
 
     def run(state, pod, nodes):
         status = original(state, pod, nodes)
-        state.skip_score_plugins = set()
+        state.skip_score_plugins = {n for n in state.skip_score_plugins if not n.startswith("Probe")}
         return status
     fw.run_pre_score_plugins = run
 
@@ -285,86 +286,52 @@ def _extender_filter_ignored(sched: Scheduler) -> None:
     sched.algorithm.find_nodes_that_pass_extenders = find
 
 
-def _extenders_ignorable(value: bool) -> Callable[[Scheduler], None]:
-    def hook(sched: Scheduler) -> None:
-        for ext in sched.algorithm.extenders:
-            ext.ignorable = value
-    return hook
+def _one_node_fit_error_counts_all_nodes(sched: Scheduler) -> None:
+    """Reserve, Permit and WaitOnPermit rejections report 0/<cluster size> instead of 0/1."""
+    original = sched._single_node_failure
+
+    def failure(status, host, plugins=None):
+        result = original(status, host, plugins)
+        if result.fit_error is not None:
+            result.fit_error.num_all_nodes = len(sched.store.nodes)
+        return result
+    sched._single_node_failure = failure
 
 
-def _prioritize_errors_fail(sched: Scheduler) -> None:
+def _rejections_kept_as_rejections(fw: Framework) -> None:
+    """Passes PreScore and PreBindPreFlight rejections on as they are (an `IsRejected` check at every
+    point), so the pod is Unschedulable where upstream turns them into errors (SchedulerError)."""
     from reference.scheduler.schedule_one import CycleFailure
-    errors: list[str] = []
-    for ext in sched.algorithm.extenders:
-        def prioritize(pod, nodes, original=ext.prioritize):
-            try:
-                return original(pod, nodes)
-            except Exception as exc:
-                errors.append(str(exc))
-                raise
-        ext.prioritize = prioritize
-    original = sched.algorithm.prioritize_nodes
+    from reference.status import wrap_error
 
-    def prioritize_nodes(fw, state, pod, nodes):
-        errors.clear()
-        scores = original(fw, state, pod, nodes)
-        if errors:
-            raise CycleFailure(Status.as_status(errors[0]))
-        return scores
-    sched.algorithm.prioritize_nodes = prioritize_nodes
+    def run_pre_score(state, pod, nodes):
+        state.skip_score_plugins = set()
+        for pl in fw.pre_score_plugins:
+            s = pl.pre_score(state, pod, nodes)
+            if s.is_skip():
+                state.skip_score_plugins.add(pl.name)
+            elif s.is_rejected():
+                raise CycleFailure(s.with_plugin(pl.name))
+            elif not s.is_success():
+                return wrap_error('running PreScore plugin "{plugin}": {err}', pl.name, s)
+        return SUCCESS
 
-
-def _extender_weights_ignored(sched: Scheduler) -> None:
-    for ext in sched.algorithm.extenders:
-        ext.weight = 1
-
-
-def _patch_failure_handler(sched: Scheduler, before=None, after=None) -> None:
-    original = sched._handle_failure
-
-    def handle(fw, qpi, status, fit_error, nominating):
-        if before is not None:
-            status = before(status, fit_error)
-        original(fw, qpi, status, fit_error, nominating)
-        if after is not None:
-            after(qpi.pod.effective_uid, status, fit_error)
-    sched._handle_failure = handle
-
-
-def _postfilter_message_with_period(sched: Scheduler) -> None:
-    """The spec's `.[ <postfilter msg>.]`: upstream's FitError.Error adds no period after it."""
-    def before(status, fit_error):
-        if fit_error is None or not fit_error.diagnosis.post_filter_msg:
-            return status
-        fit_error.diagnosis.post_filter_msg += "."
-        return fit_error.as_status(status.code)
-    _patch_failure_handler(sched, before=before)
-
-
-def _histogram_unsorted(sched: Scheduler) -> None:
-    """Lists the reason histogram in reverse order."""
-    def before(status, fit_error):
-        if fit_error is None or fit_error.diagnosis.pre_filter_msg:
-            return status
-        message = fit_error.message()
-        head, sep, rest = message.partition(": ")
-        body, dot, tail = rest.partition(".")
-        entries = body.split(", ")
-        if not dot or len(entries) < 2:
-            return status
-        wrong = f"{head}{sep}{', '.join(reversed(entries))}{dot}{tail}"
-        return Status(status.code, (wrong,), error=wrong)
-    _patch_failure_handler(sched, before=before)
-
-
-def _binding_rejection_is_error(sched: Scheduler) -> None:
-    """Derives the condition reason from the FitError instead of the status code: PreBind and Bind
-    rejections (not FitErrors) get SchedulerError."""
-    def after(uid, status, fit_error):
-        cond = sched.store.conditions.get(uid)
-        if cond is not None and fit_error is None and status.is_rejected():
-            sched.store.conditions[uid] = type(cond)(cond.type, cond.status, "SchedulerError", cond.message)
-    _patch_failure_handler(sched, after=after)
+    def run_pre_flights(state, pod, node_name):
+        result, skip = Status(Code.SKIP), set()
+        for pl in fw.pre_bind_plugins:
+            s = pl.pre_bind_pre_flight(state, pod, node_name)
+            if s.is_rejected():
+                return s.with_plugin(pl.name)
+            if s.is_success():
+                result = SUCCESS
+            elif s.is_skip():
+                skip.add(pl.name)
+            else:
+                return Status.as_status(f'running PreBindPreFlight "{pl.name}": {s.as_error()}')
+        state.skip_pre_bind_plugins = skip
+        return result
+    fw.run_pre_score_plugins = run_pre_score
+    fw.run_pre_bind_pre_flights = run_pre_flights
 
 
 def _default_preemption(fw: Framework):
@@ -406,13 +373,9 @@ def _evict_on_every_candidate(fw: Framework) -> None:
 MUTANTS += [
     Mutant("lower-priority-popped-first", "queue-priority-order", _lower_priority_first),
     Mutant("extender-filter-ignored", "extender-filter-respected", _extender_filter_ignored),
-    Mutant("ignorable-extender-error-fails", "ignorable-extender-errors-tolerated", _extenders_ignorable(False)),
-    Mutant("extender-filter-error-skipped", "extender-filter-error-fails", _extenders_ignorable(True)),
-    Mutant("prioritize-error-fails", "extender-prioritize-errors-tolerated", _prioritize_errors_fail),
-    Mutant("extender-weights-ignored", "extender-scores-scaled", _extender_weights_ignored),
-    Mutant("postfilter-message-with-period", "fit-error-message", _postfilter_message_with_period),
-    Mutant("histogram-unsorted", "fit-error-message", _histogram_unsorted),
-    Mutant("binding-rejection-is-error", "condition-classification", _binding_rejection_is_error),
+    Mutant("one-node-fit-error-counts-all-nodes", "fit-error-message", _one_node_fit_error_counts_all_nodes),
+    Mutant("rejections-kept-as-rejections", "condition-classification",
+           _each_framework(_rejections_kept_as_rejections)),
     Mutant("equal-priority-victims", "preemption-evicts-lower-priority-only",
            _each_framework(_equal_priority_victims)),
     Mutant("evict-on-every-candidate", "preemptor-nominated", _each_framework(_evict_on_every_candidate)),

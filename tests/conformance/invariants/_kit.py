@@ -115,11 +115,5 @@ def violation(inv: Invariant, run: Run) -> Violation:
     return info.value
 
 
-@pytest.fixture(scope="module")
-def extender_server():
-    with ExtenderServer() as server:
-        yield server
-
-
-__all__ = ["API", "CAPABILITIES", "config", "edited", "extender", "extender_server", "node", "pod",
+__all__ = ["API", "CAPABILITIES", "config", "edited", "extender", "node", "pod",
            "run_on_reference", "scenario", "violation", "with_pod"]

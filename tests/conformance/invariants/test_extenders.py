@@ -2,14 +2,63 @@
 
 from __future__ import annotations
 
+from typing import Callable
+
 import pytest
 
-from conformance.invariants import REGISTRY
+from conformance.backends.reference import ReferenceBackend
+from conformance.invariants import REGISTRY, Run
+from reference.scheduler.schedule_one import CycleFailure
+from reference.status import Status
 
-from ...conformance.mutants import (_extender_filter_ignored, _extender_weights_ignored, _extenders_ignorable,
-                                    _prioritize_errors_fail)
-from ._kit import extender_server  # noqa: F401  (fixture)
-from ._kit import config, edited, extender, node, pod, run_on_reference, scenario, violation, with_pod
+from ...conformance.mutants import _extender_filter_ignored
+from ._kit import CAPABILITIES, config, edited, extender, node, pod, run_on_reference, scenario, violation, with_pod
+
+# Broken extender handling the generated scenarios seldom reach (extender errors and prioritize
+# scores are rare in them, and need several nodes); the search finds `_extender_filter_ignored`
+# (tests/conformance/mutants.py).
+
+
+def _extenders_ignorable(value: bool) -> Callable:
+    def hook(sched) -> None:
+        for ext in sched.algorithm.extenders:
+            ext.ignorable = value
+    return hook
+
+
+def _prioritize_errors_fail(sched) -> None:
+    errors: list[str] = []
+    for ext in sched.algorithm.extenders:
+        def prioritize(pod, nodes, original=ext.prioritize):
+            try:
+                return original(pod, nodes)
+            except Exception as exc:
+                errors.append(str(exc))
+                raise
+        ext.prioritize = prioritize
+    original = sched.algorithm.prioritize_nodes
+
+    def prioritize_nodes(fw, state, pod, nodes):
+        errors.clear()
+        scores = original(fw, state, pod, nodes)
+        if errors:
+            raise CycleFailure(Status.as_status(errors[0]))
+        return scores
+    sched.algorithm.prioritize_nodes = prioritize_nodes
+
+
+def _extender_weights_ignored(sched) -> None:
+    for ext in sched.algorithm.extenders:
+        ext.weight = 1
+
+
+def _extender_scores_dropped(sched) -> None:
+    """Asks the extenders to prioritize but adds nothing to the nodes' totals."""
+    for ext in sched.algorithm.extenders:
+        def prioritize(pod, nodes, original=ext.prioritize):
+            return original(pod, nodes)[0], 0
+        ext.prioritize = prioritize
+
 
 PROBES = {"preFilter": ["Probe0"], "reserve": ["Probe0"]}
 TWO_NODES = (node("node-0"), node("node-1"))
@@ -119,6 +168,18 @@ def test_extender_scores_are_weighted(extender_server) -> None:
     SCALED.check(run)
     v = violation(SCALED, run_on_reference(sc, server=extender_server, hook=_extender_weights_ignored))
     assert v.actual == "node-1" and v.expected == ["node-0"]
+
+
+def test_extender_scores_left_out_of_the_total_are_caught(extender_server) -> None:
+    """Without the extenders' scores every node totals 0 and the seed picks; some seed picks node-1."""
+    sc = scenario([pod(extenders=SCORES)], nodes=TWO_NODES, cfg=cfg(*WEIGHTED))
+    picks = {}
+    for seed in range(6):
+        outcome = ReferenceBackend(extender_server=extender_server, seed=seed, hook=_extender_scores_dropped).run(sc)
+        picks[outcome.pods["default/pod-0"].node] = Run(sc, outcome, frozenset(CAPABILITIES))
+    assert set(picks) == {"node-0", "node-1"}
+    SCALED.check(picks["node-0"])
+    assert violation(SCALED, picks["node-1"]).actual == "node-1"
 
 
 def test_profiles_with_score_plugins_are_left_to_chosen_node_has_max_score(extender_server) -> None:
