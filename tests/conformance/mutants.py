@@ -265,7 +265,19 @@ MUTANTS: list[Mutant] = [
     Mutant("postbind-after-failed-bind", "postbind-iff-bound", _each_framework(_postbind_after_failed_bind)),
 ]
 
-__all__ = ["MUTANTS", "Mutant"]
+# Findings, not passes: the ci profile's 60 derandomized examples do not produce the triggering
+# situation for these yet (the generators' dense scripts make another failure come first). Each is
+# caught on a hand-built scenario; focusing the generators for them is open work.
+UNCAUGHT_IN_CI = frozenset({
+    "prefilter-skip-ignored", "prefilter-result-ignored", "postfilter-with-feasible-node", "infeasible-node-chosen",
+    "no-score-range-check", "weights-ignored", "prescore-skip-ignored", "permit-timeout-ignored",
+    "reject-after-wait-leaves-waiting-pod", "bind-continues-after-success", "postbind-after-failed-bind",
+    "ignorable-extender-error-fails", "extender-filter-error-skipped", "prioritize-error-fails",
+    "extender-weights-ignored", "postfilter-message-with-period", "histogram-unsorted", "binding-rejection-is-error",
+    "equal-priority-victims",
+})
+
+__all__ = ["MUTANTS", "Mutant", "UNCAUGHT_IN_CI"]
 
 
 # --- queue, extenders, outcome, preemption --------------------------------------------------------
