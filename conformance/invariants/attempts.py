@@ -6,6 +6,9 @@ from __future__ import annotations
 from typing import Any
 
 from reference.probe import PROBE_NAMES
+from reference.scenario import EXTENDER_SCRIPT_ANNOTATION
+
+from ..extender.script import ExtenderScriptError, action_for, parse_script
 
 from .run import Run
 from .scoring import MAX_NODE_SCORE, normalized_scores
@@ -95,5 +98,16 @@ def ignorable(run: Run, name: str) -> bool:
     return bool(ext is not None and ext.ignorable)
 
 
+def scripted_failure(run: Run, pod: str, extender: str, verb: str) -> bool:
+    """Whether the pod's extender script makes `extender` fail `verb` (an error or a non-200 status),
+    which it then does on every call, whatever the nodes."""
+    text = ((run.pods[pod].get("metadata") or {}).get("annotations") or {}).get(EXTENDER_SCRIPT_ANNOTATION)
+    try:
+        action = action_for(parse_script(text), extender, verb)
+    except ExtenderScriptError:
+        return False
+    return bool(action.error) or action.status != 200
+
+
 __all__ = ["cut_short", "extender_config", "failure_messages", "ignorable", "last_attempt_seen", "may_be_nominated",
-           "reached_reserve", "scoring_failed", "traced_from_start"]
+           "reached_reserve", "scoring_failed", "scripted_failure", "traced_from_start"]

@@ -9,7 +9,7 @@ same node in every call: checks that need no attempt use every call of the pod.
 from __future__ import annotations
 
 from .attempts import (cut_short, extender_config, failure_messages, ignorable, may_be_nominated, reached_reserve,
-                       scoring_failed, traced_from_start)
+                       scoring_failed, scripted_failure, traced_from_start)
 from .base import Violation, invariant
 from .run import Record, Run
 
@@ -163,12 +163,14 @@ def extender_filter_error_fails(run: Run) -> None:
                   and not ignorable(run, str(r.get("extender", "")))]
         if not errors:
             continue
-        # The extender answers the pod the same way every time it is asked, and no attempt binds
-        # without asking it (also after an error on the nominated node alone): the pod never binds.
-        if run.bound_in(pod):
-            raise Violation("extender-filter-error-fails", f"extender {errors[0].get('extender')} failed to filter "
-                            "but the pod was bound", pod=pod, plugin=str(errors[0].get("extender")),
-                            expected="no binding", actual=run.bound_in(pod)[0]["node"], records=(errors[0],))
+        # A scripted failure answers every call, and no attempt binds without asking the extender
+        # (also after an error on the nominated node alone, which only sends upstream on to all nodes).
+        scripted = [r for r in errors if scripted_failure(run, pod, str(r.get("extender", "")), "filter")]
+        if run.bound_in(pod) and scripted:
+            raise Violation("extender-filter-error-fails", f"extender {scripted[0].get('extender')} fails every "
+                            "filter call for the pod but the pod was bound", pod=pod,
+                            plugin=str(scripted[0].get("extender")), expected="no binding",
+                            actual=run.bound_in(pod)[0]["node"], records=(scripted[0],))
         if traced_from_start(run, pod):
             for attempt in run.attempts(pod):
                 _attempt_failed(run, pod, attempt)
