@@ -7,7 +7,9 @@ compares, for each pod, only what that randomness cannot reach:
 - every attempt up to the first open choice of either run (that attempt included): the multiset of
   probe records (plugin, point, node, code), ignoring order, time and PreEnqueue calls (how often a
   pod is moved between queues is the queue's business); on the attempt whose choice was open, the
-  nodes of the calls after host selection are left out;
+  nodes of the calls after host selection are left out; where a Filter or Score call failed the
+  attempt, only which plugins failed with which code counts at that point (upstream evaluates nodes
+  in parallel and cancels the rest);
 - the chosen node, when the traced scores give a single best node in both runs;
 - when neither run made an open choice and the pod had the same attempts in both: its phase,
   PodScheduled reason and FitError message.
@@ -25,6 +27,8 @@ from .invariants.attempts import extender_config
 from .invariants.scoring import normalized_scores
 
 AFTER_SELECTION = ("Reserve", "Unreserve", "Permit", "PreBindPreFlight", "PreBind", "Bind", "PostBind")
+PARALLEL = ("Filter", "Score")
+REJECTIONS_AT = {"Filter": ("Unschedulable", "UnschedulableAndUnresolvable", "Pending"), "Score": ()}
 SCORE_SCALE = 10  # MaxNodeScore / MaxExtenderPriority
 
 
@@ -93,10 +97,22 @@ def _start(run: Run, pod: str, attempt: int) -> int:
     return min(r["seq"] for r in run.probe_records(pod, attempt))
 
 
-def _records(run: Run, pod: str, attempt: int, with_chosen: bool) -> Counter:
+def _errored_in_parallel(run: Run, pod: str, attempt: int) -> set[str]:
+    """Points evaluated in parallel over nodes (Filter, Score) where a call failed the attempt: upstream
+    then cancels the calls still running, so how many other nodes got a call is not determined."""
+    return {r["point"] for r in run.probe_records(pod, attempt) if r["point"] in PARALLEL
+            and r.get("code") not in ("Success", *REJECTIONS_AT[r["point"]])}
+
+
+def _records(run: Run, pod: str, attempt: int, with_chosen: bool, cut: set[str]) -> Counter:
+    """The multiset of (plugin, point, node, code); at a point in `cut`, only the failing calls' codes."""
     out: Counter[Hashable] = Counter()
     for r in run.probe_records(pod, attempt):
         if r["point"] == "PreEnqueue":
+            continue
+        if r["point"] in cut:
+            if r.get("code") not in ("Success", *REJECTIONS_AT[r["point"]]):
+                out[(r["plugin"], r["point"], "some node", r.get("code"))] = 1
             continue
         node = r.get("node") if with_chosen or r["point"] not in AFTER_SELECTION else None
         out[(r["plugin"], r["point"], node, r.get("code"))] += 1
@@ -129,7 +145,8 @@ def _compare_attempt(a: Run, b: Run, pod: str, attempt: int) -> None:
     if forced and node_a is not None and node_b is not None and node_a != node_b:
         raise _fail(f"the node chosen in attempt {attempt} (a single best score in both)", a, b, pod, node_a, node_b)
     with_chosen = not (choice_is_open(a, pod, attempt) or choice_is_open(b, pod, attempt))
-    left, right = _records(a, pod, attempt, with_chosen), _records(b, pod, attempt, with_chosen)
+    cut = _errored_in_parallel(a, pod, attempt) | _errored_in_parallel(b, pod, attempt)
+    left, right = _records(a, pod, attempt, with_chosen, cut), _records(b, pod, attempt, with_chosen, cut)
     if left != right:
         raise _fail(f"the plugin calls of attempt {attempt} (plugin, point, node, code)", a, b, pod,
                     sorted((left - right).items(), key=str), sorted((right - left).items(), key=str))

@@ -88,3 +88,17 @@ def test_results_are_compared_only_over_the_same_attempts() -> None:
     extra = {"seq": 999, "t": 5.0, "attempt": 2, "pod": "default/pod-0", "plugin": "Probe0", "point": "PreFilter",
              "code": "Success"}
     compare(a, with_pod(edited(a, trace=(*a.outcome.trace, extra)), "default/pod-0", condition=changed))
+
+
+def test_calls_cancelled_after_a_parallel_failure_do_not_count() -> None:
+    """Upstream scores nodes in parallel and cancels the rest after a failure: one run may have scored
+    one more node than the other. Which plugin failed with which code must still agree."""
+    sc = scenario([pod(probes={"Probe0": {"Score": {"code": "Unschedulable"}}})], nodes=TWO_NODES, cfg=SCORED)
+    a = run_on_reference(sc)
+    scores = [r for r in a.records("default/pod-0", 1, "Score")]
+    assert [r["node"] for r in scores] == ["node-0"]
+    more = tuple(a.outcome.trace) + (dict(scores[0], seq=10_000, node="node-1"),)
+    compare(a, edited(a, trace=more))
+    other = tuple(dict(r, code="Error") if r is scores[0] else r for r in a.outcome.trace)
+    with pytest.raises(Violation, match="plugin calls of attempt 1"):
+        compare(a, edited(a, trace=other))
