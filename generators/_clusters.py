@@ -14,7 +14,7 @@ from reference import codec
 from reference.quantity import PODS
 from reference.resources import pod_requests
 
-from ._draw import Draw, Manifest, flag, pick
+from ._draw import Draw, Manifest, elements, optional, pick
 from ._nodes import draw_node
 from ._pods import draw_pod
 from .pools import IMAGE_NAMES, NAMESPACE_LABELS, NAMESPACES, NODE_NAMES, POD_LABEL_VALUES
@@ -46,9 +46,10 @@ class Owners:
 
 
 def draw_owners(draw: Draw, enabled: bool) -> Owners:
-    if not enabled or not draw(flag(25)):
+    app = optional(draw, 25, lambda d: pick(d, POD_LABEL_VALUES["app"])) if enabled else None
+    if app is None:
         return Owners()
-    labels = {"app": pick(draw, POD_LABEL_VALUES["app"])}
+    labels = {"app": app}
     # replicas 0: nothing recreates pods; the template is required and must match the selector.
     rs = {"apiVersion": "apps/v1", "kind": "ReplicaSet", "metadata": {"name": "rs-0", "namespace": "default"},
           "spec": {"replicas": 0, "selector": {"matchLabels": labels},
@@ -59,15 +60,19 @@ def draw_owners(draw: Draw, enabled: bool) -> Owners:
 
 
 def draw_services(draw: Draw, enabled: bool) -> list[Manifest]:
-    if not enabled or not draw(flag(25)):
+    app = optional(draw, 25, lambda d: pick(d, POD_LABEL_VALUES["app"])) if enabled else None
+    if app is None:
         return []
     return [{"apiVersion": "v1", "kind": "Service", "metadata": {"name": "svc-0", "namespace": "default"},
-             "spec": {"selector": {"app": pick(draw, POD_LABEL_VALUES["app"])}, "ports": [{"port": 80}]}}]
+             "spec": {"selector": {"app": app}, "ports": [{"port": 80}]}}]
 
 
 def draw_pdbs(draw: Draw, enabled: bool, pods: Sequence[Manifest]) -> list[Manifest]:
-    if not enabled or not draw(flag(25)):
-        return []
+    pdb = optional(draw, 25, lambda d: _draw_pdb(d, pods)) if enabled else None
+    return [pdb] if pdb else []
+
+
+def _draw_pdb(draw: Draw, pods: Sequence[Manifest]) -> Manifest:
     app = pick(draw, POD_LABEL_VALUES["app"])
     budget = pick(draw, (("minAvailable", 1), ("maxUnavailable", 1), ("maxUnavailable", 0), ("minAvailable", "50%")))
     matching = sum(1 for p in pods if p["metadata"]["namespace"] == "default"
@@ -76,9 +81,9 @@ def draw_pdbs(draw: Draw, enabled: bool, pods: Sequence[Manifest]) -> list[Manif
     # The disruption controller writes status; scenarios carry it, as the scheduler reads it.
     status = {"currentHealthy": matching, "desiredHealthy": max(0, matching - allowed),
               "disruptionsAllowed": allowed, "expectedPods": matching}
-    return [{"apiVersion": "policy/v1", "kind": "PodDisruptionBudget",
-             "metadata": {"name": "pdb-0", "namespace": "default"},
-             "spec": {"selector": {"matchLabels": {"app": app}}, budget[0]: budget[1]}, "status": status}]
+    return {"apiVersion": "policy/v1", "kind": "PodDisruptionBudget",
+            "metadata": {"name": "pdb-0", "namespace": "default"},
+            "spec": {"selector": {"matchLabels": {"app": app}}, budget[0]: budget[1]}, "status": status}
 
 
 def namespace_objects(pods: Sequence[Manifest]) -> list[Manifest]:
@@ -109,23 +114,23 @@ def draw_bound_pods(draw: Draw, nodes: Sequence[Manifest], *, max_pods: int, res
     """Pods bound to drawn nodes; with `respect_capacity`, only to nodes they fit on (else dropped)."""
     names = [n["metadata"]["name"] for n in nodes]
     capacity = Capacity(nodes)
-    out = []
-    for i in range(draw(st.integers(0, max_pods))):
+
+    def bound_pod(draw: Draw, i: int) -> Manifest | None:
         pod = owners.adopt(draw_pod(draw, f"running-{i}", namespaces=namespaces, nodes=names,
                                     owners=owners.references))
         requests = pod_requests(codec.pod_from_manifest(pod))
         candidates = [n for n in names if capacity.fits(n, requests)] if respect_capacity else names
         if not candidates:
-            continue
+            return None
         node = pick(draw, candidates)
         capacity.take(node, requests)
         pod["spec"]["nodeName"] = node
-        out.append(pod)
-    return out
+        return pod
+    return elements(draw, 0, max_pods, bound_pod)
 
 
 def draw_nodes(draw: Draw, min_nodes: int, max_nodes: int) -> list[Manifest]:
-    return [draw_node(draw, name) for name in NODE_NAMES[:draw(st.integers(min_nodes, max_nodes))]]
+    return elements(draw, min_nodes, max_nodes, lambda d, i: draw_node(d, NODE_NAMES[i]))
 
 
 def clusters(*, min_nodes: int = 1, max_nodes: int = 4, max_pods: int = 4, respect_capacity: bool = True,

@@ -11,7 +11,7 @@ from hypothesis.strategies import SearchStrategy
 
 from reference.probe import PROBE_NAMES
 
-from ._draw import Draw, Manifest, flag, pick
+from ._draw import Draw, Manifest, elements, flag, pick
 from ._extenders import ExtenderPlan, draw_extenders
 from ._invalid import InvalidConfig, draw_invalid_config
 from .pools import EXTENDER_NAMES, SCHEDULER_NAMES
@@ -73,20 +73,16 @@ def _mode(draw: Draw, default_plugins: bool | None) -> str:
 
 
 def draw_config_plan(draw: Draw, options: ConfigOptions) -> ConfigPlan:
-    probes = PROBE_NAMES[:draw(st.integers(0, options.probes))]
     extender_configs, extender_plans = draw_extenders(draw, options.extenders)
     # Extender resources the scheduler ignores are written into every profile's Fit args
     # (scheduler.go buildExtenders), which must therefore exist.
     fit_args = any(r.get("ignoredByScheduler") for e in extender_configs for r in e.get("managedResources", []))
-    profiles: list[Manifest] = []
-    plans: list[ProfilePlan] = []
-    for name in SCHEDULER_NAMES[:draw(st.integers(1, options.profiles))]:
-        profile, plan = draw_profile(draw, scheduler_name=name, probes=probes, allowed=options.allowed_points(),
-                                     mode=_mode(draw, options.default_plugins),
-                                     can_disable=options.default_plugins is None,
-                                     preemption=options.preemption, fit_args=fit_args)
-        profiles.append(profile)
-        plans.append(plan)
+    drawn = elements(draw, 1, options.profiles, lambda d, i: draw_profile(
+        d, scheduler_name=SCHEDULER_NAMES[i], max_probes=options.probes, allowed=options.allowed_points(),
+        mode=_mode(d, options.default_plugins), can_disable=options.default_plugins is None,
+        preemption=options.preemption, fit_args=fit_args), more=50)
+    profiles = [profile for profile, _ in drawn]
+    plans = [plan for _, plan in drawn]
     config: Manifest = {"apiVersion": API_VERSION, "kind": KIND}
     if profiles != [{"schedulerName": SCHEDULER_NAMES[0]}]:
         config["profiles"] = profiles

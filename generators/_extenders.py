@@ -10,7 +10,7 @@ from hypothesis.strategies import SearchStrategy
 
 from reference.scenario import EXTENDER_URL_PLACEHOLDER
 
-from ._draw import Draw, Manifest, flag, pick, subset
+from ._draw import Draw, Manifest, elements, flag, keyed, optional, pick, subset, together
 from .pools import EXTENDER_NAMES, GPU, NODE_NAMES
 
 VERBS = ("filter", "prioritize", "bind", "preempt")
@@ -30,10 +30,11 @@ class ExtenderPlan:
 def draw_extenders(draw: Draw, max_count: int) -> tuple[list[Manifest], list[ExtenderPlan]]:
     """Valid extender entries (validateExtenders: a positive weight with prioritizeVerb, at most
     one binder, managed resource names valid and unique across extenders)."""
-    configs: list[Manifest] = []
     plans: list[ExtenderPlan] = []
     free = list(MANAGED_RESOURCES)
-    for name in EXTENDER_NAMES[:draw(st.integers(0, max_count))]:
+
+    def extender(draw: Draw, i: int) -> Manifest:
+        name = EXTENDER_NAMES[i]
         binder_taken = any("bind" in p.verbs for p in plans)
         chosen = subset(draw, [v for v in VERBS if v != "bind" or not binder_taken], min_size=1, max_size=4)
         verbs = tuple(v for v in VERBS if v in chosen)
@@ -50,13 +51,13 @@ def draw_extenders(draw: Draw, max_count: int) -> tuple[list[Manifest], list[Ext
             resource = free.pop(pick(draw, range(len(free))))
             config["managedResources"] = [{"name": resource, "ignoredByScheduler": draw(st.booleans())}]
             managed = (resource,)
-        configs.append(config)
         plans.append(ExtenderPlan(name, verbs, managed))
-    return configs, plans
+        return config
+    return elements(draw, 0, max_count, extender), plans
 
 
 def _node_reasons(draw: Draw, nodes: Sequence[str]) -> dict[str, str]:
-    return {n: pick(draw, _REASONS) for n in subset(draw, nodes, min_size=1, max_size=len(nodes))}
+    return keyed(draw, nodes, lambda d: pick(d, _REASONS))
 
 
 def _failure(draw: Draw, action: Manifest) -> None:
@@ -76,8 +77,7 @@ def _draw_action(draw: Draw, verb: str, nodes: Sequence[str], victims: Mapping[s
             action[key] = _node_reasons(draw, nodes)
     elif verb == "prioritize":
         # MaxExtenderPriority is 10; the framework scales by weight * MaxNodeScore / 10.
-        action["scores"] = {n: pick(draw, (10, 0, 5, 1)) for n in subset(draw, nodes, min_size=1,
-                                                                         max_size=len(nodes))}
+        action["scores"] = keyed(draw, nodes, lambda d: pick(d, (10, 0, 5, 1)))
     elif verb == "preempt":
         keep = {n: subset(draw, victims[n], max_size=len(victims[n])) for n in victims if draw(st.booleans())}
         action["victims"] = {n: v for n, v in keep.items() if v}
@@ -90,9 +90,10 @@ def draw_extender_script(draw: Draw, extenders: Sequence[ExtenderPlan], nodes: S
                          victims: Mapping[str, Sequence[str]]) -> Manifest:
     script: Manifest = {}
     for plan in extenders:
-        if draw(flag(50)):
-            verbs = subset(draw, plan.verbs, min_size=1, max_size=2)
-            script[plan.name] = {verb: _draw_action(draw, verb, nodes, victims) for verb in verbs}
+        actions = optional(draw, 50, lambda d: {verb: together(d, lambda d: _draw_action(d, verb, nodes, victims))
+                                                for verb in subset(d, plan.verbs, min_size=1, max_size=2)})
+        if actions:
+            script[plan.name] = actions
     return script
 
 

@@ -102,7 +102,8 @@ def _removed_plugin(draw: Draw, config: Manifest) -> str:
         enabled = _enabled(profile, "filter")
         enabled.append({"name": name})
         where = f"profiles[{i}].plugins.filter.enabled[{len(enabled) - 1}]"
-    return f'{where}: Invalid value: "{name}": was invalid in version "{_V1}" (KubeSchedulerConfiguration is version "{_V1}")'
+    return (f'{where}: Invalid value: "{name}": was invalid in version "{_V1}" '
+            f'(KubeSchedulerConfiguration is version "{_V1}")')
 
 
 def _duplicate_plugin_config(draw: Draw, config: Manifest) -> str:
@@ -115,7 +116,8 @@ def _duplicate_plugin_config(draw: Draw, config: Manifest) -> str:
 
 
 _BAD_ARGS = (
-    ("InterPodAffinity", {"hardPodAffinityWeight": 101}, "hardPodAffinityWeight: Invalid value: 101: not in valid range [0, 100]"),
+    ("InterPodAffinity", {"hardPodAffinityWeight": 101},
+     "hardPodAffinityWeight: Invalid value: 101: not in valid range [0, 100]"),
     ("DefaultPreemption", {"minCandidateNodesPercentage": 101},
      "minCandidateNodesPercentage: Invalid value: 101: not in valid range [0, 100]"),
     ("DefaultPreemption", {"minCandidateNodesAbsolute": -1},

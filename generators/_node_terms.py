@@ -12,7 +12,7 @@ from typing import Sequence
 from hypothesis import strategies as st
 from hypothesis.strategies import SearchStrategy
 
-from ._draw import Draw, Manifest, flag, pick, subset
+from ._draw import Draw, Manifest, elements, flag, pick, subset
 from .pools import HOSTNAME, NODE_LABEL_VALUES, NODE_NAMES, RANK, TAINT_EFFECTS, TAINT_KEYS, TAINT_VALUES
 
 # Node label keys with their value pools; the hostname's values are node names.
@@ -31,12 +31,15 @@ def draw_taint(draw: Draw) -> Manifest:
 
 def draw_taint_list(draw: Draw, max_size: int) -> list[Manifest]:
     """Taints unique by (key, effect), as ValidateNodeSpec's validateNodeTaints requires."""
-    out: list[Manifest] = []
-    for _ in range(draw(st.integers(0, max_size))):
-        taint = draw_taint(draw)
-        if all((t["key"], t["effect"]) != (taint["key"], taint["effect"]) for t in out):
-            out.append(taint)
-    return out
+    seen: set[tuple[str, str]] = set()
+
+    def taint(draw: Draw, i: int) -> Manifest | None:
+        t = draw_taint(draw)
+        if (t["key"], t["effect"]) in seen:
+            return None
+        seen.add((t["key"], t["effect"]))
+        return t
+    return elements(draw, 1, max_size, taint, more=30)
 
 
 def taints() -> SearchStrategy[Manifest]:
@@ -89,7 +92,7 @@ def _draw_requirement(draw: Draw, nodes: Sequence[str]) -> Manifest:
 
 def draw_node_selector_term(draw: Draw, nodes: Sequence[str] = NODE_NAMES[:4]) -> Manifest:
     term: Manifest = {}
-    expressions = [_draw_requirement(draw, nodes) for _ in range(draw(st.integers(1, 2)))]
+    expressions = elements(draw, 1, 2, lambda d, i: _draw_requirement(d, nodes), more=30)
     if draw(flag(15)):
         # matchFields: only metadata.name, In or NotIn, exactly one value (ValidateNodeFieldSelectorRequirement).
         term["matchFields"] = [{"key": "metadata.name", "operator": pick(draw, ("In", "NotIn")),
@@ -116,12 +119,11 @@ def draw_node_affinity(draw: Draw, nodes: Sequence[str] = NODE_NAMES[:4]) -> Man
     affinity: Manifest = {}
     preferred = draw(flag(50))
     if not preferred or draw(flag(30)):
-        terms = [draw_node_selector_term(draw, nodes) for _ in range(draw(st.integers(1, 2)))]
+        terms = elements(draw, 1, 2, lambda d, i: draw_node_selector_term(d, nodes), more=30)
         affinity["requiredDuringSchedulingIgnoredDuringExecution"] = {"nodeSelectorTerms": terms}
     if preferred:
-        affinity["preferredDuringSchedulingIgnoredDuringExecution"] = [
-            {"weight": pick(draw, (1, 50, 100)), "preference": draw_node_selector_term(draw, nodes)}
-            for _ in range(draw(st.integers(1, 2)))]
+        affinity["preferredDuringSchedulingIgnoredDuringExecution"] = elements(draw, 1, 2, lambda d, i: {
+            "weight": pick(d, (1, 50, 100)), "preference": draw_node_selector_term(d, nodes)}, more=30)
     return affinity
 
 

@@ -7,7 +7,7 @@ from hypothesis.strategies import SearchStrategy
 
 from reference.quantity import CPU, MEMORY, PODS
 
-from ._draw import Draw, Manifest, flag, pick, subset
+from ._draw import Draw, Manifest, flag, optional, pick, subset
 from ._node_terms import draw_taint_list
 from .pools import DISK, GPU, HOSTNAME, IMAGES, NODE_LABEL_VALUES, RANK, REGION, ZONE
 from ._quantities import CAPACITIES, draw_amount, draw_spelling
@@ -19,8 +19,10 @@ _RESERVED_MILLI_CPU = (0, 100, 500)
 
 def draw_allocatable(draw: Draw, *, gpu: bool) -> dict[str, int]:
     out = {name: draw_amount(draw, name, pool=CAPACITIES) for name in (CPU, MEMORY, PODS)}
-    if gpu and draw(flag(30)):
-        out[GPU] = pick(draw, CAPACITIES[GPU])
+    if gpu:
+        gpus = optional(draw, 30, lambda d: pick(d, CAPACITIES[GPU]))
+        if gpus is not None:
+            out[GPU] = gpus
     return out
 
 
@@ -28,11 +30,13 @@ def draw_node(draw: Draw, name: str, *, taints: bool = True, unschedulable: bool
               gpu: bool = True) -> Manifest:
     labels = {HOSTNAME: name}
     for key, percent in _LABEL_PERCENT.items():
-        if draw(flag(percent)):
-            labels[key] = pick(draw, NODE_LABEL_VALUES[key])
+        value = optional(draw, percent, lambda d: pick(d, NODE_LABEL_VALUES[key]))
+        if value is not None:
+            labels[key] = value
     spec: Manifest = {}
-    if taints and draw(flag(15)):
-        spec["taints"] = draw_taint_list(draw, 2) or [{"key": "example.com/dedicated", "effect": "NoSchedule"}]
+    node_taints = optional(draw, 15, lambda d: draw_taint_list(d, 2)) if taints else None
+    if node_taints:
+        spec["taints"] = node_taints
     if unschedulable and draw(flag(5)):
         spec["unschedulable"] = True
     allocatable = draw_allocatable(draw, gpu=gpu)
@@ -42,9 +46,9 @@ def draw_node(draw: Draw, name: str, *, taints: bool = True, unschedulable: bool
         "capacity": {k: draw_spelling(draw, k, v) for k, v in capacity.items()},
         "allocatable": {k: draw_spelling(draw, k, v) for k, v in allocatable.items()},
     }
-    if draw(flag(40)):
-        status["images"] = [{"names": [image], "sizeBytes": size}
-                            for image, size in subset(draw, IMAGES, min_size=1, max_size=3)]
+    images = optional(draw, 40, lambda d: subset(d, IMAGES, min_size=1, max_size=3))
+    if images:
+        status["images"] = [{"names": [image], "sizeBytes": size} for image, size in images]
     node: Manifest = {"apiVersion": "v1", "kind": "Node", "metadata": {"name": name, "labels": labels}}
     if spec:
         node["spec"] = spec

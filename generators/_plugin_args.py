@@ -89,7 +89,10 @@ def draw_plugin_config(draw: Draw, *, preemption: bool = False, max_size: int = 
     names = [n for n in ARGS if not (preemption and n == "NodeAffinity")]
     out = []
     for name in subset(draw, names, max_size=max_size):
-        args = _preemption(draw, some_candidates=True) if preemption and name == "DefaultPreemption" else ARGS[name](draw)
+        if preemption and name == "DefaultPreemption":
+            args = _preemption(draw, some_candidates=True)
+        else:
+            args = ARGS[name](draw)
         out.append({"name": name, "args": args})
     return out
 

@@ -16,7 +16,7 @@ from typing import Sequence
 from hypothesis import strategies as st
 from hypothesis.strategies import SearchStrategy
 
-from ._draw import Draw, Manifest, flag, pick, subset
+from ._draw import Draw, Manifest, elements, flag, pick, subset
 from ._node_terms import draw_node_affinity
 from .pools import NAMESPACES, POD_LABEL_VALUES, TOPOLOGY_KEYS
 
@@ -71,12 +71,11 @@ def _draw_pod_affinity(draw: Draw, namespaces: Sequence[str]) -> Manifest:
     out: Manifest = {}
     preferred = draw(flag(50))
     if not preferred or draw(flag(30)):
-        out["requiredDuringSchedulingIgnoredDuringExecution"] = [
-            draw_pod_affinity_term(draw, namespaces) for _ in range(draw(st.integers(1, 2)))]
+        out["requiredDuringSchedulingIgnoredDuringExecution"] = elements(
+            draw, 1, 2, lambda d, i: draw_pod_affinity_term(d, namespaces), more=30)
     if preferred:
-        out["preferredDuringSchedulingIgnoredDuringExecution"] = [
-            {"weight": pick(draw, (1, 50, 100)), "podAffinityTerm": draw_pod_affinity_term(draw, namespaces)}
-            for _ in range(draw(st.integers(1, 2)))]
+        out["preferredDuringSchedulingIgnoredDuringExecution"] = elements(draw, 1, 2, lambda d, i: {
+            "weight": pick(d, (1, 50, 100)), "podAffinityTerm": draw_pod_affinity_term(d, namespaces)}, more=30)
     return out
 
 
@@ -110,12 +109,15 @@ def draw_spread_constraint(draw: Draw) -> Manifest:
 
 def draw_spread_constraints(draw: Draw, max_size: int) -> list[Manifest]:
     """Constraints unique by (topologyKey, whenUnsatisfiable), as ValidateSpreadConstraintNotRepeat requires."""
-    out: list[Manifest] = []
-    for _ in range(draw(st.integers(1, max_size))):
+    seen: set[tuple[str, str]] = set()
+
+    def constraint(draw: Draw, i: int) -> Manifest | None:
         c = draw_spread_constraint(draw)
-        if all((o["topologyKey"], o["whenUnsatisfiable"]) != (c["topologyKey"], c["whenUnsatisfiable"]) for o in out):
-            out.append(c)
-    return out
+        if (c["topologyKey"], c["whenUnsatisfiable"]) in seen:
+            return None
+        seen.add((c["topologyKey"], c["whenUnsatisfiable"]))
+        return c
+    return elements(draw, 1, max_size, constraint, more=30)
 
 
 def topology_spread_constraints() -> SearchStrategy[Manifest]:

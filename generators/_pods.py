@@ -16,7 +16,7 @@ from hypothesis.strategies import SearchStrategy
 from reference.config.resource_names import is_dns1123_subdomain
 from reference.quantity import CPU, MEMORY
 
-from ._draw import Draw, Manifest, flag, pick, subset
+from ._draw import Draw, Manifest, elements, flag, optional, pick, subset, together
 from ._node_terms import draw_toleration
 from ._pod_terms import draw_affinity, draw_spread_constraints
 from .pools import (GPU, HOST_PORTS, HOSTNAME, IMAGE_NAMES, NODE_LABEL_VALUES, NODE_NAMES, POD_LABEL_VALUES,
@@ -34,9 +34,17 @@ def _draw_resources(draw: Draw) -> Manifest:
     mode = pick(draw, ("none", "requests", "requests", "limits"))
     if mode == "none":
         return {}
-    requests = {name: draw_amount(draw, name) for name, p in _REQUEST_PERCENT.items() if draw(flag(p))}
+    return together(draw, lambda d: _draw_amounts(d, with_limits=mode == "limits"))
+
+
+def _draw_amounts(draw: Draw, *, with_limits: bool) -> Manifest:
+    requests = {}
+    for name, percent in _REQUEST_PERCENT.items():
+        amount = optional(draw, percent, lambda d: draw_amount(d, name))
+        if amount is not None:
+            requests[name] = amount
     limits: dict[str, int] = {}
-    if mode == "limits":
+    if with_limits:
         limits = {name: value + pick(draw, (0, value, 500)) for name, value in requests.items() if name != GPU}
     if GPU in requests:
         limits[GPU] = requests[GPU]  # extended resources cannot be overcommitted: limit == request
@@ -56,6 +64,13 @@ def _draw_container(draw: Draw, name: str) -> Manifest:
     return container
 
 
+def _draw_init_container(draw: Draw, i: int) -> Manifest:
+    init = _draw_container(draw, f"init{i}")
+    if draw(flag(40)):
+        init["restartPolicy"] = "Always"  # a sidecar: runs alongside the containers
+    return init
+
+
 def _draw_host_ports(draw: Draw, containers: list[Manifest]) -> None:
     """Host ports unique per pod by (protocol, hostIP, port), as AccumulateUniqueHostPorts requires."""
     specs = subset(draw, [(port, protocol) for port in HOST_PORTS for protocol in ("TCP", "UDP")],
@@ -68,7 +83,7 @@ def _draw_host_ports(draw: Draw, containers: list[Manifest]) -> None:
 
 
 def _draw_priority(draw: Draw, spec: Manifest, classes: Sequence[PriorityClass]) -> None:
-    cls = classes[0] if len(classes) == 1 or not draw(flag(40)) else pick(draw, classes[1:])
+    cls = (optional(draw, 40, lambda d: pick(d, classes[1:])) if len(classes) > 1 else None) or classes[0]
     if cls.name:
         spec.update(priorityClassName=cls.name, priority=cls.value)
         if cls.preemption_policy:
@@ -84,13 +99,19 @@ def draw_pod(draw: Draw, name: str, *, namespaces: Sequence[str] = ("default",),
              scheduler_names: Sequence[str] = (DEFAULT_SCHEDULER,), nodes: Sequence[str] = NODE_NAMES[:4],
              priorities: Sequence[PriorityClass] = PRIORITY_CLASSES, gates: bool = False,
              owners: Sequence[Manifest] = ()) -> Manifest:
-    namespace = namespaces[0] if len(namespaces) == 1 or not draw(flag(20)) else pick(draw, namespaces[1:])
-    metadata: Manifest = {"name": name, "namespace": namespace}
-    labels = {k: pick(draw, POD_LABEL_VALUES[k]) for k, p in _LABEL_PERCENT.items() if draw(flag(p))}
+    other_namespace = optional(draw, 20, lambda d: pick(d, namespaces[1:])) if len(namespaces) > 1 else None
+    metadata: Manifest = {"name": name, "namespace": other_namespace or namespaces[0]}
+    labels = {}
+    for key, percent in _LABEL_PERCENT.items():
+        value = optional(draw, percent, lambda d: pick(d, POD_LABEL_VALUES[key]))
+        if value is not None:
+            labels[key] = value
     if labels:
         metadata["labels"] = labels
-    if owners and draw(flag(30)):
-        metadata["ownerReferences"] = [dict(pick(draw, owners), controller=True)]
+    if owners:
+        owner = optional(draw, 30, lambda d: dict(pick(d, owners), controller=True))
+        if owner:
+            metadata["ownerReferences"] = [owner]
 
     spec: Manifest = {}
     scheduler = pick(draw, scheduler_names)
@@ -99,34 +120,29 @@ def draw_pod(draw: Draw, name: str, *, namespaces: Sequence[str] = ("default",),
     if node_name:
         spec["nodeName"] = node_name
     _draw_priority(draw, spec, priorities)
-    containers = [_draw_container(draw, f"c{i}")
-                  for i in range(1 + (draw(st.integers(1, 2)) if draw(flag(30)) else 0))]
-    init_containers: list[Manifest] = []
-    if draw(flag(20)):
-        for i in range(draw(st.integers(1, 2))):
-            init = _draw_container(draw, f"init{i}")
-            if draw(flag(40)):
-                init["restartPolicy"] = "Always"  # a sidecar: runs alongside the containers
-            init_containers.append(init)
-    if draw(flag(15)):
-        sidecars = [c for c in init_containers if c.get("restartPolicy") == "Always"]
-        _draw_host_ports(draw, containers + sidecars)
+    containers = elements(draw, 1, 3, lambda d, i: _draw_container(d, f"c{i}"), more=25)
+    init_containers = optional(draw, 20, lambda d: elements(d, 1, 2, _draw_init_container, more=30)) or []
+    sidecars = [c for c in init_containers if c.get("restartPolicy") == "Always"]
+    optional(draw, 15, lambda d: _draw_host_ports(d, containers + sidecars))
     if init_containers:
         spec["initContainers"] = init_containers
     spec["containers"] = containers
-    if draw(flag(10)):
-        runtime = pick(draw, RUNTIME_CLASSES)
+    runtime = optional(draw, 10, lambda d: pick(d, RUNTIME_CLASSES))
+    if runtime:
         spec.update(runtimeClassName=runtime.name, overhead=dict(runtime.overhead))
-    if draw(flag(15)):
-        spec["nodeSelector"] = _draw_node_selector(draw, nodes)
-    if draw(flag(25)):
-        spec["affinity"] = draw_affinity(draw, nodes=nodes, namespaces=namespaces)
-    if draw(flag(25)):
-        spec["tolerations"] = [draw_toleration(draw) for _ in range(draw(st.integers(1, 2)))]
-    if draw(flag(20)):
-        spec["topologySpreadConstraints"] = draw_spread_constraints(draw, 2)
-    if gates and not node_name and draw(flag(10)):
-        spec["schedulingGates"] = [{"name": g} for g in subset(draw, SCHEDULING_GATES, min_size=1, max_size=2)]
+    features = {
+        "nodeSelector": (15, lambda d: _draw_node_selector(d, nodes)),
+        "affinity": (25, lambda d: draw_affinity(d, nodes=nodes, namespaces=namespaces)),
+        "tolerations": (25, lambda d: elements(d, 1, 2, lambda d, i: draw_toleration(d), more=30)),
+        "topologySpreadConstraints": (20, lambda d: draw_spread_constraints(d, 2)),
+    }
+    if gates and not node_name:
+        features["schedulingGates"] = (10, lambda d: [{"name": g} for g in subset(
+            d, SCHEDULING_GATES, min_size=1, max_size=2)])
+    for field, (percent, build) in features.items():
+        value = optional(draw, percent, build)
+        if value is not None:
+            spec[field] = value
     return {"apiVersion": "v1", "kind": "Pod", "metadata": metadata, "spec": spec}
 
 

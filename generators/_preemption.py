@@ -5,12 +5,11 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from hypothesis import strategies as st
 
 from reference.quantity import CPU, PODS, resource_value
 
 from ._clusters import Owners
-from ._draw import Draw, Manifest, pick
+from ._draw import Draw, Manifest, count, pick
 from ._pods import draw_pod
 from .pools import PRIORITY_CLASSES
 from ._quantities import draw_spelling
@@ -40,10 +39,10 @@ def draw_victims(draw: Draw, nodes: list[Manifest], *, owners: Owners, namespace
     victims: list[Manifest] = []
     for node in nodes:
         cpu = _allocatable(node, CPU)
-        count = min(draw(st.integers(1, 2)), _allocatable(node, PODS))
-        if count <= 0:
+        here = min(count(draw, 1, 2), _allocatable(node, PODS))
+        if here <= 0:
             continue
-        shares = [cpu // count] * (count - 1)
+        shares = [cpu // here] * (here - 1)
         for share in [*shares, cpu - sum(shares)]:
             pod = draw_pod(draw, f"running-{len(victims)}", namespaces=namespaces, nodes=names, priorities=LOW,
                            owners=owners.references)

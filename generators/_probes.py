@@ -9,7 +9,7 @@ timeout), so a scripted signal never coincides with a timeout and outcomes never
 from __future__ import annotations
 
 import math
-from typing import Collection, Mapping, Sequence
+from typing import Callable, Collection, Mapping, Sequence
 
 from hypothesis import strategies as st
 from hypothesis.strategies import SearchStrategy
@@ -18,7 +18,7 @@ from reference.duration import format_duration
 from reference.probe import PROBE_NAMES, SCRIPTED_POINTS
 from reference.probe.script import NODE_POINTS
 
-from ._draw import Draw, Manifest, flag, pick, subset
+from ._draw import Draw, Manifest, elements, flag, keyed, optional, pick, subset, together
 from .pools import NODE_NAMES
 
 # Every point a probe is traced at: the scripted ones, and two that only record.
@@ -67,61 +67,93 @@ def permit_grid(max_permit_timeout: float) -> tuple[tuple[float, ...], tuple[flo
 
 def _draw_action(draw: Draw, point: str, nodes: Sequence[str], grid: tuple[tuple[float, ...], tuple[float, ...]],
                  *, nested: bool = False) -> Manifest:
+    # Whatever a choice enables is drawn right after it and `together`, so that shrinking the
+    # choice away deletes what it enabled in one step (see _draw.together).
     code = pick(draw, {"Bind": BIND_CODES, "Permit": PERMIT_CODES}.get(point, CODES))
     action: Manifest = {} if code == ("Skip" if point == "Bind" else "Success") else {"code": code}
-    if draw(flag(20)):
-        action["reasons"] = [pick(draw, _REASONS)]
-    if point == "PreFilter" and draw(flag(25)):
-        action["result"] = subset(draw, nodes, max_size=len(nodes))
-    elif point == "Score":
-        score = pick(draw, SCORES)
-        if score:
-            action["score"] = score
-    elif point == "NormalizeScore" and draw(flag(50)):
-        action["scores"] = {n: pick(draw, SCORES) for n in subset(draw, nodes, min_size=1, max_size=len(nodes))}
-    elif point == "PostFilter" and draw(flag(30)):
-        action["nominate"] = pick(draw, nodes)
-    elif point == "Permit" and code == "Wait":
-        timeouts, delays = grid
-        timeout = pick(draw, timeouts)
-        if timeout:
-            action["timeout"] = format_duration(timeout)
-            delays = [d for d in delays if d <= timeout / 2]
-            if delays and draw(flag(70)):
-                signal = pick(draw, ("allow", "reject"))
-                action["then"] = {"signal": signal, "after": format_duration(pick(draw, delays))}
-                if signal == "reject" and draw(flag(50)):
-                    action["then"]["message"] = "rejected by the probe"
-    if not nested and point in NODE_POINTS and draw(flag(20)):
-        chosen = subset(draw, nodes, min_size=1, max_size=len(nodes))
-        action["byNode"] = {n: _draw_action(draw, point, nodes, grid, nested=True) for n in chosen}
+    if point == "Permit" and code == "Wait":
+        action.update(together(draw, lambda d: _draw_wait(d, grid)))
+    reason = optional(draw, 20, lambda d: pick(d, _REASONS))
+    if reason:
+        action["reasons"] = [reason]
+    extra = _POINT_FIELDS.get(point)
+    if extra is not None:
+        field, percent, build = extra
+        value = optional(draw, percent, lambda d: build(d, nodes))
+        if value is not None and value != 0:
+            action[field] = value
+    if not nested and point in NODE_POINTS:
+        by_node = optional(draw, 20, lambda d: keyed(
+            d, nodes, lambda d: _draw_action(d, point, nodes, grid, nested=True)))
+        if by_node:
+            action["byNode"] = by_node
     return action
+
+
+def _draw_wait(draw: Draw, grid: tuple[tuple[float, ...], tuple[float, ...]]) -> Manifest:
+    """Permit's Wait: a timeout, and sometimes a later allow or reject well before it."""
+    timeouts, delays = grid
+    timeout = pick(draw, timeouts)
+    if not timeout:
+        return {}
+    wait: Manifest = {"timeout": format_duration(timeout)}
+    delays = tuple(d for d in delays if d <= timeout / 2)
+    signal = optional(draw, 70, lambda d: pick(d, ("allow", "reject"))) if delays else None
+    if signal:
+        wait["then"] = {"signal": signal, "after": format_duration(pick(draw, delays))}
+        if signal == "reject" and draw(flag(50)):
+            wait["then"]["message"] = "rejected by the probe"
+    return wait
+
+
+# Point-specific fields: (field, percent of actions that set it, how to draw it from the node names).
+_POINT_FIELDS: dict[str, tuple[str, int, Callable[[Draw, Sequence[str]], object]]] = {
+    "PreFilter": ("result", 25, lambda d, nodes: subset(d, nodes, max_size=len(nodes))),
+    "Score": ("score", 100, lambda d, nodes: pick(d, SCORES)),
+    "NormalizeScore": ("scores", 50, lambda d, nodes: keyed(d, nodes, lambda d: pick(d, SCORES))),
+    "PostFilter": ("nominate", 30, lambda d, nodes: pick(d, nodes)),
+}
 
 
 def draw_probe_script(draw: Draw, pairs: Sequence[tuple[str, str]], nodes: Sequence[str], *, per_attempt: bool,
                       max_permit_timeout: float, max_entries: int = 3) -> Manifest:
     """Actions for a few (probe, point) pairs; a pair's value is sometimes a list, one per attempt."""
     grid = permit_grid(max_permit_timeout)
+    chosen: set[tuple[str, str]] = set()
+
+    def entry(draw: Draw, i: int) -> tuple[str, str, Manifest | list[Manifest]] | None:
+        """One (probe, point) and its action(s), drawn together so that shrinking deletes entries whole."""
+        probe, point = pair = pick(draw, pairs)
+        # The per-attempt flag is drawn even where lists are not allowed, so that allowing them
+        # or not (a PreFilter probe) does not shift the choices that follow.
+        attempts = draw(flag(15)) and per_attempt
+        value: Manifest | list[Manifest] = (
+            elements(draw, 2, 3, lambda d, i: _draw_action(d, point, nodes, grid), more=50) if attempts
+            else _draw_action(draw, point, nodes, grid))
+        if pair in chosen:
+            return None
+        chosen.add(pair)
+        return probe, point, value
+
     script: Manifest = {}
-    if not pairs or not draw(flag(80)):
-        return script
-    for probe, point in subset(draw, pairs, min_size=1, max_size=max_entries):
-        if per_attempt and draw(flag(15)):
-            value: Manifest | list[Manifest] = [_draw_action(draw, point, nodes, grid)
-                                                for _ in range(draw(st.integers(2, 3)))]
-        else:
-            value = _draw_action(draw, point, nodes, grid)
-        script.setdefault(probe, {})[point] = value
+    if pairs:
+        for probe, point, value in optional(draw, 80, lambda d: elements(d, 1, max_entries, entry, more=50)) or []:
+            script.setdefault(probe, {})[point] = value
     return script
 
 
 def script_pairs(placements: Mapping[str, Collection[str]], points: Collection[str],
                  score_extensions: Collection[str]) -> list[tuple[str, str]]:
     """(probe, script point) pairs a script can meaningfully name: the probe runs at the point's
-    config point, the point is in focus, and NormalizeScore only with scoreExtensions."""
-    return [(probe, point) for probe, placed in placements.items() for point in SCRIPTED_POINTS
-            if CONFIG_POINT[point] in placed and point in points
-            and (point != "NormalizeScore" or probe in score_extensions)]
+    config point, the point is in focus, and NormalizeScore only with scoreExtensions.
+
+    NormalizeScore pairs come last: switching scoreExtensions off then leaves the index of every
+    other pair, and so the rest of the script, unchanged while shrinking.
+    """
+    pairs = [(probe, point) for probe, placed in placements.items() for point in SCRIPTED_POINTS
+             if CONFIG_POINT[point] in placed and point in points]
+    return ([p for p in pairs if p[1] != "NormalizeScore"]
+            + [p for p in pairs if p[1] == "NormalizeScore" and p[0] in score_extensions])
 
 
 def probe_scripts(*, probes: int | Mapping[str, Collection[str]] = 1, points: Collection[str] = EXTENSION_POINTS,

@@ -17,8 +17,9 @@ from typing import Mapping, Sequence
 from hypothesis import strategies as st
 
 from reference.config import default_plugins, expand_config, load_config
+from reference.probe import PROBE_NAMES
 
-from ._draw import Draw, Manifest, flag, pick, subset
+from ._draw import Draw, Manifest, count, elements, flag, pick, subset, together
 from ._plugin_args import draw_plugin_config
 
 # Points a probe can run at (probes implement every point but QueueSort), in v1 field order.
@@ -81,8 +82,8 @@ def _entry(draw: Draw, name: str, point: str) -> Manifest:
 
 
 def _draw_edits(draw: Draw, sets: _Sets, base: Mapping[str, tuple[str, ...]], *, can_disable: bool,
-                multi_point: Sequence[str]) -> dict[str, list[str]]:
-    """Apply drawn edits; return the explicit order of every point given `"*"`."""
+                multi_point: Sequence[str]) -> dict[str, list[Manifest]]:
+    """Apply drawn edits; return the explicit order (entries) of every point given `"*"`."""
     layout = default_layout()
     scored = [p for p in layout.score_weights if p in base["score"]]
     for plugin in subset(draw, scored, max_size=2):
@@ -90,7 +91,7 @@ def _draw_edits(draw: Draw, sets: _Sets, base: Mapping[str, tuple[str, ...]], *,
     if can_disable:
         for plugin in subset(draw, [p for p in multi_point if p not in KEEP], max_size=2):
             sets.add("multiPoint", "disabled", {"name": plugin})
-    starred: dict[str, list[str]] = {}
+    starred: dict[str, list[Manifest]] = {}
     for point in subset(draw, PROBE_POINTS, max_size=2):
         present = base[point]
         droppable = [p for p in present if p not in KEEP]
@@ -105,15 +106,15 @@ def _draw_edits(draw: Draw, sets: _Sets, base: Mapping[str, tuple[str, ...]], *,
             order = list(draw(st.permutations(present)))
             if can_disable:
                 order = [p for p in order if p in KEEP or not draw(flag(30))]
-            starred[point] = order
+            starred[point] = [_entry(draw, name, point) for name in order]
     return starred
 
 
-def draw_profile(draw: Draw, *, scheduler_name: str, probes: Sequence[str], allowed: Sequence[str], mode: str,
+def draw_profile(draw: Draw, *, scheduler_name: str, max_probes: int, allowed: Sequence[str], mode: str,
                  can_disable: bool, preemption: bool = False, fit_args: bool = False) -> tuple[Manifest, ProfilePlan]:
-    """A profile named `scheduler_name`; `probes` are placed at points from `allowed` (all of
-    PROBE_POINTS allows multiPoint placement). `preemption` keeps args from stopping preemption;
-    `fit_args` forces a NodeResourcesFit pluginConfig."""
+    """A profile named `scheduler_name` with up to `max_probes` probes (Probe0...) placed at points
+    from `allowed` (all of PROBE_POINTS allows multiPoint placement). `preemption` keeps args
+    from stopping preemption; `fit_args` forces a NodeResourcesFit pluginConfig."""
     layout = default_layout()
     sets = _Sets()
     if mode == "probes":
@@ -123,43 +124,47 @@ def draw_profile(draw: Draw, *, scheduler_name: str, probes: Sequence[str], allo
         base = {p: tuple(n for n in layout.points[p] if n in KEEP) for p in PROBE_POINTS}
     else:
         base = dict(layout.points)
-    starred: dict[str, list[str]] = {}
+    starred: dict[str, list[Manifest]] = {}
     if mode != "default":
-        starred = _draw_edits(draw, sets, base, can_disable=can_disable and mode == "edited",
-                              multi_point=layout.multi_point if mode == "edited" else ())
+        starred = together(draw, lambda d: _draw_edits(d, sets, base, can_disable=can_disable and mode == "edited",
+                                                      multi_point=layout.multi_point if mode == "edited" else ()))
 
-    placements: dict[str, frozenset[str]] = {}
     everywhere = tuple(allowed) == PROBE_POINTS
-    multi: list[str] = []
-    for probe in probes:
+
+    def place(draw: Draw, i: int) -> tuple[str, frozenset[str] | None, bool]:
+        """One probe with every choice about it: where it runs, its weights, scoreExtensions."""
+        probe = PROBE_NAMES[i]
         if everywhere and not draw(flag(40)):
             sets.add("multiPoint", "enabled", _entry(draw, probe, "multiPoint"))
-            multi.append(probe)
-            continue
-        points = subset(draw, allowed, min_size=1, max_size=3)
+            return probe, None, draw(flag(30))
+        # Every focused point is the simplest placement (as multiPoint is without a focus), and
+        # draws nothing more, so that shrinking towards it never has to invent choices.
+        points = subset(draw, allowed, min_size=1, max_size=3) if draw(flag(50)) else list(allowed)
         for point in points:
             if point not in starred and point not in sets.sets and base[point] and draw(flag(40)):
                 # A point-specific plugin runs after the multiPoint ones; "*" and an explicit
                 # order let the probe run before the defaults (e.g. bind before DefaultBinder).
-                starred[point] = list(base[point])
+                starred[point] = [_entry(draw, name, point) for name in base[point]]
+            entry = _entry(draw, probe, point)
             if point in starred:
-                order = starred[point]
-                order.insert(draw(st.integers(0, len(order))), probe)
+                starred[point].insert(count(draw, 0, len(starred[point])), entry)
             else:
-                sets.add(point, "enabled", _entry(draw, probe, point))
-        placements[probe] = frozenset(points)
-    for probe in multi:  # "*" at a point skips multiPoint plugins there
-        placements[probe] = frozenset(p for p in PROBE_POINTS if p not in starred)
-    placements = {p: placements[p] for p in probes}
+                sets.add(point, "enabled", entry)
+        return probe, frozenset(points), "score" in points and draw(flag(30))
+
+    placed = elements(draw, 0, max_probes, place, more=75)
+    # "*" at a point skips multiPoint plugins there.
+    multi_points = frozenset(p for p in PROBE_POINTS if p not in starred)
+    placements = {probe: multi_points if points is None else points for probe, points, _ in placed}
+    normalizing = [probe for probe, _, normalize in placed if normalize and "score" in placements[probe]]
     for point, order in starred.items():
         sets.add(point, "disabled", {"name": "*"})
-        for name in order:
-            sets.add(point, "enabled", _entry(draw, name, point))
+        for entry in order:
+            sets.add(point, "enabled", entry)
 
     plugin_config = draw_plugin_config(draw, preemption=preemption) if draw(flag(30)) else []
     if fit_args and all(c["name"] != "NodeResourcesFit" for c in plugin_config):
         plugin_config.append({"name": "NodeResourcesFit", "args": {}})
-    normalizing = [p for p in probes if "score" in placements[p] and draw(flag(30))]
     plugin_config += [{"name": p, "args": {"scoreExtensions": True}} for p in normalizing]
 
     profile: Manifest = {"schedulerName": scheduler_name}

@@ -13,7 +13,7 @@ from reference.scenario import EXTENDER_SCRIPT_ANNOTATION, PROBE_SCRIPT_ANNOTATI
 
 from ._clusters import Owners, draw_bound_pods, draw_nodes, draw_owners, draw_pdbs, draw_services, namespace_objects
 from ._configs import ConfigOptions, ConfigPlan, draw_config_plan
-from ._draw import Draw, Manifest
+from ._draw import Draw, Manifest, elements
 from ._extenders import draw_extender_script
 from ._pods import draw_pod
 from .pools import NAMESPACES, NODE_NAMES
@@ -66,12 +66,16 @@ def _draw_scenario(draw: Draw, options: _Options) -> Scenario:
     if options.preemption:
         in_tree = [p.scheduler_name for p in plan.profiles if p.in_tree]
         workload.append(draw_preemptor(draw, nodes, target, scheduler_names=in_tree, namespaces=NAMESPACES))
-    for i in range(len(workload), draw(st.integers(1, options.max_pods))):
-        workload.append(owners.adopt(draw_pod(draw, f"pod-{i}", namespaces=NAMESPACES, nodes=names,
-                                              scheduler_names=scheduler_names, gates=options.gates,
-                                              owners=owners.references)))
-    for pod in workload:
+        _script(draw, workload[0], plan, options, names, victims)
+
+    def workload_pod(draw: Draw, i: int) -> Manifest:
+        # Scripts are drawn with their pod, so that deleting the pod deletes them too.
+        pod = owners.adopt(draw_pod(draw, f"pod-{i}", namespaces=NAMESPACES, nodes=names,
+                                    scheduler_names=scheduler_names, gates=options.gates, owners=owners.references))
         _script(draw, pod, plan, options, names, victims)
+        return pod
+    first = len(workload)
+    workload += elements(draw, 1 - first, options.max_pods - first, lambda d, i: workload_pod(d, first + i))
     objects = [*namespace_objects([*bound, *workload]), *owners.objects, *draw_services(draw, True),
                *draw_pdbs(draw, True, bound)]
     return Scenario(config=plan.config, nodes=tuple(nodes), pods=tuple(bound), objects=tuple(objects),

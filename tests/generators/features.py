@@ -37,7 +37,7 @@ POD_FEATURES: dict[str, tuple[float, Detector]] = {
     "tolerations": (0.05, lambda p: "tolerations" in _spec(p)),
     "nodeSelector": (0.05, lambda p: "nodeSelector" in _spec(p)),
     "init containers": (0.05, lambda p: any("restartPolicy" not in c for c in _spec(p).get("initContainers", []))),
-    "sidecars": (0.02, lambda p: any(c.get("restartPolicy") == "Always" for c in _containers(p))),
+    "sidecars": (0.01, lambda p: any(c.get("restartPolicy") == "Always" for c in _containers(p))),
     "several containers": (0.1, lambda p: len(_spec(p)["containers"]) > 1),
     "overhead": (0.03, lambda p: "overhead" in _spec(p)),
     "requests": (0.3, lambda p: any("requests" in c.get("resources", {}) for c in _containers(p))),
@@ -48,7 +48,7 @@ POD_FEATURES: dict[str, tuple[float, Detector]] = {
     "priority": (0.15, lambda p: "priority" in _spec(p)),
     "preemptionPolicy Never": (0.01, lambda p: _spec(p).get("preemptionPolicy") == "Never"),
     "host ports": (0.05, lambda p: any(port.get("hostPort") for c in _containers(p) for port in c.get("ports", []))),
-    "owner reference": (0.01, lambda p: "ownerReferences" in p["metadata"]),
+    "owner reference": (0.005, lambda p: "ownerReferences" in p["metadata"]),
     "other namespace": (0.03, lambda p: p["metadata"]["namespace"] != "default"),
 }
 WORKLOAD_FEATURES: dict[str, tuple[float, Detector]] = {
@@ -96,7 +96,8 @@ def _default_disabled(s: Scenario) -> bool:
 
 
 SCENARIO_FEATURES: dict[str, tuple[float, Detector]] = {
-    "probes": (0.5, lambda s: any(e["name"] in PROBE_NAMES for _, ps in _plugin_sets(s) for e in ps.get("enabled", []))),
+    "probes": (0.5, lambda s: any(e["name"] in PROBE_NAMES for _, ps in _plugin_sets(s)
+                                  for e in ps.get("enabled", []))),
     "probes in multiPoint": (0.2, lambda s: any(e["name"] in PROBE_NAMES for point, ps in _plugin_sets(s)
                                                 if point == "multiPoint" for e in ps.get("enabled", []))),
     "probes at one point": (0.2, lambda s: any(e["name"] in PROBE_NAMES for point, ps in _plugin_sets(s)
@@ -119,7 +120,7 @@ SCENARIO_FEATURES: dict[str, tuple[float, Detector]] = {
     "extenders": (0.3, lambda s: bool((s.config or {}).get("extenders"))),
     "binder extender": (0.05, lambda s: any("bindVerb" in e for e in (s.config or {}).get("extenders", []))),
     "managed resources": (0.03, lambda s: any("managedResources" in e for e in (s.config or {}).get("extenders", []))),
-    "bound pods": (0.5, lambda s: bool(s.pods)),
+    "bound pods": (0.15, lambda s: bool(s.pods)),
     "several nodes": (0.3, lambda s: len(s.nodes) > 1),
     "Service": (0.05, lambda s: "Service" in _kinds(s)),
     "ReplicaSet": (0.05, lambda s: "ReplicaSet" in _kinds(s)),

@@ -48,7 +48,8 @@ def test_probe_scripts_parse_and_keep_permit_signals_apart_from_timeouts(script)
     parse_script(json.dumps(script))
     check_permit_timing(script, 2.0)
     for _, action in actions(script):
-        assert set(action.get("byNode", {})) | set(action.get("result", [])) | set(action.get("scores", {})) <= set(NODES)
+        named = set(action.get("byNode", {})) | set(action.get("result", [])) | set(action.get("scores", {}))
+        assert named <= set(NODES)
 
 
 @FAST
