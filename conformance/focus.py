@@ -28,6 +28,8 @@ _BY_ID: dict[str, dict[str, Any]] = {
                                "max_pods": 6},
     "fit-error-message": {"points": ("PreFilter", "Filter", "PostFilter", "Reserve", "Permit"), "extenders": 1,
                           "default_plugins": False, "max_pods": 6},
+    "condition-classification": {"points": ("PreFilter", "PreScore", "Score", "Reserve", "Permit", "PreBind", "Bind"),
+                                 "default_plugins": False, "max_pods": 6},
 }
 
 

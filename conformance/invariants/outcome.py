@@ -78,6 +78,17 @@ def classify(run: Run, pod: str, attempt: int) -> tuple[str, Record] | None:
     return None
 
 
+def backoff_kind(run: Run, pod: str, attempt: int) -> str | None:
+    """'error' when the attempt's failure sends the pod to error backoff (no rejector plugin: errors,
+    and PreBind or Bind rejections after the queue let go of the pod), 'rejected' when plugins
+    rejected it, None when no record decides."""
+    decided = classify(run, pod, attempt)
+    if decided is None:
+        return None
+    reason, record = decided
+    return "error" if reason == SCHEDULER_ERROR or record["point"] in ("PreBind", "Bind") else "rejected"
+
+
 def _extender_error_decides(run: Run, pod: str, attempt: int, r: Record) -> bool:
     """A non-ignorable extender's error fails the attempt, except a filter error on the nominated node
     alone, which upstream only logs."""

@@ -1,19 +1,21 @@
-"""The scheduling queue: which pod's first attempt starts first."""
+"""The scheduling queue: which pod's first attempt starts first, and how long errors keep a pod waiting."""
 
 from __future__ import annotations
 
 from .attempts import traced_from_start
 from .base import Violation, invariant
+from .outcome import backoff_kind
 from .run import Record, Run
 
 # Points a scheduling cycle (not a binding cycle) calls; binding cycles overlap other pods' cycles.
 SCHEDULING_POINTS = ("PreFilter", "AddPod", "RemovePod", "Filter", "PostFilter", "PreScore", "Score",
                      "NormalizeScore", "Reserve", "Permit")
+TIME_TOLERANCE = 1e-3  # trace times carry microseconds
 
 
-def first_attempt_start(run: Run, pod: str) -> Record | None:
-    """The first record of the pod's first scheduling cycle."""
-    return next((r for r in run.records(pod, 1) if r["point"] in SCHEDULING_POINTS), None)
+def attempt_start(run: Run, pod: str, attempt: int = 1) -> Record | None:
+    """The first record of one of the pod's scheduling cycles."""
+    return next((r for r in run.records(pod, attempt) if r["point"] in SCHEDULING_POINTS), None)
 
 
 def admitted_at_start(run: Run, pod: str) -> bool:
@@ -32,7 +34,7 @@ def queue_priority_order(run: Run) -> None:
     for index, pod in enumerate(run.pods):
         if not traced_from_start(run, pod) or not admitted_at_start(run, pod):
             continue
-        record = first_attempt_start(run, pod)
+        record = attempt_start(run, pod)
         if record is not None:
             started.append((-run.pod_objects[pod].effective_priority, index, pod, record))
     started.sort(key=lambda x: x[:2])
@@ -42,3 +44,46 @@ def queue_priority_order(run: Run) -> None:
                             f"before {earlier[2]} (priority {-earlier[0]}, created earlier or of higher priority)",
                             pod=later[2], expected=[earlier[2], later[2]], actual=[later[2], earlier[2]],
                             records=(later[3], earlier[3]))
+
+
+def error_backoff(attempt_classes: list[str | None], initial: float, maximum: float) -> float:
+    """The error backoff after the last of these attempts, counting only the consecutive errors known
+    from the trace (an unknown attempt ends the count, so the result is a lower bound)."""
+    count = 0
+    for verdict in reversed(attempt_classes):
+        if verdict != "error":
+            break
+        count += 1
+    return min(initial * 2 ** (count - 1), maximum) if count else 0.0
+
+
+def _failure_time(run: Run, pod: str, attempt: int) -> float:
+    """When the attempt was last seen running; the queue records its failure at or after this time.
+    Permit signals are left out: they may fire after the attempt failed."""
+    times = [r["t"] for r in run.probe_records(pod, attempt) if r["point"] not in ("Allow", "Reject")]
+    times += [r["t"] for r in run.extender_records(pod, attempt=attempt)]
+    return max(times)
+
+
+@invariant("error-backoff-respected",
+           "After k consecutive attempts that failed with an error, a pod's next attempt starts at least "
+           "min(podInitialBackoffSeconds x 2^(k-1), podMaxBackoffSeconds) seconds later.",
+           "backend/queue/backoff_queue.go getBackoffTime, calculateBackoffDuration, isEntityBackingoff "
+           "(spec §6.3, §11.15)")
+def error_backoff_respected(run: Run) -> None:
+    initial = run.config.pod_initial_backoff_seconds or 1
+    maximum = run.config.pod_max_backoff_seconds or 10
+    for pod in run.live_pods:
+        if not traced_from_start(run, pod):
+            continue
+        attempts = run.attempts(pod)
+        kinds: list[str | None] = []
+        for attempt, following in zip(attempts, attempts[1:]):
+            kinds.append(backoff_kind(run, pod, attempt))
+            wait = error_backoff(kinds, initial, maximum)
+            start = attempt_start(run, pod, following)
+            failed = _failure_time(run, pod, attempt)
+            if start is not None and start["t"] - failed < wait - TIME_TOLERANCE:
+                raise Violation("error-backoff-respected", f"attempt {following} started {start['t'] - failed:g}s "
+                                f"after attempt {attempt} failed with an error", pod=pod,
+                                expected=f">= {wait:g}s", actual=f"{start['t'] - failed:g}s", records=(start,))

@@ -272,8 +272,12 @@ UNCAUGHT_IN_CI = frozenset({
     "prefilter-skip-ignored", "prefilter-result-ignored", "postfilter-with-feasible-node", "infeasible-node-chosen",
     "no-score-range-check", "weights-ignored", "prescore-skip-ignored", "permit-timeout-ignored",
     "reject-after-wait-leaves-waiting-pod", "bind-continues-after-success", "postbind-after-failed-bind",
-    "ignorable-extender-error-fails", "extender-filter-error-skipped", "prioritize-error-fails",
-    "extender-weights-ignored", "postfilter-message-with-period", "histogram-unsorted", "binding-rejection-is-error",
+    # Extender errors and prioritize scores are rare in generated scripts, and scoring needs two nodes.
+    "ignorable-extender-error-fails", "prioritize-error-fails", "extender-weights-ignored", "extender-scores-dropped",
+    # PreFilter and PostFilter reasons, distinct reasons, PreBind rejections, Pending at Reserve.
+    "prefilter-message-as-histogram", "histogram-unsorted", "postfilter-message-with-period",
+    "binding-rejection-is-error",
+    # Needs a second, lower-priority preemptor whose priority equals a victim's.
     "equal-priority-victims",
 })
 
@@ -287,6 +291,20 @@ def _lower_priority_first(sched: Scheduler) -> None:
     sched.queue._less = lambda a, b: less(b, a)
 
 
+def _errors_backed_off_by_rejections(sched: Scheduler) -> None:
+    """Computes every backoff from the count of rejections, so pods that only failed with errors
+    retry at once (the counter upstream used before it split error backoff off)."""
+    import math
+    queue = sched.queue
+
+    def backoff_time(qpi):
+        if qpi.backoff_expiration is None:
+            count = qpi.unschedulable_count
+            qpi.backoff_expiration = math.floor(qpi.timestamp + queue.backoff_duration(count)) if count else -math.inf
+        return qpi.backoff_expiration
+    queue.backoff_time = backoff_time
+
+
 def _extender_filter_ignored(sched: Scheduler) -> None:
     """Asks the extenders (so the trace shows their answers) but keeps every node."""
     from reference.interfaces import NodeToStatus
@@ -296,6 +314,116 @@ def _extender_filter_ignored(sched: Scheduler) -> None:
         original(pod, feasible, NodeToStatus())
         return feasible
     sched.algorithm.find_nodes_that_pass_extenders = find
+
+
+def _extenders_ignorable(value: bool) -> Callable[[Scheduler], None]:
+    def hook(sched: Scheduler) -> None:
+        for ext in sched.algorithm.extenders:
+            ext.ignorable = value
+    return hook
+
+
+def _prioritize_errors_fail(sched: Scheduler) -> None:
+    from reference.scheduler.schedule_one import CycleFailure
+    errors: list[str] = []
+    for ext in sched.algorithm.extenders:
+        def prioritize(pod, nodes, original=ext.prioritize):
+            try:
+                return original(pod, nodes)
+            except Exception as exc:
+                errors.append(str(exc))
+                raise
+        ext.prioritize = prioritize
+    original = sched.algorithm.prioritize_nodes
+
+    def prioritize_nodes(fw, state, pod, nodes):
+        errors.clear()
+        scores = original(fw, state, pod, nodes)
+        if errors:
+            raise CycleFailure(Status.as_status(errors[0]))
+        return scores
+    sched.algorithm.prioritize_nodes = prioritize_nodes
+
+
+def _extender_weights_ignored(sched: Scheduler) -> None:
+    for ext in sched.algorithm.extenders:
+        ext.weight = 1
+
+
+def _extender_scores_dropped(sched: Scheduler) -> None:
+    """Asks the extenders to prioritize but adds nothing to the nodes' totals."""
+    for ext in sched.algorithm.extenders:
+        def prioritize(pod, nodes, original=ext.prioritize):
+            return original(pod, nodes)[0], 0
+        ext.prioritize = prioritize
+
+
+def _patch_failure_handler(sched: Scheduler, before=None, after=None) -> None:
+    original = sched._handle_failure
+
+    def handle(fw, qpi, status, fit_error, nominating):
+        if before is not None:
+            status = before(status, fit_error)
+        original(fw, qpi, status, fit_error, nominating)
+        if after is not None:
+            after(qpi.pod.effective_uid, status, fit_error)
+    sched._handle_failure = handle
+
+
+def _postfilter_message_with_period(sched: Scheduler) -> None:
+    """The spec's `.[ <postfilter msg>.]`: upstream's FitError.Error adds no period after it."""
+    def before(status, fit_error):
+        if fit_error is None or not fit_error.diagnosis.post_filter_msg:
+            return status
+        fit_error.diagnosis.post_filter_msg += "."
+        return fit_error.as_status(status.code)
+    _patch_failure_handler(sched, before=before)
+
+
+def _histogram_unsorted(sched: Scheduler) -> None:
+    """Lists the reason histogram in reverse order."""
+    def before(status, fit_error):
+        if fit_error is None or fit_error.diagnosis.pre_filter_msg:
+            return status
+        head, sep, rest = fit_error.message().partition(": ")
+        body, dot, tail = rest.partition(".")
+        entries = body.split(", ")
+        if not dot or len(entries) < 2:
+            return status
+        wrong = f"{head}{sep}{', '.join(reversed(entries))}{dot}{tail}"
+        return Status(status.code, (wrong,), error=wrong)
+    _patch_failure_handler(sched, before=before)
+
+
+def _prefilter_message_as_histogram(sched: Scheduler) -> None:
+    """Drops the PreFilter message, so a PreFilter rejection is counted once per node in the histogram
+    (what FitError.Error's comment warns against)."""
+    def before(status, fit_error):
+        if fit_error is None or not fit_error.diagnosis.pre_filter_msg:
+            return status
+        fit_error.diagnosis.pre_filter_msg = ""
+        return fit_error.as_status(status.code)
+    _patch_failure_handler(sched, before=before)
+
+
+def _pending_not_a_rejection(sched: Scheduler) -> None:
+    """Counts only Unschedulable and UnschedulableAndUnresolvable as rejections when writing the
+    condition: Pending (also a rejection upstream) gets SchedulerError."""
+    def after(uid, status, fit_error):
+        cond = sched.store.conditions.get(uid)
+        if cond is not None and status.code is Code.PENDING:
+            sched.store.conditions[uid] = type(cond)(cond.type, cond.status, "SchedulerError", cond.message)
+    _patch_failure_handler(sched, after=after)
+
+
+def _binding_rejection_is_error(sched: Scheduler) -> None:
+    """Derives the condition reason from the FitError instead of the status code: PreBind and Bind
+    rejections (not FitErrors) get SchedulerError."""
+    def after(uid, status, fit_error):
+        cond = sched.store.conditions.get(uid)
+        if cond is not None and fit_error is None and status.is_rejected():
+            sched.store.conditions[uid] = type(cond)(cond.type, cond.status, "SchedulerError", cond.message)
+    _patch_failure_handler(sched, after=after)
 
 
 def _one_node_fit_error_counts_all_nodes(sched: Scheduler) -> None:
@@ -384,10 +512,21 @@ def _evict_on_every_candidate(fw: Framework) -> None:
 
 MUTANTS += [
     Mutant("lower-priority-popped-first", "queue-priority-order", _lower_priority_first),
+    Mutant("errors-backed-off-by-rejections", "error-backoff-respected", _errors_backed_off_by_rejections),
     Mutant("extender-filter-ignored", "extender-filter-respected", _extender_filter_ignored),
+    Mutant("ignorable-extender-error-fails", "ignorable-extender-errors-tolerated", _extenders_ignorable(False)),
+    Mutant("extender-filter-error-skipped", "extender-filter-error-fails", _extenders_ignorable(True)),
+    Mutant("prioritize-error-fails", "extender-prioritize-errors-tolerated", _prioritize_errors_fail),
+    Mutant("extender-weights-ignored", "extender-scores-scaled", _extender_weights_ignored),
+    Mutant("extender-scores-dropped", "extender-scores-scaled", _extender_scores_dropped),
     Mutant("one-node-fit-error-counts-all-nodes", "fit-error-message", _one_node_fit_error_counts_all_nodes),
+    Mutant("prefilter-message-as-histogram", "fit-error-message", _prefilter_message_as_histogram),
+    Mutant("histogram-unsorted", "fit-error-message", _histogram_unsorted),
+    Mutant("postfilter-message-with-period", "fit-error-message", _postfilter_message_with_period),
     Mutant("rejections-kept-as-rejections", "condition-classification",
            _each_framework(_rejections_kept_as_rejections)),
+    Mutant("binding-rejection-is-error", "condition-classification", _binding_rejection_is_error),
+    Mutant("pending-not-a-rejection", "condition-classification", _pending_not_a_rejection),
     Mutant("equal-priority-victims", "preemption-evicts-lower-priority-only",
            _each_framework(_equal_priority_victims)),
     Mutant("evict-on-every-candidate", "preemptor-nominated", _each_framework(_evict_on_every_candidate)),

@@ -2,63 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Callable
-
 import pytest
 
 from conformance.backends.reference import ReferenceBackend
 from conformance.invariants import REGISTRY, Run
-from reference.scheduler.schedule_one import CycleFailure
-from reference.status import Status
 
-from ...conformance.mutants import _extender_filter_ignored
+from ...conformance.mutants import (_extender_filter_ignored, _extender_scores_dropped, _extender_weights_ignored,
+                                    _extenders_ignorable, _prioritize_errors_fail)
 from ._kit import CAPABILITIES, config, edited, extender, node, pod, run_on_reference, scenario, violation, with_pod
-
-# Broken extender handling the generated scenarios seldom reach (extender errors and prioritize
-# scores are rare in them, and need several nodes); the search finds `_extender_filter_ignored`
-# (tests/conformance/mutants.py).
-
-
-def _extenders_ignorable(value: bool) -> Callable:
-    def hook(sched) -> None:
-        for ext in sched.algorithm.extenders:
-            ext.ignorable = value
-    return hook
-
-
-def _prioritize_errors_fail(sched) -> None:
-    errors: list[str] = []
-    for ext in sched.algorithm.extenders:
-        def prioritize(pod, nodes, original=ext.prioritize):
-            try:
-                return original(pod, nodes)
-            except Exception as exc:
-                errors.append(str(exc))
-                raise
-        ext.prioritize = prioritize
-    original = sched.algorithm.prioritize_nodes
-
-    def prioritize_nodes(fw, state, pod, nodes):
-        errors.clear()
-        scores = original(fw, state, pod, nodes)
-        if errors:
-            raise CycleFailure(Status.as_status(errors[0]))
-        return scores
-    sched.algorithm.prioritize_nodes = prioritize_nodes
-
-
-def _extender_weights_ignored(sched) -> None:
-    for ext in sched.algorithm.extenders:
-        ext.weight = 1
-
-
-def _extender_scores_dropped(sched) -> None:
-    """Asks the extenders to prioritize but adds nothing to the nodes' totals."""
-    for ext in sched.algorithm.extenders:
-        def prioritize(pod, nodes, original=ext.prioritize):
-            return original(pod, nodes)[0], 0
-        ext.prioritize = prioritize
-
 
 PROBES = {"preFilter": ["Probe0"], "reserve": ["Probe0"]}
 TWO_NODES = (node("node-0"), node("node-1"))

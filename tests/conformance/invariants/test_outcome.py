@@ -7,9 +7,10 @@ import pytest
 
 from conformance.invariants import REGISTRY
 from conformance.invariants.outcome import classify, expected_fit_error
-from reference.status import Code, Status
 
-from ...conformance.mutants import (_each_framework, _one_node_fit_error_counts_all_nodes,
+from ...conformance.mutants import (_binding_rejection_is_error, _each_framework, _histogram_unsorted,
+                                    _one_node_fit_error_counts_all_nodes, _pending_not_a_rejection,
+                                    _postfilter_message_with_period, _prefilter_message_as_histogram,
                                     _rejections_kept_as_rejections)
 from ._kit import config, edited, extender, node, pod, run_on_reference, scenario, violation, with_pod
 
@@ -20,78 +21,6 @@ P0 = ["Probe0"]
 FIRST_AT_BIND = {"disabled": [{"name": "*"}], "enabled": [{"name": "Probe0"}, {"name": "DefaultBinder"}]}
 EVERYWHERE = {"preFilter": P0, "filter": P0, "postFilter": P0, "preScore": P0, "score": P0, "reserve": P0,
               "permit": P0, "preBind": P0, "bind": FIRST_AT_BIND}
-
-
-# Broken failure handlers for cases the generated scenarios rarely reach (PostFilter reasons, several
-# distinct reasons, PreFilter reasons, PreBind rejections, Pending at Reserve); the search finds the
-# mutants in tests/conformance/mutants.py.
-
-def _patch_failure_handler(sched, before=None, after=None) -> None:
-    original = sched._handle_failure
-
-    def handle(fw, qpi, status, fit_error, nominating):
-        if before is not None:
-            status = before(status, fit_error)
-        original(fw, qpi, status, fit_error, nominating)
-        if after is not None:
-            after(qpi.pod.effective_uid, status, fit_error)
-    sched._handle_failure = handle
-
-
-def _postfilter_message_with_period(sched) -> None:
-    """The spec's `.[ <postfilter msg>.]`: upstream's FitError.Error adds no period after it."""
-    def before(status, fit_error):
-        if fit_error is None or not fit_error.diagnosis.post_filter_msg:
-            return status
-        fit_error.diagnosis.post_filter_msg += "."
-        return fit_error.as_status(status.code)
-    _patch_failure_handler(sched, before=before)
-
-
-def _histogram_unsorted(sched) -> None:
-    """Lists the reason histogram in reverse order."""
-    def before(status, fit_error):
-        if fit_error is None or fit_error.diagnosis.pre_filter_msg:
-            return status
-        head, sep, rest = fit_error.message().partition(": ")
-        body, dot, tail = rest.partition(".")
-        entries = body.split(", ")
-        if not dot or len(entries) < 2:
-            return status
-        wrong = f"{head}{sep}{', '.join(reversed(entries))}{dot}{tail}"
-        return Status(status.code, (wrong,), error=wrong)
-    _patch_failure_handler(sched, before=before)
-
-
-def _prefilter_message_as_histogram(sched) -> None:
-    """Drops the PreFilter message, so a PreFilter rejection is counted once per node in the histogram
-    (what FitError.Error's comment warns against)."""
-    def before(status, fit_error):
-        if fit_error is None or not fit_error.diagnosis.pre_filter_msg:
-            return status
-        fit_error.diagnosis.pre_filter_msg = ""
-        return fit_error.as_status(status.code)
-    _patch_failure_handler(sched, before=before)
-
-
-def _pending_not_a_rejection(sched) -> None:
-    """Counts only Unschedulable and UnschedulableAndUnresolvable as rejections when writing the
-    condition: Pending (also a rejection upstream) gets SchedulerError."""
-    def after(uid, status, fit_error):
-        cond = sched.store.conditions.get(uid)
-        if cond is not None and status.code is Code.PENDING:
-            sched.store.conditions[uid] = type(cond)(cond.type, cond.status, "SchedulerError", cond.message)
-    _patch_failure_handler(sched, after=after)
-
-
-def _binding_rejection_is_error(sched) -> None:
-    """Derives the condition reason from the FitError instead of the status code: PreBind and Bind
-    rejections (not FitErrors) get SchedulerError."""
-    def after(uid, status, fit_error):
-        cond = sched.store.conditions.get(uid)
-        if cond is not None and fit_error is None and status.is_rejected():
-            sched.store.conditions[uid] = type(cond)(cond.type, cond.status, "SchedulerError", cond.message)
-    _patch_failure_handler(sched, after=after)
 
 
 def unschedulable(code="Unschedulable", *reasons, **extra):

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from conformance.invariants import REGISTRY
-from conformance.invariants.queue import first_attempt_start
+from conformance.invariants.queue import attempt_start
 
-from ...conformance.mutants import _lower_priority_first
+from ...conformance.mutants import _errors_backed_off_by_rejections, _lower_priority_first
 from ._kit import config, edited, pod, run_on_reference, scenario, violation
 
 INV = REGISTRY["queue-priority-order"]
@@ -13,7 +13,7 @@ PREFILTER = config({"preFilter": ["Probe0"]})
 
 
 def first_order(run) -> list[str]:
-    started = [(first_attempt_start(run, p)["seq"], p) for p in run.pods if first_attempt_start(run, p)]
+    started = [(attempt_start(run, p)["seq"], p) for p in run.pods if attempt_start(run, p)]
     return [p for _, p in sorted(started)]
 
 
@@ -87,3 +87,47 @@ def test_hand_built_trace_out_of_order() -> None:
             r = dict(r, pod="default/b" if r["pod"] == "default/a" else "default/a")
         swapped.append(r)
     assert violation(INV, edited(run, trace=tuple(swapped))).pod == "default/b"
+
+
+# --- error-backoff-respected --------------------------------------------------------------------
+
+BACKOFF = REGISTRY["error-backoff-respected"]
+ERRORS = scenario([pod(probes={"Probe0": {"Reserve": {"code": "Error"}}})],
+                  cfg=config({"preFilter": ["Probe0"], "reserve": ["Probe0"]}))
+
+
+def starts(run) -> list[float]:
+    return [attempt_start(run, "default/pod-0", a)["t"] for a in run.attempts("default/pod-0")]
+
+
+def test_error_backoff_doubles_up_to_the_maximum() -> None:
+    run = run_on_reference(ERRORS)
+    # Failures at t; the pod leaves backoff in the first 1 s window after t + 1, 2, 4, 8, 10 s.
+    assert starts(run) == [0.0, 2.0, 5.0, 10.0, 19.0, 30.0]
+    BACKOFF.check(run)
+
+
+def test_errors_backed_off_by_rejections_are_caught() -> None:
+    run = run_on_reference(ERRORS, hook=_errors_backed_off_by_rejections)
+    assert starts(run)[:3] == [0.0, 0.0, 0.0]
+    v = violation(BACKOFF, run)
+    assert (v.expected, v.actual) == (">= 1s", "0s")
+
+
+def test_the_configured_backoff_counts() -> None:
+    cfg = dict(ERRORS.config, podInitialBackoffSeconds=3, podMaxBackoffSeconds=4)
+    run = run_on_reference(scenario(ERRORS.workload, cfg=cfg))
+    assert starts(run)[:4] == [0.0, 4.0, 9.0, 14.0]
+    BACKOFF.check(run)
+    late = tuple(dict(r, t=r["t"] - 1.5) if r.get("attempt") == 3 else r for r in run.outcome.trace)
+    assert violation(BACKOFF, edited(run, trace=late)).expected == ">= 4s"
+
+
+def test_rejections_and_unknown_failures_set_no_lower_bound() -> None:
+    """A pod rejected by plugins may be popped from backoffQ as soon as activeQ is empty."""
+    rejected = scenario([pod(probes={"Probe0": {"Reserve": {"code": "Unschedulable"}}}), pod("pod-1")],
+                        cfg=ERRORS.config)
+    run = run_on_reference(rejected)
+    assert len(run.attempts("default/pod-0")) == 2
+    early = tuple(dict(r, t=0.0) for r in run.outcome.trace)
+    BACKOFF.check(edited(run, trace=early))
