@@ -7,9 +7,9 @@ compares, for each pod, only what that randomness cannot reach:
 - every attempt up to the first open choice of either run (that attempt included): the multiset of
   probe records (plugin, point, node, code), ignoring order, time and PreEnqueue calls (how often a
   pod is moved between queues is the queue's business); on the attempt whose choice was open, the
-  nodes of the calls after host selection are left out; where a Filter or Score call failed the
-  attempt, only which plugins failed with which code counts at that point (upstream evaluates nodes
-  in parallel and cancels the rest);
+  calls after host selection are left out (they depend on the node); where a Filter or Score call
+  failed the attempt, or filtering stops at the first feasible node, only which plugins failed with
+  which code counts at that point (upstream evaluates nodes in parallel and cancels the rest);
 - the chosen node, when the traced scores give a single best node in both runs;
 - when neither run made an open choice and the pod had the same attempts in both: its phase,
   PodScheduled reason and FitError message.
@@ -28,7 +28,7 @@ from .invariants.scoring import normalized_scores
 
 AFTER_SELECTION = ("Reserve", "Unreserve", "Permit", "PreBindPreFlight", "PreBind", "Bind", "PostBind")
 PARALLEL = ("Filter", "Score")
-REJECTIONS_AT = {"Filter": ("Unschedulable", "UnschedulableAndUnresolvable", "Pending"), "Score": ()}
+REJECTIONS_AT = {"Filter": ("Unschedulable", "UnschedulableAndUnresolvable", "Pending")}
 SCORE_SCALE = 10  # MaxNodeScore / MaxExtenderPriority
 
 
@@ -58,17 +58,21 @@ def chosen(run: Run, pod: str, attempt: int) -> str | None:
     return node
 
 
+def stops_at_first_feasible(run: Run, pod: str) -> bool:
+    """Without Score plugins and filtering or prioritizing extenders, upstream stops filtering at the
+    first feasible node its parallel workers find: which nodes got Filter calls is not determined."""
+    return not run.plugins_at(pod, "score") and not any(e.filter_verb or e.prioritize_verb
+                                                        for e in run.config.extenders)
+
+
 def single_feasible(run: Run, pod: str, attempt: int) -> bool:
-    """No scoring ran although, with two feasible nodes, it would have run and left a record: Score
-    plugins or filtering/prioritizing extenders make upstream look at every node (else it stops at the
-    first feasible one, whichever its parallel filtering finds first), and a probe at PreScore or
+    """No scoring ran although, with two feasible nodes, it would have run and left a record: upstream
+    looked at every node (it does not stop at the first feasible one) and a probe at PreScore or
     Score records scoring."""
-    scorers = run.plugins_at(pod, "score")
-    traced = any(p in PROBE_NAMES for p in (*run.plugins_at(pod, "preScore"), *scorers))
-    finds_all = bool(scorers) or any(e.filter_verb or e.prioritize_verb for e in run.config.extenders)
+    traced = any(p in PROBE_NAMES for p in (*run.plugins_at(pod, "preScore"), *run.plugins_at(pod, "score")))
     ran = any(r["point"] in ("PreScore", "Score") for r in run.probe_records(pod, attempt)) \
         or run.extender_records(pod, "prioritize", attempt)
-    return traced and finds_all and not ran
+    return traced and not stops_at_first_feasible(run, pod) and not ran
 
 
 def choice_is_open(run: Run, pod: str, attempt: int) -> bool:
@@ -101,21 +105,21 @@ def _errored_in_parallel(run: Run, pod: str, attempt: int) -> set[str]:
     """Points evaluated in parallel over nodes (Filter, Score) where a call failed the attempt: upstream
     then cancels the calls still running, so how many other nodes got a call is not determined."""
     return {r["point"] for r in run.probe_records(pod, attempt) if r["point"] in PARALLEL
-            and r.get("code") not in ("Success", *REJECTIONS_AT[r["point"]])}
+            and r.get("code") not in ("Success", *REJECTIONS_AT.get(r["point"], ()))}
 
 
 def _records(run: Run, pod: str, attempt: int, with_chosen: bool, cut: set[str]) -> Counter:
-    """The multiset of (plugin, point, node, code); at a point in `cut`, only the failing calls' codes."""
+    """The multiset of (plugin, point, node, code); at a point in `cut`, only the failing calls' codes.
+    Without `with_chosen`, the calls after host selection are left out: what they do depends on the node."""
     out: Counter[Hashable] = Counter()
     for r in run.probe_records(pod, attempt):
-        if r["point"] == "PreEnqueue":
+        if r["point"] == "PreEnqueue" or (not with_chosen and r["point"] in AFTER_SELECTION):
             continue
         if r["point"] in cut:
-            if r.get("code") not in ("Success", *REJECTIONS_AT[r["point"]]):
+            if r.get("code") not in ("Success", *REJECTIONS_AT.get(r["point"], ())):
                 out[(r["plugin"], r["point"], "some node", r.get("code"))] = 1
             continue
-        node = r.get("node") if with_chosen or r["point"] not in AFTER_SELECTION else None
-        out[(r["plugin"], r["point"], node, r.get("code"))] += 1
+        out[(r["plugin"], r["point"], r.get("node"), r.get("code"))] += 1
     return out
 
 
@@ -146,6 +150,8 @@ def _compare_attempt(a: Run, b: Run, pod: str, attempt: int) -> None:
         raise _fail(f"the node chosen in attempt {attempt} (a single best score in both)", a, b, pod, node_a, node_b)
     with_chosen = not (choice_is_open(a, pod, attempt) or choice_is_open(b, pod, attempt))
     cut = _errored_in_parallel(a, pod, attempt) | _errored_in_parallel(b, pod, attempt)
+    if stops_at_first_feasible(a, pod) and (node_a is not None or node_b is not None):
+        cut |= {"Filter", "AddPod"}
     left, right = _records(a, pod, attempt, with_chosen, cut), _records(b, pod, attempt, with_chosen, cut)
     if left != right:
         raise _fail(f"the plugin calls of attempt {attempt} (plugin, point, node, code)", a, b, pod,

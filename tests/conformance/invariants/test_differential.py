@@ -102,3 +102,30 @@ def test_calls_cancelled_after_a_parallel_failure_do_not_count() -> None:
     other = tuple(dict(r, code="Error") if r is scores[0] else r for r in a.outcome.trace)
     with pytest.raises(Violation, match="plugin calls of attempt 1"):
         compare(a, edited(a, trace=other))
+
+
+def test_without_scoring_which_nodes_get_filtered_is_open() -> None:
+    """Upstream then stops at the first feasible node its parallel workers report; the reference at
+    the first in order. Other runs may filter more nodes and choose another one."""
+    sc = scenario([pod(probes={"Probe0": {"Reserve": {"byNode": {"node-1": {"code": "Error"}}}}})],
+                  nodes=(*TWO_NODES, node("node-2")),
+                  cfg=config({"preFilter": ["Probe0"], "filter": ["Probe0"], "reserve": ["Probe0"]}))
+    a = run_on_reference(sc)
+    assert [r["node"] for r in a.records("default/pod-0", 1, "Filter")] == ["node-0"]
+    b_trace = []
+    for r in a.outcome.trace:
+        if r["point"] == "Filter":
+            b_trace += [dict(r, node=n) for n in ("node-0", "node-1")]
+        else:
+            b_trace.append(dict(r, node="node-1", code="Error") if r["point"] == "Reserve" else r)
+    b = edited(a, trace=tuple(dict(r, seq=i) for i, r in enumerate(b_trace)))
+    compare(a, b)
+
+
+def test_calls_after_an_open_choice_depend_on_the_node() -> None:
+    script = {"Probe0": {"Reserve": {"byNode": {"node-1": {"code": "Unschedulable"}}}}}
+    sc = scenario([pod(probes=script)], nodes=TWO_NODES,
+                  cfg=config({"preFilter": ["Probe0"], "score": ["Probe0"], "reserve": ["Probe0"]}))
+    runs = {r.outcome.pods["default/pod-0"].phase: r for r in (seeded(sc, s) for s in range(8))}
+    assert set(runs) == {"bound", "unschedulable"}
+    compare(runs["bound"], runs["unschedulable"])
