@@ -153,7 +153,7 @@ def _runs(profile: Manifest, name: str) -> bool:
 def _bad_fit_args(draw: Draw, config: Manifest) -> str:
     # Fit args are validated only by the plugin factory (the validator map's key is
     # "NodeResourcesFitArgs"), so the profile must run NodeResourcesFit for the error to appear.
-    i, profile = _pick_profile(draw, config)
+    _, profile = _pick_profile(draw, config)
     if not _runs(profile, "NodeResourcesFit"):
         _enabled(profile, "filter").append({"name": "NodeResourcesFit"})
     configs = [c for c in profile.get("pluginConfig", []) if c["name"] != "NodeResourcesFit"]
@@ -163,20 +163,20 @@ def _bad_fit_args(draw: Draw, config: Manifest) -> str:
 
 
 def _unknown_plugin(draw: Draw, config: Manifest) -> str:
-    i, profile = _pick_profile(draw, config)
+    _, profile = _pick_profile(draw, config)
     _enabled(profile, "filter").append({"name": "NoSuchPlugin"})
     return _in_profile(profile, 'FilterPlugin "NoSuchPlugin" does not exist')
 
 
 def _not_extending(draw: Draw, config: Manifest) -> str:
-    i, profile = _pick_profile(draw, config)
+    _, profile = _pick_profile(draw, config)
     name = pick(draw, ("ImageLocality", "PrioritySort", "DefaultBinder"))
     _enabled(profile, "filter").append({"name": name})
     return _in_profile(profile, f'plugin "{name}" does not extend FilterPlugin plugin')
 
 
 def _twice_at_point(draw: Draw, config: Manifest) -> str:
-    i, profile = _pick_profile(draw, config)
+    _, profile = _pick_profile(draw, config)
     enabled = _enabled(profile, "score")
     present = sum(e["name"] == "NodeResourcesFit" for e in enabled)
     enabled.extend({"name": "NodeResourcesFit"} for _ in range(max(0, 2 - present)))
@@ -184,7 +184,7 @@ def _twice_at_point(draw: Draw, config: Manifest) -> str:
 
 
 def _no_binder(draw: Draw, config: Manifest) -> str:
-    i, profile = _pick_profile(draw, config)
+    _, profile = _pick_profile(draw, config)
     profile.setdefault("plugins", {})["bind"] = {"disabled": [{"name": "*"}]}
     return _in_profile(profile, f'at least one bind plugin is needed for profile with scheduler name '
                                 f'"{profile["schedulerName"]}"')
