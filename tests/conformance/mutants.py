@@ -274,7 +274,7 @@ UNCAUGHT_IN_CI = frozenset({
     "reject-after-wait-leaves-waiting-pod", "bind-continues-after-success", "postbind-after-failed-bind",
     # Extender errors and prioritize scores are rare in generated scripts, and scoring needs two nodes.
     "ignorable-extender-error-fails", "prioritize-error-fails", "extender-weights-ignored", "extender-scores-dropped",
-    # PreFilter and PostFilter reasons, distinct reasons, PreBind rejections, Pending at Reserve.
+    # PreFilter and PostFilter reasons, several distinct reasons, PreBind rejections.
     "prefilter-message-as-histogram", "histogram-unsorted", "postfilter-message-with-period",
     "binding-rejection-is-error",
     # Needs a second, lower-priority preemptor whose priority equals a victim's.
