@@ -41,6 +41,10 @@ class RunnerProcess:
             t.start()
 
     @property
+    def pid(self) -> int:
+        return self._proc.pid
+
+    @property
     def alive(self) -> bool:
         return self._proc.poll() is None
 

@@ -18,7 +18,7 @@ var goldenDir = filepath.Join("..", "..", "tests", "golden", "probes")
 
 // TestGoldenTraces runs every golden scenario on the upstream scheduler and
 // compares its trace with the golden one, modulo what upstream leaves to
-// chance: `t`, `seq`, and the order of records it produces in parallel.
+// chance: `t`, `seq`, and the order of records it produces concurrently.
 func TestGoldenTraces(t *testing.T) {
 	files, err := filepath.Glob(filepath.Join(goldenDir, "*.json"))
 	if err != nil {
@@ -67,9 +67,11 @@ func TestGoldenTraces(t *testing.T) {
 // Go map order (backend/queue: preEnqueuePluginMap), so they are unordered too.
 var parallel = map[string]bool{"Filter": true, "Score": true, "AddPod": true, "RemovePod": true}
 
-// canonical drops seq and t, and sorts each run of consecutive records of one
-// pod and attempt at parallel points by node (keeping each node's own order),
-// and each run of PreEnqueue records by plugin.
+// canonical drops seq and t, groups the records by pod keeping each pod's own
+// order (a pod's binding cycle runs concurrently with the next pod's
+// scheduling cycle), then sorts each run of consecutive records of one pod and
+// attempt at parallel points by node (keeping each node's own order), and each
+// run of PreEnqueue records by plugin.
 func canonical(trace []map[string]any) []map[string]any {
 	out := make([]map[string]any, len(trace))
 	for i, r := range trace {
@@ -81,6 +83,7 @@ func canonical(trace []map[string]any) []map[string]any {
 		}
 		out[i] = c
 	}
+	sort.SliceStable(out, func(i, j int) bool { return str(out[i]["pod"]) < str(out[j]["pod"]) })
 	for start := 0; start < len(out); {
 		end := start + 1
 		for end < len(out) && sameRun(out[start], out[end]) {

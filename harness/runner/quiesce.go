@@ -1,6 +1,7 @@
 package runner
 
 import (
+	"fmt"
 	"sync"
 	"time"
 
@@ -69,46 +70,58 @@ func bindingCycles() float64 {
 	return m.GetGauge().GetValue()
 }
 
-// busy reports whether the scheduler can still make progress on its own: a
-// scheduling cycle or binding cycle runs, a pod is in activeQ or backoffQ (it
-// will be retried) or in flight, a bound pod is not yet confirmed by the
-// informer, or a probe's Permit signal is still to fire. Pods in the
-// unschedulable pool wait for cluster events a static scenario never sends.
-func busy(sched *scheduler.Scheduler, c *cycles, rec *probe.Recorder, workload []*v1.Pod, baseline float64) bool {
-	if c.inCycle() || bindingCycles() > baseline || rec.PendingSignals() > 0 {
-		return true
-	}
+// busy names what can still make progress on its own, "" when nothing: a
+// scheduling or binding cycle runs, a pod is in activeQ or backoffQ (it will
+// be retried) or in flight, a bound pod is not yet confirmed by the informer,
+// or a probe's Permit signal is still to fire. Pods in the unschedulable pool
+// wait for cluster events a static scenario never sends.
+func busy(sched *scheduler.Scheduler, c *cycles, rec *probe.Recorder, workload []*v1.Pod, baseline float64) string {
 	q := sched.SchedulingQueue
-	if len(q.PodsInActiveQ()) > 0 || len(q.PodsInBackoffQ()) > 0 || len(q.InFlightPods()) > 0 {
-		return true
+	switch {
+	case c.inCycle():
+		return "a scheduling cycle"
+	case bindingCycles() > baseline:
+		return fmt.Sprintf("%v binding cycles", bindingCycles()-baseline)
+	case rec.PendingSignals() > 0:
+		return fmt.Sprintf("%d Permit signals", rec.PendingSignals())
+	case len(q.PodsInActiveQ()) > 0:
+		return fmt.Sprintf("%d pods in activeQ", len(q.PodsInActiveQ()))
+	case len(q.PodsInBackoffQ()) > 0:
+		return fmt.Sprintf("%d pods in backoffQ", len(q.PodsInBackoffQ()))
+	case len(q.InFlightPods()) > 0:
+		return fmt.Sprintf("%d pods in flight", len(q.InFlightPods()))
 	}
 	for _, pod := range workload {
 		if assumed, _ := sched.Cache.IsAssumedPod(pod); assumed {
-			return true
+			return "assumed pod " + podKey(pod)
 		}
 	}
-	return false
+	return ""
 }
 
-// waitQuiet polls until busy() has been false, and nothing was written, recorded
-// or traced, for settle; or until deadline. It reports whether it got quiet.
+// waitQuiet polls until busy() has been "", and nothing was written, recorded
+// or traced, for settle; or until deadline, when it returns what was still busy.
 // The settle window covers what busy() cannot see: API writes still on their
 // way through the informers, and the asynchronous preemption goroutine.
-func waitQuiet(deadline time.Time, settle time.Duration, isBusy func() bool, activity func() int) bool {
-	last, quietSince := -1, time.Time{}
+func waitQuiet(deadline time.Time, settle time.Duration, busy func() string, activity func() int) string {
+	last, quietSince, why := -1, time.Time{}, ""
 	for {
 		now := time.Now()
 		if now.After(deadline) {
-			return false
+			if why == "" {
+				why = "API writes or trace records"
+			}
+			return why
 		}
 		act := activity()
+		why = busy()
 		switch {
-		case isBusy() || act != last:
+		case why != "" || act != last:
 			last, quietSince = act, time.Time{}
 		case quietSince.IsZero():
 			quietSince = now
 		case now.Sub(quietSince) >= settle:
-			return true
+			return ""
 		}
 		time.Sleep(pollInterval)
 	}

@@ -102,9 +102,11 @@ func (r *Runner) Run(parent context.Context, sc *Scenario) (*Outcome, time.Time,
 	defer r.setCurrent(nil)
 	loopDone := start(ctx, sched, rn.cycles)
 
-	waitQuiet(rec.Start().Add(objs.deadline), r.opts.Settle,
-		func() bool { return busy(sched, rn.cycles, rec, objs.workload, baseline) },
-		func() int { return st.activity() + rec.Seq() })
+	if why := waitQuiet(rec.Start().Add(objs.deadline), r.opts.Settle,
+		func() string { return busy(sched, rn.cycles, rec, objs.workload, baseline) },
+		func() int { return st.activity() + rec.Seq() }); why != "" {
+		klog.Background().Info("Scenario deadline reached while the scheduler was busy", "deadline", objs.deadline, "busy", why)
+	}
 	out := rn.outcome()
 
 	cancel()
