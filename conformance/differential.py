@@ -26,7 +26,7 @@ from .invariants import Run, Violation
 from .invariants.attempts import extender_config
 from .invariants.scoring import normalized_scores
 
-AFTER_SELECTION = ("Reserve", "Unreserve", "Permit", "PreBindPreFlight", "PreBind", "Bind", "PostBind")
+AFTER_SELECTION = ("Reserve", "Unreserve", "Permit", "Allow", "Reject", "PreBindPreFlight", "PreBind", "Bind", "PostBind")
 PARALLEL = ("Filter", "Score")
 REJECTIONS_AT = {"Filter": ("Unschedulable", "UnschedulableAndUnresolvable", "Pending")}
 SCORE_SCALE = 10  # MaxNodeScore / MaxExtenderPriority
