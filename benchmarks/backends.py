@@ -3,29 +3,41 @@
     PYTHONPATH=. python benchmarks/backends.py [--scenarios 200] [--rss-scenarios 10000]
 
 Needs harness/bin/runner (`harness/build.sh`). Prints one line per measurement and the ratios:
-  1. scenarios/s on the same scenarios drawn (derandomized) from `generators.scenarios()`;
+  1. scenarios/s on the same scenarios drawn (derandomized) from `generators.scenarios()`, deadline 3 s;
   2. pods/s for 1,000 pods on 100 nodes with the default profile;
-  3. the runner's RSS every 1,000 scenarios up to --rss-scenarios (small fixed scenarios).
+  3. a fixed 2-node, 2-pod scenario: reference scenarios/s, and the runner's scenarios/s and RSS every
+     1,000 scenarios up to --rss-scenarios.
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
+import statistics
+import sys
 import time
 from pathlib import Path
 from typing import Any, Callable
 
 from hypothesis import HealthCheck, given, settings
 
-from conformance.backends.reference import ReferenceBackend
-from conformance.backends.runner_protocol import RunnerProcess
-from conformance.backends.upstream import UpstreamBackend, default_runner
-from generators import scenarios
-from reference.scenario import Scenario
+# Run as a script, this directory heads sys.path and benchmarks/generators.py would shadow `generators`.
+_HERE = Path(__file__).resolve().parent
+sys.path[:] = [str(_HERE.parent)] + [p for p in sys.path if Path(p or ".").resolve() != _HERE]
+
+from conformance.backends.reference import ReferenceBackend  # noqa: E402 - after the path fix above
+from conformance.backends.runner_protocol import RunnerProcess  # noqa: E402
+from conformance.backends.upstream import UpstreamBackend, default_runner  # noqa: E402
+from generators import scenarios  # noqa: E402
+from reference.scenario import Scenario  # noqa: E402
+
+# Generated scenarios get this deadline: a pod that keeps failing with Error is retried with
+# backoff until the deadline, which costs the upstream backend wall time (the reference: none).
+DEADLINE = 3.0
 
 
 def drawn(count: int) -> list[Scenario]:
-    """`count` scenarios from generators.scenarios(), the same ones on every run."""
+    """`count` scenarios from generators.scenarios(), the same ones on every run, with DEADLINE."""
     found: list[Scenario] = []
 
     @settings(max_examples=count, derandomize=True, database=None, deadline=None,
@@ -35,7 +47,7 @@ def drawn(count: int) -> list[Scenario]:
         found.append(s)
 
     collect()
-    return found[:count]
+    return [dataclasses.replace(s, deadline=DEADLINE) for s in found[:count]]
 
 
 def node(i: int) -> dict[str, Any]:
@@ -51,10 +63,14 @@ def pod(i: int) -> dict[str, Any]:
                                      "resources": {"requests": {"cpu": "100m", "memory": "128Mi"}}}]}}
 
 
-def timed(run: Callable[[Scenario], Any], items: list[Scenario]) -> tuple[float, list[Any]]:
-    start = time.perf_counter()
-    outcomes = [run(s) for s in items]
-    return time.perf_counter() - start, outcomes
+def timed(run: Callable[[Scenario], Any], items: list[Scenario]) -> tuple[list[float], list[Any]]:
+    """Seconds per scenario, and the outcomes."""
+    seconds, outcomes = [], []
+    for s in items:
+        start = time.perf_counter()
+        outcomes.append(run(s))
+        seconds.append(time.perf_counter() - start)
+    return seconds, outcomes
 
 
 def rss_kib(pid: int) -> int:
@@ -75,31 +91,38 @@ def main() -> None:
         ref_s, _ = timed(reference.run, items)
         up_s, outs = timed(upstream.run, items)
         bound = sum(p.phase == "bound" for o in outs for p in o.pods.values())
-        print(f"generated scenarios: {len(items)}; reference {len(items) / ref_s:.1f}/s, "
-              f"upstream {len(items) / up_s:.1f}/s (ratio reference/upstream {up_s / ref_s:.2f}); "
+        idle = [t for t in up_s if t < DEADLINE - 0.05]
+        print(f"generated scenarios: {len(items)}; reference {len(items) / sum(ref_s):.1f}/s, "
+              f"upstream {len(items) / sum(up_s):.2f}/s (reference/upstream {sum(up_s) / sum(ref_s):.0f}x); "
               f"upstream bound {bound} pods")
+        print(f"  upstream: {len(items) - len(idle)} scenarios ran into the {DEADLINE:g} s deadline (retries, "
+              f"Permit waits); the other {len(idle)} ended idle after {statistics.median(idle) * 1000:.0f} ms "
+              f"median, {max(idle) * 1000:.0f} ms max ({len(idle) / sum(idle):.1f}/s)")
 
         big = Scenario.from_dict({"version": 1, "nodes": [node(i) for i in range(100)],
                                   "workload": [pod(i) for i in range(1000)], "deadline": 300})
-        ref_s, (ref_out,) = timed(reference.run, [big])
-        up_s, (up_out,) = timed(upstream.run, [big])
-        for name, seconds, out in (("reference", ref_s, ref_out), ("upstream", up_s, up_out)):
+        (ref_big,), (ref_out,) = timed(reference.run, [big])
+        (up_big,), (up_out,) = timed(upstream.run, [big])
+        for name, seconds, out in (("reference", ref_big, ref_out), ("upstream", up_big, up_out)):
             n = sum(p.phase == "bound" for p in out.pods.values())
             print(f"1000 pods on 100 nodes, {name}: {seconds:.2f} s, {n} bound, {n / seconds:.0f} pods/s")
-        print(f"pods/s ratio upstream/reference: {ref_s / up_s:.2f}")
+        print(f"pods/s ratio upstream/reference: {ref_big / up_big:.2f}")
     finally:
         upstream.close()
 
-    small = {"scenario": Scenario.from_dict({"version": 1, "nodes": [node(0), node(1)],
-                                             "workload": [pod(0), pod(1)]}).to_dict()}
+    small = Scenario.from_dict({"version": 1, "nodes": [node(0), node(1)], "workload": [pod(0), pod(1)]})
+    ref_small, _ = timed(reference.run, [small] * 1000)
+    print(f"fixed 2-node 2-pod scenario, reference: {1000 / sum(ref_small):.0f}/s")
     process = RunnerProcess(default_runner())
+    request = {"scenario": small.to_dict()}
     try:
+        process.request(request, timeout=60)
+        print(f"runner RSS after 1 scenario: {rss_kib(process.pid) / 1024:.1f} MiB")
         start = time.perf_counter()
-        print(f"runner RSS at start: {rss_kib(process.pid) / 1024:.1f} MiB")
         for i in range(1, args.rss_scenarios + 1):
-            process.request(small, timeout=60)
+            process.request(request, timeout=60)
             if i % 1000 == 0:
-                print(f"runner RSS after {i} scenarios: {rss_kib(process.pid) / 1024:.1f} MiB "
+                print(f"runner RSS after {i + 1} scenarios: {rss_kib(process.pid) / 1024:.1f} MiB "
                       f"({i / (time.perf_counter() - start):.1f} scenarios/s)")
     finally:
         process.close()

@@ -11,7 +11,8 @@
 # touched), and the binaries go to bin/v1.X.Y/.
 #
 # A binary is rebuilt only when its stamp (Go version, Kubernetes version,
-# sha256 of go.mod, go.sum and all Go sources) changed; --force ignores stamps.
+# sha256 of go.mod, go.sum and all non-test Go sources) changed; --force
+# ignores stamps.
 # The default GOCACHE/GOMODCACHE are used so that they stay warm between runs.
 set -euo pipefail
 
@@ -23,7 +24,7 @@ for arg in "$@"; do
 	--control-plane) control_plane=true ;;
 	--force) force=true ;;
 	-h | --help)
-		sed -n '2,15s/^# \{0,1\}//p' "$0"
+		sed -n '2,16s/^# \{0,1\}//p' "$0"
 		exit 0
 		;;
 	*)
@@ -65,7 +66,13 @@ fi
 mkdir -p "$out"
 
 gover=$(go env GOVERSION)
-tree_sum=$(cd "$mod" && sources . | xargs sha256sum | sha256sum | cut -c1-64)
+# Tests and their data do not change the binaries, so they stay out of the stamp.
+tree_sum=$(cd "$mod" && sources . | grep -v -e '_test\.go$' -e '/testdata/' | xargs sha256sum | sha256sum | cut -c1-64)
+# Scheduler APIs the runner uses changed in v1.37 (harness/runner/compat*.go).
+tags=()
+case $version in
+v1.36.*) tags=(-tags k8s136) ;;
+esac
 log "go $gover, k8s.io/kubernetes $version, module ${mod}, output ${out}"
 
 step=$SECONDS
@@ -96,7 +103,7 @@ build() {
 }
 
 k8s_ldflags="-s -w -X k8s.io/component-base/version.gitVersion=$version"
-build runner ./cmd/runner -ldflags "$k8s_ldflags"
+build runner ./cmd/runner "${tags[@]}" -ldflags "$k8s_ldflags"
 build kube-scheduler ./cmd/kube-scheduler -ldflags "$k8s_ldflags"
 if $control_plane; then
 	build kube-apiserver k8s.io/kubernetes/cmd/kube-apiserver -ldflags "$k8s_ldflags"

@@ -103,7 +103,7 @@ func waiting(sched *scheduler.Scheduler, pod *v1.Pod) bool {
 }
 
 func gated(sched *scheduler.Scheduler, pod *v1.Pod) bool {
-	pInfo, ok := sched.SchedulingQueue.GetPod(pod.Name, pod.Namespace, nil)
+	pInfo, ok := queuedPod(sched, pod)
 	return ok && pInfo.GatingPlugin != ""
 }
 

@@ -8,7 +8,6 @@ import (
 	dto "github.com/prometheus/client_model/go"
 	v1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/types"
-	"k8s.io/klog/v2"
 	"k8s.io/kubernetes/pkg/scheduler"
 	"k8s.io/kubernetes/pkg/scheduler/framework"
 	"k8s.io/kubernetes/pkg/scheduler/metrics"
@@ -26,17 +25,12 @@ type cycles struct {
 
 func watchCycles(sched *scheduler.Scheduler) *cycles {
 	c := &cycles{attempts: map[types.UID]int{}}
-	next := sched.NextEntity
-	sched.NextEntity = func(logger klog.Logger) (framework.QueuedEntityInfo, error) {
-		entity, err := next(logger)
+	onPop(sched, func(pInfo *framework.QueuedPodInfo) {
 		c.mu.Lock()
 		defer c.mu.Unlock()
-		if pInfo, ok := entity.(*framework.QueuedPodInfo); ok && pInfo != nil && pInfo.Pod != nil {
-			c.attempts[pInfo.Pod.UID] = pInfo.Attempts
-			c.running = true
-		}
-		return entity, err
-	}
+		c.attempts[pInfo.Pod.UID] = pInfo.Attempts
+		c.running = true
+	})
 	return c
 }
 

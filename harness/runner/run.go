@@ -72,7 +72,7 @@ func (r *Runner) Run(parent context.Context, sc *Scenario) (*Outcome, time.Time,
 	ctx, cancel := context.WithCancel(parent)
 	rec := probe.NewRecorder()
 	st := newStore(rec.Start(), objs.existing)
-	informerFactory := scheduler.NewInformerFactory(st.client, 0, nil)
+	informerFactory := newInformerFactory(st.client)
 	defer func() {
 		cancel()
 		informerFactory.Shutdown()
@@ -145,7 +145,7 @@ func (rn *run) createWorkload(ctx context.Context) error {
 			continue
 		}
 		for {
-			if _, ok := rn.sched.SchedulingQueue.GetPod(pod.Name, pod.Namespace, nil); ok {
+			if _, ok := queuedPod(rn.sched, pod); ok {
 				break
 			}
 			if time.Now().After(deadline) {

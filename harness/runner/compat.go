@@ -1,0 +1,35 @@
+//go:build !k8s136
+
+package runner
+
+import (
+	v1 "k8s.io/api/core/v1"
+	"k8s.io/client-go/informers"
+	"k8s.io/client-go/kubernetes"
+	"k8s.io/klog/v2"
+	"k8s.io/kubernetes/pkg/scheduler"
+	"k8s.io/kubernetes/pkg/scheduler/framework"
+)
+
+// The few scheduler APIs that changed between the releases the harness
+// builds; compat_k8s136.go has the v1.36 spelling (build.sh sets the tag).
+
+func newInformerFactory(client kubernetes.Interface) informers.SharedInformerFactory {
+	return scheduler.NewInformerFactory(client, 0, nil)
+}
+
+func queuedPod(sched *scheduler.Scheduler, pod *v1.Pod) (*framework.QueuedPodInfo, bool) {
+	return sched.SchedulingQueue.GetPod(pod.Name, pod.Namespace, nil)
+}
+
+// onPop wraps the scheduler's NextEntity: popped sees every pod popped.
+func onPop(sched *scheduler.Scheduler, popped func(*framework.QueuedPodInfo)) {
+	next := sched.NextEntity
+	sched.NextEntity = func(logger klog.Logger) (framework.QueuedEntityInfo, error) {
+		entity, err := next(logger)
+		if pInfo, ok := entity.(*framework.QueuedPodInfo); ok && pInfo != nil && pInfo.Pod != nil {
+			popped(pInfo)
+		}
+		return entity, err
+	}
+}

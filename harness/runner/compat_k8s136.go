@@ -1,0 +1,33 @@
+//go:build k8s136
+
+package runner
+
+import (
+	v1 "k8s.io/api/core/v1"
+	"k8s.io/client-go/informers"
+	"k8s.io/client-go/kubernetes"
+	"k8s.io/klog/v2"
+	"k8s.io/kubernetes/pkg/scheduler"
+	"k8s.io/kubernetes/pkg/scheduler/framework"
+)
+
+// v1.36 spellings of compat.go's functions.
+
+func newInformerFactory(client kubernetes.Interface) informers.SharedInformerFactory {
+	return scheduler.NewInformerFactory(client, 0)
+}
+
+func queuedPod(sched *scheduler.Scheduler, pod *v1.Pod) (*framework.QueuedPodInfo, bool) {
+	return sched.SchedulingQueue.GetPod(pod.Name, pod.Namespace)
+}
+
+func onPop(sched *scheduler.Scheduler, popped func(*framework.QueuedPodInfo)) {
+	next := sched.NextPod
+	sched.NextPod = func(logger klog.Logger) (*framework.QueuedPodInfo, error) {
+		pInfo, err := next(logger)
+		if pInfo != nil && pInfo.Pod != nil {
+			popped(pInfo)
+		}
+		return pInfo, err
+	}
+}
