@@ -118,7 +118,9 @@ func (r *run) outcome() *Outcome {
 	r.store.mu.Lock()
 	defer r.store.mu.Unlock()
 	out.Bindings = append(out.Bindings, r.store.bindings...)
-	out.Deleted = append(out.Deleted, r.store.deleted...)
+	for _, pod := range r.store.deleted {
+		out.Deleted = append(out.Deleted, podKey(pod))
+	}
 	for _, e := range r.store.events {
 		if workload[e.Pod] {
 			out.Events = append(out.Events, e)

@@ -57,25 +57,71 @@ func (c *cycles) attemptsOf(uid types.UID) int {
 // (scheduler_goroutines{operation="binding"}: up from before WaitOnPermit to
 // after the failure handling of a failed binding).
 func bindingCycles() float64 {
-	var m dto.Metric
-	if err := metrics.Goroutines.WithLabelValues(metrics.Binding).Write(&m); err != nil {
-		return 0
+	return read(metrics.Goroutines.WithLabelValues(metrics.Binding)).GetGauge().GetValue()
+}
+
+// preemptions counts asynchronous preemptions started (each observes its
+// victims first) and finished (each counts its result last).
+func preemptions() (started, finished float64) {
+	started = float64(read(metrics.PreemptionVictims.ObserverMetric).GetHistogram().GetSampleCount())
+	for _, result := range []string{metrics.GoroutineResultSuccess, metrics.GoroutineResultError} {
+		finished += read(metrics.PreemptionGoroutinesExecutionTotal.WithLabelValues(result)).GetCounter().GetValue()
 	}
-	return m.GetGauge().GetValue()
+	return started, finished
+}
+
+func read(metric any) *dto.Metric {
+	var m dto.Metric
+	if w, ok := metric.(interface{ Write(*dto.Metric) error }); ok {
+		_ = w.Write(&m)
+	}
+	return &m
+}
+
+// goroutines are the scheduler's own goroutines a scenario waits for.
+type goroutines struct {
+	binding, preempting float64 // process-wide counts when the scenario started
+	lastStart           time.Time
+	lastStarted         float64
+}
+
+func countGoroutines() *goroutines {
+	started, finished := preemptions()
+	return &goroutines{binding: bindingCycles(), preempting: started - finished, lastStarted: started}
+}
+
+// running names the binding cycles and asynchronous preemptions this
+// scenario started that have not ended. A preemption without victims to
+// delete starts no goroutine yet counts as started, so an unfinished count
+// that has not moved for a second is not waited for.
+func (g *goroutines) running(now time.Time) string {
+	if n := bindingCycles() - g.binding; n > 0 {
+		return fmt.Sprintf("%v binding cycles", n)
+	}
+	started, finished := preemptions()
+	if started != g.lastStarted {
+		g.lastStarted, g.lastStart = started, now
+	}
+	if n := started - finished - g.preempting; n > 0 && now.Sub(g.lastStart) < time.Second {
+		return fmt.Sprintf("%v asynchronous preemptions", n)
+	}
+	return ""
 }
 
 // busy names what can still make progress on its own, "" when nothing: a
-// scheduling or binding cycle runs, a pod is in activeQ or backoffQ (it will
-// be retried) or in flight, a bound pod is not yet confirmed by the informer,
+// scheduling or binding cycle or an asynchronous preemption runs, a pod is in
+// activeQ or backoffQ (it will be retried) or in flight, a bound pod is not yet confirmed by the informer,
 // or a probe's Permit signal is still to fire. Pods in the unschedulable pool
 // wait for cluster events a static scenario never sends.
-func busy(sched *scheduler.Scheduler, c *cycles, rec *probe.Recorder, workload []*v1.Pod, baseline float64) string {
+func busy(sched *scheduler.Scheduler, c *cycles, g *goroutines, rec *probe.Recorder, workload []*v1.Pod) string {
 	q := sched.SchedulingQueue
-	switch {
-	case c.inCycle():
+	if c.inCycle() {
 		return "a scheduling cycle"
-	case bindingCycles() > baseline:
-		return fmt.Sprintf("%v binding cycles", bindingCycles()-baseline)
+	}
+	if running := g.running(time.Now()); running != "" {
+		return running
+	}
+	switch {
 	case rec.PendingSignals() > 0:
 		return fmt.Sprintf("%d Permit signals", rec.PendingSignals())
 	case len(q.PodsInActiveQ()) > 0:
@@ -93,17 +139,50 @@ func busy(sched *scheduler.Scheduler, c *cycles, rec *probe.Recorder, workload [
 	return ""
 }
 
+// lagging names a write the scheduler has not seen yet, "" when none: a deleted
+// pod still in its cache, a bound workload pod whose cached version is older
+// than the store's, or a queued one whose queued version is. Checked once the
+// settle window is over, as it reads every workload pod from the store.
+func lagging(sched *scheduler.Scheduler, st *store, workload []*v1.Pod) string {
+	for _, pod := range st.deletedPods() {
+		if _, err := sched.Cache.GetPod(pod); err == nil {
+			return "the deletion of " + podKey(pod)
+		}
+	}
+	for _, pod := range workload {
+		obj, err := st.client.Tracker().Get(podsResource, pod.Namespace, pod.Name)
+		if err != nil {
+			continue
+		}
+		stored := obj.(*v1.Pod)
+		seen := ""
+		if stored.Spec.NodeName != "" {
+			if cached, err := sched.Cache.GetPod(stored); err == nil {
+				seen = cached.ResourceVersion
+			}
+		} else if !sched.Profiles.HandlesSchedulerName(stored.Spec.SchedulerName) {
+			continue
+		} else if queued, ok := queuedPod(sched, stored); ok {
+			seen = queued.Pod.ResourceVersion
+		}
+		if seen != stored.ResourceVersion {
+			return "the latest version of " + podKey(stored)
+		}
+	}
+	return ""
+}
+
 // waitQuiet polls until busy() has been "", and nothing was written, recorded
-// or traced, for settle; or until deadline, when it returns what was still busy.
-// The settle window covers what busy() cannot see: API writes still on their
-// way through the informers, and the asynchronous preemption goroutine.
-func waitQuiet(deadline time.Time, settle time.Duration, busy func() string, activity func() int) string {
+// or traced, for settle, and nothing is lagging; or until deadline, when it
+// returns what was still busy. The settle window covers what the checks
+// cannot see.
+func waitQuiet(deadline time.Time, settle time.Duration, busy func() string, activity func() int, lagging func() string) string {
 	last, quietSince, why := -1, time.Time{}, ""
 	for {
 		now := time.Now()
 		if now.After(deadline) {
 			if why == "" {
-				why = "API writes or trace records"
+				why = "API writes or trace records still coming"
 			}
 			return why
 		}
@@ -115,7 +194,11 @@ func waitQuiet(deadline time.Time, settle time.Duration, busy func() string, act
 		case quietSince.IsZero():
 			quietSince = now
 		case now.Sub(quietSince) >= settle:
-			return ""
+			if why = lagging(); why == "" {
+				return ""
+			}
+			why = "informers to deliver " + why
+			quietSince = time.Time{}
 		}
 		time.Sleep(pollInterval)
 	}

@@ -28,7 +28,7 @@ type Options struct {
 }
 
 // DefaultOptions are the runner's defaults.
-var DefaultOptions = Options{Settle: 20 * time.Millisecond, Teardown: 10 * time.Second}
+var DefaultOptions = Options{Settle: 5 * time.Millisecond, Teardown: 10 * time.Second}
 
 // Runner runs scenarios one at a time; Bind may be called concurrently, by
 // the extender server, while a scenario runs.
@@ -88,7 +88,7 @@ func (r *Runner) Run(parent context.Context, sc *Scenario) (*Outcome, time.Time,
 		return nil, time.Time{}, err
 	}
 	rn := &run{objs: objs, rec: rec, store: st, sched: sched, cycles: watchCycles(sched), plugins: plugins}
-	baseline := bindingCycles()
+	counts := countGoroutines()
 
 	informerFactory.Start(ctx.Done())
 	informerFactory.WaitForCacheSync(ctx.Done())
@@ -103,15 +103,16 @@ func (r *Runner) Run(parent context.Context, sc *Scenario) (*Outcome, time.Time,
 	loopDone := start(ctx, sched, rn.cycles)
 
 	if why := waitQuiet(rec.Start().Add(objs.deadline), r.opts.Settle,
-		func() string { return busy(sched, rn.cycles, rec, objs.workload, baseline) },
-		func() int { return st.activity() + rec.Seq() }); why != "" {
+		func() string { return busy(sched, rn.cycles, counts, rec, objs.workload) },
+		func() int { return st.activity() + rec.Seq() },
+		func() string { return lagging(sched, st, objs.workload) }); why != "" {
 		klog.Background().Info("Scenario deadline reached while the scheduler was busy", "deadline", objs.deadline, "busy", why)
 	}
 	out := rn.outcome()
 
 	cancel()
 	<-loopDone
-	rn.stop(baseline, r.opts.Teardown)
+	rn.stop(counts, r.opts.Teardown)
 	return out, rec.Start(), nil
 }
 
@@ -184,14 +185,14 @@ func start(ctx context.Context, sched *scheduler.Scheduler, c *cycles) <-chan st
 }
 
 // stop ends what outlives the scheduling loop: binding cycles blocked in
-// WaitOnPermit (which ignores the context) are rejected, then all binding
-// cycles are awaited, then the plugins closed.
-func (rn *run) stop(baseline float64, timeout time.Duration) {
+// WaitOnPermit (which ignores the context) are rejected, then binding cycles
+// and asynchronous preemptions are awaited, then the plugins closed.
+func (rn *run) stop(counts *goroutines, timeout time.Duration) {
 	for _, fw := range rn.sched.Profiles {
 		fw.IterateOverWaitingPods(func(wp fwk.WaitingPod) { wp.Reject("runner", "scenario ended") })
 	}
 	deadline := time.Now().Add(timeout)
-	for bindingCycles() > baseline && time.Now().Before(deadline) {
+	for now := time.Now(); counts.running(now) != "" && now.Before(deadline); now = time.Now() {
 		time.Sleep(pollInterval)
 	}
 	if err := rn.sched.Profiles.Close(); err != nil {

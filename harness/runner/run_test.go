@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"k8s.io/kubernetes/pkg/scheduler/metrics"
 )
 
 const probeConfig = `{"apiVersion": "kubescheduler.config.k8s.io/v1", "kind": "KubeSchedulerConfiguration",
@@ -121,5 +123,55 @@ func TestInvalidConfigIsUpstreamsError(t *testing.T) {
 	want := "percentageOfNodesToScore: Invalid value: 300: not in valid range [0-100]"
 	if err == nil || err.Error() != want {
 		t.Errorf("error %v, want %q", err, want)
+	}
+}
+
+// The scheduler's metrics the runner waits on are read correctly (a broken
+// read would make every wait on them return at once).
+func TestGoroutineCountsFollowTheMetrics(t *testing.T) {
+	metrics.Register()
+	g := countGoroutines()
+	metrics.PreemptionVictims.Observe(1) // what prepareCandidateAsync does first
+	if got := g.running(time.Now()); got != "1 asynchronous preemptions" {
+		t.Errorf("after a preemption started: %q", got)
+	}
+	metrics.PreemptionGoroutinesExecutionTotal.WithLabelValues(metrics.GoroutineResultSuccess).Inc()
+	if got := g.running(time.Now()); got != "" {
+		t.Errorf("after it finished: %q", got)
+	}
+	metrics.Goroutines.WithLabelValues(metrics.Binding).Inc()
+	if got := g.running(time.Now()); got != "1 binding cycles" {
+		t.Errorf("during a binding cycle: %q", got)
+	}
+	metrics.Goroutines.WithLabelValues(metrics.Binding).Dec()
+	metrics.PreemptionVictims.Observe(0) // a preemption that starts no goroutine
+	now := time.Now()
+	if got := g.running(now); got != "1 asynchronous preemptions" {
+		t.Errorf("after a preemption without victims started: %q", got)
+	}
+	if got := g.running(now.Add(2 * time.Second)); got != "" {
+		t.Errorf("an unfinished preemption is waited for longer than a second: %q", got)
+	}
+}
+
+// With no settle window at all, the checks alone see the asynchronous
+// preemption through: the victim is deleted and the preemptor bound.
+func TestPreemptionWithoutSettleWindow(t *testing.T) {
+	r := New(Options{Settle: 0, Teardown: 10 * time.Second})
+	text := fmt.Sprintf(`{"version": 1, "nodes": [%s], "pods": [%s], "workload": [%s]}`, testNode("node-0"),
+		strings.Replace(testPod("victim", "3", ""), `"spec": {`, `"spec": {"nodeName": "node-0", `, 1),
+		strings.Replace(testPod("preemptor", "3", ""), `"spec": {`, `"spec": {"priority": 100, `, 1))
+	var s Scenario
+	if err := json.Unmarshal([]byte(text), &s); err != nil {
+		t.Fatal(err)
+	}
+	for range 10 {
+		out, _, err := r.Run(context.Background(), &s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p := out.Pods["default/preemptor"]; p.Phase != "bound" || len(out.Deleted) != 1 {
+			t.Fatalf("preemptor %+v, deleted %v", p, out.Deleted)
+		}
 	}
 }

@@ -48,7 +48,7 @@ type store struct {
 	mu       sync.Mutex
 	writes   int
 	bindings []Binding
-	deleted  []string
+	deleted  []*v1.Pod
 	events   []Event
 }
 
@@ -79,11 +79,15 @@ func (s *store) react(action clienttesting.Action) (bool, runtime.Object, error)
 		return true, binding, nil
 	case action.GetVerb() == "delete" && action.GetSubresource() == "":
 		del := action.(clienttesting.DeleteAction)
-		if err := s.client.Tracker().Delete(podsResource, del.GetNamespace(), del.GetName()); err != nil {
+		obj, err := s.client.Tracker().Get(podsResource, del.GetNamespace(), del.GetName())
+		if err == nil {
+			err = s.client.Tracker().Delete(podsResource, del.GetNamespace(), del.GetName())
+		}
+		if err != nil {
 			return true, nil, err
 		}
 		s.mu.Lock()
-		s.deleted = append(s.deleted, del.GetNamespace()+"/"+del.GetName())
+		s.deleted = append(s.deleted, obj.(*v1.Pod))
 		s.mu.Unlock()
 		return true, nil, nil
 	}
@@ -133,6 +137,12 @@ func (s *store) bind(b *v1.Binding) error {
 
 func (s *store) since() float64 {
 	return float64(time.Since(s.start).Round(time.Microsecond)) / 1e9
+}
+
+func (s *store) deletedPods() []*v1.Pod {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]*v1.Pod(nil), s.deleted...)
 }
 
 // activity counts writes and events: anything that may still be travelling
