@@ -1,11 +1,9 @@
 package probe
 
 import (
-	"encoding/json"
 	"fmt"
 	"slices"
 	"sort"
-	"strconv"
 	"strings"
 	"time"
 
@@ -255,56 +253,4 @@ func duration(raw *object, key, path string) (time.Duration, error) {
 		return 0, fmt.Errorf("%s: %s is negative", path, pyStr(text))
 	}
 	return d, nil
-}
-
-func unknownKeys(raw *object, allowed []string) []string {
-	var unknown []string
-	for _, k := range raw.keys {
-		if !slices.Contains(allowed, k) {
-			unknown = append(unknown, k)
-		}
-	}
-	sort.Strings(unknown)
-	return unknown
-}
-
-func stringList(v any) ([]string, bool) {
-	list, ok := v.([]any)
-	if !ok {
-		return nil, false
-	}
-	out := make([]string, 0, len(list))
-	for _, e := range list {
-		s, ok := e.(string)
-		if !ok {
-			return nil, false
-		}
-		out = append(out, s)
-	}
-	return out, true
-}
-
-// integer accepts JSON integer literals that fit int64 (Python's int is
-// unbounded; the framework's scores are int64 anyway).
-func integer(v any) (int64, bool) {
-	n, ok := v.(json.Number)
-	if !ok || !isInt(n) {
-		return 0, false
-	}
-	i, err := strconv.ParseInt(string(n), 10, 64)
-	return i, err == nil
-}
-
-func integerMap(v any) (map[string]int64, bool) {
-	obj, ok := v.(*object)
-	if !ok {
-		return nil, false
-	}
-	out := make(map[string]int64, len(obj.keys))
-	for _, k := range obj.keys {
-		if out[k], ok = integer(obj.vals[k]); !ok {
-			return nil, false
-		}
-	}
-	return out, true
 }
