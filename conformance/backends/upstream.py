@@ -48,7 +48,10 @@ class UpstreamBackend:
         self.capabilities = frozenset(caps)
         self.runner_args = runner_args
         self._process: RunnerProcess | None = None
-        hello = self._runner().request({"hello": True}, timeout=RESPONSE_GRACE)
+        try:
+            hello = self._runner().request({"hello": True}, timeout=RESPONSE_GRACE)
+        except BackendFailure as exc:
+            raise BackendUnavailable(f"{BUILD_HINT}; {self.binary} does not start: {exc}") from None
         self.kubernetes_version = str(hello.get("kubernetesVersion", ""))
         self.go_version = str(hello.get("goVersion", ""))
 
@@ -65,11 +68,15 @@ class UpstreamBackend:
         response = self._runner().request({"scenario": data}, timeout=scenario.deadline + RESPONSE_GRACE)
         if "error" in response:
             raise BackendFailure(f"the upstream scheduler refuses the scenario: {response['error']}")
-        outcome = dict(response["outcome"])
-        if extender_trace is not None:
-            outcome["trace"] = merge_traces(outcome.get("trace") or [], float(response["start"]) - origin,
-                                            extender_trace.snapshot())
-        return Outcome.from_dict(outcome)
+        try:
+            outcome = dict(response["outcome"])
+            if extender_trace is not None:
+                outcome["trace"] = merge_traces(outcome.get("trace") or [], float(response["start"]) - origin,
+                                                extender_trace.snapshot())
+            return Outcome.from_dict(outcome)
+        except (KeyError, TypeError, ValueError) as exc:
+            raise BackendFailure(f"the upstream runner answered something that is not an outcome ({exc}); "
+                                 f"rebuild it with `harness/build.sh`") from None
 
     def close(self) -> None:
         process, self._process = self._process, None
@@ -83,7 +90,11 @@ class UpstreamBackend:
         if self._process is None or not self._process.alive:
             if self._process is not None:
                 self._process.close()
-            self._process = RunnerProcess(self.binary, self.runner_args)
+            try:
+                self._process = RunnerProcess(self.binary, self.runner_args)
+            except OSError as exc:
+                self._process = None
+                raise BackendFailure(f"cannot start {self.binary}: {exc}; {BUILD_HINT}") from None
         return self._process
 
     def _prepare_extenders(self, scenario: Scenario, origin: float) -> Trace | None:

@@ -203,3 +203,12 @@ def test_runner_killed_mid_scenario_fails_then_restarts(backend):
     with pytest.raises(BackendFailure, match=r"runner exited with status -9 .*restarts for the next scenario"):
         backend.run(scenario(pod("pod-0", probe=script), config=PROBES, deadline=20))
     assert backend.run(scenario(pod("pod-0"))).pods["default/pod-0"].phase == "bound"
+
+
+def test_runner_that_does_not_start_is_unavailable(tmp_path):
+    broken = tmp_path / "runner"
+    broken.write_text("#!/bin/sh\necho 'runner: cannot load' >&2\nexit 3\n")
+    broken.chmod(0o755)
+    with pytest.raises(BackendUnavailable, match=r"build it with `harness/build\.sh`.*exited with status 3.*"
+                                                 r"runner: cannot load"):
+        UpstreamBackend(runner=broken)
