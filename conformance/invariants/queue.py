@@ -71,8 +71,7 @@ def _failure_time(run: Run, pod: str, attempt: int) -> float:
            "backend/queue/backoff_queue.go getBackoffTime, calculateBackoffDuration, isEntityBackingoff "
            "(spec §6.3, §11.15)")
 def error_backoff_respected(run: Run) -> None:
-    initial = run.config.pod_initial_backoff_seconds or 1
-    maximum = run.config.pod_max_backoff_seconds or 10
+    initial, maximum = run.config.pod_initial_backoff_seconds, run.config.pod_max_backoff_seconds  # defaulted
     for pod in run.live_pods:
         if not traced_from_start(run, pod):
             continue
