@@ -115,22 +115,21 @@ def draw_bound_pods(draw: Draw, nodes: Sequence[Manifest], *, max_pods: int, res
     names = [n["metadata"]["name"] for n in nodes]
     capacity = Capacity(nodes)
 
-    def bound_pod(draw: Draw, i: int) -> Manifest | None:
+    def bound_pod(draw: Draw, i: int) -> tuple[Manifest, dict[str, int]] | None:
         pod = owners.adopt(draw_pod(draw, f"running-{i}", namespaces=namespaces, nodes=names,
                                     owners=owners.references))
         requests = pod_requests(codec.pod_from_manifest(pod))
         candidates = [n for n in names if capacity.fits(n, requests)] if respect_capacity else names
         if not candidates:
             return None
-        node = pick(draw, candidates)
-        capacity.take(node, requests)
-        pod["spec"]["nodeName"] = node
-        return pod
-    return elements(draw, 0, max_pods, bound_pod)
+        pod["spec"]["nodeName"] = pick(draw, candidates)
+        return pod, requests
+    placed = elements(draw, 0, max_pods, bound_pod, kept=lambda p: capacity.take(p[0]["spec"]["nodeName"], p[1]))
+    return [pod for pod, _ in placed]
 
 
 def draw_nodes(draw: Draw, min_nodes: int, max_nodes: int) -> list[Manifest]:
-    return elements(draw, min_nodes, max_nodes, lambda d, i: draw_node(d, NODE_NAMES[i]))
+    return elements(draw, min_nodes, max_nodes, lambda d, i: draw_node(d, NODE_NAMES[i]), more=75)
 
 
 def clusters(*, min_nodes: int = 1, max_nodes: int = 4, max_pods: int = 4, respect_capacity: bool = True,

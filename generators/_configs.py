@@ -16,7 +16,7 @@ from ._extenders import ExtenderPlan, draw_extenders
 from ._invalid import InvalidConfig, draw_invalid_config
 from .pools import EXTENDER_NAMES, SCHEDULER_NAMES
 from ._probes import CONFIG_POINT, EXTENSION_POINTS, normalize_points
-from ._profiles import PROBE_POINTS, ProfilePlan, draw_profile
+from ._profiles import MODES, PROBE_POINTS, ProfilePlan, draw_profile
 
 API_VERSION = "kubescheduler.config.k8s.io/v1"
 KIND = "KubeSchedulerConfiguration"
@@ -67,9 +67,7 @@ class ConfigOptions:
 def _mode(draw: Draw, default_plugins: bool | None) -> str:
     if default_plugins is False:
         return "probes"
-    if default_plugins is True:
-        return pick(draw, ("default", "edited"))
-    return pick(draw, ("default", "edited", "probes"))
+    return pick(draw, MODES[:2] if default_plugins else MODES)
 
 
 def draw_config_plan(draw: Draw, options: ConfigOptions) -> ConfigPlan:
@@ -80,7 +78,7 @@ def draw_config_plan(draw: Draw, options: ConfigOptions) -> ConfigPlan:
     drawn = elements(draw, 1, options.profiles, lambda d, i: draw_profile(
         d, scheduler_name=SCHEDULER_NAMES[i], max_probes=options.probes, allowed=options.allowed_points(),
         mode=_mode(d, options.default_plugins), can_disable=options.default_plugins is None,
-        preemption=options.preemption, fit_args=fit_args), more=50)
+        preemption=options.preemption, fit_args=fit_args), more=70)
     profiles = [profile for profile, _ in drawn]
     plans = [plan for _, plan in drawn]
     config: Manifest = {"apiVersion": API_VERSION, "kind": KIND}

@@ -1,4 +1,5 @@
-"""Drawing helpers the strategies share: weighted flags and small unique subsets."""
+"""Drawing helpers the strategies share: weighted flags, uniform picks, and the shapes (optional
+values, element lists, keyed maps) that keep the choice sequence easy to shrink."""
 
 from __future__ import annotations
 
@@ -51,15 +52,26 @@ def count(draw: Draw, low: int, high: int) -> int:
     return pick(draw, range(low, high + 1))
 
 
-_STOP = object()
+_STOP, _SKIP, _KEEP = object(), object(), object()
+
+
+@lru_cache(maxsize=None)
+def _decisions(more: int) -> SearchStrategy[object]:
+    """Per element slot: stop the list, skip the slot, or keep an element, in that order of
+    simplicity. A skipped element is still drawn (and thrown away), so lowering a keep to a skip
+    removes that element and leaves every later choice where it was: the shrinker can drop the
+    first of several pods as easily as the last."""
+    keep = more * _SLOTS // 100
+    return st.sampled_from((_STOP,) * (_SLOTS - keep - 1) + (_SKIP,) + (_KEEP,) * keep)
 
 
 @st.composite
-def _element(draw: Draw, build: Callable[[Draw], Any], more: int, required: bool) -> Any:
-    # The flag is drawn for required elements too (and ignored), so that every element has the
-    # same shape [flag, element]: deleting one element's span slides the next one into its place.
-    wanted = draw(flag(more))
-    return build(draw) if wanted or required else _STOP
+def _element(draw: Draw, build: Callable[[Draw], Any], more: int) -> Any:
+    decision = draw(_decisions(more))
+    if decision is _STOP:
+        return _STOP
+    value = build(draw)
+    return value if decision is _KEEP else _SKIP
 
 
 @st.composite
@@ -83,21 +95,40 @@ def optional(draw: Draw, percent: int, build: Callable[[Draw], T]) -> T | None:
 
 
 def elements(draw: Draw, low: int, high: int, build: Callable[[Draw, int], T | None], *,
-             more: int = 60) -> list[T]:
-    """`low` to `high` elements, `build(draw, index)` each; past `low`, each comes only if a
-    flag (about `more`%) says so. `build` may return None to leave an element out.
+             more: int = 60, kept: Callable[[T], None] | None = None) -> list[T]:
+    """`low` to `high` elements, `build(draw, index)` each (index: the element's position); past
+    `low`, each comes only if a flag (about `more`%) says so. `build` may return None to leave an
+    element out. `build` must not change shared state, as a skipped element is built too: do that
+    in `kept(element)`, called for each element kept, before the next one is built.
 
-    Like `st.lists`, each element is one span of the choice sequence, so the shrinker deletes any
-    element by deleting its span. A length drawn up front would have to shrink together with the
-    elements' choices, which the shrinker rarely manages.
+    Each element is one span of the choice sequence, behind its own decision, so the shrinker
+    removes any element, first or last, by lowering that decision (see `_decisions`); a length
+    drawn up front would have to shrink together with the elements' choices, which the shrinker
+    rarely manages. The elements `low` requires are drawn after the optional ones, with no
+    decision: the simplest list is "stop at once" followed by the required elements' choices,
+    which is exactly what stopping before the first kept element leaves behind.
     """
+    if not 0 <= low <= high or not 0 < more <= 90:
+        raise ValueError(f"elements(low={low!r}, high={high!r}, more={more!r}): need 0 <= low <= high, 0 < more <= 90")
     out: list[T] = []
-    for index in range(high):
-        value = draw(_element(lambda d: build(d, index), more, index < low))
+    for _ in range(high):
+        value = draw(_element(lambda d: build(d, len(out)), more))
         if value is _STOP:
             break
-        if value is not None:
+        if value is not _SKIP and value is not None:
             out.append(value)
+            if kept is not None:
+                kept(value)
+            if len(out) == high:
+                break
+    while len(out) < low:
+        value = together(draw, lambda d: build(d, len(out)))
+        if value is None:
+            raise ValueError(f"elements(low={low}): build left out required element {len(out)}; "
+                             "required elements must always be built")
+        out.append(value)
+        if kept is not None:
+            kept(value)
     return out
 
 

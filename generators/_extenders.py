@@ -31,9 +31,8 @@ def draw_extenders(draw: Draw, max_count: int) -> tuple[list[Manifest], list[Ext
     """Valid extender entries (validateExtenders: a positive weight with prioritizeVerb, at most
     one binder, managed resource names valid and unique across extenders)."""
     plans: list[ExtenderPlan] = []
-    free = list(MANAGED_RESOURCES)
 
-    def extender(draw: Draw, i: int) -> Manifest:
+    def extender(draw: Draw, i: int) -> tuple[Manifest, ExtenderPlan]:
         name = EXTENDER_NAMES[i]
         binder_taken = any("bind" in p.verbs for p in plans)
         chosen = subset(draw, [v for v in VERBS if v != "bind" or not binder_taken], min_size=1, max_size=4)
@@ -46,14 +45,14 @@ def draw_extenders(draw: Draw, max_count: int) -> tuple[list[Manifest], list[Ext
             config["ignorable"] = True
         if draw(flag(30)):
             config["nodeCacheCapable"] = True
-        managed: tuple[str, ...] = ()
-        if free and draw(flag(20)):
-            resource = free.pop(pick(draw, range(len(free))))
+        free = [r for r in MANAGED_RESOURCES if all(r not in p.managed for p in plans)]
+        resource = optional(draw, 20, lambda d: pick(d, free)) if free else None
+        if resource:
             config["managedResources"] = [{"name": resource, "ignoredByScheduler": draw(st.booleans())}]
-            managed = (resource,)
-        plans.append(ExtenderPlan(name, verbs, managed))
-        return config
-    return elements(draw, 0, max_count, extender), plans
+        return config, ExtenderPlan(name, verbs, (resource,) if resource else ())
+
+    drawn = elements(draw, 0, max_count, extender, kept=lambda e: plans.append(e[1]))
+    return [config for config, _ in drawn], plans
 
 
 def _node_reasons(draw: Draw, nodes: Sequence[str]) -> dict[str, str]:

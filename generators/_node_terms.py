@@ -35,11 +35,8 @@ def draw_taint_list(draw: Draw, max_size: int) -> list[Manifest]:
 
     def taint(draw: Draw, i: int) -> Manifest | None:
         t = draw_taint(draw)
-        if (t["key"], t["effect"]) in seen:
-            return None
-        seen.add((t["key"], t["effect"]))
-        return t
-    return elements(draw, 1, max_size, taint, more=30)
+        return None if (t["key"], t["effect"]) in seen else t
+    return elements(draw, 1, max_size, taint, more=30, kept=lambda t: seen.add((t["key"], t["effect"])))
 
 
 def taints() -> SearchStrategy[Manifest]:

@@ -113,11 +113,9 @@ def draw_spread_constraints(draw: Draw, max_size: int) -> list[Manifest]:
 
     def constraint(draw: Draw, i: int) -> Manifest | None:
         c = draw_spread_constraint(draw)
-        if (c["topologyKey"], c["whenUnsatisfiable"]) in seen:
-            return None
-        seen.add((c["topologyKey"], c["whenUnsatisfiable"]))
-        return c
-    return elements(draw, 1, max_size, constraint, more=30)
+        return None if (c["topologyKey"], c["whenUnsatisfiable"]) in seen else c
+    return elements(draw, 1, max_size, constraint, more=30,
+                    kept=lambda c: seen.add((c["topologyKey"], c["whenUnsatisfiable"])))
 
 
 def topology_spread_constraints() -> SearchStrategy[Manifest]:

@@ -120,7 +120,7 @@ def draw_pod(draw: Draw, name: str, *, namespaces: Sequence[str] = ("default",),
     if node_name:
         spec["nodeName"] = node_name
     _draw_priority(draw, spec, priorities)
-    containers = elements(draw, 1, 3, lambda d, i: _draw_container(d, f"c{i}"), more=25)
+    containers = elements(draw, 1, 3, lambda d, i: _draw_container(d, f"c{i}"), more=45)
     init_containers = optional(draw, 20, lambda d: elements(d, 1, 2, _draw_init_container, more=30)) or []
     sidecars = [c for c in init_containers if c.get("restartPolicy") == "Always"]
     optional(draw, 15, lambda d: _draw_host_ports(d, containers + sidecars))

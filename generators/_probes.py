@@ -9,6 +9,7 @@ timeout), so a scripted signal never coincides with a timeout and outcomes never
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 from typing import Callable, Collection, Mapping, Sequence
 
 from hypothesis import strategies as st
@@ -115,45 +116,49 @@ _POINT_FIELDS: dict[str, tuple[str, int, Callable[[Draw, Sequence[str]], object]
 }
 
 
-def draw_probe_script(draw: Draw, pairs: Sequence[tuple[str, str]], nodes: Sequence[str], *, per_attempt: bool,
+@dataclass(frozen=True)
+class ScriptTarget:
+    """What a pod's script may name: where each probe runs (config points), the focused script
+    points, and the probes whose NormalizeScore is called (scoreExtensions)."""
+
+    placements: Mapping[str, Collection[str]]
+    points: Collection[str]
+    score_extensions: Collection[str]
+
+    def runs(self, probe: str, point: str) -> bool:
+        return (CONFIG_POINT[point] in self.placements[probe] and point in self.points
+                and (point != "NormalizeScore" or probe in self.score_extensions))
+
+
+def draw_probe_script(draw: Draw, target: ScriptTarget, nodes: Sequence[str], *, per_attempt: bool,
                       max_permit_timeout: float, max_entries: int = 3) -> Manifest:
     """Actions for a few (probe, point) pairs; a pair's value is sometimes a list, one per attempt."""
     grid = permit_grid(max_permit_timeout)
+    probes = tuple(target.placements)
+    points = tuple(p for p in SCRIPTED_POINTS if p in target.points)
     chosen: set[tuple[str, str]] = set()
 
     def entry(draw: Draw, i: int) -> tuple[str, str, Manifest | list[Manifest]] | None:
         """One (probe, point) and its action(s), drawn together so that shrinking deletes entries whole."""
-        probe, point = pair = pick(draw, pairs)
+        # Point and probe are picked apart, from pools that do not depend on placements, so that
+        # a probe placed elsewhere or dropped while shrinking leaves the other entries as they were.
+        point, probe = pick(draw, points), pick(draw, probes)
         # The per-attempt flag is drawn even where lists are not allowed, so that allowing them
         # or not (a PreFilter probe) does not shift the choices that follow.
         attempts = draw(flag(15)) and per_attempt
         value: Manifest | list[Manifest] = (
             elements(draw, 2, 3, lambda d, i: _draw_action(d, point, nodes, grid), more=50) if attempts
             else _draw_action(draw, point, nodes, grid))
-        if pair in chosen:
+        if (probe, point) in chosen or not target.runs(probe, point):
             return None
-        chosen.add(pair)
         return probe, point, value
 
     script: Manifest = {}
-    if pairs:
-        for probe, point, value in optional(draw, 80, lambda d: elements(d, 1, max_entries, entry, more=50)) or []:
+    if probes and points:
+        for probe, point, value in elements(draw, 0, max_entries, entry, more=70,
+                                            kept=lambda e: chosen.add((e[0], e[1]))):
             script.setdefault(probe, {})[point] = value
     return script
-
-
-def script_pairs(placements: Mapping[str, Collection[str]], points: Collection[str],
-                 score_extensions: Collection[str]) -> list[tuple[str, str]]:
-    """(probe, script point) pairs a script can meaningfully name: the probe runs at the point's
-    config point, the point is in focus, and NormalizeScore only with scoreExtensions.
-
-    NormalizeScore pairs come last: switching scoreExtensions off then leaves the index of every
-    other pair, and so the rest of the script, unchanged while shrinking.
-    """
-    pairs = [(probe, point) for probe, placed in placements.items() for point in SCRIPTED_POINTS
-             if CONFIG_POINT[point] in placed and point in points]
-    return ([p for p in pairs if p[1] != "NormalizeScore"]
-            + [p for p in pairs if p[1] == "NormalizeScore" and p[0] in score_extensions])
 
 
 def probe_scripts(*, probes: int | Mapping[str, Collection[str]] = 1, points: Collection[str] = EXTENSION_POINTS,
@@ -182,11 +187,11 @@ def probe_scripts(*, probes: int | Mapping[str, Collection[str]] = 1, points: Co
         raise ValueError(f"probe_scripts(nodes={nodes!r}): pass a non-empty sequence of node names")
     if max_permit_timeout < 0:
         raise ValueError(f"probe_scripts(max_permit_timeout={max_permit_timeout!r}): use 0 or more seconds")
-    pairs = script_pairs(placements, focus, set(placements))
+    target = ScriptTarget(placements, focus, set(placements))
     node_names = tuple(nodes)
-    return st.composite(lambda draw: draw_probe_script(draw, pairs, node_names, per_attempt=per_attempt,
+    return st.composite(lambda draw: draw_probe_script(draw, target, node_names, per_attempt=per_attempt,
                                                        max_permit_timeout=max_permit_timeout))()
 
 
-__all__ = ["BIND_CODES", "CODES", "PERMIT_CODES", "CONFIG_POINT", "EXTENSION_POINTS", "SCORES", "draw_probe_script",
-           "normalize_points", "permit_grid", "probe_scripts", "script_pairs"]
+__all__ = ["BIND_CODES", "CODES", "PERMIT_CODES", "CONFIG_POINT", "EXTENSION_POINTS", "SCORES", "ScriptTarget",
+           "draw_probe_script", "normalize_points", "permit_grid", "probe_scripts"]

@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 from reference.config import default_plugins, expand_config, load_config
 from reference.probe import PROBE_NAMES
 
-from ._draw import Draw, Manifest, count, elements, flag, pick, subset, together
+from ._draw import Draw, Manifest, count, elements, flag, keyed, optional, pick, subset, together
 from ._plugin_args import draw_plugin_config
 
 # Points a probe can run at (probes implement every point but QueueSort), in v1 field order.
@@ -27,6 +27,8 @@ PROBE_POINTS = ("preEnqueue", "preFilter", "filter", "postFilter", "preScore", "
                 "preBind", "bind", "postBind")
 KEEP = ("PrioritySort", "DefaultBinder")
 SCORE_WEIGHTS = (1, 2, 5, 0, 10)  # 0 is legal: the framework turns it into 1
+# "default": the v1 defaults untouched; "edited": re-weighted, re-ordered, maybe disabled;
+# "probes": only PrioritySort, DefaultBinder and the probes.
 MODES = ("default", "edited", "probes")
 _MINIMAL = {"apiVersion": "kubescheduler.config.k8s.io/v1", "kind": "KubeSchedulerConfiguration"}
 
@@ -57,9 +59,6 @@ class ProfilePlan:
     score_extensions: frozenset[str]
     in_tree: bool  # in-tree plugins other than PrioritySort and DefaultBinder may run
 
-    def script_points(self, probe: str) -> frozenset[str]:
-        return self.probes.get(probe, frozenset())
-
 
 class _Sets:
     """`plugins` under construction: point -> {"enabled": [...], "disabled": [...]}."""
@@ -84,30 +83,53 @@ def _entry(draw: Draw, name: str, point: str) -> Manifest:
 def _draw_edits(draw: Draw, sets: _Sets, base: Mapping[str, tuple[str, ...]], *, can_disable: bool,
                 multi_point: Sequence[str]) -> dict[str, list[Manifest]]:
     """Apply drawn edits; return the explicit order (entries) of every point given `"*"`."""
-    layout = default_layout()
-    scored = [p for p in layout.score_weights if p in base["score"]]
-    for plugin in subset(draw, scored, max_size=2):
-        sets.add("multiPoint", "enabled", {"name": plugin, "weight": pick(draw, SCORE_WEIGHTS)})
+    scored = [p for p in default_layout().score_weights if p in base["score"]]
+    weights = optional(draw, 50, lambda d: keyed(d, scored, lambda d: pick(d, SCORE_WEIGHTS))) if scored else None
+    for plugin, weight in (weights or {}).items():
+        sets.add("multiPoint", "enabled", {"name": plugin, "weight": weight})
     if can_disable:
         for plugin in subset(draw, [p for p in multi_point if p not in KEEP], max_size=2):
             sets.add("multiPoint", "disabled", {"name": plugin})
     starred: dict[str, list[Manifest]] = {}
-    for point in subset(draw, PROBE_POINTS, max_size=2):
+
+    def edit_point(draw: Draw, i: int) -> tuple[str, str, list[Manifest]] | None:
+        """One point's edit: (point, "enabled" | "disabled" | "star", entries)."""
+        point = pick(draw, PROBE_POINTS)
         present = base[point]
         droppable = [p for p in present if p not in KEEP]
         treatment = pick(draw, ("front", "star", "disable") if can_disable and droppable else ("front", "star"))
+        edit: tuple[str, str, list[Manifest]] | None = None
         if treatment == "front" and present:
-            for plugin in subset(draw, present, min_size=1, max_size=2):
-                sets.add(point, "enabled", _entry(draw, plugin, point))
+            edit = point, "enabled", [_entry(draw, p, point) for p in subset(draw, present, min_size=1, max_size=2)]
         elif treatment == "disable":
-            for plugin in subset(draw, droppable, min_size=1, max_size=2):
-                sets.add(point, "disabled", {"name": plugin})
+            edit = point, "disabled", [{"name": p} for p in subset(draw, droppable, min_size=1, max_size=2)]
         elif treatment == "star":
             order = list(draw(st.permutations(present)))
             if can_disable:
                 order = [p for p in order if p in KEEP or not draw(flag(30))]
-            starred[point] = [_entry(draw, name, point) for name in order]
+            edit = point, "star", [_entry(draw, name, point) for name in order]
+        return None if point in sets.sets or point in starred else edit
+
+    def apply(edit: tuple[str, str, list[Manifest]]) -> None:
+        point, kind, entries = edit
+        if kind == "star":
+            starred[point] = entries
+        for entry in entries if kind != "star" else ():
+            sets.add(point, kind, entry)
+    elements(draw, 0, 2, edit_point, more=50, kept=apply)
     return starred
+
+
+@dataclass(frozen=True)
+class Placement:
+    """A drawn probe: where it runs (None: multiPoint), scoreExtensions, and the config entries
+    to add: new "*" orders, then (point, index in the point's "*" order or None, entry)."""
+
+    probe: str
+    points: frozenset[str] | None
+    normalize: bool
+    stars: Mapping[str, list[Manifest]]
+    inserts: list[tuple[str, int | None, Manifest]]
 
 
 def draw_profile(draw: Draw, *, scheduler_name: str, max_probes: int, allowed: Sequence[str], mode: str,
@@ -131,28 +153,38 @@ def draw_profile(draw: Draw, *, scheduler_name: str, max_probes: int, allowed: S
 
     everywhere = tuple(allowed) == PROBE_POINTS
 
-    def place(draw: Draw, i: int) -> tuple[str, frozenset[str] | None, bool]:
+    def place(draw: Draw, i: int) -> Placement:
         """One probe with every choice about it: where it runs, its weights, scoreExtensions."""
         probe = PROBE_NAMES[i]
         if everywhere and not draw(flag(40)):
-            sets.add("multiPoint", "enabled", _entry(draw, probe, "multiPoint"))
-            return probe, None, draw(flag(30))
+            entry = _entry(draw, probe, "multiPoint")
+            return Placement(probe, None, draw(flag(30)), {}, [("multiPoint", None, entry)])
         # Every focused point is the simplest placement (as multiPoint is without a focus), and
         # draws nothing more, so that shrinking towards it never has to invent choices.
-        points = subset(draw, allowed, min_size=1, max_size=3) if draw(flag(50)) else list(allowed)
+        points = optional(draw, 50, lambda d: subset(d, allowed, min_size=1, max_size=3)) or list(allowed)
+        stars: dict[str, list[Manifest]] = {}
+        inserts: list[tuple[str, int | None, Manifest]] = []
         for point in points:
-            if point not in starred and point not in sets.sets and base[point] and draw(flag(40)):
+            if point not in starred and point not in sets.sets and base[point]:
                 # A point-specific plugin runs after the multiPoint ones; "*" and an explicit
                 # order let the probe run before the defaults (e.g. bind before DefaultBinder).
-                starred[point] = [_entry(draw, name, point) for name in base[point]]
+                order = optional(draw, 40, lambda d: [_entry(d, name, point) for name in base[point]])
+                if order is not None:
+                    stars[point] = order
             entry = _entry(draw, probe, point)
-            if point in starred:
-                starred[point].insert(count(draw, 0, len(starred[point])), entry)
-            else:
-                sets.add(point, "enabled", entry)
-        return probe, frozenset(points), "score" in points and draw(flag(30))
+            current = stars.get(point, starred.get(point))
+            inserts.append((point, None if current is None else count(draw, 0, len(current)), entry))
+        return Placement(probe, frozenset(points), "score" in points and draw(flag(30)), stars, inserts)
 
-    placed = elements(draw, 0, max_probes, place, more=75)
+    def apply(placement: Placement) -> None:
+        starred.update(placement.stars)
+        for point, index, entry in placement.inserts:
+            if index is None:
+                sets.add(point, "enabled", entry)
+            else:
+                starred[point].insert(index, entry)
+
+    placed = [(p.probe, p.points, p.normalize) for p in elements(draw, 0, max_probes, place, more=75, kept=apply)]
     # "*" at a point skips multiPoint plugins there.
     multi_points = frozenset(p for p in PROBE_POINTS if p not in starred)
     placements = {probe: multi_points if points is None else points for probe, points, _ in placed}
@@ -162,7 +194,7 @@ def draw_profile(draw: Draw, *, scheduler_name: str, max_probes: int, allowed: S
         for entry in order:
             sets.add(point, "enabled", entry)
 
-    plugin_config = draw_plugin_config(draw, preemption=preemption) if draw(flag(30)) else []
+    plugin_config = optional(draw, 30, lambda d: draw_plugin_config(d, preemption=preemption)) or []
     if fit_args and all(c["name"] != "NodeResourcesFit" for c in plugin_config):
         plugin_config.append({"name": "NodeResourcesFit", "args": {}})
     plugin_config += [{"name": p, "args": {"scoreExtensions": True}} for p in normalizing]

@@ -18,7 +18,7 @@ from ._extenders import draw_extender_script
 from ._pods import draw_pod
 from .pools import NAMESPACES, NODE_NAMES
 from ._preemption import draw_preemptor, draw_target, draw_victims
-from ._probes import EXTENSION_POINTS, draw_probe_script, script_pairs
+from ._probes import EXTENSION_POINTS, ScriptTarget, draw_probe_script
 
 
 @dataclass(frozen=True)
@@ -40,11 +40,11 @@ def _script(draw: Draw, pod: Manifest, plan: ConfigPlan, options: _Options, node
             victims: dict[str, list[str]]) -> None:
     """Attach the pod's probe script (for its profile's probes) and extender script."""
     profile = plan.profile(pod["spec"].get("schedulerName", "default-scheduler"))
-    pairs = script_pairs(profile.probes, options.config.points, profile.score_extensions)
+    target = ScriptTarget(profile.probes, options.config.points, profile.score_extensions)
     # Probes count attempts in PreFilter, so per-attempt actions need a probe there (docs/probes.md).
     per_attempt = any("preFilter" in points for points in profile.probes.values())
     _annotate(pod, PROBE_SCRIPT_ANNOTATION, draw_probe_script(
-        draw, pairs, nodes, per_attempt=per_attempt, max_permit_timeout=options.max_permit_timeout))
+        draw, target, nodes, per_attempt=per_attempt, max_permit_timeout=options.max_permit_timeout))
     _annotate(pod, EXTENDER_SCRIPT_ANNOTATION, draw_extender_script(draw, plan.extenders, nodes, victims))
 
 
@@ -75,7 +75,8 @@ def _draw_scenario(draw: Draw, options: _Options) -> Scenario:
         _script(draw, pod, plan, options, names, victims)
         return pod
     first = len(workload)
-    workload += elements(draw, 1 - first, options.max_pods - first, lambda d, i: workload_pod(d, first + i))
+    workload += elements(draw, 1 - first, options.max_pods - first, lambda d, i: workload_pod(d, first + i),
+                         more=75)
     objects = [*namespace_objects([*bound, *workload]), *owners.objects, *draw_services(draw, True),
                *draw_pdbs(draw, True, bound)]
     return Scenario(config=plan.config, nodes=tuple(nodes), pods=tuple(bound), objects=tuple(objects),

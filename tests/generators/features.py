@@ -66,7 +66,7 @@ def _allocatable(node, name: str) -> int:
 
 NODE_FEATURES: dict[str, tuple[float, Detector]] = {
     "taints": (0.05, lambda n: "taints" in n.get("spec", {})),
-    "unschedulable": (0.02, lambda n: n.get("spec", {}).get("unschedulable", False)),
+    "unschedulable": (0.01, lambda n: n.get("spec", {}).get("unschedulable", False)),
     "zone label": (0.3, lambda n: "topology.kubernetes.io/zone" in n["metadata"]["labels"]),
     "region label": (0.1, lambda n: "topology.kubernetes.io/region" in n["metadata"]["labels"]),
     "rank label": (0.1, lambda n: "example.com/rank" in n["metadata"]["labels"]),

@@ -5,21 +5,50 @@ from __future__ import annotations
 
 from typing import Callable, TypeVar
 
-from hypothesis import HealthCheck, Phase, find, settings
+from hypothesis import HealthCheck, Phase, given, seed, settings
+from hypothesis.database import InMemoryExampleDatabase
 from hypothesis.strategies import SearchStrategy
 
 T = TypeVar("T")
 
 
-def minimal(strategy: SearchStrategy[T], condition: Callable[[T], bool], *, max_examples: int = 500) -> T:
-    """The shrunk example satisfying `condition`; raises hypothesis.errors.NoSuchExample if none is found.
+class _Found(Exception):
+    pass
 
-    Derandomized, so a shrink result is the same on every run and machine.
+
+def minimal(strategy: SearchStrategy[T], condition: Callable[[T], bool], *, max_examples: int = 500,
+            rounds: int = 1) -> T:
+    """The shrunk example satisfying `condition`; AssertionError if none is found.
+
+    Seeded, so a result is the same on every run. Hypothesis's shrinker gives up after a couple of
+    hundred calls without progress; `rounds` > 1 does what a user re-running a failing test does:
+    replay the best example from the example database and shrink it again, until a round
+    changes nothing.
     """
-    return find(strategy, condition, settings=settings(
-        max_examples=max_examples, derandomize=True, database=None, deadline=None,
-        phases=[Phase.generate, Phase.shrink],
-        suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.filter_too_much]))
+    satisfying: list[T] = []
+
+    @seed(0)
+    @settings(max_examples=max_examples, database=InMemoryExampleDatabase(), deadline=None,
+              phases=[Phase.reuse, Phase.generate, Phase.shrink], report_multiple_bugs=False,
+              suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
+                                     HealthCheck.filter_too_much])
+    @given(strategy)
+    def search(value: T) -> None:
+        if condition(value):
+            satisfying.append(value)
+            raise _Found
+
+    best: T | None = None
+    for _ in range(rounds):
+        try:
+            search()
+        except _Found:
+            pass
+        assert satisfying, f"no example of {strategy!r} satisfies the condition"
+        if best is not None and repr(satisfying[-1]) == repr(best):
+            break
+        best = satisfying[-1]  # Hypothesis replays the shrunk example last
+    return best
 
 
 __all__ = ["minimal"]

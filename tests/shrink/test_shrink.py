@@ -77,7 +77,8 @@ def test_the_simplest_scenario():
 
 def test_a_pod_that_fits_no_node_shrinks_to_one_node_and_one_container():
     scenario = minimal(scenarios(probes=0), lambda s: any(r.phase == "unschedulable" for r in run(s).results.values()))
-    assert len(scenario.nodes) == 1 and not scenario.pods and len(scenario.workload) == 1
+    # The reason may be a pod already there (a host port, anti-affinity), but nothing more than one.
+    assert len(scenario.nodes) == 1 and len(scenario.pods) <= 1 and len(scenario.workload) == 1
     assert len(scenario.workload[0]["spec"]["containers"]) == 1
     assert scenario.config == CONFIG
 
