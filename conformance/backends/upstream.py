@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any, Mapping
 
 from reference.probe.trace import Trace
-from reference.scenario import EXTENDER_URL_PLACEHOLDER, Scenario
+from reference.scenario import EXTENDER_URL_PLACEHOLDER, Scenario, pod_key
 
 from ..errors import BackendFailure, BackendUnavailable
 from ..outcome import Outcome
@@ -105,6 +105,7 @@ class UpstreamBackend:
         server.trace = trace
         server.binder = self._bind
         server.set_scripts(extender_scripts(scenario))
+        server.set_pod_uids(pod_uids(scenario))
         return trace
 
     def _bind(self, namespace: str, name: str, uid: str, node: str) -> str | None:
@@ -135,8 +136,20 @@ def merge_traces(probe: list[Mapping[str, Any]], offset: float,
     return merged
 
 
+def pod_uids(scenario: Scenario) -> dict[str, str]:
+    """Pod UID -> pod key for every pod, with the UID the runner gives a pod without one
+    (harness/runner/scenario.go, decodeManifest), so that the extender server can name preemption
+    victims that node-cache-capable requests carry by UID only."""
+    uids = {}
+    for manifest in (*scenario.pods, *scenario.workload):
+        key = pod_key(manifest)
+        namespace, name = key.split("/", 1)
+        uids[(manifest.get("metadata") or {}).get("uid") or f"uid-pod-{namespace}-{name}"] = key
+    return uids
+
+
 def _uses_extender_url(config: Mapping[str, Any]) -> bool:
     return any(EXTENDER_URL_PLACEHOLDER in str(e.get("urlPrefix", "")) for e in config.get("extenders") or [])
 
 
-__all__ = ["BUILD_HINT", "UpstreamBackend", "default_runner", "merge_traces"]
+__all__ = ["BUILD_HINT", "UpstreamBackend", "default_runner", "merge_traces", "pod_uids"]

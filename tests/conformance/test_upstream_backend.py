@@ -212,3 +212,20 @@ def test_runner_that_does_not_start_is_unavailable(tmp_path):
     with pytest.raises(BackendUnavailable, match=r"build it with `harness/build\.sh`.*exited with status 3.*"
                                                  r"runner: cannot load"):
         UpstreamBackend(runner=broken)
+
+
+@needs_runner
+def test_node_cache_capable_preemption_names_victims_by_key():
+    """The runner's UIDs (uid-pod-<namespace>-<name>) are registered with the extender server."""
+    ext = {**CONFIG, "extenders": [{"urlPrefix": "${EXTENDER_URL}/ext-0", "filterVerb": "filter",
+                                    "preemptVerb": "preempt", "nodeCacheCapable": True, "weight": 1}]}
+    victim = pod("victim", cpu="3", nodeName="node-0")
+    with ExtenderServer() as server:
+        backend = UpstreamBackend(extender_server=server)
+        try:
+            out = backend.run(scenario(pod("preemptor", cpu="3", priority=100), pods=[victim], config=ext))
+        finally:
+            backend.close()
+    preempt = [r for r in out.trace if r["point"] == "extender.preempt"]
+    assert [(r["pod"], r["victims"]) for r in preempt] == [("default/preemptor", {"node-0": ["default/victim"]})]
+    assert out.deleted == ("default/victim",)
