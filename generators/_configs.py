@@ -14,9 +14,9 @@ from reference.probe import PROBE_NAMES
 from ._draw import Draw, Manifest, elements, flag, pick
 from ._extenders import ExtenderPlan, draw_extenders
 from ._invalid import InvalidConfig, draw_invalid_config
-from .pools import EXTENDER_NAMES, SCHEDULER_NAMES
 from ._probes import CONFIG_POINT, EXTENSION_POINTS, normalize_points
 from ._profiles import MODES, PROBE_POINTS, ProfilePlan, draw_profile
+from .pools import EXTENDER_NAMES, SCHEDULER_NAMES
 
 API_VERSION = "kubescheduler.config.k8s.io/v1"
 KIND = "KubeSchedulerConfiguration"

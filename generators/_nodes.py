@@ -9,8 +9,8 @@ from reference.quantity import CPU, MEMORY, PODS
 
 from ._draw import Draw, Manifest, flag, optional, pick, subset
 from ._node_terms import draw_taint_list
-from .pools import DISK, GPU, HOSTNAME, IMAGES, NODE_LABEL_VALUES, RANK, REGION, ZONE
 from ._quantities import CAPACITIES, draw_amount, draw_spelling
+from .pools import DISK, GPU, HOSTNAME, IMAGES, NODE_LABEL_VALUES, RANK, REGION, ZONE
 
 # How often a node carries each optional label: zones often, so that spreading has domains.
 _LABEL_PERCENT = {ZONE: 60, REGION: 35, DISK: 30, RANK: 30}

@@ -19,9 +19,9 @@ from reference.quantity import CPU, MEMORY
 from ._draw import Draw, Manifest, elements, flag, optional, pick, subset, together
 from ._node_terms import draw_toleration
 from ._pod_terms import draw_affinity, draw_spread_constraints
+from ._quantities import draw_amount, draw_spelling
 from .pools import (GPU, HOST_PORTS, HOSTNAME, IMAGE_NAMES, NODE_LABEL_VALUES, NODE_NAMES, POD_LABEL_VALUES,
                      PRIORITY_CLASSES, RUNTIME_CLASSES, SCHEDULING_GATES, PriorityClass)
-from ._quantities import draw_amount, draw_spelling
 
 DEFAULT_SCHEDULER = "default-scheduler"
 _LABEL_PERCENT = {"app": 70, "tier": 30}

@@ -11,8 +11,8 @@ from reference.quantity import CPU, PODS, resource_value
 from ._clusters import Owners
 from ._draw import Draw, Manifest, count, pick
 from ._pods import draw_pod
-from .pools import PRIORITY_CLASSES
 from ._quantities import draw_spelling
+from .pools import PRIORITY_CLASSES
 
 LOW = tuple(c for c in PRIORITY_CLASSES if (c.value or 0) < 1000)
 HIGH = tuple(c for c in PRIORITY_CLASSES if c.name == "high-priority")

@@ -16,9 +16,9 @@ from ._configs import ConfigOptions, ConfigPlan, draw_config_plan
 from ._draw import Draw, Manifest, elements
 from ._extenders import draw_extender_script
 from ._pods import draw_pod
-from .pools import NAMESPACES, NODE_NAMES
 from ._preemption import draw_preemptor, draw_target, draw_victims
 from ._probes import EXTENSION_POINTS, ScriptTarget, draw_probe_script
+from .pools import NAMESPACES, NODE_NAMES
 
 
 @dataclass(frozen=True)
