@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
-from hypothesis import given, settings
+from hypothesis import Phase, given, settings
 from hypothesis.strategies import SearchStrategy
 
 from reference.probe import PROBE_NAMES
@@ -54,20 +54,21 @@ def default_strategy(inv: Invariant) -> SearchStrategy[Scenario]:
 
 
 def find_violation(backend: Backend, inv: Invariant, *, profile: str = "ci",
-                   strategy: SearchStrategy[Scenario] | None = None,
-                   on_example: Callable[[Scenario], Any] | None = None) -> Failure | None:
-    """The shrunk counterexample, or None when the profile's examples all pass."""
+                   strategy: SearchStrategy[Scenario] | None = None, shrink: bool = True) -> Failure | None:
+    """The shrunk counterexample (the first one found when `shrink` is False), or None when the
+    profile's examples all pass."""
     last: dict[str, Any] = {}
     examples = 0
 
-    @settings(for_profile(profile), report_multiple_bugs=False)
+    base = for_profile(profile)
+    phases = base.phases if shrink else tuple(p for p in base.phases if p is not Phase.shrink)
+
+    @settings(base, report_multiple_bugs=False, phases=phases)
     @given(strategy if strategy is not None else default_strategy(inv))
     def prop(scenario: Scenario) -> None:
         nonlocal examples
         examples += 1
         last["scenario"] = scenario
-        if on_example is not None:
-            on_example(scenario)
         check(backend, inv, scenario)
 
     start = time.perf_counter()

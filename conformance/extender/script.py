@@ -6,6 +6,8 @@ import json
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
+from reference.probe.script import json_kind
+
 from ..errors import ConformanceError
 
 VERBS = ("filter", "prioritize", "bind", "preempt")
@@ -55,11 +57,11 @@ def parse_script(raw: str | Mapping[str, Any] | None) -> Script:
         except ValueError as exc:
             raise ExtenderScriptError(f"not JSON: {exc}") from None
     if not isinstance(raw, Mapping):
-        raise ExtenderScriptError(f"expected an object of extender -> verb -> action, got {_kind(raw)}")
+        raise ExtenderScriptError(f"expected an object of extender -> verb -> action, got {json_kind(raw)}")
     script: dict[str, dict[str, Action]] = {}
     for extender, verbs in raw.items():
         if not isinstance(verbs, Mapping):
-            raise ExtenderScriptError(f"{extender}: expected an object of verb -> action, got {_kind(verbs)}")
+            raise ExtenderScriptError(f"{extender}: expected an object of verb -> action, got {json_kind(verbs)}")
         script[extender] = {}
         for verb, action in verbs.items():
             if verb not in _VERB_FIELDS:
@@ -70,7 +72,7 @@ def parse_script(raw: str | Mapping[str, Any] | None) -> Script:
 
 def _action(raw: Any, verb: str, path: str) -> Action:
     if not isinstance(raw, Mapping):
-        raise ExtenderScriptError(f"{path}: expected an action object, got {_kind(raw)}")
+        raise ExtenderScriptError(f"{path}: expected an action object, got {json_kind(raw)}")
     allowed = _VERB_FIELDS[verb]
     unknown = sorted(set(raw) - set(allowed))
     if unknown:
@@ -112,10 +114,6 @@ def _victims(raw: Any, path: str) -> dict[str, tuple[str, ...]] | None:
             isinstance(pods, list) and all(isinstance(p, str) for p in pods) for pods in raw.values()):
         raise ExtenderScriptError(f"{path}: expected an object of node -> list of pod keys, got {raw!r}")
     return {node: tuple(pods) for node, pods in raw.items()}
-
-
-def _kind(value: Any) -> str:
-    return {dict: "an object", list: "a list", str: "a string"}.get(type(value), repr(value))
 
 
 __all__ = ["Action", "DEFAULT", "ExtenderScriptError", "STATUS_RANGE", "Script", "VERBS", "action_for",

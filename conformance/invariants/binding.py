@@ -8,7 +8,7 @@ from reference import codec
 from reference.resources import pod_requests
 
 from .base import Violation, invariant
-from .run import Run
+from .run import Run, first_stop_passed
 
 
 @invariant("bind-first-non-skip", "Bind stops at the first plugin that does not return Skip.",
@@ -17,11 +17,11 @@ def bind_first_non_skip(run: Run) -> None:
     for pod in run.live_pods:
         for attempt in run.attempts(pod):
             records = run.records(pod, attempt, "Bind")
-            for i, r in enumerate(records[:-1]):
-                if r.get("code") != "Skip":
-                    raise Violation("bind-first-non-skip", "a Bind plugin ran after an earlier one did not Skip",
-                                    pod=pod, plugin=records[i + 1]["plugin"], status=r.get("code"),
-                                    actual=[(x["plugin"], x.get("code")) for x in records], records=tuple(records))
+            i = first_stop_passed(records, lambda code: code != "Skip")
+            if i is not None:
+                raise Violation("bind-first-non-skip", "a Bind plugin ran after an earlier one did not Skip",
+                                pod=pod, plugin=records[i + 1]["plugin"], status=records[i].get("code"),
+                                actual=[(x["plugin"], x.get("code")) for x in records], records=tuple(records))
 
 
 @invariant("extender-binder-first",

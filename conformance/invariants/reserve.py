@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from .base import Violation, invariant
-from .run import Run
+from .run import Run, first_stop_passed
 
 
 @invariant("reserve-short-circuit", "Reserve stops at the first plugin that does not return Success.",
@@ -12,12 +12,12 @@ def reserve_short_circuit(run: Run) -> None:
     for pod in run.live_pods:
         for attempt in run.attempts(pod):
             records = run.records(pod, attempt, "Reserve")
-            for i, r in enumerate(records[:-1]):
-                if r.get("code") != "Success":
-                    raise Violation("reserve-short-circuit", "a Reserve plugin ran after an earlier one failed",
-                                    pod=pod, plugin=records[i + 1]["plugin"], status=r.get("code"),
-                                    expected=[x["plugin"] for x in records[:i + 1]],
-                                    actual=[x["plugin"] for x in records], records=tuple(records))
+            i = first_stop_passed(records, lambda code: code != "Success")
+            if i is not None:
+                raise Violation("reserve-short-circuit", "a Reserve plugin ran after an earlier one failed",
+                                pod=pod, plugin=records[i + 1]["plugin"], status=records[i].get("code"),
+                                expected=[x["plugin"] for x in records[:i + 1]],
+                                actual=[x["plugin"] for x in records], records=tuple(records))
 
 
 @invariant("unreserve-reverse-order",

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import cached_property
 from typing import Any, Iterable, Mapping
 
@@ -25,7 +25,6 @@ class Run:
     scenario: Scenario
     outcome: Outcome
     capabilities: frozenset[str] = frozenset()
-    _cache: dict = field(default_factory=dict, repr=False)
 
     # --- the scenario ---------------------------------------------------------------------------
 
@@ -128,6 +127,11 @@ class Run:
         return bool(result and result.phase == "bound" and attempts and attempts[-1] == attempt)
 
 
+def first_stop_passed(records: list[Record], stops) -> int | None:
+    """Index of the first record with `stops(code)` that another record still follows, else None."""
+    return next((i for i, r in enumerate(records[:-1]) if stops(r.get("code"))), None)
+
+
 def order_index(names: Iterable[str]) -> dict[str, int]:
     return {n: i for i, n in enumerate(names)}
 
@@ -136,4 +140,4 @@ def is_rejection(code: str | None) -> bool:
     return code in REJECTIONS
 
 
-__all__ = ["DEFAULT_PROFILE", "Record", "Run", "is_rejection", "order_index"]
+__all__ = ["DEFAULT_PROFILE", "Record", "Run", "first_stop_passed", "is_rejection", "order_index"]

@@ -77,13 +77,13 @@ def parse_script(text: str | None) -> Script:
     except ValueError as exc:
         raise ScriptError(f"not JSON: {exc}") from None
     if not isinstance(data, dict):
-        raise ScriptError(f"expected an object of plugin -> point -> action, got {_kind(data)}")
+        raise ScriptError(f"expected an object of plugin -> point -> action, got {json_kind(data)}")
     actions: dict[str, dict[str, tuple[Action, ...]]] = {}
     for plugin, points in data.items():
         if plugin not in PROBE_NAMES:
             raise ScriptError(f"unknown plugin {plugin!r}; probes are Probe0..Probe7")
         if not isinstance(points, dict):
-            raise ScriptError(f"{plugin}: expected an object of point -> action, got {_kind(points)}")
+            raise ScriptError(f"{plugin}: expected an object of point -> action, got {json_kind(points)}")
         actions[plugin] = {}
         for point, value in points.items():
             if point not in SCRIPTED_POINTS:
@@ -99,7 +99,7 @@ def parse_script(text: str | None) -> Script:
 
 def _action(raw: Any, point: str, path: str, *, nested: bool) -> Action:
     if not isinstance(raw, dict):
-        raise ScriptError(f"{path}: expected an action object, got {_kind(raw)}")
+        raise ScriptError(f"{path}: expected an action object, got {json_kind(raw)}")
     allowed = {"code", "reasons"} | _POINT_FIELDS.get(point, set())
     if point in NODE_POINTS and not nested:
         allowed.add("byNode")
@@ -115,7 +115,7 @@ def _action(raw: Any, point: str, path: str, *, nested: bool) -> Action:
         raise ScriptError(f"{path}.reasons: expected a list of strings, got {reasons!r}")
     by_node = raw.get("byNode", {})
     if not isinstance(by_node, dict):
-        raise ScriptError(f"{path}.byNode: expected an object of node -> action, got {_kind(by_node)}")
+        raise ScriptError(f"{path}.byNode: expected an object of node -> action, got {json_kind(by_node)}")
     result = raw.get("result")
     if result is not None and (not isinstance(result, list) or not all(isinstance(n, str) for n in result)):
         raise ScriptError(f"{path}.result: expected a list of node names, got {result!r}")
@@ -141,7 +141,7 @@ def _signal(raw: Any, path: str) -> Signal | None:
     if raw is None:
         return None
     if not isinstance(raw, dict):
-        raise ScriptError(f"{path}: expected {{signal, after, message}}, got {_kind(raw)}")
+        raise ScriptError(f"{path}: expected {{signal, after, message}}, got {json_kind(raw)}")
     unknown = sorted(set(raw) - {"signal", "after", "message"})
     if unknown:
         raise ScriptError(f"{path}: unknown field {unknown[0]!r}; allowed: after, message, signal")
@@ -165,9 +165,10 @@ def _duration(raw: Any, path: str) -> float:
     return seconds
 
 
-def _kind(value: Any) -> str:
+def json_kind(value: Any) -> str:
+    """How an error names a JSON value's type: "an object", "a list", "a string", or its repr."""
     return {dict: "an object", list: "a list", str: "a string"}.get(type(value), repr(value))
 
 
-__all__ = ["Action", "NODE_POINTS", "PROBE_NAMES", "SCRIPTED_POINTS", "Script", "ScriptError", "Signal",
+__all__ = ["Action", "NODE_POINTS", "PROBE_NAMES", "SCRIPTED_POINTS", "Script", "ScriptError", "Signal", "json_kind",
            "parse_script"]

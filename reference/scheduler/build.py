@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
+from .. import codec
 from ..config import KubeSchedulerConfiguration, expand_config, load_config
 from ..errors import FrameworkError
 from ..extender import HTTPExtender
@@ -11,6 +12,8 @@ from ..framework.runtime import Framework, plugins_by_point
 from ..interfaces import POINT_NAMES
 from ..plugins import in_tree_registry
 from ..registry import Registry
+from ..scenario import Scenario
+from ..types import Namespace, PodDisruptionBudget, Workload
 from .scheduler import Scheduler
 
 
@@ -57,4 +60,20 @@ def build_scheduler(config: KubeSchedulerConfiguration | str | Mapping[str, Any]
                          "NominatedNodeNameForExpectation", True))
 
 
-__all__ = ["build_scheduler"]
+def populate(sched: Scheduler, scenario: Scenario) -> None:
+    """Add a scenario's objects, nodes, bound pods and then its workload pods, in that order."""
+    for manifest in scenario.objects:
+        obj = codec.from_manifest(manifest)
+        if isinstance(obj, Namespace):
+            sched.add_namespace(obj)
+        elif isinstance(obj, PodDisruptionBudget):
+            sched.add_pdb(obj)
+        elif isinstance(obj, Workload):
+            sched.add_workload(obj)
+    for manifest in scenario.nodes:
+        sched.add_node(codec.node_from_manifest(manifest))
+    for manifest in (*scenario.pods, *scenario.workload):
+        sched.add_pod(codec.pod_from_manifest(manifest))
+
+
+__all__ = ["build_scheduler", "populate"]

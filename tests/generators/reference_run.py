@@ -8,12 +8,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from reference import codec
 from reference.probe import ProbeTracker, probe_registry
 from reference.scenario import Scenario
-from reference.scheduler.build import build_scheduler
+from reference.scheduler.build import build_scheduler, populate
 from reference.scheduler.scheduler import PodResult, Scheduler
-from reference.types import Namespace, PodDisruptionBudget, Workload
 
 
 @dataclass(frozen=True)
@@ -39,18 +37,7 @@ def run(scenario: Scenario, *, hook: Callable[[Scheduler], None] | None = None) 
         on_deleted(pod)
 
     sched.store.on_pod_deleted = record_deletion
-    for manifest in scenario.objects:
-        obj = codec.from_manifest(manifest)
-        if isinstance(obj, Namespace):
-            sched.add_namespace(obj)
-        elif isinstance(obj, PodDisruptionBudget):
-            sched.add_pdb(obj)
-        elif isinstance(obj, Workload):
-            sched.add_workload(obj)
-    for manifest in scenario.nodes:
-        sched.add_node(codec.node_from_manifest(manifest))
-    for manifest in (*scenario.pods, *scenario.workload):
-        sched.add_pod(codec.pod_from_manifest(manifest))
+    populate(sched, scenario)
     sched.run_until_idle(deadline=scenario.deadline)
     return Run(sched.results(), deleted, tracker.trace.snapshot())
 
