@@ -4,13 +4,11 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from reference import codec
 from reference.errors import ReferenceError_
 from reference.probe import ProbeTracker, probe_registry
 from reference.scenario import Scenario
-from reference.scheduler.build import build_scheduler
+from reference.scheduler.build import build_scheduler, populate
 from reference.scheduler.scheduler import Scheduler
-from reference.types import Namespace, Node, PodDisruptionBudget, Workload
 
 from .. import expected
 from ..errors import BackendFailure
@@ -59,11 +57,11 @@ class ReferenceBackend:
         deleted: list[str] = []
         _observe(sched, bindings, deleted)
         try:
-            _populate(sched, scenario)
+            populate(sched, scenario)
             sched.run_until_idle(deadline=scenario.deadline)
         except ReferenceError_ as exc:
             raise BackendFailure(f"the reference cannot run this scenario: {exc}") from None
-        return _outcome(sched, scenario, tracker, bindings, deleted, plugins)
+        return _outcome(sched, scenario, tracker, bindings, deleted, _built_plugins(sched, plugins))
 
     def close(self) -> None:
         pass
@@ -84,21 +82,17 @@ def _observe(sched: Scheduler, bindings: list[dict[str, Any]], deleted: list[str
     store.on_pod_bound, store.on_pod_deleted = bound, removed
 
 
-def _populate(sched: Scheduler, scenario: Scenario) -> None:
-    for manifest in scenario.objects:
-        obj = codec.from_manifest(manifest)
-        if isinstance(obj, Namespace):
-            sched.add_namespace(obj)
-        elif isinstance(obj, PodDisruptionBudget):
-            sched.add_pdb(obj)
-        elif isinstance(obj, Workload):
-            sched.add_workload(obj)
-    for manifest in scenario.nodes:
-        node = codec.node_from_manifest(manifest)
-        assert isinstance(node, Node)
-        sched.add_node(node)
-    for manifest in (*scenario.pods, *scenario.workload):
-        sched.add_pod(codec.pod_from_manifest(manifest))
+def _built_plugins(sched: Scheduler, configured: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    """ListPlugins as the built frameworks hold them (so a broken build shows), in the v1 shape of
+    `configured`; the workload points the reference does not build keep their configured lists."""
+    out = {}
+    for name, fw in sched.frameworks.items():
+        lists = dict(configured.get(name, {}))
+        for point, names in fw.list_plugins().items():
+            weight = (lambda n: fw.score_weights.get(n, 0)) if point == "score" else (lambda n: 0)
+            lists[point] = {"enabled": [{"name": n, "weight": weight(n)} for n in names]} if names else {}
+        out[name] = lists
+    return out
 
 
 def _outcome(sched: Scheduler, scenario: Scenario, tracker: ProbeTracker, bindings: list, deleted: list,

@@ -111,6 +111,10 @@ def _gates_ignored(fw: Framework) -> None:
     fw.pre_enqueue_plugins = [p for p in fw.pre_enqueue_plugins if p.name != "SchedulingGates"]
 
 
+def _filters_built_in_reverse(fw: Framework) -> None:
+    fw.filter_plugins = list(reversed(fw.filter_plugins))
+
+
 def _capacity_ignored(fw: Framework) -> None:
     fw.filter_plugins = [p for p in fw.filter_plugins if p.name != "NodeResourcesFit"]
     fw.pre_filter_plugins = [p for p in fw.pre_filter_plugins if p.name != "NodeResourcesFit"]
@@ -251,6 +255,7 @@ MUTANTS: list[Mutant] = [
     Mutant("prefilter-result-ignored", "prefilter-result-restricts", _each_framework(_prefilter_result_ignored)),
     Mutant("gates-ignored", "gated-pods-never-prefiltered", _each_framework(_gates_ignored)),
     Mutant("capacity-ignored", "capacity-respected", _each_framework(_capacity_ignored)),
+    Mutant("filters-built-in-reverse", "plugin-order-matches-expansion", _each_framework(_filters_built_in_reverse)),
     Mutant("cycle-state-reused", "cycle-state-fresh", _cycle_state_reused),
     Mutant("postfilter-with-feasible-node", "postfilter-only-without-feasible-node", _postfilter_with_feasible_node),
     Mutant("infeasible-node-chosen", "chosen-node-passed-filters", _infeasible_node_chosen),
