@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib
+import inspect
 from typing import Any
 
 from ..errors import BackendUnavailable
@@ -40,7 +41,7 @@ def _python_backend(target: str, options: dict[str, Any]) -> Backend:
     factory = getattr(module, attr, None)
     if not callable(factory):
         raise BackendUnavailable(f"backend 'python:{target}': {module_name} has no callable {attr!r}")
-    backend = factory(**options) if options else factory()
+    backend = factory(**_accepted(factory, options))
     missing = [a for a in ("name", "capabilities", "run", "close") if not hasattr(backend, a)]
     if missing:
         raise BackendUnavailable(f"backend 'python:{target}': the factory's object lacks {', '.join(missing)}; "
@@ -50,6 +51,19 @@ def _python_backend(target: str, options: dict[str, Any]) -> Backend:
         raise BackendUnavailable(f"backend 'python:{target}' declares unknown capability {unknown[0]!r}; "
                                  f"known: {', '.join(CAPABILITIES)}")
     return backend
+
+
+def _accepted(factory: Any, options: dict[str, Any]) -> dict[str, Any]:
+    """The options a user's factory declares (all of them if it takes **kwargs); a factory without
+    parameters is called without the suite's extender server."""
+    try:
+        params = inspect.signature(factory).parameters.values()
+    except (TypeError, ValueError):
+        return {}
+    if any(p.kind is p.VAR_KEYWORD for p in params):
+        return dict(options)
+    names = {p.name for p in params if p.kind in (p.KEYWORD_ONLY, p.POSITIONAL_OR_KEYWORD)}
+    return {k: v for k, v in options.items() if k in names}
 
 
 def _only(options: dict[str, Any], *names: str) -> dict[str, Any]:

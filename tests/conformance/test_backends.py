@@ -1,0 +1,75 @@
+"""Backend selection by name, including a user's `python:` factory."""
+
+from __future__ import annotations
+
+import pytest
+
+from conformance.backends import make_backend
+from conformance.backends.reference import ReferenceBackend
+from conformance.errors import BackendUnavailable
+
+
+class _Plain:
+    name = "plain"
+    capabilities = frozenset({"probes"})
+    kubernetes_version = "v0"
+
+    def __init__(self, **options):
+        self.options = options
+
+    def run(self, scenario):
+        raise NotImplementedError
+
+    def close(self):
+        pass
+
+
+def no_arguments():
+    return _Plain()
+
+
+def with_server(*, extender_server=None):
+    return _Plain(extender_server=extender_server)
+
+
+def with_anything(**options):
+    return _Plain(**options)
+
+
+def not_a_backend():
+    return object()
+
+
+def unknown_capability():
+    backend = _Plain()
+    backend.capabilities = frozenset({"teleport"})
+    return backend
+
+
+HERE = __name__
+
+
+def test_reference_by_name() -> None:
+    assert isinstance(make_backend("reference"), ReferenceBackend)
+
+
+@pytest.mark.parametrize("factory, expected", [
+    ("no_arguments", {}), ("with_server", {"extender_server": "srv"}), ("with_anything", {"extender_server": "srv"}),
+])
+def test_python_factory_gets_only_the_options_it_declares(factory, expected) -> None:
+    backend = make_backend(f"python:{HERE}:{factory}", extender_server="srv")
+    assert backend.options == expected
+
+
+@pytest.mark.parametrize("spec, message", [
+    ("nosuch", "backend 'nosuch' is unknown"),
+    ("python:nosuchmodule_xyz:f", "cannot import 'nosuchmodule_xyz'"),
+    (f"python:{HERE}", "needs the form python:package.module:factory"),
+    (f"python:{HERE}:missing", "has no callable 'missing'"),
+    (f"python:{HERE}:not_a_backend", "lacks name, capabilities, run, close"),
+    (f"python:{HERE}:unknown_capability", "unknown capability 'teleport'"),
+])
+def test_a_backend_that_cannot_start_says_why_in_one_line(spec, message) -> None:
+    with pytest.raises(BackendUnavailable, match=message) as info:
+        make_backend(spec)
+    assert "\n" not in str(info.value)
