@@ -49,6 +49,11 @@ def test_a_tied_child_dies_with_its_parent(tmp_path):
                               env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])})
     child = int(parent.stdout.readline())
     assert processes.alive(child, "etcd")
+    # setpriv arms the death signal just before it execs the binary: kill the parent only after that,
+    # or a loaded machine kills it first and the child legitimately survives.
+    deadline = time.monotonic() + 5
+    while Path(f"/proc/{child}/comm").read_text().strip() != "etcd" and time.monotonic() < deadline:
+        time.sleep(0.01)
     parent.kill()
     parent.wait()
     deadline = time.monotonic() + 5

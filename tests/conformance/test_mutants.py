@@ -30,7 +30,9 @@ def extender_server():
 @pytest.mark.parametrize("mutant", list(_cases()))
 def test_broken_backend_is_caught(mutant, extender_server, record_property) -> None:
     backend = ReferenceBackend(hook=mutant.hook, extender_server=extender_server)
-    failure = find_violation(backend, REGISTRY[mutant.invariant], profile="ci")
+    # Not shrinking the known misses keeps their (long) searches from also paying for shrinking.
+    failure = find_violation(backend, REGISTRY[mutant.invariant], profile="ci",
+                             shrink=mutant.name not in UNCAUGHT_IN_CI)
     assert failure is not None, f"mutant {mutant.name} was not caught by {mutant.invariant} in the ci profile"
     assert getattr(failure.violation, "invariant", None) == mutant.invariant
     record_property("examples_to_detection", failure.examples)
@@ -38,7 +40,6 @@ def test_broken_backend_is_caught(mutant, extender_server, record_property) -> N
     record_property("counterexample_size", failure.size())
 
 
-@pytest.mark.xfail(reason="the shrunk counterexample keeps a third probe placement or second pod in the ci profile")
 def test_forward_order_unreserve_shrinks_to_one_node_one_pod_two_reserve_probes(extender_server) -> None:
     mutant = next(m for m in MUTANTS if m.name == "forward-order-unreserve")
     failure = find_violation(ReferenceBackend(hook=mutant.hook, extender_server=extender_server),
