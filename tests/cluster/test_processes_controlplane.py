@@ -48,12 +48,12 @@ def test_a_tied_child_dies_with_its_parent(tmp_path):
     parent = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True,
                               env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])})
     child = int(parent.stdout.readline())
-    assert processes.alive(child, "etcd")
-    # setpriv arms the death signal just before it execs the binary: kill the parent only after that,
-    # or a loaded machine kills it first and the child legitimately survives.
+    # Until the fork has exec'd setpriv, /proc still shows python; setpriv arms the death signal just
+    # before it execs the binary. Wait for that exec: before it, a loaded machine sees neither.
     deadline = time.monotonic() + 5
     while Path(f"/proc/{child}/comm").read_text().strip() != "etcd" and time.monotonic() < deadline:
         time.sleep(0.01)
+    assert processes.alive(child, "etcd")
     parent.kill()
     parent.wait()
     deadline = time.monotonic() + 5
