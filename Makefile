@@ -4,7 +4,7 @@ VENV   ?= .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: test conformance venv clean
+.PHONY: test conformance venv harness go-test clean
 
 venv: $(STAMP)
 
@@ -16,9 +16,20 @@ $(STAMP): pyproject.toml
 	$(PY) -m pip install --quiet -e '.[dev]'
 	@touch $(STAMP)
 
-## test: set up the virtual environment and run the project's own tests
-test: $(STAMP)
-	$(PY) -m pytest -q -p no:cacheprovider
+## harness: build the real kube-scheduler runner, the probe kube-scheduler, kube-apiserver and etcd
+## (incremental: a binary is rebuilt only when its stamp changed); without Go the tests that need them skip
+harness:
+	@if command -v go >/dev/null 2>&1; then harness/build.sh --control-plane; \
+	else echo ">> no Go toolchain: tests of the upstream and cluster backends will skip"; fi
+
+## go-test: the harness's own Go tests (probe plugins, golden traces, runner)
+go-test:
+	@if command -v go >/dev/null 2>&1; then echo ">> go test ./... in harness"; cd harness && go test ./...; fi
+
+## test: set up the virtual environment, build the harness, and run the project's own tests (Python, then Go)
+test: $(STAMP) harness
+	$(PY) -m pytest -q -p no:cacheprovider --durations=15
+	@$(MAKE) --no-print-directory go-test
 
 ## conformance: set up and run the conformance suite (ci profile) against the embedded default backends:
 ## the reference always, and the real kube-scheduler (upstream) when Go is available to build it

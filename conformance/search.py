@@ -15,6 +15,7 @@ from reference.scenario import Scenario
 from .backends.base import Backend
 from .focus import scenario_options
 from .invariants import Invariant, Run, Violation
+from .repeatable import repeatable
 from .settings import for_profile
 
 
@@ -73,7 +74,8 @@ def find_violation(backend: Backend, inv: Invariant, *, profile: str = "ci",
 
     start = time.perf_counter()
     try:
-        prop()
+        with repeatable():
+            prop()
     except Violation as violation:
         return Failure(inv, last["scenario"], violation, examples, time.perf_counter() - start)
     return None
