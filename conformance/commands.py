@@ -18,6 +18,12 @@ def add_to(sub: argparse._SubParsersAction) -> None:
     r.add_argument("--profile", default="ci", choices=("dev", "ci", "thorough"), help="Hypothesis settings profile")
     r.add_argument("--invariant", action="append", default=[], help="only this invariant ID (repeatable)")
     r.add_argument("--reproducers", help="directory for reproducers of failures")
+    r.add_argument("--cluster", choices=("local", "kind"), help="backend cluster on: local (default) or kind")
+    r.add_argument("--kubeconfig", help="backend cluster on this kubeconfig's cluster")
+    r.add_argument("--context", help="backend cluster: kubeconfig context")
+    r.add_argument("--scheduler-name", help="backend cluster on a kubeconfig: the cluster's scheduler")
+    r.add_argument("--allow-any-cluster", action="store_true",
+                   help="backend cluster: also on a context that does not look like a test cluster")
     r.add_argument("pytest_args", nargs=argparse.REMAINDER, help="after --: passed to pytest (e.g. --junitxml=x)")
     r.set_defaults(run=_run)
     i = sub.add_parser("invariants", help="the catalogue: id, statement, upstream source, capabilities")
@@ -41,6 +47,11 @@ def _run(args: argparse.Namespace) -> int:
         argv += ["--invariant", inv]
     if args.reproducers:
         argv += ["--reproducers", args.reproducers]
+    for flag in ("cluster", "kubeconfig", "context", "scheduler_name"):
+        if getattr(args, flag):
+            argv += ["--" + flag.replace("_", "-"), getattr(args, flag)]
+    if args.allow_any_cluster:
+        argv.append("--allow-any-cluster")
     extra = [a for a in args.pytest_args if a != "--"]
     return int(pytest.main(argv + extra))
 

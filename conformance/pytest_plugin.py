@@ -26,6 +26,25 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                     help="only this invariant ID (repeatable); see `sched-conformance invariants`")
     group.addoption("--reproducers", dest="conformance_reproducers", default=DEFAULT_REPRODUCERS,
                     help=f"directory for reproducers of failures (default {DEFAULT_REPRODUCERS})")
+    # --backend cluster: which cluster (conformance/cluster/target.py); none given: the local control plane.
+    group.addoption("--cluster", dest="conformance_cluster", default=None, choices=("local", "kind"),
+                    help="backend cluster on: local (control plane from harness/bin, the default) or kind")
+    group.addoption("--kubeconfig", dest="conformance_kubeconfig", default=None,
+                    help="backend cluster on this kubeconfig's cluster")
+    group.addoption("--context", dest="conformance_context", default=None, help="backend cluster: kubeconfig context")
+    group.addoption("--scheduler-name", dest="conformance_scheduler_name", default=None,
+                    help="backend cluster on a kubeconfig: the cluster's scheduler (default default-scheduler)")
+    group.addoption("--allow-any-cluster", dest="conformance_allow_any_cluster", action="store_true",
+                    help="backend cluster: also on a context that does not look like a test cluster")
+
+
+_CLUSTER_OPTIONS = {"cluster": "conformance_cluster", "kubeconfig": "conformance_kubeconfig",
+                    "context": "conformance_context", "scheduler_name": "conformance_scheduler_name",
+                    "allow_any_cluster": "conformance_allow_any_cluster"}
+
+
+def _cluster_options(config: pytest.Config) -> dict[str, Any]:
+    return {key: config.getoption(dest) for key, dest in _CLUSTER_OPTIONS.items() if config.getoption(dest)}
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -36,16 +55,22 @@ def pytest_configure(config: pytest.Config) -> None:
             select(config.getoption("conformance_invariants"))
         except KeyError as exc:
             raise pytest.UsageError(str(exc.args[0])) from None
+    cluster_options = _cluster_options(config)
+    if cluster_options and "cluster" not in (config.getoption("conformance_backend"), config.getoption("conformance_compare")):
+        flag = "--" + next(iter(cluster_options)).replace("_", "-")
+        raise pytest.UsageError(f"{flag} applies to the cluster backend; add --backend cluster or drop {flag}")
 
 
-def pytest_report_header(config: pytest.Config) -> str | None:
+def pytest_report_header(config: pytest.Config) -> list[str] | None:
     backend = config.getoption("conformance_backend")
     if backend is None:
         return None
     version = _kubernetes_version(config)
     compare = config.getoption("conformance_compare")
-    return (f"sched-conformance: backend {backend}{' vs ' + compare if compare else ''}, Kubernetes {version}, "
-            f"profile {config.getoption('conformance_profile')}")
+    notes = [f"sched-conformance: {name}: {note}" for name, b in _session(config).started().items()
+             for note in getattr(b, "notes", ())]
+    return [f"sched-conformance: backend {backend}{' vs ' + compare if compare else ''}, Kubernetes {version}, "
+            f"profile {config.getoption('conformance_profile')}", *notes]
 
 
 def _kubernetes_version(config: pytest.Config) -> str:
@@ -79,8 +104,16 @@ class ConformanceSession:
         name = name or self.backend_name
         if name not in self._backends:
             from .backends import make_backend
-            self._backends[name] = make_backend(name, extender_server=self.extender_server())
+            options: dict[str, Any] = {"extender_server": self.extender_server()}
+            if name == "cluster":
+                options.update(_cluster_options(self.config))
+                # Compared with the reference, the whole workload must be queued before the first pop.
+                options["fresh_scheduler"] = bool(self.config.getoption("conformance_compare"))
+            self._backends[name] = make_backend(name, **options)
         return self._backends[name]
+
+    def started(self) -> dict[str, Any]:
+        return dict(self._backends)
 
     def close(self) -> None:
         for backend in self._backends.values():

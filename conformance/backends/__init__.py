@@ -21,8 +21,8 @@ def make_backend(spec: str, **options: Any) -> Backend:
         from .upstream import UpstreamBackend
         return UpstreamBackend(**_only(options, "extender_server", "extender_url"))
     if spec == "cluster":
-        from ..cluster.backend import ClusterBackend
-        return ClusterBackend(**options)
+        from ..cluster.target import open_backend
+        return open_backend(**options)
     if spec.startswith("python:"):
         return _python_backend(spec[len("python:"):], options)
     raise BackendUnavailable(f"backend {spec!r} is unknown; use one of {', '.join(BUILTIN)} "

@@ -36,11 +36,13 @@ class ClusterBackend:
     def __init__(self, *, kubeconfig: str | None = None, context: str | None = None, scheduler_name: str | None = None,
                  allow_any_cluster: bool = False, local: bool = False, control_plane: ControlPlane | None = None,
                  extender_server: Any = None, extender_url: str | None = None, settle: float = SETTLE,
-                 fresh_scheduler: bool = False, progress: Callable[[str], None] | None = None) -> None:
+                 fresh_scheduler: bool = False, stop_control_plane: bool = False,
+                 progress: Callable[[str], None] | None = None) -> None:
         self.progress = progress or (lambda _msg: None)
         self.local = local or control_plane is not None
         self.settle = settle
         self.fresh_scheduler = fresh_scheduler
+        self.stop_control_plane = stop_control_plane and self.local
         self.extender_server = extender_server
         self.extender_url = extender_url or (extender_server.base_url if extender_server is not None else None)
         self.notes: list[str] = []
@@ -92,7 +94,8 @@ class ClusterBackend:
             cleanup.remove_scenario(self.kube, self.run_id, self._count, nsmap.forward.values(), finalize=self.local)
 
     def close(self) -> None:
-        """Remove everything this run created, stop the collector; the control plane stays up."""
+        """Remove everything this run created, stop the collector; the control plane stays up unless
+        `stop_control_plane` (it was started for this backend)."""
         if self._closed:
             return
         self._closed = True
@@ -103,6 +106,8 @@ class ClusterBackend:
             if self.collector is not None:
                 self.collector.stop()
             self.kube.close()
+            if self.stop_control_plane:
+                self.control_plane.down()
 
     def _close_at_exit(self) -> None:
         """A run that ends without close() still cleans up; if it cannot, the next start sweeps."""

@@ -1,0 +1,67 @@
+"""Which cluster `--backend cluster` talks to: the local control plane, a kind cluster, or a kubeconfig.
+
+The pytest plugin and `sched-conformance run` pass their options here (through `make_backend`):
+
+- `--kubeconfig`/`--context`: that cluster (safety check, `--scheduler-name`, no probes);
+- `--cluster kind`: a kind cluster, created or reused, or a one-line error naming what is missing;
+- `--cluster local`, or none of these: the local control plane from harness/bin. One that runs
+  already (`sched-conformance cluster up`, state in `$SCHED_CONFORMANCE_STATE`) is reused and left
+  running; one this session starts dies with it and is stopped when the backend closes.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from ..errors import BackendUnavailable
+from .backend import ClusterBackend
+from .controlplane import ControlPlane
+
+CLUSTERS = ("local", "kind")
+
+
+def check_options(*, cluster: str | None = None, kubeconfig: str | None = None, context: str | None = None,
+                  scheduler_name: str | None = None) -> None:
+    """Raise BackendUnavailable naming the first pair of options that cannot go together."""
+    if cluster is not None and cluster not in CLUSTERS:
+        raise BackendUnavailable(f"--cluster {cluster!r} is unknown; use one of {', '.join(CLUSTERS)}")
+    if cluster and (kubeconfig or context):
+        given = "--kubeconfig" if kubeconfig else "--context"
+        raise BackendUnavailable(f"--cluster {cluster} picks its own kubeconfig; drop {given} or --cluster")
+    if cluster == "local" and scheduler_name:
+        raise BackendUnavailable("--scheduler-name is for a cluster's own scheduler; the local control plane "
+                                 "runs the scenario's profiles, so drop --scheduler-name or use --kubeconfig")
+
+
+def open_backend(*, cluster: str | None = None, kubeconfig: str | None = None, context: str | None = None,
+                 scheduler_name: str | None = None, allow_any_cluster: bool = False, fresh_scheduler: bool = False,
+                 extender_server: Any = None, progress: Callable[[str], None] | None = None,
+                 control_plane: ControlPlane | None = None, ensure_kind: Callable[[], tuple[str, str]] | None = None
+                 ) -> ClusterBackend:
+    """A ClusterBackend for the options; `control_plane` and `ensure_kind` replace the defaults in tests."""
+    check_options(cluster=cluster, kubeconfig=kubeconfig, context=context, scheduler_name=scheduler_name)
+    common = dict(extender_server=extender_server, fresh_scheduler=fresh_scheduler, progress=progress)
+    if cluster == "kind":
+        if ensure_kind is None:
+            from .kind import ensure_cluster
+            ensure_kind = ensure_cluster
+        kubeconfig, context = ensure_kind()
+    if kubeconfig or context or cluster == "kind":
+        return ClusterBackend(kubeconfig=kubeconfig, context=context, scheduler_name=scheduler_name,
+                              allow_any_cluster=allow_any_cluster, **common)
+    cp = control_plane or ControlPlane()
+    if cp.running():
+        return ClusterBackend(control_plane=cp, **common)
+    # Started here: tied to this process (a killed session leaves no control plane behind).
+    cp = ControlPlane(cp.state, binaries=cp.bin_dir, progress=progress, tied=True)
+    try:
+        backend = ClusterBackend(control_plane=cp, stop_control_plane=True, **common)
+    except BaseException:
+        cp.down()
+        raise
+    backend.notes.append("started the local control plane for this session (stopped at the end); "
+                         "`sched-conformance cluster up` keeps one running between sessions")
+    return backend
+
+
+__all__ = ["CLUSTERS", "check_options", "open_backend"]
