@@ -9,6 +9,8 @@ from typing import Any, Mapping
 import yaml
 
 from . import codec
+from . import types as t
+from .admission import check_classes, check_pod
 from .errors import ManifestError
 
 FORMAT_VERSION = 1
@@ -17,7 +19,8 @@ PROBE_SCRIPT_ANNOTATION = "sched-conformance.io/probe-script"
 EXTENDER_SCRIPT_ANNOTATION = "sched-conformance.io/extender-script"
 EXTENDER_URL_PLACEHOLDER = "${EXTENDER_URL}"
 OBJECT_KINDS = ("Namespace", "PodDisruptionBudget", "Service", "ReplicaSet", "ReplicationController",
-                "StatefulSet")
+                "StatefulSet", "PriorityClass", "RuntimeClass")
+CLUSTER_SCOPED = ("Node", "Namespace", "PriorityClass", "RuntimeClass")
 _FIELDS = ("version", "config", "nodes", "pods", "objects", "workload", "deadline")
 
 Manifest = dict[str, Any]
@@ -88,8 +91,10 @@ class Scenario:
         return cls.from_dict(data)
 
     def check(self) -> None:
-        """Every object decodes through the reference codec; names are unique; pods bound or not as placed."""
+        """Every object decodes through the reference codec; names are unique; pods bound or not as placed;
+        pods agree with the classes they name as admission would make them (reference/admission.py)."""
         seen: set[tuple[str, str]] = set()
+        decoded: dict[str, list[tuple[str, object]]] = {}
         for section in ("nodes", "pods", "objects", "workload"):
             for i, manifest in enumerate(getattr(self, section)):
                 path = f"scenario.{section}[{i}]"
@@ -97,6 +102,7 @@ class Scenario:
                     obj = codec.from_manifest(manifest)
                 except ManifestError as exc:
                     raise ScenarioError(f"{path}: {exc}") from None
+                decoded.setdefault(section, []).append((path, obj))
                 key = (manifest["kind"], _key(manifest))
                 if key in seen:
                     raise ScenarioError(f"{path}: duplicate {manifest['kind']} {key[1]!r}; names must be unique")
@@ -107,6 +113,24 @@ class Scenario:
                 if section == "workload" and getattr(obj, "node_name", ""):
                     raise ScenarioError(f"{path}.spec.nodeName: a workload pod must not be bound; "
                                         "put bound pods in scenario.pods")
+        self._check_admission(decoded)
+
+    @staticmethod
+    def _check_admission(decoded: dict[str, list[tuple[str, object]]]) -> None:
+        objects = decoded.get("objects", [])
+        try:
+            check_classes(obj for _, obj in objects)
+        except ManifestError as exc:
+            raise ScenarioError(f"scenario.objects: {exc}") from None
+        priority = {o.name: o for _, o in objects if isinstance(o, t.PriorityClass)}
+        runtime = {o.name: o for _, o in objects if isinstance(o, t.RuntimeClass)}
+        if not priority and not runtime:
+            return
+        for path, pod in (*decoded.get("pods", []), *decoded.get("workload", [])):
+            try:
+                check_pod(pod, priority, runtime)  # type: ignore[arg-type]
+            except ManifestError as exc:
+                raise ScenarioError(f"{path}.{exc}") from None
 
     # --- conveniences ---------------------------------------------------------------------------
 
@@ -119,7 +143,7 @@ class Scenario:
 
 def _key(m: Mapping[str, Any]) -> str:
     meta = m.get("metadata") or {}
-    if m.get("kind") in ("Node", "Namespace"):
+    if m.get("kind") in CLUSTER_SCOPED:
         return str(meta.get("name", ""))
     return f"{meta.get('namespace') or 'default'}/{meta.get('name', '')}"
 

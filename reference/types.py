@@ -188,6 +188,7 @@ class Pod:
     priority: int | None = None
     priority_class_name: str = ""
     preemption_policy: str | None = None
+    runtime_class_name: str = ""
     node_name: str = ""
     node_selector: Mapping[str, str] = field(default_factory=dict)
     affinity: Affinity | None = None
@@ -268,6 +269,28 @@ class PodDisruptionBudget:
     disrupted_pods: Mapping[str, str] = field(default_factory=dict)  # status.disruptedPods: pod name -> RFC 3339 time
 
 
+@dataclass(frozen=True)
+class PriorityClass:
+    """scheduling.k8s.io/v1. The scheduler never reads it: the Priority admission plugin copies
+    `value` and `preemption_policy` into each pod that names the class."""
+
+    name: str
+    value: int
+    preemption_policy: str = "PreemptLowerPriority"
+    global_default: bool = False
+
+
+@dataclass(frozen=True)
+class RuntimeClass:
+    """node.k8s.io/v1. The RuntimeClass admission plugin copies `overhead` (overhead.podFixed; None:
+    no overhead) into each pod that names the class; the scheduler reads only the pod's copy."""
+
+    name: str
+    handler: str
+    overhead: ResourceList | None = None
+    has_scheduling: bool = False
+
+
 __all__ = [
     "Affinity",
     "Container",
@@ -288,7 +311,9 @@ __all__ = [
     "PodCondition",
     "PodDisruptionBudget",
     "PreferredSchedulingTerm",
+    "PriorityClass",
     "ResourceList",
+    "RuntimeClass",
     "Taint",
     "Toleration",
     "TopologySpreadConstraint",

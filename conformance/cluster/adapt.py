@@ -6,8 +6,10 @@ What is added, and why it does not change a scheduling decision:
 - on nodes, a NoSchedule taint `sched-conformance.io/run=<run>` that only workload pods tolerate,
   so that no other pod lands on a fake node (appended last, so messages about scenario taints stay
   as they were);
-- `spec.priority` becomes a PriorityClass of the same value (the Priority admission plugin rejects
-  a bare priority), `spec.overhead` a RuntimeClass with that overhead (RuntimeClass admission);
+- PriorityClass and RuntimeClass objects of the scenario are created per scenario as
+  `scc-<run>-<n>-<name>`, and pods naming them name the copy (no scheduler code reads class names);
+- otherwise `spec.priority` becomes a PriorityClass of the same value (the Priority admission plugin
+  rejects a bare priority), `spec.overhead` a RuntimeClass with that overhead (RuntimeClass admission);
 - container names and images where the scenario has none (the API requires them);
 - against a cluster that is not the local one, a required node affinity on the run label, so that
   workload pods never land on the cluster's own nodes.
@@ -23,11 +25,12 @@ from typing import Any, Mapping
 from reference.scenario import EXTENDER_SCRIPT_ANNOTATION, Scenario
 
 from .adapt_objects import ScenarioNotSupported, clean_meta, namespaced_object
-from .naming import RUN_LABEL, SCENARIO_LABEL, NamespaceMap, run_metadata
+from .naming import RUN_LABEL, SCENARIO_LABEL, NamespaceMap, run_metadata, scenario_scoped
 
 PLACEHOLDER_IMAGE = "sched-conformance.invalid/placeholder:0"
 DEFAULT_SCHEDULER = "default-scheduler"
 MAX_USER_PRIORITY = 1_000_000_000
+CLASS_KINDS = ("PriorityClass", "RuntimeClass")
 SYSTEM_CLASSES = {2_000_000_000: "system-cluster-critical", 2_000_001_000: "system-node-critical"}
 
 Manifest = dict[str, Any]
@@ -93,8 +96,14 @@ class Adapter:
             obj["metadata"]["name"] = cluster
             obj.pop("status", None)
             out.namespaces.append(obj)
+        renamed: dict[tuple[str, str], str] = {}
         for m in scenario.objects:
-            if m["kind"] != "Namespace":
+            if m["kind"] in CLASS_KINDS:
+                obj = clean_meta(m, labels, self.annotations)
+                obj["metadata"]["name"] = scenario_scoped(nsmap, m["metadata"]["name"])
+                renamed[(m["kind"], m["metadata"]["name"])] = obj["metadata"]["name"]
+                out.classes.append(obj)
+            elif m["kind"] != "Namespace":
                 obj, status = namespaced_object(m, nsmap, labels)
                 out.objects.append(obj)
                 if status:
@@ -103,12 +112,12 @@ class Adapter:
         classes: dict[str, Manifest] = {}
         for section, target in ((scenario.pods, out.bound_pods), (scenario.workload, out.workload)):
             for m in section:
-                pod = self.pod(m, nsmap, labels, classes, workload=target is out.workload)
+                pod = self.pod(m, nsmap, labels, classes, renamed, workload=target is out.workload)
                 target.append(pod)
                 status = {k: v for k, v in (m.get("status") or {}).items() if k != "phase" or section is scenario.pods}
                 if status:
                     out.status[("Pod", pod["metadata"]["namespace"], pod["metadata"]["name"])] = {"status": status}
-        out.classes = list(classes.values())
+        out.classes += classes.values()
         return out
 
     def node(self, m: Manifest, labels: Mapping[str, str]) -> Manifest:
@@ -122,7 +131,7 @@ class Adapter:
         return node
 
     def pod(self, m: Manifest, nsmap: NamespaceMap, labels: Mapping[str, str], classes: dict[str, Manifest],
-            *, workload: bool) -> Manifest:
+            renamed: Mapping[tuple[str, str], str], *, workload: bool) -> Manifest:
         pod = clean_meta(m, labels)
         pod.pop("status", None)
         meta, spec = pod["metadata"], pod.setdefault("spec", {})
@@ -137,8 +146,14 @@ class Adapter:
         for term in _pod_terms(pod):
             if term.get("namespaces"):
                 term["namespaces"] = [nsmap.to_cluster(ns) for ns in term["namespaces"]]
-        self._priority(spec, key, classes)
-        if spec.get("overhead"):
+        # Pods naming a scenario class already carry its values (reference/admission.py checks that).
+        if ("PriorityClass", spec.get("priorityClassName")) in renamed:
+            spec["priorityClassName"] = renamed[("PriorityClass", spec["priorityClassName"])]
+        else:
+            self._priority(spec, key, classes)
+        if ("RuntimeClass", spec.get("runtimeClassName")) in renamed:
+            spec["runtimeClassName"] = renamed[("RuntimeClass", spec["runtimeClassName"])]
+        elif spec.get("overhead"):
             spec["runtimeClassName"] = self._runtime_class(spec.pop("overhead"), classes)
         script = (meta.get("annotations") or {}).get(EXTENDER_SCRIPT_ANNOTATION)
         if script:
@@ -160,7 +175,7 @@ class Adapter:
         if value > MAX_USER_PRIORITY:
             raise ScenarioNotSupported(f"pod {key} has priority {value}; an API server accepts at most "
                                        f"{MAX_USER_PRIORITY} outside the system classes {sorted(SYSTEM_CLASSES)}")
-        name = f"scc-{self.run_id}-p{value}".replace("-p-", "-pm") + ("-never" if policy == "PreemptNever" else "")
+        name = f"scc-{self.run_id}-p{value}".replace("-p-", "-pm") + ("-never" if policy == "Never" else "")
         classes.setdefault(name, {"apiVersion": "scheduling.k8s.io/v1", "kind": "PriorityClass",
                                   "metadata": {"name": name, "labels": dict(self.labels),
                                                "annotations": dict(self.annotations)},

@@ -109,11 +109,13 @@ def remove(kube: Kube, found: Iterable[Found], *, finalize: bool) -> list[str]:
 
 
 def remove_scenario(kube: Kube, run_id: str, scenario: int, namespaces: Iterable[str], *, finalize: bool) -> None:
-    """A scenario's pods go first (grace 0: no kubelet will confirm), then its namespaces and nodes."""
+    """A scenario's pods go first (grace 0: no kubelet will confirm), then its namespaces, nodes and
+    the classes it carried (the classes made from bare priorities and overheads live for the run)."""
     selector = f"{RUN_LABEL}={run_id},{SCENARIO_LABEL}={scenario}"
     for ns in namespaces:
         delete_namespace(kube, ns, finalize=finalize)
-    kube.delete_collection(path("Node"), label_selector=selector)
+    for kind in ("Node", "PriorityClass", "RuntimeClass"):
+        kube.delete_collection(path(kind), label_selector=selector)
 
 
 def sweep(kube: Kube, *, finalize: bool, max_age: float = STALE_AFTER, keep: str | None = None) -> list[str]:

@@ -17,6 +17,7 @@ OWNER_ANNOTATION = "sched-conformance.io/owner"  # host:pid of the process that 
 STARTED_ANNOTATION = "sched-conformance.io/started"  # unix seconds
 NAMESPACE_PREFIX = "scc"
 MAX_NAME = 63
+MAX_SUBDOMAIN = 253
 
 
 def new_run_id() -> str:
@@ -84,5 +85,11 @@ class NamespaceMap:
         return text
 
 
+def scenario_scoped(nsmap: NamespaceMap, name: str) -> str:
+    """A cluster-scoped object's name for one scenario of one run (`scc-<run>-<n>-<name>`), a DNS subdomain."""
+    prefix = f"{NAMESPACE_PREFIX}-{nsmap.run_id}-{nsmap.scenario}-"
+    return prefix + name if len(prefix + name) <= MAX_SUBDOMAIN else prefix + hashlib.sha256(name.encode()).hexdigest()[:10]
+
+
 __all__ = ["NAMESPACE_PREFIX", "NamespaceMap", "OWNER_ANNOTATION", "RUN_LABEL", "SCENARIO_LABEL",
-           "STARTED_ANNOTATION", "new_run_id", "owner", "run_metadata"]
+           "STARTED_ANNOTATION", "new_run_id", "owner", "run_metadata", "scenario_scoped"]

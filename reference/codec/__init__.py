@@ -1,7 +1,8 @@
 """The one codec between Kubernetes manifests (dicts / YAML) and `reference.types`.
 
 Only this package knows manifest shape: `pods`, `selectors` (selectors and affinity) and `objects`
-(nodes, namespaces, workloads, PDBs, and `from_manifest`/`load_manifests` for any supported kind).
+(nodes, namespaces, workloads, PDBs, and `from_manifest`/`load_manifests` for any supported kind) and
+`classes` (PriorityClass, RuntimeClass).
 """
 
 from .objects import (WORKLOAD_KINDS, from_manifest, load_manifests, namespace_from_manifest,

@@ -1,4 +1,4 @@
-"""Nodes, namespaces, workloads and PodDisruptionBudgets, and reading any supported kind."""
+"""Nodes, namespaces, workloads, PodDisruptionBudgets, and reading any supported kind (classes: classes.py)."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ from .. import types as t
 from ..errors import ManifestError
 from ._fields import (Manifest, drop_empty, fmt_resources, get_field, get_list, get_resources, get_str_map,
                       get_strs, read_metadata)
+from .classes import priority_class_from_manifest, runtime_class_from_manifest
 from .pods import pod_from_manifest
 from .selectors import label_selector_to_manifest, opt_selector
 
@@ -133,7 +134,8 @@ def namespace_to_manifest(n: t.Namespace) -> Manifest:
 
 _READERS: dict[str, Callable[[Mapping], Any]] = {
     "Pod": pod_from_manifest, "Node": node_from_manifest, "Namespace": namespace_from_manifest,
-    "PodDisruptionBudget": pdb_from_manifest,
+    "PodDisruptionBudget": pdb_from_manifest, "PriorityClass": priority_class_from_manifest,
+    "RuntimeClass": runtime_class_from_manifest,
     **{kind: workload_from_manifest for kind in WORKLOAD_KINDS},
 }
 

@@ -116,6 +116,7 @@ def pod_from_manifest(m: Mapping) -> t.Pod:
         priority=get_field(spec, "priority", int, path),
         priority_class_name=get_field(spec, "priorityClassName", str, path, ""),
         preemption_policy=get_field(spec, "preemptionPolicy", str, path),
+        runtime_class_name=get_field(spec, "runtimeClassName", str, path, ""),
         node_name=get_field(spec, "nodeName", str, path, ""),
         node_selector=get_str_map(spec, "nodeSelector", path),
         affinity=affinity_from_manifest(get_field(spec, "affinity", dict, path), f"{path}.affinity"),
@@ -166,7 +167,7 @@ def pod_to_manifest(p: t.Pod) -> Manifest:
     spec = drop_empty({
         "schedulerName": p.scheduler_name, "nodeName": p.node_name,
         "priority": p.priority, "priorityClassName": p.priority_class_name,
-        "preemptionPolicy": p.preemption_policy,
+        "preemptionPolicy": p.preemption_policy, "runtimeClassName": p.runtime_class_name,
         "initContainers": [_container_out(c) for c in p.init_containers],
         "containers": [_container_out(c) for c in p.containers],
         "overhead": fmt_resources(p.overhead), "nodeSelector": dict(p.node_selector),

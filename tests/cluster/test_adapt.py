@@ -38,11 +38,11 @@ def test_only_workload_pods_tolerate_the_run_taint():
 
 def test_priorities_become_priority_classes_of_the_same_value_and_policy():
     plan = _plan(scenario(workload=[pod("a", priority=5), pod("b", priority=5), pod("c"),
-                                    pod("d", priority=-3, preemptionPolicy="PreemptNever"),
+                                    pod("d", priority=-3, preemptionPolicy="Never"),
                                     pod("e", priority=2_000_000_000)]))
     classes = {c["metadata"]["name"]: (c["value"], c["preemptionPolicy"]) for c in plan.classes}
     assert classes == {"scc-r1-p5": (5, "PreemptLowerPriority"), "scc-r1-p0": (0, "PreemptLowerPriority"),
-                       "scc-r1-pm3-never": (-3, "PreemptNever")}
+                       "scc-r1-pm3-never": (-3, "Never")}
     names = [p["spec"]["priorityClassName"] for p in plan.workload]
     assert names == ["scc-r1-p5", "scc-r1-p5", "scc-r1-p0", "scc-r1-pm3-never", "system-cluster-critical"]
     assert not any("priority" in p["spec"] or "preemptionPolicy" in p["spec"] for p in plan.workload)
@@ -142,3 +142,37 @@ def test_template_labels_satisfy_the_selector():
                                                  {"key": "n", "operator": "NotIn", "values": ["x"]}]}) == {"k": "v"}
     with pytest.raises(ScenarioNotSupported):
         template_labels({"matchLabels": {"k": "x"}, "matchExpressions": [{"key": "k", "operator": "NotIn", "values": ["x"]}]})
+
+
+PRIORITY_CLASS = {"apiVersion": "scheduling.k8s.io/v1", "kind": "PriorityClass", "metadata": {"name": "high"},
+                  "value": 1000, "preemptionPolicy": "Never"}
+RUNTIME_CLASS = {"apiVersion": "node.k8s.io/v1", "kind": "RuntimeClass", "metadata": {"name": "kata"},
+                 "handler": "kata", "overhead": {"podFixed": {"cpu": "250m"}}}
+
+
+def test_same_priority_with_either_policy_gets_two_classes():
+    plan = _plan(scenario(workload=[pod("a", priority=7), pod("b", priority=7, preemptionPolicy="Never")]))
+    assert [p["spec"]["priorityClassName"] for p in plan.workload] == ["scc-r1-p7", "scc-r1-p7-never"]
+
+
+def test_scenario_classes_are_created_per_scenario_and_named_by_its_pods():
+    sc = scenario(objects=[PRIORITY_CLASS, RUNTIME_CLASS],
+                  workload=[pod("a", priority=1000, priorityClassName="high", preemptionPolicy="Never",
+                                runtimeClassName="kata", overhead={"cpu": "250m"}), pod("b", priority=3)])
+    plan = _plan(sc)
+    made = {c["metadata"]["name"]: c for c in plan.classes}
+    assert set(made) == {"scc-r1-1-high", "scc-r1-1-kata", "scc-r1-p3"}
+    for name in ("scc-r1-1-high", "scc-r1-1-kata"):
+        assert made[name]["metadata"]["labels"] == {RUN_LABEL: "r1", SCENARIO_LABEL: "1"}
+    assert SCENARIO_LABEL not in made["scc-r1-p3"]["metadata"]["labels"], "bare-priority classes live for the run"
+    assert (made["scc-r1-1-high"]["value"], made["scc-r1-1-kata"]["handler"]) == (1000, "kata")
+    spec = plan.workload[0]["spec"]
+    assert (spec["priorityClassName"], spec["runtimeClassName"]) == ("scc-r1-1-high", "scc-r1-1-kata")
+    assert (spec["priority"], spec["preemptionPolicy"], spec["overhead"]) == (1000, "Never", {"cpu": "250m"}), \
+        "admission compares these with the class; they stay"
+    assert sc.objects[0]["metadata"]["name"] == "high", "the scenario's manifest is not modified"
+
+
+def test_a_pod_naming_a_class_the_scenario_lacks_gets_one_made_from_its_priority():
+    plan = _plan(scenario(workload=[pod("a", priority=1000, priorityClassName="high")]))
+    assert plan.workload[0]["spec"]["priorityClassName"] == "scc-r1-p1000"
