@@ -128,12 +128,13 @@ class SchedulingQueue:
     def activate(self, pods: Iterable[Pod]) -> None:
         """Move the named pods from unschedulable or backoff straight to activeQ."""
         uids = {p.effective_uid for p in pods}
-        moved = [self.unschedulable.pop(u) for u in list(self.unschedulable) if u in uids]
-        for queue in (self.backoff, self.error_backoff):
-            moved += [q for q in queue if q.pod.effective_uid in uids]
-            queue[:] = [q for q in queue if q.pod.effective_uid not in uids]
-        for qpi in moved:
+        for qpi in [self.unschedulable.pop(u) for u in list(self.unschedulable) if u in uids]:
             self._move_to_active(qpi)
+        for queue in (self.backoff, self.error_backoff):
+            moved = [q for q in queue if q.pod.effective_uid in uids]
+            queue[:] = [q for q in queue if q.pod.effective_uid not in uids]
+            for qpi in moved:
+                self._move_to_active(qpi, from_backoff=True)
 
     def move_all_to_active_or_backoff(self, precheck: Callable[[Pod], bool] | None = None) -> None:
         """A cluster event: requeue every rejected pod (gated pods wait for their own update)."""
@@ -151,7 +152,7 @@ class SchedulingQueue:
             done = [q for q in queue if not self.is_backing_off(q)]
             queue[:] = [q for q in queue if self.is_backing_off(q)]
             for qpi in done:
-                self._move_to_active(qpi)
+                self._move_to_active(qpi, from_backoff=True)
 
     def flush_unschedulable_leftover(self) -> None:
         now = self._clock.now()
@@ -221,21 +222,28 @@ class SchedulingQueue:
 
     # --- internals ---------------------------------------------------------------------------
 
-    def _move_to_active(self, qpi: QueuedPodInfo) -> None:
+    def _move_to_active(self, qpi: QueuedPodInfo, *, from_backoff: bool = False) -> None:
+        # SchedulerPopFromBackoffQ: PreEnqueue ran when the pod entered backoffQ (`moveToActiveQ`'s
+        # movesFromBackoffQ skips it).
+        if from_backoff or self._admit(qpi):
+            self.active.append(qpi)
+
+    def _requeue_after_backoff(self, qpi: QueuedPodInfo) -> None:
+        if not self.is_backing_off(qpi):
+            self._move_to_active(qpi)
+        elif self._admit(qpi):  # `moveToBackoffQ` runs PreEnqueue on insertion (SchedulerPopFromBackoffQ)
+            (self.error_backoff if qpi.consecutive_errors_count else self.backoff).append(qpi)
+
+    def _admit(self, qpi: QueuedPodInfo) -> bool:
+        """PreEnqueue: admitted, or gated into `unschedulable` by the first rejecting plugin."""
         admitted, gate = self._pre_enqueue(qpi.pod)
         if not admitted:
             qpi.gating_plugin = gate
             qpi.unschedulable_plugins = {gate}
             self.unschedulable[qpi.pod.effective_uid] = qpi
-            return
+            return False
         qpi.gating_plugin = ""
-        self.active.append(qpi)
-
-    def _requeue_after_backoff(self, qpi: QueuedPodInfo) -> None:
-        if self.is_backing_off(qpi):
-            (self.error_backoff if qpi.consecutive_errors_count else self.backoff).append(qpi)
-        else:
-            self._move_to_active(qpi)
+        return True
 
     def _backoff_less(self, a: QueuedPodInfo, b: QueuedPodInfo) -> bool:
         ta, tb = self.backoff_time(a), self.backoff_time(b)

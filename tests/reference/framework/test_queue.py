@@ -179,6 +179,28 @@ def test_pre_enqueue_first_rejecting_plugin_gates() -> None:
     assert [c.plugin for c in calls(log, "PreEnqueue")] == ["A", "A", "B"]
 
 
+def test_pre_enqueue_runs_when_a_pod_enters_backoff_not_when_it_leaves() -> None:
+    """SchedulerPopFromBackoffQ: `moveToBackoffQ` runs PreEnqueue, `moveToActiveQ` from backoffQ skips
+    it; a pod gated on the way into backoffQ is never popped from there."""
+    log: list = []
+    times: list[float] = []
+    holder: dict = {}
+
+    def pre_enqueue(p):
+        times.append(holder["s"].clock.now())
+        return st("Unschedulable", "held") if len(times) == 3 else SUCCESS
+
+    gate = Scripted("G", log, pre_enqueue=pre_enqueue)
+    x = Scripted("X", log, pre_filter=lambda p: st("Error", "boom"))
+    sched = build(base(log, preEnqueue=[gate], preFilter=[x]), nodes=[node("n1", allocatable=N)])
+    holder["s"] = sched
+    sched.add_pod(pod("p"))
+    sched.run_until_idle(deadline=5)
+    assert times == [0.0, 0.0, 2.0]  # added; into backoffQ after the error at 0; after the retry at 2
+    assert [c.pod for c in calls(log, "PreFilter")] == ["p", "p"]
+    assert result(sched).phase == "gated" and sched.queue.error_backoff == []
+
+
 # --- activate -----------------------------------------------------------------------------------
 
 def test_activate_moves_unschedulable_and_backoff_pods_to_active_ignoring_backoff() -> None:
