@@ -54,14 +54,16 @@ class ClusterStore:
     # --- ClusterClient -----------------------------------------------------------------------
 
     def bind(self, pod: Pod, node_name: str) -> str | None:
+        """A `pods/binding` create as the API server does it (pkg/registry/core/pod/storage/storage.go,
+        BindingREST.setPodNodeAndMetadata and assignPod): the node is not looked up, refusals are
+        Conflicts, and `ClearingNominatedNodeNameAfterBinding` (beta, on since 1.35) clears the nomination."""
         stored = self.pods.get(pod.effective_uid)
         if stored is None:
             return f'pods "{pod.name}" not found'
-        if stored.node_name:
-            return f'pod {pod.namespace}/{pod.name} is already assigned to node "{stored.node_name}"'
-        if node_name not in self.nodes:
-            return f'nodes "{node_name}" not found'
-        bound = replace(stored, node_name=node_name)
+        refusal = _binding_refusal(stored)
+        if refusal:
+            return f'Operation cannot be fulfilled on pods/binding "{pod.name}": {refusal}'
+        bound = replace(stored, node_name=node_name, nominated_node_name="")
         self.pods[bound.effective_uid] = bound
         self.bind_count[bound.effective_uid] = self.bind_count.get(bound.effective_uid, 0) + 1
         self.on_pod_bound(bound)
@@ -85,6 +87,17 @@ class ClusterStore:
 
     def namespace_labels(self) -> dict[str, dict[str, str]]:
         return {name: dict(ns.labels) for name, ns in self.namespaces.items()}
+
+
+def _binding_refusal(pod: Pod) -> str:
+    """setPodNodeAndMetadata's refusals, in its order and words."""
+    if pod.deletion_timestamp is not None:
+        return f"pod {pod.name} is being deleted, cannot be assigned to a host"
+    if pod.node_name:
+        return f'pod {pod.name} is already assigned to node "{pod.node_name}"'
+    if pod.scheduling_gates:
+        return f"pod {pod.name} has non-empty .spec.schedulingGates"
+    return ""
 
 
 __all__ = ["ClusterStore", "Event"]

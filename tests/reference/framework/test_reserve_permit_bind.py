@@ -225,29 +225,39 @@ def test_waiting_pods_visible_through_handle() -> None:
 
 # --- PreBindPreFlight / PreBind ------------------------------------------------------------------
 
+def nominations(sched) -> list[str]:
+    """Every nominatedNodeName patch; binding clears the field again (ClearingNominatedNodeNameAfterBinding)."""
+    patched: list[str] = []
+    patch = sched.store.set_nominated_node_name
+    sched.store.set_nominated_node_name = lambda pod, node: patched.append(node) or patch(pod, node)
+    return patched
+
+
 def test_prebind_preflight_skip_removes_prebind_calls() -> None:
     log: list = []
     a = Scripted("A", log, pre_bind_pre_flight=st("Skip"))
     b = Scripted("B", log)
     c = Scripted("C", log, pre_bind_pre_flight=st("Skip"))
     sched = one_node_scheduler(log, preBind=[a, b, c])
+    patched = nominations(sched)
     sched.add_pod(pod("p"))
     sched.run_until_idle(deadline=0.5)
     assert [c.plugin for c in calls(log, "PreBindPreFlight")] == ["A", "B", "C"]
     assert [c.plugin for c in calls(log, "PreBind")] == ["B"]
     r = result(sched)
-    assert r.phase == "bound" and r.nominated_node_name == "n1"
+    assert r.phase == "bound" and patched == ["n1"] and r.nominated_node_name == ""
 
 
 def test_all_preflights_skip_no_prebind_and_no_nnn_patch() -> None:
     log: list = []
     a = Scripted("A", log, pre_bind_pre_flight=st("Skip"))
     sched = one_node_scheduler(log, preBind=[a])
+    patched = nominations(sched)
     sched.add_pod(pod("p"))
     sched.run_until_idle(deadline=0.5)
     r = result(sched)
     assert r.phase == "bound" and calls(log, "PreBind") == []
-    assert r.nominated_node_name == ""  # neither PreBind nor WaitOnPermit will work
+    assert patched == []  # neither PreBind nor WaitOnPermit will work
 
 
 def test_all_preflights_skip_but_waiting_patches_nnn() -> None:
