@@ -17,12 +17,20 @@ compares, for each pod, only what that randomness cannot reach:
 
 from __future__ import annotations
 
+import time
 from collections import Counter
 from typing import Any, Hashable
 
-from reference.probe import PROBE_NAMES
+from hypothesis import Phase, given, settings
+from hypothesis.strategies import SearchStrategy
 
-from .invariants import Run, Violation
+from reference.probe import PROBE_NAMES
+from reference.scenario import Scenario
+
+from .backends.base import Backend
+from .invariants import Invariant, Run, Violation
+from .search import Failure
+from .settings import for_profile
 from .invariants.attempts import extender_config
 from .invariants.scoring import normalized_scores
 
@@ -172,4 +180,52 @@ def _compare_result(a: Run, b: Run, pod: str) -> None:
         raise _fail("the FitError message", a, b, pod, msg_a, msg_b)
 
 
-__all__ = ["best_nodes", "choice_is_open", "compare", "first_open_choice", "single_feasible"]
+# Not in the registry: it checks two runs, not one. Reports and reproducers show it like an invariant.
+DIFFERENTIAL = Invariant(
+    "differential", "Two backends agree on every pod's plugin calls, forced node choices and final result, "
+    "up to the first choice upstream makes at random.",
+    "schedule_one.go selectHost (the only random choice); framework.go Run* (everything else is determined)",
+    check=lambda run: None, requires=frozenset({"probes"}), theme="differential")
+
+
+def scenarios_for(*, extenders: bool) -> SearchStrategy[Scenario]:
+    """Probes at every extension point over a few nodes and pods (with one extender when both backends
+    reach the extender server), or a preemption: every rule shows in the trace or the result."""
+    from hypothesis import strategies as st
+
+    from generators import scenarios  # generators are only needed when searching
+    return st.one_of(scenarios(max_pods=4, extenders=int(extenders)), scenarios(preemption=True, max_pods=4))
+
+
+def run_both(a: Backend, b: Backend, scenario: Scenario) -> tuple[Run, Run]:
+    return (Run(scenario, a.run(scenario), frozenset(a.capabilities)),
+            Run(scenario, b.run(scenario), frozenset(b.capabilities)))
+
+
+def find_disagreement(a: Backend, b: Backend, strategy: SearchStrategy[Scenario], *, profile: str = "ci",
+                      shrink: bool = True) -> Failure | None:
+    """DIFFERENTIAL's failure with the (shrunk) scenario on which `compare` fails, or None when the
+    profile's examples all agree."""
+    last: dict[str, Any] = {}
+    examples = 0
+    base = for_profile(profile)
+    phases = base.phases if shrink else tuple(p for p in base.phases if p is not Phase.shrink)
+
+    @settings(base, report_multiple_bugs=False, phases=phases)
+    @given(strategy)
+    def prop(scenario: Scenario) -> None:
+        nonlocal examples
+        examples += 1
+        last["scenario"] = scenario
+        compare(*run_both(a, b, scenario))
+
+    start = time.perf_counter()
+    try:
+        prop()
+    except Violation as violation:
+        return Failure(DIFFERENTIAL, last["scenario"], violation, examples, time.perf_counter() - start)
+    return None
+
+
+__all__ = ["DIFFERENTIAL", "best_nodes", "choice_is_open", "compare", "find_disagreement", "first_open_choice",
+           "run_both", "scenarios_for", "single_feasible"]

@@ -8,7 +8,9 @@ from conformance import reproducer
 from conformance.invariants import REGISTRY, select
 from conformance.pytest_plugin import reproducers_dir
 from conformance.report import describe_failure
-from conformance.search import find_violation
+from conformance.search import default_strategy, find_violation
+
+from ._scenarios import for_backends
 
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
@@ -24,7 +26,8 @@ def test_invariant(invariant_id: str, conformance, request: pytest.FixtureReques
     missing = inv.requires - set(backend.capabilities)
     if missing:
         pytest.skip(f"backend {backend.name} lacks capability {', '.join(sorted(missing))}")
-    failure = find_violation(backend, inv, profile=request.config.getoption("conformance_profile"))
+    failure = find_violation(backend, inv, profile=request.config.getoption("conformance_profile"),
+                             strategy=for_backends(default_strategy(inv), [backend]))
     if failure is None:
         return
     directory = reproducers_dir(request.config) / reproducer.slug(invariant_id)

@@ -1,0 +1,27 @@
+"""The scenarios the suite draws: the generator options focused on what is checked, and on backends
+that run in wall time a short deadline."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any, Iterable
+
+from hypothesis.strategies import SearchStrategy
+
+from reference.scenario import Scenario
+
+# Pods that keep failing with an error are retried until the deadline, so on a wall-clock backend
+# every such scenario lasts the whole deadline (30 s by default). 4.5 s covers the longest Permit
+# wait the generators draw (2 s) and three error backoffs (1 s, 2 s; flushed at whole seconds), and
+# sits between whole seconds, where no backoff expires: an attempt cannot race the deadline.
+WALL_CLOCK_DEADLINE = 4.5
+
+
+def for_backends(strategy: SearchStrategy[Scenario], backends: Iterable[Any]) -> SearchStrategy[Scenario]:
+    """`strategy`, with the wall-clock deadline unless every backend runs on virtual time."""
+    if all("virtual-time" in b.capabilities for b in backends):
+        return strategy
+    return strategy.map(lambda s: replace(s, deadline=min(s.deadline, WALL_CLOCK_DEADLINE)))
+
+
+__all__ = ["WALL_CLOCK_DEADLINE", "for_backends"]

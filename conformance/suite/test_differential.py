@@ -1,0 +1,38 @@
+"""The differential property test: with `--compare B`, the backend and B run the same scenarios and
+must agree where upstream is deterministic (conformance/differential.py)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from conformance import reproducer
+from conformance.differential import DIFFERENTIAL, find_disagreement, scenarios_for
+from conformance.pytest_plugin import reproducers_dir
+from conformance.report import describe_failure
+
+from ._scenarios import for_backends
+
+
+@pytest.mark.conformance
+def test_differential(conformance, request: pytest.FixtureRequest) -> None:
+    other_name = request.config.getoption("conformance_compare")
+    if not other_name:
+        pytest.skip("no second backend; pass --compare BACKEND (e.g. --compare reference)")
+    backend, other = conformance.backend(), conformance.backend(other_name)
+    for b in (backend, other):
+        missing = DIFFERENTIAL.requires - set(b.capabilities)
+        if missing:
+            pytest.skip(f"backend {b.name} lacks capability {', '.join(sorted(missing))}")
+    extenders = all("extenders" in b.capabilities for b in (backend, other))
+    failure = find_disagreement(backend, other, for_backends(scenarios_for(extenders=extenders), [backend, other]),
+                                profile=request.config.getoption("conformance_profile"))
+    if failure is None:
+        return
+    directory = reproducers_dir(request.config) / reproducer.slug(f"differential-{other_name}")
+    reproducer.write(directory, failure.scenario, invariant=DIFFERENTIAL.id, backend=conformance.backend_name,
+                     message=str(failure.violation))
+    meta = directory / reproducer.META
+    meta.write_text(json.dumps({**json.loads(meta.read_text()), "compare": other_name}, indent=2) + "\n")
+    pytest.fail(describe_failure(failure, directory, conformance.backend_name), pytrace=False)

@@ -1,0 +1,62 @@
+"""`--compare`: the suite's differential test agrees with itself, catches a broken backend, and is
+skipped without a second backend."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from conformance.backends.reference import ReferenceBackend
+from conformance.differential import find_disagreement, scenarios_for
+
+from .mutants import _each_framework, _filter_not_short_circuited, _reserve_not_short_circuited
+
+pytest_plugins = ["pytester"]
+ROOT = Path(__file__).resolve().parents[2]
+HERE = __name__
+
+
+def filters_not_short_circuited(*, extender_server=None) -> ReferenceBackend:
+    """A `python:` backend: the reference with every Filter plugin run on a node an earlier one rejected."""
+    return ReferenceBackend(extender_server=extender_server, hook=_each_framework(_filter_not_short_circuited))
+
+
+@pytest.fixture
+def suite(pytester, monkeypatch):
+    monkeypatch.setenv("PYTHONPATH", str(ROOT))
+    return pytester
+
+
+def run_differential(suite, *args: str):
+    return suite.runpytest_subprocess("--pyargs", "conformance.suite", "-k", "differential", "-p", "no:cacheprovider",
+                                      "--conformance-profile", "ci", "--reproducers", "repro", *args)
+
+
+def test_the_reference_agrees_with_itself(suite):
+    run_differential(suite, "--backend", "reference", "--compare", "reference").assert_outcomes(passed=1)
+
+
+def test_without_compare_it_is_skipped_with_the_option_to_pass(suite):
+    result = run_differential(suite, "--backend", "reference", "-rs")
+    result.assert_outcomes(skipped=1)
+    result.stdout.fnmatch_lines(["*no second backend; pass --compare BACKEND*"])
+
+
+def test_a_broken_backend_is_caught_with_a_reproducer(suite):
+    result = run_differential(suite, "--backend", f"python:{HERE}:filters_not_short_circuited",
+                              "--compare", "reference")
+    result.assert_outcomes(failed=1)
+    result.stdout.fnmatch_lines(["*[[]differential[]] * and reference disagree on the plugin calls of attempt *",
+                                 "*Reproduce with: sched-conformance reproduce repro/differential-reference*"])
+    meta = json.loads((suite.path / "repro/differential-reference/meta.json").read_text())
+    assert meta == {"invariant": "differential", "backend": f"python:{HERE}:filters_not_short_circuited",
+                    "compare": "reference"}
+
+
+def test_the_search_shrinks_a_disagreement_to_one_pod():
+    broken = ReferenceBackend(hook=_each_framework(_reserve_not_short_circuited))
+    failure = find_disagreement(broken, ReferenceBackend(), scenarios_for(extenders=False))
+    assert failure is not None and failure.violation.invariant == "differential"
+    assert len(failure.scenario.workload) == 1 and len(failure.scenario.nodes) == 1
