@@ -170,7 +170,7 @@ class HTTPExtender:
                 if uid is None:
                     raise ExtenderError(f"extender {self.url_prefix} returned a null victim pod on node "
                                         f"{node_name} (upstream kube-scheduler panics here)")
-                pod = next((p for p in pods if p.uid == uid), None)
+                pod = next((p for p in pods if p.effective_uid == uid), None)
                 if pod is None:
                     raise ExtenderError(f"extender: {self.url_prefix} claims to preempt pod (UID: &{{{uid}}}) "
                                         f"on node: {node_name}, but the pod is not found on that node")

@@ -112,8 +112,10 @@ def extender_args(pod: Pod, nodes: list[Node], node_cache_capable: bool) -> dict
 
 
 def convert_to_meta_victims(victims: Mapping[str, Victims]) -> dict[str, MetaVictims]:
-    """`convertToMetaVictims`: each victim pod becomes its UID (`string(pod.UID)`)."""
-    return {node: MetaVictims([p.uid for p in v.pods], v.num_pdb_violations) for node, v in victims.items()}
+    """`convertToMetaVictims`: each victim pod becomes its UID (`string(pod.UID)`). A pod without one
+    (the API server would have given it one) is named by its key, as everywhere in the reference."""
+    return {node: MetaVictims([p.effective_uid for p in v.pods], v.num_pdb_violations)
+            for node, v in victims.items()}
 
 
 def preemption_args(pod: Pod, victims: Mapping[str, Victims], node_cache_capable: bool) -> dict[str, Any]:

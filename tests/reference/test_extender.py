@@ -195,6 +195,16 @@ def test_convert_to_victims():
     assert got == {"node1": Victims([pods[0], pods[2]], 1), "node2": Victims([pods[1], pods[3]], 2)}
 
 
+def test_victims_without_uids_keep_apart_through_a_node_cache_capable_extender():
+    """Pods without a UID (a scenario's pods) are named by key: two victims must not become one."""
+    pods = [Pod("a", namespace="ns"), Pod("b", namespace="ns")]
+    meta = convert_to_meta_victims({"node1": Victims(pods, 0)})
+    assert meta == {"node1": MetaVictims(["ns/a", "ns/b"], 0)}
+    infos = {"node1": NodeInfo.of(node("node1"), pods)}
+    assert HTTPExtender(url_prefix="").convert_to_victims({"node1": MetaVictims(["ns/b"], 0)}, infos) == {
+        "node1": Victims([pods[1]], 0)}
+
+
 # --- filter ------------------------------------------------------------------------------------
 
 def test_filter_sends_node_list_and_maps_returned_nodes(ext):
