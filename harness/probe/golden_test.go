@@ -19,13 +19,34 @@ var goldenDir = filepath.Join("..", "..", "tests", "golden", "probes")
 // TestGoldenTraces runs every golden scenario on the upstream scheduler and
 // compares its trace with the golden one, modulo what upstream leaves to
 // chance: `t`, `seq`, and the order of records it produces concurrently.
+//
+// Other chance is kept out of the goldens by their scenarios
+// (tests/golden/scenarios_*.py), not by this comparison:
+//   - Filter and Score errors cancel the other nodes' evaluation
+//     (schedule_one.go findNodesThatPassFilters and framework/runtime
+//     framework.go RunScorePlugins: SendWithCancel), so which nodes were
+//     called is chance: Filter errors have one node, Score never errors.
+//   - Equal best scores are broken by Randomizer (schedule_one.go
+//     prioritizeNodes: rand.Int(); framework/sorted_nodes.go): every scored
+//     golden has one best node.
+//   - NormalizeScore runs for all plugins in parallel (framework.go
+//     normalizeScores): at most one probe has scoreExtensions.
+//   - PreEnqueue plugins run in map order and stop at the first rejection
+//     (backend/queue/scheduling_queue.go runPreEnqueuePluginsForPod): a
+//     rejecting PreEnqueue probe is the only one at PreEnqueue.
+//   - A failed pod's nominatedNodeName reaches the queue's copy of the pod
+//     only when its asynchronous status patch comes back through the
+//     informer (schedule_one.go handleSchedulingFailure -> updatePod ->
+//     APICacher.PatchPodStatus -> apiDispatcher), and findNodesThatFitPod
+//     evaluates pod.Status.NominatedNodeName alone first: a nominated pod
+//     rejected on its node is never retried in a golden.
 func TestGoldenTraces(t *testing.T) {
 	files, err := filepath.Glob(filepath.Join(goldenDir, "*.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(files) == 0 {
-		t.Skipf("no golden files in %s yet (written by the Python probes; see docs/probes.md)", goldenDir)
+		t.Fatalf("no golden files in %s; write them from the repository root with `python -m tests.golden.write_probes`", goldenDir)
 	}
 	r := runner.New(runner.DefaultOptions)
 	for _, file := range files {
