@@ -21,8 +21,8 @@ def _rejecting(point: str, code: str) -> dict:
 
 
 CYCLE = [
-    Golden("defaults-one-probe", "no script: one probe on one node, every point Success, Bind Skip (DefaultBinder binds)",
-           scenario(pod("pod-0"))),
+    Golden("defaults-one-probe", "no script: one probe on one node, every point Success, Bind Skip "
+           "(DefaultBinder binds)", scenario(pod("pod-0"))),
     Golden("defaults-two-probes-in-order", "two probes run in profile order at each point; Score picks node-1",
            scenario(pod("pod-0", TO_NODE1), probes=TWO, nodes=NODES2)),
     Golden("preenqueue-every-rejecting-code", "PreEnqueue: each non-Success code keeps its pod out of the queue",

@@ -6,8 +6,7 @@ harness/probe/golden_test.go holds the Go probes on the upstream scheduler to th
 from __future__ import annotations
 
 import json
-from contextlib import contextmanager
-from typing import Any, Iterator
+from typing import Any
 
 import pytest
 
@@ -93,16 +92,6 @@ def test_every_trace_field_and_point_appears_in_some_golden():
 
 # --- the check catches broken probes -----------------------------------------------------------------
 
-@contextmanager
-def _patched(obj: Any, name: str, make) -> Iterator[None]:
-    original = getattr(obj, name)
-    setattr(obj, name, make(original))
-    try:
-        yield
-    finally:
-        setattr(obj, name, original)
-
-
 def _swap_first_two_records(original):
     def snapshot(self):
         records = original(self)
@@ -159,10 +148,10 @@ BROKEN = {
 
 
 @pytest.mark.parametrize("broken", sorted(BROKEN))
-def test_a_broken_probe_fails_some_golden(broken: str):
+def test_a_broken_probe_fails_some_golden(broken: str, monkeypatch):
     obj, name, make = BROKEN[broken]
-    with _patched(obj, name, make):
-        caught = [g.name for g in GOLDENS if mismatch(load(g.name)["trace"], golden_run(load(g.name)))]
+    monkeypatch.setattr(obj, name, make(getattr(obj, name)))
+    caught = [g.name for g in GOLDENS if mismatch(load(g.name)["trace"], golden_run(load(g.name)))]
     assert caught, f"no golden notices the probe mutant {broken!r}"
 
 
