@@ -48,6 +48,11 @@ BINDING = [
            scenario(pod("pod-0", {"Probe0": {"Permit": _wait("5s", {"signal": "allow", "after": "100ms"})},
                                   "Probe1": {"Permit": _wait("5s", {"signal": "allow", "after": "300ms"})}}),
                     probes=TWO)),
+    Golden("permit-reject-beats-pending-allow", "two probes Wait; Probe1's reject at 100ms ends the wait, so "
+           "Probe0's allow at 300ms is undelivered",
+           scenario(pod("pod-0", {"Probe0": {"Permit": _wait("5s", {"signal": "allow", "after": "300ms"})},
+                                  "Probe1": {"Permit": _wait("5s", {"signal": "reject", "after": "100ms",
+                                                                    "message": "no"})}}), probes=TWO)),
     Golden("permit-signal-after-timeout-undelivered", "the allow comes after the timeout: delivered false",
            scenario(pod("pod-0", {"Probe0": {"Permit": _wait("100ms", {"signal": "allow", "after": "600ms"})}}))),
     Golden("permit-signal-without-waiting-pod", "Probe0 waits but Probe1 rejects at Permit: the pod never "

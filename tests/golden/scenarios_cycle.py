@@ -72,6 +72,12 @@ CYCLE = [
            scenario(pod("pod-0", {"Probe0": {"Filter": {"code": "Unschedulable"},
                                              "PostFilter": {"code": "Unschedulable", "reasons": ["no"]}},
                                   "Probe1": {"PostFilter": {"nominate": "node-0"}}}), probes=TWO)),
+    Golden("postfilter-rejecting-probe-still-nominates", "PostFilter: both probes Unschedulable, Probe0's "
+           "nomination is kept as the last non-noop result",
+           scenario(pod("pod-0", {"Probe0": {"Filter": {"code": "Unschedulable"},
+                                             "PostFilter": {"code": "Unschedulable", "nominate": "node-0"}},
+                                  "Probe1": {"PostFilter": {"code": "Unschedulable", "reasons": ["still no"]}}}),
+                    probes=TWO)),
     Golden("postfilter-unresolvable-stops", "PostFilter UnschedulableAndUnresolvable: the next probe is not called",
            scenario(pod("pod-0", {"Probe0": {"Filter": {"code": "Unschedulable"},
                                              "PostFilter": {"code": "UnschedulableAndUnresolvable"}}}), probes=TWO)),
