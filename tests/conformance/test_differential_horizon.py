@@ -1,0 +1,43 @@
+"""differential.compare stops where upstream's asynchronous preemption makes two correct runs differ:
+another pod's attempt may start before the victims are gone (SchedulerAsyncPreemption; found by
+`--backend upstream --compare reference`)."""
+
+from __future__ import annotations
+
+import pytest
+
+from conformance.differential import compare, first_preemption, horizon
+from conformance.invariants import Violation
+
+from .invariants._kit import config, edited, node, pod, run_on_reference, scenario
+
+# pod-0 fits only by evicting low-0; pod-1 fits only on node-1, where nothing is evicted.
+PREEMPTION = scenario([pod("pod-0", priority=100, cpu="2", probes={}), pod("pod-1", cpu="100m", probes={})],
+                      nodes=[node("node-0", cpu="2"), node("node-1", cpu="1")],
+                      bound=[pod("low-0", cpu="2", on="node-0")], cfg=config(defaults=True))
+
+
+def rejected_later(run):
+    """pod-1's Filter calls rejected: what it sees while a victim is still in the scheduler's cache."""
+    trace = tuple(dict(r, code="Unschedulable") if r["pod"] == "default/pod-1" and r["point"] == "Filter" else r
+                  for r in run.outcome.trace)
+    return edited(run, trace=trace)
+
+
+def test_the_reference_preempts_first():
+    run = run_on_reference(PREEMPTION)
+    assert run.outcome.deleted == ("default/low-0",) and run.outcome.pods["default/pod-0"].node == "node-0"
+    assert [r["point"] for r in run.probe_records("default/pod-1", 1) if r["point"] == "Filter"]
+    assert first_preemption(run) == horizon(run) == min(r["seq"] for r in run.probe_records("default/pod-0", 1))
+
+
+def test_attempts_after_a_preemption_may_differ():
+    run = run_on_reference(PREEMPTION)
+    compare(run, rejected_later(run))
+
+
+def test_without_a_deletion_they_must_not():
+    run = edited(run_on_reference(PREEMPTION), deleted=())
+    assert first_preemption(run) == float("inf")
+    with pytest.raises(Violation, match="plugin calls of attempt 1"):
+        compare(run, rejected_later(run))
