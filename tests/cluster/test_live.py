@@ -104,6 +104,34 @@ def test_scenario_objects_are_valid_api_objects(backend):
     assert (out.pods["default/pod-0"].phase, out.pods["default/pod-0"].node) == ("bound", "node-0")
 
 
+def test_scenario_classes_are_applied_and_removed_with_the_scenario(backend, kube, monkeypatch):
+    from conformance.cluster.naming import SCENARIO_LABEL
+    classes = [{"apiVersion": "scheduling.k8s.io/v1", "kind": "PriorityClass", "metadata": {"name": "high"},
+                "value": 100, "preemptionPolicy": "Never"},
+               {"apiVersion": "node.k8s.io/v1", "kind": "RuntimeClass", "metadata": {"name": "kata"},
+                "handler": "kata", "overhead": {"podFixed": {"cpu": "500m"}}}]
+    # Only with the class's overhead is pod-0 too big for what "low" leaves (1 + 0.5 > 1 CPU); only
+    # with its preemption policy Never does it not preempt "low".
+    s = scenario(nodes=[node("node-0", "2")], pods=[pod("low", "1", priority=1, node_name="node-0")], objects=classes,
+                 workload=[pod("pod-0", "1", priority=100, priorityClassName="high", preemptionPolicy="Never",
+                               runtimeClassName="kata", overhead={"cpu": "500m"})])
+    seen = {}
+    create = apply.setup
+
+    def setup(k, plan):
+        create(k, plan)
+        for kind in ("PriorityClass", "RuntimeClass"):
+            seen[kind] = [c["metadata"]["name"] for c in k.list(path(kind), label_selector=SCENARIO_LABEL)[0]]
+    monkeypatch.setattr(apply, "setup", setup)
+    out = backend.run(s)
+    run, n = backend.run_id, backend._count
+    assert seen == {"PriorityClass": [f"scc-{run}-{n}-high"], "RuntimeClass": [f"scc-{run}-{n}-kata"]}
+    assert out.pods["default/pod-0"].phase == "unschedulable" and out.deleted == ()
+    assert "Insufficient cpu" in out.pods["default/pod-0"].condition["message"]
+    assert [f for f in cleanup.find(kube, run) if f.kind in ("PriorityClass", "RuntimeClass")
+            and f.name.startswith(f"scc-{run}-{n}-")] == [], "the scenario's classes go with the scenario"
+
+
 def test_the_not_ready_taint_the_api_server_adds_is_lifted(backend, kube):
     raw = kube.create(path("Node"), {"metadata": {"name": "probe-taint", "labels": {RUN_LABEL: backend.run_id}}})
     assert "node.kubernetes.io/not-ready" in [t["key"] for t in raw["spec"]["taints"]], "admission is on here"
@@ -248,3 +276,4 @@ def test_crash_then_down_then_up(control_plane):
     assert control_plane.down() == [f"stopped kube-scheduler (pid {data['kube-scheduler']['pid']})"]
     assert control_plane.down() == ["control plane not running"]
     assert control_plane.up().ready
+

@@ -1,0 +1,160 @@
+"""The suite as users run it (`python -m pytest --pyargs conformance.suite --backend cluster ...`)
+against the local control plane: a ci-profile subset of the invariants, the differential run against
+the reference, the outcome-only path of a plain kubeconfig, and an API server left empty after each.
+
+Each run is a subprocess that reuses the session's control plane (tests/cluster/conftest.py) through
+$SCHED_CONFORMANCE_STATE. The ci profile's example count is capped to EXAMPLES by a small plugin
+loaded with `-p` (the suite has no option for it), which also counts the scenarios the cluster
+backend ran.
+"""
+
+import os
+import subprocess
+import sys
+import time
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+
+from conformance.cluster.kube import Kube, path
+from conformance.cluster.schedconfig import render
+
+from .test_kind_cli import _parser
+from .test_live import _suite_objects
+
+ROOT = Path(__file__).resolve().parents[2]
+EXAMPLES = 20
+SUBSET = ("capacity-respected", "preemptor-nominated", "gated-pods-never-prefiltered")
+NEEDS_PLUGIN_LIST = "plugin-order-matches-expansion"
+SESSION_TIMEOUT = 300
+
+_PLUGIN = f'''
+import time
+from hypothesis import settings
+from conformance import differential, search
+from conformance.cluster.backend import ClusterBackend
+
+def _capped(profile, _original=search.for_profile):
+    return settings(_original(profile), max_examples={EXAMPLES})
+
+search.for_profile = differential.for_profile = _capped
+_stats = {{"scenarios": 0, "seconds": 0.0}}
+_run = ClusterBackend.run
+
+def _counted(self, scenario):
+    start = time.monotonic()
+    try:
+        return _run(self, scenario)
+    finally:
+        _stats["scenarios"] += 1
+        _stats["seconds"] += time.monotonic() - start
+
+ClusterBackend.run = _counted
+
+def pytest_terminal_summary(terminalreporter):
+    terminalreporter.write_line("SCC-STATS scenarios=%(scenarios)d seconds=%(seconds).2f" % _stats)
+'''
+
+
+class Session:
+    def __init__(self, proc: subprocess.CompletedProcess, junit: Path, seconds: float) -> None:
+        self.proc, self.seconds = proc, seconds
+        self.output = proc.stdout + proc.stderr
+        stats = next(line for line in proc.stdout.splitlines() if line.startswith("SCC-STATS"))
+        fields = dict(item.split("=") for item in stats.split()[1:])
+        self.scenarios, self.backend_seconds = int(fields["scenarios"]), float(fields["seconds"])
+        self.outcomes: dict[str, tuple[str, str]] = {}
+        for case in ET.parse(junit).getroot().iter("testcase"):
+            result = next(iter(case), None)
+            self.outcomes[case.get("name", "")] = ("passed", "") if result is None else \
+                (result.tag, result.get("message", ""))
+
+
+@pytest.fixture(scope="module")
+def kube(control_plane):
+    k = Kube.connect(str(control_plane.kubeconfig))
+    yield k
+    k.close()
+
+
+@pytest.fixture(scope="module")
+def run_suite(control_plane, tmp_path_factory):
+    work = tmp_path_factory.mktemp("suite")
+    (work / "scc_subset_plugin.py").write_text(_PLUGIN)
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), str(work)]),
+           "SCHED_CONFORMANCE_STATE": str(control_plane.state.root)}
+
+    def run(name: str, *args: str) -> Session:
+        junit = work / f"{name}.xml"
+        argv = [sys.executable, "-m", "pytest", "--pyargs", "conformance.suite", "-p", "scc_subset_plugin",
+                "-p", "no:cacheprovider", "--conformance-profile", "ci", "--reproducers", str(work / "repro"),
+                f"--junitxml={junit}", "-rs", *args]
+        start = time.monotonic()
+        proc = subprocess.run(argv, cwd=work, env=env, capture_output=True, text=True, timeout=SESSION_TIMEOUT)
+        return Session(proc, junit, time.monotonic() - start)
+    return run
+
+
+def _report(capsys, what: str, session: Session) -> None:
+    with capsys.disabled():
+        print(f"\n[cluster suite] {what}: {session.scenarios} scenarios in {session.seconds:.1f} s "
+              f"({session.scenarios / session.seconds:.2f} examples/s overall, "
+              f"{session.scenarios / max(session.backend_seconds, 1e-9):.2f}/s inside the backend)")
+
+
+def test_ci_subset_passes_and_leaves_nothing(run_suite, kube, capsys):
+    assert _suite_objects(kube) == ([], [], []), "an earlier test left objects behind"
+    args = [a for inv in (*SUBSET, NEEDS_PLUGIN_LIST) for a in ("--invariant", inv)]
+    session = run_suite("subset", "--backend", "cluster", *args)
+    assert session.proc.returncode == 0, session.output[-3000:]
+    assert {f"test_invariant[{i}]": "passed" for i in SUBSET}.items() <= \
+        {k: v[0] for k, v in session.outcomes.items()}.items(), session.outcomes
+    status, reason = session.outcomes[f"test_invariant[{NEEDS_PLUGIN_LIST}]"]
+    assert status == "skipped" and "lacks capability plugin-list" in reason
+    assert "started the local control plane" not in session.output, \
+        "the session's control plane is reused, not started again"
+    assert len(SUBSET) * EXAMPLES >= session.scenarios >= len(SUBSET) * EXAMPLES // 2, \
+        f"{session.scenarios} scenarios: the example cap did not hold"
+    _report(capsys, "ci subset", session)
+    assert _suite_objects(kube) == ([], [], []), "the suite left objects on the API server"
+
+
+KNOWN_DISAGREEMENT = "cluster and reference disagree on the plugin calls of attempt"
+
+
+def test_differential_against_the_reference_through_the_plugin(run_suite, kube, capsys):
+    session = run_suite("differential", "--backend", "cluster", "--compare", "reference", "-k", "differential")
+    assert _suite_objects(kube) == ([], [], []), "the suite left objects on the API server"
+    assert set(session.outcomes) == {"test_differential"}, session.output[-3000:]
+    _report(capsys, "differential vs reference (fresh scheduler)", session)
+    status, message = session.outcomes["test_differential"]
+    if status == "failure" and KNOWN_DISAGREEMENT in session.proc.stdout:
+        # Open issue (see the cluster README): under load the real scheduler sometimes pops
+        # equal-priority pods in another order than their creation order, which the reference and
+        # the differential take as fixed. Any other failure fails this test.
+        line = next(ln for ln in session.proc.stdout.splitlines() if KNOWN_DISAGREEMENT in ln)
+        pytest.xfail(f"known: {line.strip()} (equal-priority pop order)")
+    assert session.proc.returncode == 0 and status == "passed", session.output[-3000:]
+    assert EXAMPLES + 2 >= session.scenarios >= EXAMPLES // 2, session.scenarios
+
+
+def test_a_plain_kubeconfig_runs_only_outcome_level_invariants(run_suite, kube, control_plane):
+    # As any cluster: its own scheduler (the control plane's, on the v1 defaults), no probes.
+    control_plane.scheduler().ensure(render(None, kubeconfig=str(control_plane.kubeconfig)))
+    session = run_suite("kubeconfig", "--backend", "cluster", "--kubeconfig", str(control_plane.kubeconfig),
+                        "--invariant", "capacity-respected", "--invariant", "gated-pods-never-prefiltered")
+    assert session.proc.returncode == 0, session.output[-3000:]
+    assert "only outcome-level invariants apply" in session.proc.stdout
+    assert session.outcomes["test_invariant[capacity-respected]"] == ("passed", "")
+    status, reason = session.outcomes["test_invariant[gated-pods-never-prefiltered]"]
+    assert status == "skipped" and "lacks capability probes" in reason
+    # Against a cluster, namespaces are left to its namespace controller; this control plane has none,
+    # so they stay Terminating until `sched-conformance cleanup` finalizes them.
+    found, pods, _ = _suite_objects(kube)
+    assert pods == [] and {f.kind for f in found} <= {"Namespace"}
+    assert all((kube.get(path("Namespace", name=f.name)) or {}).get("status", {}).get("phase") == "Terminating"
+               for f in found)
+    args = _parser().parse_args(["cleanup", "--state", str(control_plane.state.root)])
+    assert args.run(args) == 0
+    assert _suite_objects(kube) == ([], [], [])
