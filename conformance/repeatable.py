@@ -54,4 +54,17 @@ def repeatable() -> Iterator[None]:
         _clear_constant_cache()
 
 
-__all__ = ["repeatable"]
+@contextlib.contextmanager
+def shrink_budget(seconds: float) -> Iterator[None]:
+    """Stop shrinking after `seconds` (Hypothesis' own cap is 300 s, documented as monkeypatchable):
+    the counterexample reported is the smallest found by then."""
+    from hypothesis.internal.conjecture import engine
+    original = engine.MAX_SHRINKING_SECONDS
+    engine.MAX_SHRINKING_SECONDS = seconds
+    try:
+        yield
+    finally:
+        engine.MAX_SHRINKING_SECONDS = original
+
+
+__all__ = ["repeatable", "shrink_budget"]

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from hypothesis import Phase, given, settings
+from hypothesis import strategies as st
 from hypothesis.strategies import SearchStrategy
 
 from reference.probe import PROBE_NAMES
@@ -15,20 +16,27 @@ from reference.scenario import Scenario
 from .backends.base import Backend
 from .focus import scenario_options
 from .invariants import Invariant, Run, Violation
-from .repeatable import repeatable
+from .repeatable import repeatable, shrink_budget
 from .settings import for_profile
 
 
 @dataclass
 class Failure:
+    """The counterexample; `examples` and `seconds` until the first violation; `shrink_seconds` after it."""
+
     invariant: Invariant
     scenario: Scenario
     violation: BaseException
     examples: int
     seconds: float
+    shrink_seconds: float = 0.0
 
     def size(self) -> dict[str, int]:
         return scenario_size(self.scenario)
+
+
+# Shrinking a scenario re-runs it thousands of times; these bound the wait for the smallest one.
+SHRINK_SECONDS = {"dev": 60.0, "ci": 60.0, "thorough": 300.0}
 
 
 def scenario_size(scenario: Scenario) -> dict[str, int]:
@@ -50,14 +58,19 @@ def check(backend: Backend, inv: Invariant, scenario: Scenario) -> Run:
 
 
 def default_strategy(inv: Invariant) -> SearchStrategy[Scenario]:
+    """The invariant's situation (when it has one) or the general scenarios focused on its theme."""
     from generators import scenarios  # generators are only needed when searching
-    return scenarios(**scenario_options(inv))
+    from .situations import situation_for
+    general = scenarios(**scenario_options(inv))
+    situation = situation_for(inv.id)
+    return general if situation is None else st.one_of(situation.strategy(), general)
 
 
 def find_violation(backend: Backend, inv: Invariant, *, profile: str = "ci",
-                   strategy: SearchStrategy[Scenario] | None = None, shrink: bool = True) -> Failure | None:
-    """The shrunk counterexample (the first one found when `shrink` is False), or None when the
-    profile's examples all pass."""
+                   strategy: SearchStrategy[Scenario] | None = None, shrink: bool = True,
+                   shrink_seconds: float | None = None) -> Failure | None:
+    """The shrunk counterexample (the first one found when `shrink` is False; the smallest found
+    within `shrink_seconds`, default the profile's budget), or None when the profile's examples all pass."""
     last: dict[str, Any] = {}
     examples = 0
 
@@ -70,15 +83,20 @@ def find_violation(backend: Backend, inv: Invariant, *, profile: str = "ci",
         nonlocal examples
         examples += 1
         last["scenario"] = scenario
-        check(backend, inv, scenario)
+        try:
+            check(backend, inv, scenario)
+        except Violation:
+            last.setdefault("detected", (examples, time.perf_counter() - start))
+            raise
 
     start = time.perf_counter()
     try:
-        with repeatable():
+        with repeatable(), shrink_budget(shrink_seconds or SHRINK_SECONDS[profile]):
             prop()
     except Violation as violation:
-        return Failure(inv, last["scenario"], violation, examples, time.perf_counter() - start)
+        found, seconds = last["detected"]
+        return Failure(inv, last["scenario"], violation, found, seconds, time.perf_counter() - start - seconds)
     return None
 
 
-__all__ = ["Failure", "check", "default_strategy", "find_violation", "scenario_size"]
+__all__ = ["Failure", "SHRINK_SECONDS", "check", "default_strategy", "find_violation", "scenario_size"]

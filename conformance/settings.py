@@ -12,7 +12,7 @@ def register() -> None:
     settings.register_profile("sched-conformance-dev", max_examples=30, deadline=None,
                               suppress_health_check=_SUPPRESS)
     # ci: the same examples every run (derandomized), the seed and blob printed, no deadline.
-    settings.register_profile("sched-conformance-ci", max_examples=60, deadline=None, derandomize=True,
+    settings.register_profile("sched-conformance-ci", max_examples=100, deadline=None, derandomize=True,
                               print_blob=True, suppress_health_check=_SUPPRESS, database=None)
     settings.register_profile("sched-conformance-thorough", max_examples=500, deadline=None,
                               suppress_health_check=_SUPPRESS)

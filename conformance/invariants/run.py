@@ -111,10 +111,14 @@ class Run:
         return lo, min(later) if later else float("inf")
 
     def chosen_node(self, pod: str, attempt: int) -> str | None:
-        """The node the attempt reserved (first Reserve/Permit/.. record with a node), if it got that far."""
+        """The node the attempt reserved (first Reserve/Permit/.. record with a node), if it got that far;
+        without such a probe, the node the pod was bound to when this attempt bound it."""
         for r in self.probe_records(pod, attempt):
             if r["point"] in ("Reserve", "Unreserve", "Permit", "PreBindPreFlight", "PreBind", "Bind", "PostBind"):
                 return r.get("node")
+        if self.final_attempt_bound(pod, attempt):
+            bound = self.bound_in(pod)
+            return bound[-1].get("node") if bound else None
         return None
 
     def bound_in(self, pod: str) -> list[Record]:

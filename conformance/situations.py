@@ -1,0 +1,251 @@
+"""Situations: scenarios built around the one situation an invariant is about.
+
+`generators.scenarios()` spreads its draws over every feature, so the situation a rule governs
+(two Permit probes, one waiting and one rejecting; PreScore Skip with two feasible nodes) comes up
+in a few examples out of hundreds. A situation fixes that skeleton (a probe-only profile with
+probes at given points, maybe extenders, at least `min_nodes` nodes) and draws the first pod's
+script around it; everything else (the cluster, more pods, their scripts) is drawn as usual. The
+suite searches half its examples here and half in the general scenarios (see focus.py).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Callable, Mapping, Sequence
+
+from hypothesis import strategies as st
+from hypothesis.strategies import SearchStrategy
+
+from generators import clusters, extender_scripts, pods, probe_scripts
+from reference.scenario import EXTENDER_SCRIPT_ANNOTATION, EXTENDER_URL_PLACEHOLDER, PROBE_SCRIPT_ANNOTATION, Scenario
+
+Draw = Callable[[SearchStrategy], object]
+Script = dict
+# seed(draw, node names) -> (probe script, extender script) for the first pod.
+Seed = Callable[[Draw, Sequence[str]], tuple[Script, Script]]
+
+_KEEP = [{"name": "PrioritySort"}, {"name": "DefaultBinder"}]
+_REJECT = ("Unschedulable", "UnschedulableAndUnresolvable")
+
+
+@dataclass(frozen=True)
+class Situation:
+    """`plugins`: v1 point -> probes there, in order (at `bind` they run before DefaultBinder).
+    `weights`: score probe -> the weights to draw its weight from (default 1). `extenders`: config entries (urlPrefix is
+    filled in). `seed`: the first pod's scripts."""
+
+    plugins: Mapping[str, Sequence[str]]
+    seed: Seed
+    min_nodes: int = 1
+    max_nodes: int = 3
+    max_pods: int = 3
+    weights: Mapping[str, Sequence[int]] = field(default_factory=dict)
+    extenders: Sequence[Mapping[str, object]] = field(default_factory=tuple)
+
+    def strategy(self) -> SearchStrategy[Scenario]:
+        return st.composite(lambda draw: self._draw(draw))()
+
+    def _draw(self, draw: Draw) -> Scenario:
+        cluster = draw(clusters(min_nodes=self.min_nodes, max_nodes=self.max_nodes, max_pods=2))
+        names = [n["metadata"]["name"] for n in cluster.nodes]
+        config = self._config(draw)
+        placements = {probe: [p for p in self.plugins if probe in self.plugins[p]]
+                      for probe in {p for probes in self.plugins.values() for p in probes}}
+        ext_verbs = {e["name"]: [v for v in ("filter", "prioritize", "bind", "preempt") if f"{v}Verb" in e]
+                     for e in self._extender_entries()}
+        workload = []
+        count = draw(st.integers(1, self.max_pods))
+        for i in range(count):
+            pod = draw(pods(name=f"pod-{i}", nodes=names, gates=False))
+            probe = draw(probe_scripts(probes=placements, points=list(self.plugins), nodes=names,
+                                       per_attempt="preFilter" in self.plugins,
+                                       max_permit_timeout=1.0)) if placements else {}
+            ext = draw(extender_scripts(extenders=ext_verbs, nodes=names)) if ext_verbs else {}
+            if i == 0:
+                seeded_probe, seeded_ext = self.seed(draw, names)
+                for name, actions in seeded_probe.items():
+                    probe.setdefault(name, {}).update(actions)
+                for name, actions in seeded_ext.items():
+                    ext.setdefault(name, {}).update(actions)
+            annotations = {}
+            if probe:
+                annotations[PROBE_SCRIPT_ANNOTATION] = json.dumps(probe, separators=(",", ":"))
+            if ext:
+                annotations[EXTENDER_SCRIPT_ANNOTATION] = json.dumps(ext, separators=(",", ":"))
+            if annotations:
+                pod["metadata"].setdefault("annotations", {}).update(annotations)
+            workload.append(pod)
+        return Scenario(config=config, nodes=cluster.nodes, pods=cluster.pods, objects=cluster.objects,
+                        workload=tuple(workload))
+
+    def _extender_entries(self) -> list[dict]:
+        return [{"name": f"ext-{i}", **e} for i, e in enumerate(self.extenders)]
+
+    def _config(self, draw: Draw) -> dict:
+        plugins: dict = {"multiPoint": {"disabled": [{"name": "*"}], "enabled": list(_KEEP)}}
+        for point, probes in self.plugins.items():
+            entries = []
+            for probe in probes:
+                entry = {"name": probe}
+                if point == "score" and probe in self.weights:
+                    entry["weight"] = _pick(draw, self.weights[probe])
+                entries.append(entry)
+            if point == "bind":
+                plugins[point] = {"disabled": [{"name": "*"}], "enabled": entries + [{"name": "DefaultBinder"}]}
+            else:
+                plugins[point] = {"enabled": entries}
+        config = {"apiVersion": "kubescheduler.config.k8s.io/v1", "kind": "KubeSchedulerConfiguration",
+                  "profiles": [{"schedulerName": "default-scheduler", "plugins": plugins}]}
+        extenders = []
+        for entry in self._extender_entries():
+            name = entry.pop("name")
+            extenders.append({"urlPrefix": f"{EXTENDER_URL_PLACEHOLDER}/{name}", **entry})
+        if extenders:
+            config["extenders"] = extenders
+        return config
+
+
+# --- seeds: small helpers that draw the first pod's decisive answers ---------------------------------
+
+def _pick(draw: Draw, pool: Sequence) -> object:
+    return draw(st.sampled_from(tuple(pool)))
+
+
+def _some(draw: Draw, nodes: Sequence[str], *, min_size: int = 1, max_size: int | None = None) -> list[str]:
+    return draw(st.lists(st.sampled_from(tuple(nodes)), min_size=min_size,
+                         max_size=len(nodes) if max_size is None else max_size, unique=True))
+
+
+def _filter_rejections(draw: Draw, nodes: Sequence[str]) -> dict:
+    """Filter answers that reject some nodes, each with its own reason."""
+    rejected = _some(draw, nodes)
+    return {"code": "Success", "byNode": {n: {"code": _pick(draw, _REJECT), "reasons": [f"no room on {n}"]}
+                                          for n in rejected}}
+
+
+def _node_scores(draw: Draw, nodes: Sequence[str], pool: Sequence[int]) -> dict:
+    return {"score": _pick(draw, pool), "byNode": {n: {"score": _pick(draw, pool)} for n in _some(draw, nodes)}}
+
+
+def _wait(draw: Draw) -> dict:
+    action = {"code": "Wait", "timeout": _pick(draw, ("500ms", "1s"))}
+    signal = _pick(draw, (None, "allow", "reject"))
+    if signal:
+        action["then"] = {"signal": signal, "after": "100ms"}
+    return action
+
+
+def _fit_error(draw: Draw, nodes: Sequence[str]) -> tuple[Script, Script]:
+    """One way for the pod to fail with a FitError: every node filtered out with per-node reasons
+    (then maybe a PostFilter message), a PreFilter rejection, or a Reserve or Permit rejection."""
+    kind = _pick(draw, ("filter", "postfilter", "prefilter", "reserve", "permit"))
+    reject = {"code": _pick(draw, _REJECT), "reasons": [_pick(draw, ("probe says no", "out of luck"))]}
+    if kind in ("filter", "postfilter"):
+        script = {"Probe0": {"Filter": {"code": "Success", "byNode": {
+            n: {"code": _pick(draw, _REJECT), "reasons": [_pick(draw, ("full", "tainted", "too far"))]}
+            for n in nodes}}}}
+        if kind == "postfilter":
+            script["Probe1"] = {"PostFilter": {"code": "Unschedulable", "reasons": ["no preemption helps"]}}
+        return script, {}
+    point = {"prefilter": "PreFilter", "reserve": "Reserve", "permit": "Permit"}[kind]
+    return {"Probe2": {point: reject}}, {}
+
+
+def _condition(draw: Draw, nodes: Sequence[str]) -> tuple[Script, Script]:
+    """One failing answer at any point: a rejection, Pending, or an error."""
+    # PreScore and PreBindPreFlight twice: their rejections are the ones upstream turns into errors.
+    point = _pick(draw, ("PreScore", "PreBindPreFlight", "PreBind", "Bind", "Permit", "Reserve", "Filter", "PreFilter",
+                         "PreScore", "PreBindPreFlight"))
+    return {"Probe0": {point: {"code": _pick(draw, ("Pending", "Unschedulable", "Error", "Pending",
+                                                    "UnschedulableAndUnresolvable"))}}}, {}
+
+
+def _extender_failure(draw: Draw, nodes: Sequence[str]) -> tuple[Script, Script]:
+    failure = {"error": "extender says no"} if draw(st.booleans()) else {"status": _pick(draw, (500, 404))}
+    return {}, {"ext-0": {_pick(draw, ("filter", "prioritize")): failure}}
+
+
+def _extender_scores(draw: Draw, nodes: Sequence[str]) -> tuple[Script, Script]:
+    """ext-1 (weight 1) scores node a 10; ext-0 (weight 5) scores node b lower: only the weights,
+    scaled by MaxNodeScore / MaxExtenderPriority, make b the best node."""
+    a, b = _some(draw, nodes, min_size=2, max_size=2)
+    return {}, {"ext-0": {"prioritize": {"scores": {b: _pick(draw, (3, 5, 8))}}},
+                "ext-1": {"prioritize": {"scores": {a: 10}}}}
+
+
+def _weighted_scores(draw: Draw, nodes: Sequence[str]) -> tuple[Script, Script]:
+    """Probe0 (weight 1) prefers node a, Probe1 (weight 2 or more) prefers node b less strongly:
+    the weighted totals pick b, unweighted ones a."""
+    a, b = _some(draw, nodes, min_size=2, max_size=2)
+    return ({"Probe0": {"Score": {"score": 0, "byNode": {a: {"score": _pick(draw, (100, 90))}}}},
+             "Probe1": {"Score": {"score": 0, "byNode": {b: {"score": _pick(draw, (60, 70))}}}}}, {})
+
+
+_FILTER_PLACES = {"preFilter": ["Probe0"], "filter": ["Probe0", "Probe1"], "postFilter": ["Probe1"],
+                  "reserve": ["Probe1"]}
+SITUATIONS: dict[str, Situation] = {
+    "prefilter-skip-pairing": Situation(
+        {"preFilter": ["Probe0", "Probe1"], "filter": ["Probe0", "Probe1"]},
+        lambda draw, nodes: ({_pick(draw, ("Probe0", "Probe1")): {"PreFilter": {"code": "Skip"}}}, {})),
+    "prefilter-result-restricts": Situation(
+        {"preFilter": ["Probe0"], "filter": ["Probe1"]}, min_nodes=2,
+        seed=lambda draw, nodes: ({"Probe0": {"PreFilter": {"result": _some(draw, nodes, max_size=len(nodes) - 1)}}},
+                                  {})),
+    "postfilter-only-without-feasible-node": Situation(
+        _FILTER_PLACES, lambda draw, nodes: ({"Probe0": {"Filter": _filter_rejections(draw, nodes)},
+                                              "Probe1": {"PostFilter": {"code": _pick(draw, ("Unschedulable",
+                                                                                              "Success"))}}}, {})),
+    "chosen-node-passed-filters": Situation(
+        {"filter": ["Probe0"], "score": ["Probe1"]}, min_nodes=2,
+        seed=lambda draw, nodes: ({"Probe0": {"Filter": _filter_rejections(draw, nodes)},
+                                   "Probe1": {"Score": _node_scores(draw, nodes, (0, 100, 50))}}, {})),
+    "score-range-enforced": Situation(
+        {"score": ["Probe0", "Probe1"]}, min_nodes=2,
+        seed=lambda draw, nodes: ({"Probe0": {"Score": _node_scores(draw, nodes, (-1, 101, 2 ** 40, 50))}}, {})),
+    "chosen-node-has-max-score": Situation(
+        {"score": ["Probe0", "Probe1"]}, _weighted_scores, min_nodes=2, weights={"Probe1": (2, 5, 10)}),
+    "prescore-skip-pairing": Situation(
+        {"preScore": ["Probe0", "Probe1"], "score": ["Probe0", "Probe1"]}, min_nodes=2,
+        seed=lambda draw, nodes: ({_pick(draw, ("Probe0", "Probe1")): {"PreScore": {"code": "Skip"}}}, {})),
+    "permit-wait-resolution": Situation(
+        {"permit": ["Probe0", "Probe1"]}, lambda draw, nodes: ({"Probe0": {"Permit": _wait(draw)}}, {})),
+    "permit-reject-wins": Situation(
+        {"permit": ["Probe0", "Probe1"]},
+        lambda draw, nodes: ({"Probe0": {"Permit": _wait(draw)},
+                              "Probe1": {"Permit": {"code": _pick(draw, (*_REJECT, "Error"))}}}, {})),
+    "bind-first-non-skip": Situation(
+        {"bind": ["Probe0", "Probe1"]},
+        lambda draw, nodes: ({"Probe0": {"Bind": {"code": _pick(draw, ("Success", "Skip", "Error"))}},
+                              "Probe1": {"Bind": {"code": _pick(draw, ("Success", "Skip", "Error"))}}}, {})),
+    "extender-binder-first": Situation(
+        {"preFilter": ["Probe0"], "bind": ["Probe0"]},
+        lambda draw, nodes: ({"Probe0": {"Bind": {"code": _pick(draw, ("Skip", "Success", "Error"))}}}, {}),
+        extenders=({"bindVerb": "bind", "filterVerb": "filter"},)),
+    "postbind-iff-bound": Situation(
+        {"bind": ["Probe0"], "postBind": ["Probe1"]},
+        lambda draw, nodes: ({"Probe0": {"Bind": {"code": _pick(draw, ("Error", "Unschedulable", "Success",
+                                                                       "Skip"))}}}, {})),
+    "fit-error-message": Situation(
+        {"preFilter": ["Probe2"], "filter": ["Probe0"], "postFilter": ["Probe1"], "reserve": ["Probe2"],
+         "permit": ["Probe2"]}, _fit_error, min_nodes=2),
+    "condition-classification": Situation(
+        {p: ["Probe0"] for p in ("preFilter", "filter", "preScore", "reserve", "permit", "preBind", "bind")},
+        _condition, min_nodes=2),
+    "ignorable-extender-errors-tolerated": Situation(
+        {"reserve": ["Probe0"]}, _extender_failure, min_nodes=2,
+        extenders=({"filterVerb": "filter", "prioritizeVerb": "prioritize", "weight": 1, "ignorable": True},)),
+    "extender-filter-error-fails": Situation(
+        {"reserve": ["Probe0"]}, _extender_failure, min_nodes=2,
+        extenders=({"filterVerb": "filter", "prioritizeVerb": "prioritize", "weight": 1},)),
+    "extender-scores-scaled": Situation(
+        {"preFilter": ["Probe0"], "reserve": ["Probe0"]}, _extender_scores, min_nodes=2,
+        extenders=({"prioritizeVerb": "prioritize", "weight": 5}, {"prioritizeVerb": "prioritize", "weight": 1})),
+}
+
+
+def situation_for(invariant_id: str) -> Situation | None:
+    return SITUATIONS.get(invariant_id)
+
+
+__all__ = ["SITUATIONS", "Situation", "situation_for"]

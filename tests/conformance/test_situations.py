@@ -1,0 +1,63 @@
+"""Situations draw valid scenarios around their invariant's rule, and the search draws from them."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from hypothesis import given, settings
+
+from conformance.backends.reference import ReferenceBackend
+from conformance.extender_server import ExtenderServer
+from conformance.invariants import REGISTRY, Run
+from conformance.search import default_strategy
+from conformance.situations import SITUATIONS
+from reference.config import load_config
+from reference.probe.script import parse_script
+from reference.scenario import PROBE_SCRIPT_ANNOTATION, Scenario
+from tests.generators.test_validity import assert_valid
+
+FEW = settings(max_examples=15, deadline=None, derandomize=True, database=None)
+
+
+@pytest.fixture(scope="module")
+def backend():
+    with ExtenderServer() as server:
+        yield ReferenceBackend(extender_server=server)
+
+
+def test_every_situation_belongs_to_a_registered_invariant():
+    assert set(SITUATIONS) <= set(REGISTRY)
+
+
+@pytest.mark.parametrize("invariant_id", sorted(SITUATIONS))
+def test_situation_scenarios_are_valid_and_the_reference_passes_them(invariant_id, backend):
+    @FEW
+    @given(SITUATIONS[invariant_id].strategy())
+    def check(scenario: Scenario) -> None:
+        scenario.check()
+        load_config(scenario.config)
+        for manifest in (*scenario.nodes, *scenario.pods, *scenario.objects, *scenario.workload):
+            assert_valid(manifest)
+        for pod in scenario.workload:
+            script = (pod["metadata"].get("annotations") or {}).get(PROBE_SCRIPT_ANNOTATION)
+            if script:
+                parse_script(script)
+        assert Scenario.from_dict(json.loads(scenario.to_json())) == scenario
+        REGISTRY[invariant_id].check(Run(scenario, backend.run(scenario), frozenset(backend.capabilities)))
+    check()
+
+
+def test_search_draws_from_the_situation_and_the_general_scenarios():
+    inv = REGISTRY["permit-reject-wins"]
+    seen = []
+
+    @settings(max_examples=40, deadline=None, derandomize=True, database=None)
+    @given(default_strategy(inv))
+    def draw(scenario: Scenario) -> None:
+        profiles = (scenario.config or {}).get("profiles") or [{}]
+        seen.append(json.dumps(profiles[0].get("plugins", {}).get("permit"), sort_keys=True))
+    draw()
+    situation = json.dumps({"enabled": [{"name": "Probe0"}, {"name": "Probe1"}]}, sort_keys=True)
+    assert situation in seen
+    assert any(s != situation for s in seen)
