@@ -73,6 +73,8 @@ def _reproduce(args: argparse.Namespace) -> int:
     from .invariants import REGISTRY, Run, Violation
     scenario, meta = reproducer.read(args.directory)
     backend_name = args.backend or meta.get("backend") or "reference"
+    if meta.get("invariant") == "differential":
+        return _reproduce_differential(args.directory, scenario, backend_name, meta.get("compare") or "reference")
     inv = REGISTRY.get(meta.get("invariant", ""))
     if inv is None:
         raise ConformanceError(f"{args.directory}: meta.json names no known invariant "
@@ -89,6 +91,26 @@ def _reproduce(args: argparse.Namespace) -> int:
         finally:
             backend.close()
     print(f"{inv.id} holds on {backend_name} for {args.directory}: the failure does not reproduce")
+    return 0
+
+
+def _reproduce_differential(directory: str, scenario, backend_name: str, other_name: str) -> int:
+    """Run the scenario on the backend and on the one it was compared with (meta.json `compare`)."""
+    from .backends import make_backend
+    from .differential import compare, run_both
+    from .extender_server import ExtenderServer
+    from .invariants import Violation
+    with ExtenderServer() as server:
+        backends = [make_backend(name, extender_server=server) for name in (backend_name, other_name)]
+        try:
+            compare(*run_both(*backends, scenario))
+        except Violation as violation:
+            print(f"REPRODUCED on {backend_name} vs {other_name}:\n{violation}")
+            return 1
+        finally:
+            for backend in backends:
+                backend.close()
+    print(f"{backend_name} and {other_name} agree on {directory}: the failure does not reproduce")
     return 0
 
 

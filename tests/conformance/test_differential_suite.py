@@ -9,9 +9,10 @@ from pathlib import Path
 import pytest
 
 from conformance.backends.reference import ReferenceBackend
+from conformance.cli import main
 from conformance.differential import find_disagreement, scenarios_for
 
-from .mutants import _each_framework, _filter_not_short_circuited, _reserve_not_short_circuited
+from .mutants import _each_framework, _filter_not_short_circuited
 
 pytest_plugins = ["pytester"]
 ROOT = Path(__file__).resolve().parents[2]
@@ -44,19 +45,24 @@ def test_without_compare_it_is_skipped_with_the_option_to_pass(suite):
     result.stdout.fnmatch_lines(["*no second backend; pass --compare BACKEND*"])
 
 
-def test_a_broken_backend_is_caught_with_a_reproducer(suite):
+def test_a_broken_backend_is_caught_with_a_reproducer(suite, capsys):
     result = run_differential(suite, "--backend", f"python:{HERE}:filters_not_short_circuited",
                               "--compare", "reference")
     result.assert_outcomes(failed=1)
     result.stdout.fnmatch_lines(["*[[]differential[]] * and reference disagree on the plugin calls of attempt *",
                                  "*Reproduce with: sched-conformance reproduce repro/differential-reference*"])
-    meta = json.loads((suite.path / "repro/differential-reference/meta.json").read_text())
+    directory = suite.path / "repro/differential-reference"
+    meta = json.loads((directory / "meta.json").read_text())
     assert meta == {"invariant": "differential", "backend": f"python:{HERE}:filters_not_short_circuited",
                     "compare": "reference"}
+    assert main(["reproduce", str(directory)]) == 1
+    assert "REPRODUCED on python:" in capsys.readouterr().out
+    assert main(["reproduce", str(directory), "--backend", "reference"]) == 0
+    assert "reference and reference agree" in capsys.readouterr().out
 
 
 def test_the_search_shrinks_a_disagreement_to_one_pod():
-    broken = ReferenceBackend(hook=_each_framework(_reserve_not_short_circuited))
+    broken = ReferenceBackend(hook=_each_framework(_filter_not_short_circuited))
     failure = find_disagreement(broken, ReferenceBackend(), scenarios_for(extenders=False))
     assert failure is not None and failure.violation.invariant == "differential"
     assert len(failure.scenario.workload) == 1 and len(failure.scenario.nodes) == 1
