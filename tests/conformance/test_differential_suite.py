@@ -4,12 +4,12 @@ skipped without a second backend."""
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 
 import pytest
 
 from conformance.backends.reference import ReferenceBackend
-from conformance.cli import main
 from conformance.differential import find_disagreement, scenarios_for
 
 from .mutants import _each_framework, _filter_not_short_circuited
@@ -45,7 +45,7 @@ def test_without_compare_it_is_skipped_with_the_option_to_pass(suite):
     result.stdout.fnmatch_lines(["*no second backend; pass --compare BACKEND*"])
 
 
-def test_a_broken_backend_is_caught_with_a_reproducer(suite, capsys):
+def test_a_broken_backend_is_caught_with_a_reproducer(suite):
     result = run_differential(suite, "--backend", f"python:{HERE}:filters_not_short_circuited",
                               "--compare", "reference")
     result.assert_outcomes(failed=1)
@@ -55,10 +55,11 @@ def test_a_broken_backend_is_caught_with_a_reproducer(suite, capsys):
     meta = json.loads((directory / "meta.json").read_text())
     assert meta == {"invariant": "differential", "backend": f"python:{HERE}:filters_not_short_circuited",
                     "compare": "reference"}
-    assert main(["reproduce", str(directory)]) == 1
-    assert "REPRODUCED on python:" in capsys.readouterr().out
-    assert main(["reproduce", str(directory), "--backend", "reference"]) == 0
-    assert "reference and reference agree" in capsys.readouterr().out
+    # In a subprocess, like the rest: pytester drops modules imported during the test afterwards.
+    reproduced = suite.run(sys.executable, "-m", "conformance.cli", "reproduce", str(directory))
+    assert reproduced.ret == 1 and "REPRODUCED on python:" in reproduced.stdout.str()
+    agreed = suite.run(sys.executable, "-m", "conformance.cli", "reproduce", str(directory), "--backend", "reference")
+    assert agreed.ret == 0 and "reference and reference agree" in agreed.stdout.str()
 
 
 def test_the_search_shrinks_a_disagreement_to_one_pod():
