@@ -136,6 +136,12 @@ def _wait(draw: Draw) -> dict:
     return action
 
 
+def _reserve_failure(draw: Draw, nodes: Sequence[str]) -> tuple[Script, Script]:
+    """A failure after Reserve began: either reserve probe rejects or errs, or Permit rejects."""
+    probe, point = _pick(draw, (("Probe0", "Reserve"), ("Probe1", "Reserve"), ("Probe1", "Permit")))
+    return {probe: {point: {"code": _pick(draw, (*_REJECT, "Error"))}}}, {}
+
+
 def _fit_error(draw: Draw, nodes: Sequence[str]) -> tuple[Script, Script]:
     """One way for the pod to fail with a FitError: every node filtered out with per-node reasons
     (then maybe a PostFilter message), a PreFilter rejection, or a Reserve or Permit rejection."""
@@ -166,6 +172,13 @@ def _extender_failure(draw: Draw, nodes: Sequence[str]) -> tuple[Script, Script]
     return {}, {"ext-0": {_pick(draw, ("filter", "prioritize")): failure}}
 
 
+def _extender_rejections(draw: Draw, nodes: Sequence[str]) -> tuple[Script, Script]:
+    """The extender fails some nodes (FailedNodes or FailedAndUnresolvableNodes), rarely all."""
+    failed = _some(draw, nodes, max_size=len(nodes) - 1) if draw(st.integers(0, 4)) else list(nodes)
+    key = _pick(draw, ("fail", "unresolvable"))
+    return {}, {"ext-0": {"filter": {key: {n: "extender: no" for n in failed}}}}
+
+
 def _extender_scores(draw: Draw, nodes: Sequence[str]) -> tuple[Script, Script]:
     """ext-1 (weight 1) scores node a 10; ext-0 (weight 5) scores node b lower: only the weights,
     scaled by MaxNodeScore / MaxExtenderPriority, make b the best node."""
@@ -182,9 +195,13 @@ def _weighted_scores(draw: Draw, nodes: Sequence[str]) -> tuple[Script, Script]:
              "Probe1": {"Score": {"score": 0, "byNode": {b: {"score": _pick(draw, (60, 70))}}}}}, {})
 
 
+# Two reserve probes: the forward-order Unreserve counterexample must shrink to that many.
+_RESERVE = Situation({"reserve": ["Probe0", "Probe1"], "permit": ["Probe1"]}, _reserve_failure)
 _FILTER_PLACES = {"preFilter": ["Probe0"], "filter": ["Probe0", "Probe1"], "postFilter": ["Probe1"],
                   "reserve": ["Probe1"]}
 SITUATIONS: dict[str, Situation] = {
+    "unreserve-reverse-order": _RESERVE,
+    "reserve-short-circuit": _RESERVE,
     "prefilter-skip-pairing": Situation(
         {"preFilter": ["Probe0", "Probe1"], "filter": ["Probe0", "Probe1"]},
         lambda draw, nodes: ({_pick(draw, ("Probe0", "Probe1")): {"PreFilter": {"code": "Skip"}}}, {})),
@@ -238,6 +255,9 @@ SITUATIONS: dict[str, Situation] = {
     "extender-filter-error-fails": Situation(
         {"reserve": ["Probe0"]}, _extender_failure, min_nodes=2,
         extenders=({"filterVerb": "filter", "prioritizeVerb": "prioritize", "weight": 1},)),
+    "extender-filter-respected": Situation(
+        {"preFilter": ["Probe0"], "reserve": ["Probe0"]}, _extender_rejections, min_nodes=2,
+        extenders=({"filterVerb": "filter"},)),
     "extender-scores-scaled": Situation(
         {"preFilter": ["Probe0"], "reserve": ["Probe0"]}, _extender_scores, min_nodes=2,
         extenders=({"prioritizeVerb": "prioritize", "weight": 5}, {"prioritizeVerb": "prioritize", "weight": 1})),
