@@ -33,6 +33,11 @@ CONFIG_POINT = {
 # Success first (the default), then the codes by how often they matter.
 CODES = ("Success", "Unschedulable", "Error", "UnschedulableAndUnresolvable", "Skip", "Wait", "Pending")
 BIND_CODES = ("Skip", "Success", "Unschedulable", "Error", "UnschedulableAndUnresolvable", "Wait", "Pending")
+# Not Skip or Wait at PostFilter: kube-scheduler v1.37.1 panics on them (framework.go
+# RunPostFilterPlugins: fwk.AsStatus(s.AsError()) is nil for those codes, then .WithPlugin
+# dereferences it), and neither is a PostFilter answer the framework defines. The reference turns
+# them into an Error; tests/reference keeps that case.
+POSTFILTER_CODES = ("Success", "Unschedulable", "Error", "UnschedulableAndUnresolvable", "Pending")
 # Wait is Permit's own answer, so it is drawn there as often as all the others together.
 PERMIT_CODES = ("Success", "Wait", "Unschedulable", "Wait", "Error", "Wait", "UnschedulableAndUnresolvable", "Wait",
                 "Skip", "Wait", "Pending", "Wait")
@@ -70,7 +75,7 @@ def _draw_action(draw: Draw, point: str, nodes: Sequence[str], grid: tuple[tuple
                  *, nested: bool = False) -> Manifest:
     # Whatever a choice enables is drawn right after it and `together`, so that shrinking the
     # choice away deletes what it enabled in one step (see _draw.together).
-    code = pick(draw, {"Bind": BIND_CODES, "Permit": PERMIT_CODES}.get(point, CODES))
+    code = pick(draw, {"Bind": BIND_CODES, "Permit": PERMIT_CODES, "PostFilter": POSTFILTER_CODES}.get(point, CODES))
     action: Manifest = {} if code == ("Skip" if point == "Bind" else "Success") else {"code": code}
     if point == "Permit" and code == "Wait":
         action.update(together(draw, lambda d: _draw_wait(d, grid)))
@@ -165,8 +170,8 @@ def probe_scripts(*, probes: int | Mapping[str, Collection[str]] = 1, points: Co
                   nodes: Sequence[str] = NODE_NAMES[:1], per_attempt: bool = True,
                   max_permit_timeout: float = 2.0) -> SearchStrategy[Manifest]:
     """Probe scripts (`probe -> point -> action`, json.dumps it into the pod annotation) covering
-    every status code, reasons, per-node actions, PreFilter node-name results, scores in and out of
-    [0, 100], NormalizeScore replacements, PostFilter nominations, Permit Wait with a timeout of at
+    every status code (but Skip and Wait at PostFilter, where upstream panics), reasons, per-node
+    actions, PreFilter node-name results, scores in and out of [0, 100], NormalizeScore replacements, PostFilter nominations, Permit Wait with a timeout of at
     most `max_permit_timeout` seconds and a later allow, reject or nothing, and (if `per_attempt`)
     per-attempt lists. `probes` is a count (Probe0... each at every point of `points`) or a
     mapping probe -> points; node names come from `nodes`.
@@ -193,5 +198,5 @@ def probe_scripts(*, probes: int | Mapping[str, Collection[str]] = 1, points: Co
                                                        max_permit_timeout=max_permit_timeout))()
 
 
-__all__ = ["BIND_CODES", "CODES", "PERMIT_CODES", "CONFIG_POINT", "EXTENSION_POINTS", "SCORES", "ScriptTarget",
+__all__ = ["BIND_CODES", "CODES", "PERMIT_CODES", "POSTFILTER_CODES", "CONFIG_POINT", "EXTENSION_POINTS", "SCORES", "ScriptTarget",
            "draw_probe_script", "normalize_points", "permit_grid", "probe_scripts"]
