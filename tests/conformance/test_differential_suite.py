@@ -67,3 +67,34 @@ def test_the_search_shrinks_a_disagreement_to_one_pod():
     failure = find_disagreement(broken, ReferenceBackend(), scenarios_for(extenders=False))
     assert failure is not None and failure.violation.invariant == "differential"
     assert len(failure.scenario.workload) == 1 and len(failure.scenario.nodes) == 1
+
+
+class BrokenOnce:
+    """Broken on the first run only: what a race in a wall-clock backend looks like to Hypothesis."""
+
+    name = "broken-once"
+    capabilities = ReferenceBackend.capabilities
+    kubernetes_version = "v1.37.1"
+
+    def __init__(self) -> None:
+        self.broken, self.fixed = ReferenceBackend(hook=_each_framework(_filter_not_short_circuited)), ReferenceBackend()
+        self.runs = 0
+
+    def run(self, scenario):
+        self.runs += 1
+        return (self.broken if self.runs == 1 else self.fixed).run(scenario)
+
+    def close(self) -> None:
+        pass
+
+
+def test_a_disagreement_that_does_not_replay_is_still_reported():
+    from hypothesis import strategies as st
+
+    from .invariants._kit import config, node, pod, scenario
+    rejected = scenario([pod(probes={"Probe0": {"Filter": {"code": "Unschedulable"}}})],
+                        nodes=[node("node-0")], cfg=config({"filter": ["Probe0", "Probe1"]}))
+    backend = BrokenOnce()
+    failure = find_disagreement(backend, ReferenceBackend(), st.just(rejected))
+    assert backend.runs > 1, "Hypothesis replayed the failing example"
+    assert failure is not None and failure.scenario == rejected and "plugin calls of attempt 1" in str(failure.violation)
