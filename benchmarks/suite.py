@@ -1,6 +1,6 @@
 """The conformance suite's own speed and bite, on the reference backend, in one run.
 
-    PYTHONPATH=. python benchmarks/suite.py [--profile ci] [--backend reference] [--mutants]
+    PYTHONPATH=. python benchmarks/suite.py [--profile ci] [--backend reference] [--mutants [--shrink-seconds 8]]
 
 Prints, per invariant, the examples run and examples/second of the search (the suite's test for
 it, without pytest), the whole suite's wall time, and with --mutants, for every deliberately broken
@@ -30,6 +30,18 @@ from conformance.search import check, default_strategy, find_violation  # noqa: 
 from conformance.settings import for_profile  # noqa: E402
 
 
+def _counted_search(backend, inv, profile: str):
+    """The suite's search for `inv` as a plain function, and a one-element list counting its examples."""
+    count = [0]
+
+    @settings(for_profile(profile))
+    @given(default_strategy(inv))
+    def prop(scenario):
+        count[0] += 1
+        check(backend, inv, scenario)
+    return count, prop
+
+
 def per_invariant(backend, profile: str) -> float:
     """Runs each invariant's search as the suite does; returns the total wall time."""
     total = 0.0
@@ -38,15 +50,7 @@ def per_invariant(backend, profile: str) -> float:
         if inv.requires - set(backend.capabilities):
             print(f"{inv.id:42s} {'':>8s} {'':>8s} {'':>10s}  skipped (capability)")
             continue
-        count = 0
-
-        @settings(for_profile(profile))
-        @given(default_strategy(inv))
-        def prop(scenario, inv=inv):
-            nonlocal count
-            count += 1
-            check(backend, inv, scenario)
-
+        count, prop = _counted_search(backend, inv, profile)
         start = time.perf_counter()
         try:
             with repeatable():
@@ -56,19 +60,19 @@ def per_invariant(backend, profile: str) -> float:
             result = f"FAIL {type(exc).__name__}"
         seconds = time.perf_counter() - start
         total += seconds
-        print(f"{inv.id:42s} {count:8d} {seconds:8.2f} {count / seconds:10.1f}  {result}", flush=True)
+        print(f"{inv.id:42s} {count[0]:8d} {seconds:8.2f} {count[0] / seconds:10.1f}  {result}", flush=True)
     print(f"suite wall time ({profile} profile, {backend.name}): {total:.1f} s")
     return total
 
 
-def mutants(server: ExtenderServer, profile: str) -> None:
+def mutants(server: ExtenderServer, profile: str, shrink_seconds: float) -> None:
     from conformance.backends.reference import ReferenceBackend
     from tests.conformance.mutants import MUTANTS
     rows = []
     print(f"\n{'mutant':42s} {'examples':>8s} {'detect s':>8s} {'shrink s':>8s}  shrunk size")
     for m in MUTANTS:
         backend = ReferenceBackend(hook=m.hook, extender_server=server)
-        found = find_violation(backend, REGISTRY[m.invariant], profile=profile)
+        found = find_violation(backend, REGISTRY[m.invariant], profile=profile, shrink_seconds=shrink_seconds)
         if found is None:
             print(f"{m.name:42s} MISSED")
             continue
@@ -86,6 +90,7 @@ def main() -> None:
     parser.add_argument("--profile", default="ci")
     parser.add_argument("--backend", default="reference")
     parser.add_argument("--mutants", action="store_true", help="also measure detection of the broken backends")
+    parser.add_argument("--shrink-seconds", type=float, default=8.0, help="shrink budget per broken backend")
     args = parser.parse_args()
     with ExtenderServer() as server:
         backend = make_backend(args.backend, extender_server=server)
@@ -94,7 +99,7 @@ def main() -> None:
         finally:
             backend.close()
         if args.mutants:
-            mutants(server, args.profile)
+            mutants(server, args.profile, args.shrink_seconds)
 
 
 if __name__ == "__main__":
