@@ -208,13 +208,14 @@ DIFFERENTIAL = Invariant(
     check=lambda run: None, requires=frozenset({"probes"}), theme="differential")
 
 
-def scenarios_for(*, extenders: bool) -> SearchStrategy[Scenario]:
+def scenarios_for(*, extenders: bool, max_pods: int = 4) -> SearchStrategy[Scenario]:
     """Probes at every extension point over a few nodes and pods (with one extender when both backends
     reach the extender server), or a preemption: every rule shows in the trace or the result."""
     from hypothesis import strategies as st
 
     from generators import scenarios  # generators are only needed when searching
-    return st.one_of(scenarios(max_pods=4, extenders=int(extenders)), scenarios(preemption=True, max_pods=4))
+    return st.one_of(scenarios(max_pods=max_pods, extenders=int(extenders)),
+                     scenarios(preemption=True, max_pods=max_pods))
 
 
 def run_both(a: Backend, b: Backend, scenario: Scenario) -> tuple[Run, Run]:

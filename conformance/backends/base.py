@@ -16,6 +16,7 @@ CAPABILITIES = {
     "preemption": "victims are really deleted and reported",
     "plugin-list": "the built framework's plugins per point are reported",
     "queue-attempts": "attempts come from the scheduling queue itself",
+    "creation-order": "workload pods are queued together, in the scenario's order (equal priorities pop in it)",
 }
 
 

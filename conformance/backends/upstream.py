@@ -42,7 +42,7 @@ class UpstreamBackend:
             raise BackendUnavailable(f"{BUILD_HINT} (no executable at {self.binary})")
         self.extender_server = extender_server
         self.extender_url = extender_server.base_url if extender_server is not None else extender_url
-        caps = {"probes", "config-per-scenario", "preemption", "plugin-list", "queue-attempts"}
+        caps = {"probes", "config-per-scenario", "preemption", "plugin-list", "queue-attempts", "creation-order"}
         if self.extender_url:
             caps.add("extenders")
         self.capabilities = frozenset(caps)

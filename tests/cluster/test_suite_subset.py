@@ -120,21 +120,13 @@ def test_ci_subset_passes_and_leaves_nothing(run_suite, kube, capsys):
     assert _suite_objects(kube) == ([], [], []), "the suite left objects on the API server"
 
 
-KNOWN_DISAGREEMENT = "cluster and reference disagree on the plugin calls of attempt"
-
-
 def test_differential_against_the_reference_through_the_plugin(run_suite, kube, capsys):
     session = run_suite("differential", "--backend", "cluster", "--compare", "reference", "-k", "differential")
     assert _suite_objects(kube) == ([], [], []), "the suite left objects on the API server"
     assert set(session.outcomes) == {"test_differential"}, session.output[-3000:]
     _report(capsys, "differential vs reference (fresh scheduler)", session)
+    # The cluster lacks creation-order, so the differential draws one workload pod per scenario.
     status, message = session.outcomes["test_differential"]
-    if status == "failure" and KNOWN_DISAGREEMENT in session.proc.stdout:
-        # Open issue (see the cluster README): under load the real scheduler sometimes pops
-        # equal-priority pods in another order than their creation order, which the reference and
-        # the differential take as fixed. Any other failure fails this test.
-        line = next(ln for ln in session.proc.stdout.splitlines() if KNOWN_DISAGREEMENT in ln)
-        pytest.xfail(f"known: {line.strip()} (equal-priority pop order)")
     assert session.proc.returncode == 0 and status == "passed", session.output[-3000:]
     assert EXAMPLES + 2 >= session.scenarios >= EXAMPLES // 2, session.scenarios
 
