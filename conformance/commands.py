@@ -24,6 +24,7 @@ def add_to(sub: argparse._SubParsersAction) -> None:
     r.add_argument("--scheduler-name", help="backend cluster on a kubeconfig: the cluster's scheduler")
     r.add_argument("--allow-any-cluster", action="store_true",
                    help="backend cluster: also on a context that does not look like a test cluster")
+    r.add_argument("--max-examples", help="examples per invariant instead of the profile's")
     r.add_argument("pytest_args", nargs=argparse.REMAINDER, help="after --: passed to pytest (e.g. --junitxml=x)")
     r.set_defaults(run=_run)
     i = sub.add_parser("invariants", help="the catalogue: id, statement, upstream source, capabilities")
@@ -47,6 +48,8 @@ def _run(args: argparse.Namespace) -> int:
         argv += ["--invariant", inv]
     if args.reproducers:
         argv += ["--reproducers", args.reproducers]
+    if args.max_examples:
+        argv += ["--conformance-max-examples", args.max_examples]
     for flag in ("cluster", "kubeconfig", "context", "scheduler_name"):
         if getattr(args, flag):
             argv += ["--" + flag.replace("_", "-"), getattr(args, flag)]

@@ -22,6 +22,8 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                     help="a second backend: also check that both agree where upstream is deterministic")
     group.addoption("--conformance-profile", dest="conformance_profile", default="dev",
                     choices=("dev", "ci", "thorough"), help="Hypothesis settings: dev, ci (derandomized), thorough")
+    group.addoption("--conformance-max-examples", dest="conformance_max_examples", type=_positive, default=None,
+                    help="examples per test instead of the profile's (e.g. to bound a slow backend)")
     group.addoption("--invariant", dest="conformance_invariants", action="append", default=[],
                     help="only this invariant ID (repeatable); see `sched-conformance invariants`")
     group.addoption("--reproducers", dest="conformance_reproducers", default=DEFAULT_REPRODUCERS,
@@ -45,6 +47,12 @@ _CLUSTER_OPTIONS = {"cluster": "conformance_cluster", "kubeconfig": "conformance
 
 def _cluster_options(config: pytest.Config) -> dict[str, Any]:
     return {key: config.getoption(dest) for key, dest in _CLUSTER_OPTIONS.items() if config.getoption(dest)}
+
+
+def _positive(text: str) -> int:
+    if not text.isdigit() or int(text) < 1:
+        raise pytest.UsageError(f"--conformance-max-examples {text!r}: use a whole number of at least 1")
+    return int(text)
 
 
 def pytest_configure(config: pytest.Config) -> None:

@@ -68,16 +68,17 @@ def default_strategy(inv: Invariant) -> SearchStrategy[Scenario]:
 
 def find_violation(backend: Backend, inv: Invariant, *, profile: str = "ci",
                    strategy: SearchStrategy[Scenario] | None = None, shrink: bool = True,
-                   shrink_seconds: float | None = None) -> Failure | None:
+                   shrink_seconds: float | None = None, max_examples: int | None = None) -> Failure | None:
     """The shrunk counterexample (the first one found when `shrink` is False; the smallest found
-    within `shrink_seconds`, default the profile's budget), or None when the profile's examples all pass."""
+    within `shrink_seconds`, default the profile's budget), or None when the profile's examples (or the
+    first `max_examples` of them) all pass."""
     last: dict[str, Any] = {}
     examples = 0
 
     base = for_profile(profile)
     phases = base.phases if shrink else tuple(p for p in base.phases if p is not Phase.shrink)
 
-    @settings(base, report_multiple_bugs=False, phases=phases)
+    @settings(base, report_multiple_bugs=False, phases=phases, max_examples=max_examples or base.max_examples)
     @given(strategy if strategy is not None else default_strategy(inv))
     def prop(scenario: Scenario) -> None:
         nonlocal examples

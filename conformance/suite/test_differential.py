@@ -31,7 +31,8 @@ def test_differential(conformance, request: pytest.FixtureRequest) -> None:
     max_pods = 4 if all("creation-order" in b.capabilities for b in (backend, other)) else 1
     strategy = scenarios_for(extenders=extenders, max_pods=max_pods)
     failure = find_disagreement(backend, other, for_backends(strategy, [backend, other]),
-                                profile=request.config.getoption("conformance_profile"))
+                                profile=request.config.getoption("conformance_profile"),
+                                max_examples=request.config.getoption("conformance_max_examples"))
     if failure is None:
         return
     directory = reproducers_dir(request.config) / reproducer.slug(f"differential-{other_name}")

@@ -27,7 +27,8 @@ def test_invariant(invariant_id: str, conformance, request: pytest.FixtureReques
     if missing:
         pytest.skip(f"backend {backend.name} lacks capability {', '.join(sorted(missing))}")
     failure = find_violation(backend, inv, profile=request.config.getoption("conformance_profile"),
-                             strategy=for_backends(default_strategy(inv), [backend]))
+                             strategy=for_backends(default_strategy(inv), [backend]),
+                             max_examples=request.config.getoption("conformance_max_examples"))
     if failure is None:
         return
     directory = reproducers_dir(request.config) / reproducer.slug(invariant_id)

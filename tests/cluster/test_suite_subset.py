@@ -31,14 +31,8 @@ SESSION_TIMEOUT = 300
 
 _PLUGIN = f'''
 import time
-from hypothesis import settings
-from conformance import differential, search
 from conformance.cluster.backend import ClusterBackend
 
-def _capped(profile, _original=search.for_profile):
-    return settings(_original(profile), max_examples={EXAMPLES})
-
-search.for_profile = differential.for_profile = _capped
 _stats = {{"scenarios": 0, "seconds": 0.0}}
 _run = ClusterBackend.run
 
@@ -88,7 +82,8 @@ def run_suite(control_plane, tmp_path_factory):
     def run(name: str, *args: str) -> Session:
         junit = work / f"{name}.xml"
         argv = [sys.executable, "-m", "pytest", "--pyargs", "conformance.suite", "-p", "scc_subset_plugin",
-                "-p", "no:cacheprovider", "--conformance-profile", "ci", "--reproducers", str(work / "repro"),
+                "-p", "no:cacheprovider", "--conformance-profile", "ci", "--conformance-max-examples", str(EXAMPLES),
+                "--reproducers", str(work / "repro"),
                 f"--junitxml={junit}", "-rs", *args]
         start = time.monotonic()
         proc = subprocess.run(argv, cwd=work, env=env, capture_output=True, text=True, timeout=SESSION_TIMEOUT)
