@@ -195,11 +195,55 @@ def _weighted_scores(draw: Draw, nodes: Sequence[str]) -> tuple[Script, Script]:
              "Probe1": {"Score": {"score": 0, "byNode": {b: {"score": _pick(draw, (60, 70))}}}}}, {})
 
 
+_CLASSES = {1000: "high-priority", 100: "low-priority"}
+
+
+@dataclass(frozen=True)
+class EqualPriorityPreemption:
+    """The default profile; one or two nodes full of pods of the preemptor's own priority (and maybe a
+    lower one): only victims of lower priority may be evicted, so the preemptor mostly stays pending."""
+
+    def strategy(self) -> SearchStrategy[Scenario]:
+        return st.composite(lambda draw: self._draw(draw))()
+
+    def _draw(self, draw: Draw) -> Scenario:
+        def pod(name: str, cpu: str, priority: int, node: str = "") -> dict:
+            # Classes of generators.pools (the backends know them), as admission would fill them in.
+            spec: dict = {"priorityClassName": _CLASSES[priority], "priority": priority, "containers": [
+                {"name": "c0", "image": "registry.k8s.io/pause:3.10", "resources": {"requests": {"cpu": cpu}}}]}
+            if node:
+                spec["nodeName"] = node
+            return {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": name, "namespace": "default"}, "spec": spec}
+        count = draw(st.integers(1, 2))
+        nodes, bound = [], []
+        for i in range(count):
+            name = f"node-{i}"
+            alloc = {"cpu": "2", "memory": "4Gi", "pods": "110"}
+            nodes.append({"apiVersion": "v1", "kind": "Node",
+                          "metadata": {"name": name, "labels": {"kubernetes.io/hostname": name}},
+                          "status": {"capacity": alloc, "allocatable": alloc}})
+            bound.append(pod(f"running-{i}", _pick(draw, ("1500m", "1800m")), 1000, name))
+            if draw(st.booleans()):
+                bound.append(pod(f"low-{i}", "200m", _pick(draw, (100, 1000)), name))
+        preemptor = pod("pod-0", _pick(draw, ("1", "1500m", "600m")), 1000)
+        return Scenario(nodes=tuple(nodes), pods=tuple(bound), workload=(preemptor,))
+
+
 # Two reserve probes: the forward-order Unreserve counterexample must shrink to that many.
 _RESERVE = Situation({"reserve": ["Probe0", "Probe1"], "permit": ["Probe1"]}, _reserve_failure)
 _FILTER_PLACES = {"preFilter": ["Probe0"], "filter": ["Probe0", "Probe1"], "postFilter": ["Probe1"],
                   "reserve": ["Probe1"]}
-SITUATIONS: dict[str, Situation] = {
+SITUATIONS: dict[str, Situation | EqualPriorityPreemption] = {
+    "preemption-evicts-lower-priority-only": EqualPriorityPreemption(),
+    "filter-short-circuit": Situation(
+        {"filter": ["Probe0", "Probe1", "Probe2"]}, min_nodes=2,
+        seed=lambda draw, nodes: ({_pick(draw, ("Probe0", "Probe1")): {"Filter": _filter_rejections(draw, nodes)}},
+                                  {})),
+    "extender-prioritize-errors-tolerated": Situation(
+        {"preFilter": ["Probe0"], "reserve": ["Probe0"]},
+        lambda draw, nodes: ({}, {"ext-0": {"prioritize": {"error": "extender says no"} if draw(st.booleans())
+                                            else {"status": _pick(draw, (500, 404))}}}),
+        min_nodes=2, extenders=({"filterVerb": "filter", "prioritizeVerb": "prioritize", "weight": 1},)),
     "unreserve-reverse-order": _RESERVE,
     "reserve-short-circuit": _RESERVE,
     "prefilter-skip-pairing": Situation(
@@ -264,8 +308,8 @@ SITUATIONS: dict[str, Situation] = {
 }
 
 
-def situation_for(invariant_id: str) -> Situation | None:
+def situation_for(invariant_id: str) -> Situation | EqualPriorityPreemption | None:
     return SITUATIONS.get(invariant_id)
 
 
-__all__ = ["SITUATIONS", "Situation", "situation_for"]
+__all__ = ["SITUATIONS", "EqualPriorityPreemption", "Situation", "situation_for"]
