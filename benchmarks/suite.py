@@ -16,8 +16,6 @@ import sys
 import time
 from pathlib import Path
 
-from hypothesis import given, settings
-
 # Run as a script, this directory heads sys.path and benchmarks/generators.py would shadow `generators`.
 _HERE = Path(__file__).resolve().parent
 sys.path[:] = [str(_HERE.parent)] + [p for p in sys.path if Path(p or ".").resolve() != _HERE]
@@ -25,42 +23,36 @@ sys.path[:] = [str(_HERE.parent)] + [p for p in sys.path if Path(p or ".").resol
 from conformance.backends import make_backend  # noqa: E402 - after the path fix above
 from conformance.extender_server import ExtenderServer  # noqa: E402
 from conformance.invariants import REGISTRY  # noqa: E402
-from conformance.repeatable import repeatable  # noqa: E402
-from conformance.search import check, default_strategy, find_violation  # noqa: E402
-from conformance.settings import for_profile  # noqa: E402
+from conformance.search import find_violation  # noqa: E402
 
 
-def _counted_search(backend, inv, profile: str):
-    """The suite's search for `inv` as a plain function, and a one-element list counting its examples."""
-    count = [0]
+class _Counting:
+    """A backend proxy that counts the scenarios run through it."""
 
-    @settings(for_profile(profile))
-    @given(default_strategy(inv))
-    def prop(scenario):
-        count[0] += 1
-        check(backend, inv, scenario)
-    return count, prop
+    def __init__(self, backend) -> None:
+        self.backend, self.runs = backend, 0
+        self.name, self.capabilities = backend.name, backend.capabilities
+
+    def run(self, scenario):
+        self.runs += 1
+        return self.backend.run(scenario)
 
 
 def per_invariant(backend, profile: str) -> float:
-    """Runs each invariant's search as the suite does; returns the total wall time."""
+    """Runs each invariant's search as the suite does (find_violation); returns the total wall time."""
     total = 0.0
     print(f"{'invariant':42s} {'examples':>8s} {'seconds':>8s} {'examples/s':>10s}  result")
     for inv in REGISTRY.values():
         if inv.requires - set(backend.capabilities):
             print(f"{inv.id:42s} {'':>8s} {'':>8s} {'':>10s}  skipped (capability)")
             continue
-        count, prop = _counted_search(backend, inv, profile)
+        counting = _Counting(backend)
         start = time.perf_counter()
-        try:
-            with repeatable():
-                prop()
-            result = "pass"
-        except Exception as exc:  # noqa: BLE001 - a benchmark reports, the suite judges
-            result = f"FAIL {type(exc).__name__}"
+        failure = find_violation(counting, inv, profile=profile, shrink=False)
         seconds = time.perf_counter() - start
         total += seconds
-        print(f"{inv.id:42s} {count[0]:8d} {seconds:8.2f} {count[0] / seconds:10.1f}  {result}", flush=True)
+        result = "pass" if failure is None else f"FAIL after {failure.examples} examples"
+        print(f"{inv.id:42s} {counting.runs:8d} {seconds:8.2f} {counting.runs / seconds:10.1f}  {result}", flush=True)
     print(f"suite wall time ({profile} profile, {backend.name}): {total:.1f} s")
     return total
 

@@ -32,8 +32,8 @@ _REJECT = ("Unschedulable", "UnschedulableAndUnresolvable")
 @dataclass(frozen=True)
 class Situation:
     """`plugins`: v1 point -> probes there, in order (at `bind` they run before DefaultBinder).
-    `weights`: score probe -> the weights to draw its weight from (default 1). `extenders`: config entries (urlPrefix is
-    filled in). `seed`: the first pod's scripts."""
+    `weights`: score probe -> the weights to draw its weight from (default 1). `extenders`: config
+    entries for ext-0, ext-1, ... (urlPrefix is filled in). `seed`: the first pod's scripts."""
 
     plugins: Mapping[str, Sequence[str]]
     seed: Seed
@@ -52,8 +52,8 @@ class Situation:
         config = self._config(draw)
         placements = {probe: [p for p in self.plugins if probe in self.plugins[p]]
                       for probe in {p for probes in self.plugins.values() for p in probes}}
-        ext_verbs = {e["name"]: [v for v in ("filter", "prioritize", "bind", "preempt") if f"{v}Verb" in e]
-                     for e in self._extender_entries()}
+        ext_verbs = {name: [v for v in ("filter", "prioritize", "bind", "preempt") if f"{v}Verb" in e]
+                     for name, e in self._named_extenders()}
         workload = []
         count = draw(st.integers(1, self.max_pods))
         for i in range(count):
@@ -63,11 +63,10 @@ class Situation:
                                        max_permit_timeout=1.0)) if placements else {}
             ext = draw(extender_scripts(extenders=ext_verbs, nodes=names)) if ext_verbs else {}
             if i == 0:
-                seeded_probe, seeded_ext = self.seed(draw, names)
-                for name, actions in seeded_probe.items():
-                    probe.setdefault(name, {}).update(actions)
-                for name, actions in seeded_ext.items():
-                    ext.setdefault(name, {}).update(actions)
+                # The seed's answers replace what was drawn for the same probe (extender) and point (verb).
+                for drawn, seeded in zip((probe, ext), self.seed(draw, names)):
+                    for name, actions in seeded.items():
+                        drawn.setdefault(name, {}).update(actions)
             annotations = {}
             if probe:
                 annotations[PROBE_SCRIPT_ANNOTATION] = json.dumps(probe, separators=(",", ":"))
@@ -79,8 +78,8 @@ class Situation:
         return Scenario(config=config, nodes=cluster.nodes, pods=cluster.pods, objects=cluster.objects,
                         workload=tuple(workload))
 
-    def _extender_entries(self) -> list[dict]:
-        return [{"name": f"ext-{i}", **e} for i, e in enumerate(self.extenders)]
+    def _named_extenders(self) -> list[tuple[str, Mapping[str, object]]]:
+        return [(f"ext-{i}", e) for i, e in enumerate(self.extenders)]
 
     def _config(self, draw: Draw) -> dict:
         plugins: dict = {"multiPoint": {"disabled": [{"name": "*"}], "enabled": list(_KEEP)}}
@@ -97,10 +96,7 @@ class Situation:
                 plugins[point] = {"enabled": entries}
         config = {"apiVersion": "kubescheduler.config.k8s.io/v1", "kind": "KubeSchedulerConfiguration",
                   "profiles": [{"schedulerName": "default-scheduler", "plugins": plugins}]}
-        extenders = []
-        for entry in self._extender_entries():
-            name = entry.pop("name")
-            extenders.append({"urlPrefix": f"{EXTENDER_URL_PLACEHOLDER}/{name}", **entry})
+        extenders = [{"urlPrefix": f"{EXTENDER_URL_PLACEHOLDER}/{name}", **e} for name, e in self._named_extenders()]
         if extenders:
             config["extenders"] = extenders
         return config

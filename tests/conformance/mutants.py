@@ -246,35 +246,6 @@ def _postbind_after_failed_bind(fw: Framework) -> None:
     fw.run_bind_plugins = run
 
 
-MUTANTS: list[Mutant] = [
-    Mutant("forward-order-unreserve", "unreserve-reverse-order", _each_framework(_forward_unreserve)),
-    Mutant("unreserve-only-reserved", "unreserve-reverse-order", _each_framework(_unreserve_only_reserved)),
-    Mutant("reserve-not-short-circuited", "reserve-short-circuit", _each_framework(_reserve_not_short_circuited)),
-    Mutant("filter-not-short-circuited", "filter-short-circuit", _each_framework(_filter_not_short_circuited)),
-    Mutant("prefilter-skip-ignored", "prefilter-skip-pairing", _each_framework(_prefilter_skip_ignored)),
-    Mutant("prefilter-result-ignored", "prefilter-result-restricts", _each_framework(_prefilter_result_ignored)),
-    Mutant("gates-ignored", "gated-pods-never-prefiltered", _each_framework(_gates_ignored)),
-    Mutant("capacity-ignored", "capacity-respected", _each_framework(_capacity_ignored)),
-    Mutant("filters-built-in-reverse", "plugin-order-matches-expansion", _each_framework(_filters_built_in_reverse)),
-    Mutant("cycle-state-reused", "cycle-state-fresh", _cycle_state_reused),
-    Mutant("postfilter-with-feasible-node", "postfilter-only-without-feasible-node", _postfilter_with_feasible_node),
-    Mutant("infeasible-node-chosen", "chosen-node-passed-filters", _infeasible_node_chosen),
-    Mutant("scores-with-one-feasible-node", "one-feasible-node-no-scoring", _scores_with_one_feasible_node),
-    Mutant("no-score-range-check", "score-range-enforced", _each_framework(_no_score_range_check)),
-    Mutant("weights-ignored", "chosen-node-has-max-score", _each_framework(_weights_ignored)),
-    Mutant("prescore-skip-ignored", "prescore-skip-pairing", _each_framework(_prescore_skip_ignored)),
-    Mutant("permit-timeout-ignored", "permit-wait-resolution", _each_framework(_permit_timeout_ignored)),
-    Mutant("reject-after-wait-leaves-waiting-pod", "permit-reject-wins",
-           _each_framework(_reject_after_wait_leaves_waiting_pod)),
-    Mutant("bind-continues-after-success", "bind-first-non-skip", _each_framework(_bind_continues_after_success)),
-    Mutant("postbind-after-failed-bind", "postbind-iff-bound", _each_framework(_postbind_after_failed_bind)),
-    Mutant("plugins-bind-before-extender", "extender-binder-first", lambda s: _plugins_bind_before_extender(s)),
-    Mutant("bind-retried-after-success", "bound-at-most-once", lambda s: _bind_retried_after_success(s)),
-]
-
-__all__ = ["MUTANTS", "Mutant"]
-
-
 def _plugins_bind_before_extender(sched: Scheduler) -> None:
     """Asks the Bind plugins first and the binder extender only when every plugin skips."""
     original = sched._bind
@@ -304,6 +275,35 @@ def _bind_retried_after_success(sched: Scheduler) -> None:
         return status
     store.bind = store_bind
     sched._bind = bind
+
+
+MUTANTS: list[Mutant] = [
+    Mutant("forward-order-unreserve", "unreserve-reverse-order", _each_framework(_forward_unreserve)),
+    Mutant("unreserve-only-reserved", "unreserve-reverse-order", _each_framework(_unreserve_only_reserved)),
+    Mutant("reserve-not-short-circuited", "reserve-short-circuit", _each_framework(_reserve_not_short_circuited)),
+    Mutant("filter-not-short-circuited", "filter-short-circuit", _each_framework(_filter_not_short_circuited)),
+    Mutant("prefilter-skip-ignored", "prefilter-skip-pairing", _each_framework(_prefilter_skip_ignored)),
+    Mutant("prefilter-result-ignored", "prefilter-result-restricts", _each_framework(_prefilter_result_ignored)),
+    Mutant("gates-ignored", "gated-pods-never-prefiltered", _each_framework(_gates_ignored)),
+    Mutant("capacity-ignored", "capacity-respected", _each_framework(_capacity_ignored)),
+    Mutant("filters-built-in-reverse", "plugin-order-matches-expansion", _each_framework(_filters_built_in_reverse)),
+    Mutant("cycle-state-reused", "cycle-state-fresh", _cycle_state_reused),
+    Mutant("postfilter-with-feasible-node", "postfilter-only-without-feasible-node", _postfilter_with_feasible_node),
+    Mutant("infeasible-node-chosen", "chosen-node-passed-filters", _infeasible_node_chosen),
+    Mutant("scores-with-one-feasible-node", "one-feasible-node-no-scoring", _scores_with_one_feasible_node),
+    Mutant("no-score-range-check", "score-range-enforced", _each_framework(_no_score_range_check)),
+    Mutant("weights-ignored", "chosen-node-has-max-score", _each_framework(_weights_ignored)),
+    Mutant("prescore-skip-ignored", "prescore-skip-pairing", _each_framework(_prescore_skip_ignored)),
+    Mutant("permit-timeout-ignored", "permit-wait-resolution", _each_framework(_permit_timeout_ignored)),
+    Mutant("reject-after-wait-leaves-waiting-pod", "permit-reject-wins",
+           _each_framework(_reject_after_wait_leaves_waiting_pod)),
+    Mutant("bind-continues-after-success", "bind-first-non-skip", _each_framework(_bind_continues_after_success)),
+    Mutant("postbind-after-failed-bind", "postbind-iff-bound", _each_framework(_postbind_after_failed_bind)),
+    Mutant("plugins-bind-before-extender", "extender-binder-first", _plugins_bind_before_extender),
+    Mutant("bind-retried-after-success", "bound-at-most-once", _bind_retried_after_success),
+]
+
+__all__ = ["MUTANTS", "Mutant"]
 
 
 # --- queue, extenders, outcome, preemption --------------------------------------------------------
