@@ -66,12 +66,15 @@ fi
 mkdir -p "$out"
 
 gover=$(go env GOVERSION)
-# Tests and their data do not change the binaries, so they stay out of the stamp.
-tree_sum=$(cd "$mod" && sources . | grep -v -e '_test\.go$' -e '/testdata/' | xargs sha256sum | sha256sum | cut -c1-64)
+# Tests and their data do not change the binaries, so they stay out of the stamp;
+# the runner's entry point is a test file (see cmd/runner/main_test.go).
+tree_sum=$(cd "$mod" && sources . | grep -v -e '/testdata/' -e '_test\.go$' |
+	cat - <(echo ./cmd/runner/main_test.go) | xargs sha256sum | sha256sum | cut -c1-64)
+# The runner is a test binary: synctest bubbles (virtual time) exist only in tests.
 # Scheduler APIs the runner uses changed in v1.37 (harness/runner/compat*.go).
-tags=()
+runner_tags=runner
 case $version in
-v1.36.*) tags=(-tags k8s136) ;;
+v1.36.*) runner_tags=runner,k8s136 ;;
 esac
 log "go $gover, k8s.io/kubernetes $version, module ${mod}, output ${out}"
 
@@ -80,7 +83,7 @@ log "step download: go mod download"
 (cd "$mod" && nice -n 10 go mod download)
 log "step download: done in $((SECONDS - step))s"
 
-# build NAME PACKAGE [extra go build args...]
+# build NAME PACKAGE [extra go build args...]; GO_BUILD="test -c" builds a test binary.
 build() {
 	local name=$1 pkg=$2
 	shift 2
@@ -97,13 +100,14 @@ build() {
 		timer=(/usr/bin/time -f "[build.sh] step $name: %e s wall, %U s user, max RSS %M KiB")
 	fi
 	rm -f "$stamp_file"
-	(cd "$mod" && "${timer[@]}" nice -n 10 go build -mod=readonly -trimpath "$@" -o "$out/$name" "$pkg")
+	# shellcheck disable=SC2086 # GO_BUILD is two words for the runner
+	(cd "$mod" && "${timer[@]}" nice -n 10 go ${GO_BUILD:-build} -mod=readonly -trimpath "$@" -o "$out/$name" "$pkg")
 	echo "$stamp" >"$stamp_file"
 	log "step $name: done in $((SECONDS - t))s ($(du -h "$out/$name" | cut -f1))"
 }
 
 k8s_ldflags="-s -w -X k8s.io/component-base/version.gitVersion=$version"
-build runner ./cmd/runner "${tags[@]}" -ldflags "$k8s_ldflags"
+GO_BUILD="test -c" build runner ./cmd/runner -tags "$runner_tags" -ldflags "$k8s_ldflags"
 build kube-scheduler ./cmd/kube-scheduler -ldflags "$k8s_ldflags"
 if $control_plane; then
 	build kube-apiserver k8s.io/kubernetes/cmd/kube-apiserver -ldflags "$k8s_ldflags"

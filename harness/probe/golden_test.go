@@ -8,6 +8,7 @@ import (
 	"reflect"
 	"sort"
 	"testing"
+	"testing/synctest"
 
 	"github.com/kube-scheduler-conformance/harness/runner"
 )
@@ -62,11 +63,12 @@ func TestGoldenTraces(t *testing.T) {
 			if err := json.Unmarshal(data, &golden); err != nil {
 				t.Fatal(err)
 			}
-			out, _, err := r.Run(context.Background(), &golden.Scenario)
+			var res *runner.Result
+			synctest.Test(t, func(*testing.T) { res, err = r.Run(context.Background(), &golden.Scenario) })
 			if err != nil {
 				t.Fatal(err)
 			}
-			encoded, err := json.Marshal(out.Trace)
+			encoded, err := json.Marshal(res.Outcome.Trace)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -214,11 +214,14 @@ func (p *Probe) Permit(_ context.Context, state fwk.CycleState, pod *v1.Pod, nod
 func (p *Probe) signal(pod *v1.Pod, attempt int, then Signal, stop <-chan struct{}) {
 	deadline := time.Now().Add(waitingPodGrace)
 	waiting := p.handle.GetWaitingPod(pod.UID)
-	for waiting == nil && time.Now().Before(deadline) {
+	// The pod usually waits already, or within the Permit call still running:
+	// poll from 1 ns, doubling, so that on a virtual clock the signal is
+	// recorded at `after` (t has microsecond resolution), not a poll later.
+	for pause := time.Nanosecond; waiting == nil && time.Now().Before(deadline); pause = min(2*pause, time.Millisecond) {
 		select {
 		case <-stop:
 			return
-		case <-time.After(time.Millisecond):
+		case <-time.After(pause):
 		}
 		waiting = p.handle.GetWaitingPod(pod.UID)
 	}

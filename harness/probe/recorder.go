@@ -47,6 +47,9 @@ type Recorder struct {
 	stop    chan struct{}
 	once    sync.Once
 	post    *http.Client
+	// poke, when set, is called after every record (outside the lock): the
+	// runner wakes its idle check on it.
+	poke func()
 }
 
 type scriptOrError struct {
@@ -67,6 +70,10 @@ func NewRecorder() *Recorder {
 		post:    &http.Client{Timeout: 5 * time.Second},
 	}
 }
+
+// OnRecord sets a function called after every record; call it before the
+// scheduler starts.
+func (r *Recorder) OnRecord(poke func()) { r.poke = poke }
 
 // Start is the instant `t` counts from.
 func (r *Recorder) Start() time.Time { return r.start }
@@ -109,6 +116,9 @@ func (r *Recorder) record(rec Record, collector string) {
 	r.mu.Unlock()
 	if collector != "" {
 		r.send(collector, rec)
+	}
+	if r.poke != nil {
+		r.poke()
 	}
 }
 

@@ -3,6 +3,7 @@ package runner
 import (
 	"fmt"
 	"sync"
+	"testing/synctest"
 	"time"
 
 	dto "github.com/prometheus/client_model/go"
@@ -15,21 +16,47 @@ import (
 	"github.com/kube-scheduler-conformance/harness/probe"
 )
 
+// activity wakes the idle check: every API write, event, trace record, pop
+// and end of a scheduling cycle pokes it. Created inside the bubble.
+type activity struct{ ch chan struct{} }
+
+func newActivity() *activity { return &activity{ch: make(chan struct{}, 1)} }
+
+func (a *activity) poke() {
+	select {
+	case a.ch <- struct{}{}:
+	default:
+	}
+}
+
+// drained reports whether anything poked since the last call.
+func (a *activity) drained() bool {
+	select {
+	case <-a.ch:
+		return true
+	default:
+		return false
+	}
+}
+
 // cycles wraps the scheduler's NextEntity to see when a scheduling cycle runs
 // and to read the queue's own attempt counter of every popped pod.
 type cycles struct {
 	mu       sync.Mutex
 	running  bool
+	current  string // the pod of the running cycle
 	attempts map[types.UID]int
+	poke     func()
 }
 
-func watchCycles(sched *scheduler.Scheduler) *cycles {
-	c := &cycles{attempts: map[types.UID]int{}}
+func watchCycles(sched *scheduler.Scheduler, poke func()) *cycles {
+	c := &cycles{attempts: map[types.UID]int{}, poke: poke}
 	onPop(sched, func(pInfo *framework.QueuedPodInfo) {
 		c.mu.Lock()
-		defer c.mu.Unlock()
 		c.attempts[pInfo.Pod.UID] = pInfo.Attempts
-		c.running = true
+		c.running, c.current = true, podKey(pInfo.Pod)
+		c.mu.Unlock()
+		poke()
 	})
 	return c
 }
@@ -39,12 +66,23 @@ func (c *cycles) ended() {
 	c.mu.Lock()
 	c.running = false
 	c.mu.Unlock()
+	c.poke()
 }
 
 func (c *cycles) inCycle() bool {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.running
+}
+
+// String names the running cycle; safe outside the bubble (the watchdog).
+func (c *cycles) String() string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if !c.running {
+		return ""
+	}
+	return "the scheduling cycle of " + c.current + " runs"
 }
 
 func (c *cycles) attemptsOf(uid types.UID) int {
@@ -55,71 +93,29 @@ func (c *cycles) attemptsOf(uid types.UID) int {
 
 // bindingCycles is the number of binding-cycle goroutines in the process
 // (scheduler_goroutines{operation="binding"}: up from before WaitOnPermit to
-// after the failure handling of a failed binding).
+// after the failure handling of a failed binding). One scenario runs at a
+// time, so the difference to the count at its start is its own.
 func bindingCycles() float64 {
-	return read(metrics.Goroutines.WithLabelValues(metrics.Binding)).GetGauge().GetValue()
-}
-
-// preemptions counts asynchronous preemptions started (each observes its
-// victims first) and finished (each counts its result last).
-func preemptions() (started, finished float64) {
-	started = float64(read(metrics.PreemptionVictims.ObserverMetric).GetHistogram().GetSampleCount())
-	for _, result := range []string{metrics.GoroutineResultSuccess, metrics.GoroutineResultError} {
-		finished += read(metrics.PreemptionGoroutinesExecutionTotal.WithLabelValues(result)).GetCounter().GetValue()
-	}
-	return started, finished
-}
-
-func read(metric any) *dto.Metric {
 	var m dto.Metric
-	if w, ok := metric.(interface{ Write(*dto.Metric) error }); ok {
-		_ = w.Write(&m)
-	}
-	return &m
+	_ = metrics.Goroutines.WithLabelValues(metrics.Binding).Write(&m)
+	return m.GetGauge().GetValue()
 }
 
-// goroutines are the scheduler's own goroutines a scenario waits for.
-type goroutines struct {
-	binding, preempting float64 // process-wide counts when the scenario started
-	lastStart           time.Time
-	lastStarted         float64
-}
-
-func countGoroutines() *goroutines {
-	started, finished := preemptions()
-	return &goroutines{binding: bindingCycles(), preempting: started - finished, lastStarted: started}
-}
-
-// running names the binding cycles and asynchronous preemptions this
-// scenario started that have not ended. A preemption without victims to
-// delete starts no goroutine yet counts as started, so an unfinished count
-// that has not moved for a second is not waited for.
-func (g *goroutines) running(now time.Time) string {
-	if n := bindingCycles() - g.binding; n > 0 {
-		return fmt.Sprintf("%v binding cycles", n)
-	}
-	started, finished := preemptions()
-	if started != g.lastStarted {
-		g.lastStarted, g.lastStart = started, now
-	}
-	if n := started - finished - g.preempting; n > 0 && now.Sub(g.lastStart) < time.Second {
-		return fmt.Sprintf("%v asynchronous preemptions", n)
-	}
-	return ""
-}
-
-// busy names what can still make progress on its own, "" when nothing: a
-// scheduling or binding cycle or an asynchronous preemption runs, a pod is in
-// activeQ or backoffQ (it will be retried) or in flight, a bound pod is not yet confirmed by the informer,
-// or a probe's Permit signal is still to fire. Pods in the unschedulable pool
-// wait for cluster events a static scenario never sends.
-func busy(sched *scheduler.Scheduler, c *cycles, g *goroutines, rec *probe.Recorder, workload []*v1.Pod) string {
+// busy names what can still make progress on its own, "" when nothing. It
+// is exact right after synctest.Wait, when every goroutine of the scenario is
+// blocked: then only a timer can move a scheduling cycle blocked in a plugin,
+// a binding cycle (WaitOnPermit, a slow plugin), a probe's Permit signal or a
+// pod in backoffQ. A pod in activeQ or in flight, or an assumed workload pod,
+// means a cycle is under way. Pods in the unschedulable pool wait for cluster
+// events a static scenario never sends (the 5-minute leftover flush is beyond
+// any deadline the suite uses).
+func busy(sched *scheduler.Scheduler, c *cycles, bindingBase float64, rec *probe.Recorder, workload []*v1.Pod) string {
 	q := sched.SchedulingQueue
 	if c.inCycle() {
 		return "a scheduling cycle"
 	}
-	if running := g.running(time.Now()); running != "" {
-		return running
+	if n := bindingCycles() - bindingBase; n > 0 {
+		return fmt.Sprintf("%v binding cycles", n)
 	}
 	switch {
 	case rec.PendingSignals() > 0:
@@ -139,69 +135,43 @@ func busy(sched *scheduler.Scheduler, c *cycles, g *goroutines, rec *probe.Recor
 	return ""
 }
 
-// lagging names a write the scheduler has not seen yet, "" when none: a deleted
-// pod still in its cache, a bound workload pod whose cached version is older
-// than the store's, or a queued one whose queued version is. Checked once the
-// settle window is over, as it reads every workload pod from the store.
-func lagging(sched *scheduler.Scheduler, st *store, workload []*v1.Pod) string {
-	for _, pod := range st.deletedPods() {
-		if _, err := sched.Cache.GetPod(pod); err == nil {
-			return "the deletion of " + podKey(pod)
-		}
-	}
-	for _, pod := range workload {
-		obj, err := st.client.Tracker().Get(podsResource, pod.Namespace, pod.Name)
-		if err != nil {
-			continue
-		}
-		stored := obj.(*v1.Pod)
-		seen := ""
-		if stored.Spec.NodeName != "" {
-			if cached, err := sched.Cache.GetPod(stored); err == nil {
-				seen = cached.ResourceVersion
-			}
-		} else if !sched.Profiles.HandlesSchedulerName(stored.Spec.SchedulerName) {
-			continue
-		} else if queued, ok := queuedPod(sched, stored); ok {
-			seen = queued.Pod.ResourceVersion
-		}
-		if seen != stored.ResourceVersion {
-			return "the latest version of " + podKey(stored)
-		}
-	}
-	return ""
-}
-
-// waitQuiet polls until busy() has been "", and nothing was written, recorded
-// or traced, for settle, and nothing is lagging; or until deadline, when it
-// returns what was still busy. The settle window covers what the checks
-// cannot see.
-func waitQuiet(deadline time.Time, settle time.Duration, busy func() string, activity func() int, lagging func() string) string {
-	last, quietSince, why := -1, time.Time{}, ""
+// waitIdle runs the scenario's clock until the scheduler is idle or the
+// deadline comes, and returns what was still busy at the deadline ("" when
+// idle). After synctest.Wait nothing moves until a timer fires, so busy() is
+// exact and no wall-clock settle window is needed; the clock then jumps to the
+// next timer (backoff, Permit timeouts, probe signals, the scheduler's own
+// periodic flushes). Idle also needs `settle` of virtual time without
+// activity, for timers busy() cannot see (a plugin's own); that costs no real
+// time.
+func waitIdle(deadline time.Time, settle time.Duration, act *activity, busy func() string, progress func(string)) string {
+	lastActive := time.Now()
 	for {
+		synctest.Wait()
 		now := time.Now()
-		if now.After(deadline) {
-			if why == "" {
-				why = "API writes or trace records still coming"
-			}
+		if act.drained() {
+			lastActive = now
+		}
+		why := busy()
+		progress(why)
+		if why == "" && now.Sub(lastActive) >= settle {
+			return ""
+		}
+		if !now.Before(deadline) {
 			return why
 		}
-		act := activity()
-		why = busy()
-		switch {
-		case why != "" || act != last:
-			last, quietSince = act, time.Time{}
-		case quietSince.IsZero():
-			quietSince = now
-		case now.Sub(quietSince) >= settle:
-			if why = lagging(); why == "" {
-				return ""
-			}
-			why = "informers to deliver " + why
-			quietSince = time.Time{}
+		next := now.Add(settle)
+		if why == "" {
+			next = lastActive.Add(settle)
 		}
-		time.Sleep(pollInterval)
+		if deadline.Before(next) {
+			next = deadline
+		}
+		timer := time.NewTimer(next.Sub(now))
+		select {
+		case <-act.ch:
+			lastActive = time.Now()
+		case <-timer.C:
+		}
+		timer.Stop()
 	}
 }
-
-const pollInterval = time.Millisecond

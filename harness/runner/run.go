@@ -4,42 +4,66 @@ import (
 	"context"
 	"fmt"
 	"sync"
+	"testing/synctest"
 	"time"
 
 	v1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/watch"
+	"k8s.io/client-go/informers"
 	"k8s.io/klog/v2"
 	configv1 "k8s.io/kube-scheduler/config/v1"
 	fwk "k8s.io/kube-scheduler/framework"
 	"k8s.io/kubernetes/pkg/scheduler"
+	frameworkruntime "k8s.io/kubernetes/pkg/scheduler/framework/runtime"
 
 	"github.com/kube-scheduler-conformance/harness/probe"
 )
 
 // Options tune the runner itself; the scheduler only ever sees the scenario's config.
 type Options struct {
-	// Settle is how long the scheduler must stay idle, with no API write,
-	// event or trace record, before the scenario counts as finished.
+	// Settle is how much virtual time without any API write, event, trace
+	// record or pop must pass, with nothing busy, before a scenario counts as
+	// finished. It covers timers the idle check cannot see.
 	Settle time.Duration
-	// Teardown bounds the wait for binding cycles after the scenario ends.
+	// Teardown bounds, in virtual time, the wait for binding cycles after a scenario.
 	Teardown time.Duration
+	// Watchdog bounds, in real time, one scenario: a plugin that never
+	// returns (or spins without blocking) ends the runner with an error.
+	Watchdog time.Duration
+	// BindWait bounds, in real time, how long an extender's bind request
+	// waits for the extender call it belongs to.
+	BindWait time.Duration
+	// Plugins are out-of-tree plugins registered beside the probes (their
+	// names must differ from the probes').
+	Plugins frameworkruntime.Registry
 }
 
 // DefaultOptions are the runner's defaults.
-var DefaultOptions = Options{Settle: 5 * time.Millisecond, Teardown: 10 * time.Second}
+var DefaultOptions = Options{Settle: time.Second, Teardown: 10 * time.Second, Watchdog: 60 * time.Second,
+	BindWait: 10 * time.Second}
 
-// Runner runs scenarios one at a time; Bind may be called concurrently, by
-// the extender server, while a scenario runs.
+// Runner runs scenarios one at a time, each inside a synctest bubble (see
+// Serve): every timer of the scheduler runs on the bubble's virtual clock.
+// Bind is called from outside the bubble, by the extender server.
 type Runner struct {
-	opts    Options
-	serial  sync.Mutex
-	mu      sync.Mutex
-	current *run
+	opts   Options
+	serial sync.Mutex
+	binds  chan bindRequest // outside any bubble: Bind sends, the extender wrapper receives
+	status progress
 }
 
-func New(opts Options) *Runner { return &Runner{opts: opts} }
+// New must be called outside any bubble.
+func New(opts Options) *Runner { return &Runner{opts: opts, binds: make(chan bindRequest)} }
+
+// Result is what one scenario produced.
+type Result struct {
+	Outcome *Outcome
+	// Start is the (virtual) instant the trace's and the bindings' t count from.
+	Start         time.Time
+	ExtenderCalls []ExtenderCall
+}
 
 // run is one scenario's scheduler and everything around it.
 type run struct {
@@ -51,87 +75,109 @@ type run struct {
 	plugins map[string]*configv1.Plugins
 }
 
-// Run runs one scenario from a clean state. The error is for scenarios the
-// scheduler refuses (invalid config, undecodable manifest); the scheduler's
-// own failures are part of the outcome. It also returns when the trace clock started.
-func (r *Runner) Run(parent context.Context, sc *Scenario) (*Outcome, time.Time, error) {
+// Run runs one scenario from a clean state; it must be called inside a
+// synctest bubble. The error is for scenarios the scheduler refuses
+// (invalid config, undecodable manifest); the scheduler's own failures are
+// part of the outcome.
+func (r *Runner) Run(parent context.Context, sc *Scenario) (*Result, error) {
 	r.serial.Lock()
 	defer r.serial.Unlock()
+	r.status.watch(nil)
+	r.status.set("decoding the scenario", time.Now(), "")
 	objs, err := sc.decode()
 	if err != nil {
-		return nil, time.Time{}, err
+		return nil, err
 	}
 	cfg, err := LoadConfig(sc.Config)
 	if err != nil {
-		return nil, time.Time{}, err
+		return nil, err
 	}
 	// A burst of writes (many pods, many victims) must not overflow the
 	// informers' fake watch channels, which panic when full.
 	watch.DefaultChanSize = int32(max(100, 16*(len(objs.existing)+len(objs.workload))))
 
 	ctx, cancel := context.WithCancel(parent)
+	act := newActivity()
 	rec := probe.NewRecorder()
-	st := newStore(rec.Start(), objs.existing)
+	rec.OnRecord(act.poke)
+	st := newStore(rec.Start(), objs.existing, act.poke)
 	informerFactory := newInformerFactory(st.client)
 	defer func() {
 		cancel()
 		informerFactory.Shutdown()
 		rec.Close()
 	}()
-	opts := append(schedulerOptions(cfg), scheduler.WithFrameworkOutOfTreeRegistry(probe.Registry(rec)))
+	r.status.set("starting the scheduler", rec.Start(), "")
+	registry := probe.Registry(rec)
+	if err := registry.Merge(r.opts.Plugins); err != nil {
+		return nil, fmt.Errorf("registering the runner's plugins beside the probes: %w", err)
+	}
+	opts := append(schedulerOptions(cfg), scheduler.WithFrameworkOutOfTreeRegistry(registry))
 	sched, err := scheduler.New(ctx, st.client, informerFactory, nil, st.recorderFactory, opts...)
 	if err != nil {
-		return nil, time.Time{}, err
+		return nil, err
 	}
 	plugins, err := EffectivePlugins(sched)
 	if err != nil {
-		return nil, time.Time{}, err
+		return nil, err
 	}
-	rn := &run{objs: objs, rec: rec, store: st, sched: sched, cycles: watchCycles(sched), plugins: plugins}
-	counts := countGoroutines()
+	calls := &extenderCalls{start: rec.Start(), seq: rec.Seq}
+	rn := &run{objs: objs, rec: rec, store: st, sched: sched, cycles: watchCycles(sched, act.poke), plugins: plugins}
+	wrapExtenders(sched, calls, r.binds, rn.bind)
+	bindingBase := bindingCycles()
 
 	informerFactory.Start(ctx.Done())
-	informerFactory.WaitForCacheSync(ctx.Done())
-	if err := handlersSynced(ctx, sched); err != nil {
-		return nil, time.Time{}, err
+	if err := synced(informerFactory, sched); err != nil {
+		return nil, err
 	}
+	r.status.set("creating the workload pods", rec.Start(), "")
 	if err := rn.createWorkload(ctx); err != nil {
-		return nil, time.Time{}, err
+		return nil, err
 	}
-	r.setCurrent(rn)
-	defer r.setCurrent(nil)
+	r.status.watch(rn.cycles)
+	r.status.set("scheduling", rec.Start(), "")
 	loopDone := start(ctx, sched, rn.cycles)
 
-	if why := waitQuiet(rec.Start().Add(objs.deadline), r.opts.Settle,
-		func() string { return busy(sched, rn.cycles, counts, rec, objs.workload) },
-		func() int { return st.activity() + rec.Seq() },
-		func() string { return lagging(sched, st, objs.workload) }); why != "" {
-		klog.Background().Info("Scenario deadline reached while the scheduler was busy", "deadline", objs.deadline, "busy", why)
+	why := waitIdle(rec.Start().Add(objs.deadline), r.opts.Settle, act,
+		func() string { return busy(sched, rn.cycles, bindingBase, rec, objs.workload) },
+		func(busy string) { r.status.set("scheduling", rec.Start(), busy) })
+	if why != "" {
+		klog.Background().V(2).Info("Scenario deadline reached while the scheduler was busy", "deadline", objs.deadline, "busy", why)
 	}
 	out := rn.outcome()
 
+	r.status.set("tearing down (scheduling loop, binding cycles, plugins)", rec.Start(), why)
 	cancel()
 	<-loopDone
-	rn.stop(counts, r.opts.Teardown)
-	return out, rec.Start(), nil
+	rn.stop(bindingBase, r.opts.Teardown)
+	return &Result{Outcome: out, Start: rec.Start(), ExtenderCalls: calls.list()}, nil
 }
 
-// handlersSynced is sched.WaitForHandlersSync without its 100 ms polling period.
-func handlersSynced(ctx context.Context, sched *scheduler.Scheduler) error {
-	for {
-		checkOnce, stop := context.WithCancel(ctx)
+// synced waits until the informers have listed and the scheduler's event
+// handlers have synced. After synctest.Wait both usually hold at once, so
+// no virtual time passes before the workload exists.
+func synced(factory informers.SharedInformerFactory, sched *scheduler.Scheduler) error {
+	checkOnce := make(chan struct{})
+	close(checkOnce)
+	for i := 0; ; i++ {
+		synctest.Wait()
+		informersSynced := true
+		for _, ok := range factory.WaitForCacheSync(checkOnce) {
+			informersSynced = informersSynced && ok
+		}
+		ctx, stop := context.WithCancel(context.Background())
 		stop()
-		if sched.WaitForHandlersSync(checkOnce) == nil {
+		if informersSynced && sched.WaitForHandlersSync(ctx) == nil {
 			return nil
 		}
-		if ctx.Err() != nil {
-			return fmt.Errorf("waiting for the scheduler's event handlers: %w", ctx.Err())
+		if i == 1000 {
+			return fmt.Errorf("the scheduler's informers and event handlers did not sync within %v of virtual time", 1000*pollInterval)
 		}
 		time.Sleep(pollInterval)
 	}
 }
 
-// createWorkload creates the workload pods in order and waits until the
+// createWorkload creates the workload pods in order and checks that the
 // scheduler has queued every pod a profile is responsible for, so that all
 // are in the queue, in creation order, before the first pop.
 func (rn *run) createWorkload(ctx context.Context) error {
@@ -140,19 +186,13 @@ func (rn *run) createWorkload(ctx context.Context) error {
 			return fmt.Errorf("creating workload pod %s: %w", podKey(pod), err)
 		}
 	}
-	deadline := time.Now().Add(10 * time.Second)
+	synctest.Wait()
 	for _, pod := range rn.objs.workload {
 		if !rn.sched.Profiles.HandlesSchedulerName(pod.Spec.SchedulerName) {
 			continue
 		}
-		for {
-			if _, ok := queuedPod(rn.sched, pod); ok {
-				break
-			}
-			if time.Now().After(deadline) {
-				return fmt.Errorf("workload pod %s did not reach the scheduling queue in 10s", podKey(pod))
-			}
-			time.Sleep(pollInterval)
+		if _, ok := queuedPod(rn.sched, pod); !ok {
+			return fmt.Errorf("workload pod %s did not reach the scheduling queue", podKey(pod))
 		}
 	}
 	return nil
@@ -186,13 +226,14 @@ func start(ctx context.Context, sched *scheduler.Scheduler, c *cycles) <-chan st
 
 // stop ends what outlives the scheduling loop: binding cycles blocked in
 // WaitOnPermit (which ignores the context) are rejected, then binding cycles
-// and asynchronous preemptions are awaited, then the plugins closed.
-func (rn *run) stop(counts *goroutines, timeout time.Duration) {
+// get `timeout` of virtual time to end, then the plugins are closed. The
+// bubble itself waits for every other goroutine.
+func (rn *run) stop(bindingBase float64, timeout time.Duration) {
 	for _, fw := range rn.sched.Profiles {
 		fw.IterateOverWaitingPods(func(wp fwk.WaitingPod) { wp.Reject("runner", "scenario ended") })
 	}
 	deadline := time.Now().Add(timeout)
-	for now := time.Now(); counts.running(now) != "" && now.Before(deadline); now = time.Now() {
+	for synctest.Wait(); bindingCycles() > bindingBase && time.Now().Before(deadline); synctest.Wait() {
 		time.Sleep(pollInterval)
 	}
 	if err := rn.sched.Profiles.Close(); err != nil {
@@ -200,28 +241,33 @@ func (rn *run) stop(counts *goroutines, timeout time.Duration) {
 	}
 }
 
-func (r *Runner) setCurrent(rn *run) {
-	r.mu.Lock()
-	r.current = rn
-	r.mu.Unlock()
-}
-
-// Bind binds a pod in the running scenario's store through pods/binding, for
-// an extender's bind verb (which binds through the API server itself). It
-// returns the API error text, or "" on success.
-func (r *Runner) Bind(namespace, name, uid, node string) string {
-	r.mu.Lock()
-	rn := r.current
-	r.mu.Unlock()
-	if rn == nil {
-		return "no scenario is running in the runner"
-	}
+// bind binds a pod through pods/binding for an extender's bind verb and
+// returns the API error text, or "" on success. It runs inside the bubble.
+func (rn *run) bind(req bindRequest) string {
 	binding := &v1.Binding{
-		ObjectMeta: metav1.ObjectMeta{Namespace: namespace, Name: name, UID: types.UID(uid)},
-		Target:     v1.ObjectReference{Kind: "Node", Name: node},
+		ObjectMeta: metav1.ObjectMeta{Namespace: req.namespace, Name: req.name, UID: types.UID(req.uid)},
+		Target:     v1.ObjectReference{Kind: "Node", Name: req.node},
 	}
-	if err := rn.store.client.CoreV1().Pods(namespace).Bind(context.Background(), binding, metav1.CreateOptions{}); err != nil {
+	if err := rn.store.client.CoreV1().Pods(req.namespace).Bind(context.Background(), binding, metav1.CreateOptions{}); err != nil {
 		return err.Error()
 	}
 	return ""
 }
+
+// Bind hands an extender's bind request to the extender call in flight (it
+// binds inside the scenario's bubble) and returns the API error text, or ""
+// when bound. Called outside the bubble.
+func (r *Runner) Bind(namespace, name, uid, node string) string {
+	req := bindRequest{namespace: namespace, name: name, uid: uid, node: node, reply: make(chan string, 1)}
+	timer := time.NewTimer(r.opts.BindWait)
+	defer timer.Stop()
+	select {
+	case r.binds <- req:
+		return <-req.reply
+	case <-timer.C:
+		return fmt.Sprintf("no extender bind call was in flight in the runner within %v", r.opts.BindWait)
+	}
+}
+
+// pollInterval paces the few virtual-time polls left (informer sync, teardown).
+const pollInterval = time.Millisecond

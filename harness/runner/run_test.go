@@ -1,15 +1,21 @@
 package runner
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
-	"runtime"
+	"os"
+	"os/exec"
 	"strings"
 	"testing"
+	"testing/synctest"
 	"time"
 
-	"k8s.io/kubernetes/pkg/scheduler/metrics"
+	v1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	fwk "k8s.io/kube-scheduler/framework"
+	frameworkruntime "k8s.io/kubernetes/pkg/scheduler/framework/runtime"
 )
 
 const probeConfig = `{"apiVersion": "kubescheduler.config.k8s.io/v1", "kind": "KubeSchedulerConfiguration",
@@ -47,34 +53,92 @@ func testScenario(t *testing.T, config string, deadline float64, pods ...string)
 	return &s
 }
 
-func TestIdleScenarioEndsLongBeforeItsDeadline(t *testing.T) {
+// runOne runs a scenario in its own bubble, as Serve does.
+func runOne(t *testing.T, r *Runner, sc *Scenario) (res *Result, err error) {
+	t.Helper()
+	synctest.Test(t, func(*testing.T) { res, err = r.Run(context.Background(), sc) })
+	return res, err
+}
+
+func records(res *Result, point string) []float64 {
+	var ts []float64
+	for _, rec := range res.Outcome.Trace {
+		if rec.Point == point {
+			ts = append(ts, rec.T)
+		}
+	}
+	return ts
+}
+
+func TestIdleScenarioEndsAtOnce(t *testing.T) {
 	r := New(DefaultOptions)
 	start := time.Now()
-	out, _, err := r.Run(context.Background(), testScenario(t, "", 30, testPod("pod-0", "100m", ""), testPod("big", "100", "")))
+	res, err := runOne(t, r, testScenario(t, "", 30, testPod("pod-0", "100m", ""), testPod("big", "100", "")))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if elapsed := time.Since(start); elapsed > 2*time.Second {
 		t.Errorf("took %v for a scenario that is idle after one cycle per pod", elapsed)
 	}
-	if got := out.Pods["default/pod-0"].Phase; got != "bound" {
+	if got := res.Outcome.Pods["default/pod-0"].Phase; got != "bound" {
 		t.Errorf("pod-0 %s", got)
 	}
-	if got := out.Pods["default/big"]; got.Phase != "unschedulable" || got.Attempts != 1 {
+	if got := res.Outcome.Pods["default/big"]; got.Phase != "unschedulable" || got.Attempts != 1 {
 		t.Errorf("big %+v", got)
+	}
+	if want := time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC); !res.Start.Equal(want) {
+		t.Errorf("trace clock starts at %v, want the bubble's epoch %v", res.Start, want)
+	}
+}
+
+// A Permit wait of 30 s times out at virtual 30 s exactly, in milliseconds of real time.
+func TestPermitTimeoutOnTheVirtualClock(t *testing.T) {
+	r := New(DefaultOptions)
+	wait := `{"Probe0": {"Permit": {"code": "Wait", "timeout": "30s"}}}`
+	start := time.Now()
+	res, err := runOne(t, r, testScenario(t, probeConfig, 60, testPod("pod-0", "100m", wait)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if elapsed := time.Since(start); elapsed > 2*time.Second {
+		t.Errorf("a 30 s Permit timeout took %v of real time", elapsed)
+	}
+	if got := res.Outcome.Pods["default/pod-0"]; got.Phase != "unschedulable" || got.Attempts != 1 {
+		t.Errorf("pod-0 %+v, want unschedulable after one attempt", got)
+	}
+	permit, unreserve := records(res, "Permit"), records(res, "Unreserve")
+	if len(permit) != 2 || len(unreserve) != 2 || permit[0] != 0 || unreserve[0] != 30 {
+		t.Errorf("Permit at %v, Unreserve at %v; want Permit at 0 and Unreserve at 30 (two probes each)", permit, unreserve)
+	}
+}
+
+// A Permit signal is delivered at its `after`, not a poll later.
+func TestPermitSignalOnTime(t *testing.T) {
+	r := New(DefaultOptions)
+	allow := `{"Probe0": {"Permit": {"code": "Wait", "timeout": "10s", "then": {"signal": "allow", "after": "250ms"}}}}`
+	res, err := runOne(t, r, testScenario(t, probeConfig, 30, testPod("pod-0", "100m", allow)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := res.Outcome.Pods["default/pod-0"].Phase; got != "bound" {
+		t.Errorf("pod-0 %s, want bound", got)
+	}
+	if got := records(res, "Allow"); len(got) != 1 || got[0] != 0.25 {
+		t.Errorf("Allow at %v, want [0.25]", got)
 	}
 }
 
 // A pod held at Permit when the deadline hits is "waiting"; teardown rejects
-// it, so that its binding cycle ends instead of leaking.
+// it, so that its binding cycle ends instead of leaking (the bubble would
+// report a deadlock).
 func TestDeadlineWhileWaitingOnPermit(t *testing.T) {
 	r := New(DefaultOptions)
 	wait := `{"Probe0": {"Permit": {"code": "Wait", "timeout": "1h"}}}`
-	out, _, err := r.Run(context.Background(), testScenario(t, probeConfig, 0.3, testPod("pod-0", "100m", wait)))
+	res, err := runOne(t, r, testScenario(t, probeConfig, 0.3, testPod("pod-0", "100m", wait)))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := out.Pods["default/pod-0"].Phase; got != "waiting" {
+	if got := res.Outcome.Pods["default/pod-0"].Phase; got != "waiting" {
 		t.Errorf("phase %s, want waiting", got)
 	}
 	if n := bindingCycles(); n != 0 {
@@ -82,82 +146,36 @@ func TestDeadlineWhileWaitingOnPermit(t *testing.T) {
 	}
 }
 
-// Scenarios leave no goroutines behind: bound pods, failed pods retried with
-// backoff, pods still waiting at the deadline.
-func TestScenariosLeaveNoGoroutines(t *testing.T) {
+// A pod failing with Error is retried with upstream's backoff until the deadline.
+func TestErrorRetriedUntilTheDeadline(t *testing.T) {
 	r := New(DefaultOptions)
-	scenarios := []*Scenario{
-		testScenario(t, "", 5, testPod("pod-0", "100m", ""), testPod("pod-1", "100", "")),
-		testScenario(t, probeConfig, 0.2, testPod("pod-0", "100m", `{"Probe0": {"Permit": {"code": "Wait", "timeout": "1h"}}}`)),
-		testScenario(t, probeConfig, 0.2, testPod("pod-0", "100m", `{"Probe1": {"Filter": {"code": "Error"}}}`)),
-		testScenario(t, probeConfig, 5, testPod("pod-0", "100m",
-			`{"Probe0": {"Permit": {"code": "Wait", "timeout": "10s", "then": {"signal": "allow", "after": "10ms"}}}}`)),
+	res, err := runOne(t, r, testScenario(t, probeConfig, 30, testPod("pod-0", "100m", `{"Probe1": {"Filter": {"code": "Error"}}}`)))
+	if err != nil {
+		t.Fatal(err)
 	}
-	run := func() {
-		for _, s := range scenarios {
-			if _, _, err := r.Run(context.Background(), s); err != nil {
-				t.Fatal(err)
-			}
-		}
+	got := res.Outcome.Pods["default/pod-0"]
+	if got.Phase != "error" || got.Attempts < 4 {
+		t.Errorf("pod-0 %+v, want error after several attempts", got)
 	}
-	run() // process-wide goroutines start once (klog, metrics, the signal package)
-	time.Sleep(100 * time.Millisecond)
-	before := runtime.NumGoroutine()
-	for range 5 {
-		run()
-	}
-	deadline := time.Now().Add(5 * time.Second)
-	for runtime.NumGoroutine() > before && time.Now().Before(deadline) {
-		time.Sleep(10 * time.Millisecond)
-	}
-	if after := runtime.NumGoroutine(); after > before {
-		buf := make([]byte, 1<<20)
-		t.Errorf("%d goroutines before, %d after 20 more scenarios:\n%s", before, after, buf[:runtime.Stack(buf, true)])
+	if ts := records(res, "PreFilter"); len(ts) == 0 || ts[len(ts)-1] > 30 {
+		t.Errorf("PreFilter at %v: nothing may run after the deadline", ts)
 	}
 }
 
 func TestInvalidConfigIsUpstreamsError(t *testing.T) {
 	r := New(DefaultOptions)
 	bad := `{"apiVersion": "kubescheduler.config.k8s.io/v1", "kind": "KubeSchedulerConfiguration", "percentageOfNodesToScore": 300}`
-	_, _, err := r.Run(context.Background(), testScenario(t, bad, 5, testPod("pod-0", "100m", "")))
+	_, err := runOne(t, r, testScenario(t, bad, 5, testPod("pod-0", "100m", "")))
 	want := "percentageOfNodesToScore: Invalid value: 300: not in valid range [0-100]"
 	if err == nil || err.Error() != want {
 		t.Errorf("error %v, want %q", err, want)
 	}
 }
 
-// The scheduler's metrics the runner waits on are read correctly (a broken
-// read would make every wait on them return at once).
-func TestGoroutineCountsFollowTheMetrics(t *testing.T) {
-	metrics.Register()
-	g := countGoroutines()
-	metrics.PreemptionVictims.Observe(1) // what prepareCandidateAsync does first
-	if got := g.running(time.Now()); got != "1 asynchronous preemptions" {
-		t.Errorf("after a preemption started: %q", got)
-	}
-	metrics.PreemptionGoroutinesExecutionTotal.WithLabelValues(metrics.GoroutineResultSuccess).Inc()
-	if got := g.running(time.Now()); got != "" {
-		t.Errorf("after it finished: %q", got)
-	}
-	metrics.Goroutines.WithLabelValues(metrics.Binding).Inc()
-	if got := g.running(time.Now()); got != "1 binding cycles" {
-		t.Errorf("during a binding cycle: %q", got)
-	}
-	metrics.Goroutines.WithLabelValues(metrics.Binding).Dec()
-	metrics.PreemptionVictims.Observe(0) // a preemption that starts no goroutine
-	now := time.Now()
-	if got := g.running(now); got != "1 asynchronous preemptions" {
-		t.Errorf("after a preemption without victims started: %q", got)
-	}
-	if got := g.running(now.Add(2 * time.Second)); got != "" {
-		t.Errorf("an unfinished preemption is waited for longer than a second: %q", got)
-	}
-}
-
-// With no settle window at all, the checks alone see the asynchronous
-// preemption through: the victim is deleted and the preemptor bound.
-func TestPreemptionWithoutSettleWindow(t *testing.T) {
-	r := New(Options{Settle: 0, Teardown: 10 * time.Second})
+// The idle check alone sees an asynchronous preemption through, every time:
+// the victim is deleted and the preemptor bound.
+func TestAsynchronousPreemptionSeenThrough(t *testing.T) {
+	r := New(Options{Settle: 0, Teardown: 10 * time.Second, Watchdog: time.Minute, BindWait: time.Second})
 	text := fmt.Sprintf(`{"version": 1, "nodes": [%s], "pods": [%s], "workload": [%s]}`, testNode("node-0"),
 		strings.Replace(testPod("victim", "3", ""), `"spec": {`, `"spec": {"nodeName": "node-0", `, 1),
 		strings.Replace(testPod("preemptor", "3", ""), `"spec": {`, `"spec": {"priority": 100, `, 1))
@@ -166,12 +184,111 @@ func TestPreemptionWithoutSettleWindow(t *testing.T) {
 		t.Fatal(err)
 	}
 	for range 10 {
-		out, _, err := r.Run(context.Background(), &s)
+		res, err := runOne(t, r, &s)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if p := out.Pods["default/preemptor"]; p.Phase != "bound" || len(out.Deleted) != 1 {
-			t.Fatalf("preemptor %+v, deleted %v", p, out.Deleted)
+		if p := res.Outcome.Pods["default/preemptor"]; p.Phase != "bound" || len(res.Outcome.Deleted) != 1 {
+			t.Fatalf("preemptor %+v, deleted %v", p, res.Outcome.Deleted)
+		}
+	}
+}
+
+// stuckPlugin's Filter never returns: it blocks forever (durably, so the
+// bubble reports a deadlock at teardown) or spins (only the watchdog sees it).
+type stuckPlugin struct{ spin bool }
+
+func (p stuckPlugin) Name() string { return "Stuck" }
+
+func (p stuckPlugin) Filter(context.Context, fwk.CycleState, *v1.Pod, fwk.NodeInfo) *fwk.Status {
+	if p.spin {
+		for {
+		}
+	}
+	select {}
+}
+
+func stuckRunner(spin bool, watchdog time.Duration) *Runner {
+	opts := DefaultOptions
+	opts.Watchdog = watchdog
+	opts.Plugins = frameworkruntime.Registry{"Stuck": func(context.Context, runtime.Object, fwk.Handle) (fwk.Plugin, error) {
+		return stuckPlugin{spin: spin}, nil
+	}}
+	return New(opts)
+}
+
+const stuckConfig = `{"apiVersion": "kubescheduler.config.k8s.io/v1", "kind": "KubeSchedulerConfiguration",
+	"profiles": [{"schedulerName": "default-scheduler", "plugins": {"filter": {"enabled": [{"name": "Stuck"}]}}}]}`
+
+func serveLines(t *testing.T, r *Runner, requests ...string) ([]map[string]any, int) {
+	t.Helper()
+	var out bytes.Buffer
+	code := Serve(t, strings.NewReader(strings.Join(requests, "\n")+"\n"), &out, r)
+	var responses []map[string]any
+	for _, line := range strings.Split(strings.TrimSpace(out.String()), "\n") {
+		var resp map[string]any
+		if err := json.Unmarshal([]byte(line), &resp); err != nil {
+			t.Fatalf("response %q: %v", line, err)
+		}
+		responses = append(responses, resp)
+	}
+	return responses, code
+}
+
+func scenarioRequest(t *testing.T, id int, sc *Scenario) string {
+	data, err := json.Marshal(map[string]any{"id": id, "scenario": sc})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(data)
+}
+
+// A plugin that blocks forever ends its scenario with an error naming the
+// step and what was pending; the runner then exits for a fresh one.
+func TestServeReportsAPluginThatNeverReturns(t *testing.T) {
+	sc := testScenario(t, stuckConfig, 2, testPod("pod-0", "100m", ""))
+	responses, code := serveLines(t, stuckRunner(false, time.Minute), `{"id": 0, "hello": true}`,
+		scenarioRequest(t, 1, sc), scenarioRequest(t, 2, sc))
+	if code != 3 || len(responses) != 2 {
+		t.Fatalf("exit code %d, responses %v; want 3 after two responses (the second scenario is left to a fresh runner)", code, responses)
+	}
+	if responses[0]["virtualTime"] != true {
+		t.Errorf("hello %v does not announce virtual time", responses[0])
+	}
+	msg, _ := responses[1]["error"].(string)
+	for _, want := range []string{"deadlock", "tearing down", "virtual t=2s", "pending: a scheduling cycle"} {
+		if !strings.Contains(msg, want) {
+			t.Errorf("error %q lacks %q", msg, want)
+		}
+	}
+	if responses[1]["restart"] == nil {
+		t.Errorf("response %v does not ask for a restart", responses[1])
+	}
+}
+
+// A plugin that spins is seen by the real-time watchdog only; it ends the
+// process, so it runs in a child process of this test binary.
+func TestServeWatchdogStopsASpinningPlugin(t *testing.T) {
+	if os.Getenv("RUNNER_TEST_SPIN") == "1" {
+		sc := testScenario(t, stuckConfig, 2, testPod("pod-0", "100m", ""))
+		Serve(t, strings.NewReader(scenarioRequest(t, 1, sc)+"\n"), os.Stdout, stuckRunner(true, time.Second))
+		return
+	}
+	cmd := exec.Command(os.Args[0], "-test.run=^TestServeWatchdogStopsASpinningPlugin$")
+	cmd.Env = append(os.Environ(), "RUNNER_TEST_SPIN=1")
+	out, err := cmd.Output()
+	exit, _ := err.(*exec.ExitError)
+	if exit == nil || exit.ExitCode() != 3 {
+		t.Fatalf("child ended with %v, want exit status 3", err)
+	}
+	var resp map[string]any
+	if err := json.Unmarshal(bytes.SplitN(out, []byte("\n"), 2)[0], &resp); err != nil {
+		t.Fatalf("child output %q: %v", out, err)
+	}
+	msg, _ := resp["error"].(string)
+	for _, want := range []string{"did not finish within 1s of real time", "scheduling at virtual t=0s", "the scheduling cycle of default/pod-0 runs"} {
+		if !strings.Contains(msg, want) {
+			t.Errorf("error %q lacks %q", msg, want)
 		}
 	}
 }

@@ -44,16 +44,16 @@ type Event struct {
 type store struct {
 	client *fake.Clientset
 	start  time.Time
+	poke   func() // after every write and event
 
 	mu       sync.Mutex
-	writes   int
 	bindings []Binding
 	deleted  []*v1.Pod
 	events   []Event
 }
 
-func newStore(start time.Time, objs []runtime.Object) *store {
-	s := &store{client: fake.NewClientset(objs...), start: start}
+func newStore(start time.Time, objs []runtime.Object, poke func()) *store {
+	s := &store{client: fake.NewClientset(objs...), start: start, poke: poke}
 	s.client.PrependReactor("*", "*", s.react)
 	return s
 }
@@ -63,9 +63,7 @@ func newStore(start time.Time, objs []runtime.Object) *store {
 func (s *store) react(action clienttesting.Action) (bool, runtime.Object, error) {
 	switch action.GetVerb() {
 	case "create", "update", "patch", "delete":
-		s.mu.Lock()
-		s.writes++
-		s.mu.Unlock()
+		s.poke()
 	}
 	if action.GetResource().Resource != "pods" {
 		return false, nil, nil
@@ -139,20 +137,6 @@ func (s *store) since() float64 {
 	return float64(time.Since(s.start).Round(time.Microsecond)) / 1e9
 }
 
-func (s *store) deletedPods() []*v1.Pod {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return append([]*v1.Pod(nil), s.deleted...)
-}
-
-// activity counts writes and events: anything that may still be travelling
-// to the scheduler's informers or queue.
-func (s *store) activity() int {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.writes + len(s.events)
-}
-
 // recorderFactory gives every profile the synchronous event recorder.
 func (s *store) recorderFactory(string) events.EventRecorderLogger { return eventRecorder{s} }
 
@@ -165,9 +149,10 @@ func (r eventRecorder) Eventf(regarding, _ runtime.Object, eventtype, reason, _,
 		return
 	}
 	r.s.mu.Lock()
-	defer r.s.mu.Unlock()
 	r.s.events = append(r.s.events, Event{Pod: acc.GetNamespace() + "/" + acc.GetName(), Type: eventtype,
 		Reason: reason, Message: fmt.Sprintf(note, args...)})
+	r.s.mu.Unlock()
+	r.s.poke()
 }
 
 func (r eventRecorder) WithLogger(klog.Logger) events.EventRecorderLogger { return r }
