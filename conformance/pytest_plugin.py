@@ -161,4 +161,12 @@ def conformance(request: pytest.FixtureRequest) -> Iterator[ConformanceSession]:
 
 
 def reproducers_dir(config: pytest.Config) -> Path:
-    return Path(config.getoption("conformance_reproducers"))
+    """Where reproducers go; the default directory ignores itself in git, as .pytest_cache does."""
+    directory = Path(config.getoption("conformance_reproducers"))
+    if directory == Path(DEFAULT_REPRODUCERS):
+        root = directory.parent
+        root.mkdir(parents=True, exist_ok=True)
+        ignore = root / ".gitignore"
+        if not ignore.exists():
+            ignore.write_text("# Created by sched-conformance: reproducers of failures, not sources.\n*\n")
+    return directory

@@ -18,6 +18,8 @@ from typing import IO, Any, Sequence
 from ..errors import BackendFailure
 
 STDERR_TAIL_LINES = 40
+# A Go panic's message and the first frames of the panicking goroutine.
+PANIC_LINES = 12
 
 
 class RunnerProcess:
@@ -32,6 +34,7 @@ class RunnerProcess:
         self._lock = threading.Lock()
         self._waiting: dict[int, _Slot] = {}
         self._stderr: collections.deque[str] = collections.deque(maxlen=STDERR_TAIL_LINES)
+        self._panic: list[str] = []
         assert self._proc.stdout is not None and self._proc.stderr is not None
         self._threads = [threading.Thread(target=self._read_stdout, args=(self._proc.stdout,), daemon=True,
                                           name="runner-stdout"),
@@ -49,9 +52,10 @@ class RunnerProcess:
         return self._proc.poll() is None
 
     def stderr_tail(self, lines: int = 8) -> str:
+        """The Go panic, when the runner panicked; else the last lines of its stderr."""
         with self._lock:
-            tail = list(self._stderr)[-lines:]
-        return " | ".join(line.rstrip() for line in tail) or "(empty)"
+            tail = list(self._panic) or list(self._stderr)[-lines:]
+        return " | ".join(line.strip() for line in tail if line.strip()) or "(empty)"
 
     def request(self, payload: dict[str, Any], timeout: float) -> dict[str, Any]:
         """Send `payload` with a fresh id and wait for its response; BackendFailure if the runner dies or stalls."""
@@ -140,6 +144,10 @@ class RunnerProcess:
         for line in stream:
             with self._lock:
                 self._stderr.append(line)
+                if self._panic and len(self._panic) < PANIC_LINES:
+                    self._panic.append(line)
+                elif not self._panic and line.startswith(("panic: ", "fatal error: ")):
+                    self._panic.append(line)
 
 
 class _Slot:

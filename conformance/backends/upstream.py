@@ -1,13 +1,13 @@
 """The `upstream` backend: the real kube-scheduler (k8s.io/kubernetes as a library) in `harness/bin/runner`.
 
 The runner is started once and reused; it runs each scenario on a fresh fake clientset with the
-scenario's config, the Go probe plugins (harness/probe/) and the configured extenders, in wall time.
+scenario's config, the Go probe plugins (harness/probe/) and the configured extenders, each scenario
+in its own testing/synctest bubble: every timer of the scheduler runs on a virtual clock.
 """
 
 from __future__ import annotations
 
 import os
-import time
 from pathlib import Path
 from typing import Any, Mapping
 
@@ -22,8 +22,9 @@ from .scenario_io import extender_scripts, with_extender_url
 # conformance/backends/upstream.py -> the repository root, where harness/bin lives in a checkout.
 _CHECKOUT_BIN = Path(__file__).resolve().parents[2] / "harness" / "bin"
 BUILD_HINT = "the upstream backend needs harness/bin/runner; build it with `harness/build.sh` (needs Go)"
-# Beyond the scenario's deadline: scheduler setup, teardown of binding cycles, process start.
-RESPONSE_GRACE = 60.0
+# The runner's own real-time watchdog (-watchdog, 60 s) answers first for a scenario that does not end;
+# this also covers process start.
+RESPONSE_TIMEOUT = 90.0
 BIND_TIMEOUT = 30.0
 
 
@@ -42,18 +43,22 @@ class UpstreamBackend:
             raise BackendUnavailable(f"{BUILD_HINT} (no executable at {self.binary})")
         self.extender_server = extender_server
         self.extender_url = extender_server.base_url if extender_server is not None else extender_url
-        caps = {"probes", "config-per-scenario", "preemption", "plugin-list", "queue-attempts", "creation-order"}
-        if self.extender_url:
-            caps.add("extenders")
-        self.capabilities = frozenset(caps)
         self.runner_args = runner_args
         self._process: RunnerProcess | None = None
         try:
-            hello = self._runner().request({"hello": True}, timeout=RESPONSE_GRACE)
+            hello = self._runner().request({"hello": True}, timeout=RESPONSE_TIMEOUT)
         except BackendFailure as exc:
             raise BackendUnavailable(f"{BUILD_HINT}; {self.binary} does not start: {exc}") from None
         self.kubernetes_version = str(hello.get("kubernetesVersion", ""))
         self.go_version = str(hello.get("goVersion", ""))
+        if not hello.get("virtualTime"):
+            raise BackendUnavailable(f"{self.binary} runs scenarios in wall time (an old build); rebuild it with "
+                                     f"`harness/build.sh`")
+        caps = {"probes", "config-per-scenario", "preemption", "plugin-list", "queue-attempts", "creation-order",
+                "virtual-time"}
+        if self.extender_url:
+            caps.add("extenders")
+        self.capabilities = frozenset(caps)
 
     def run(self, scenario: Scenario) -> Outcome:
         data = scenario.to_dict()
@@ -63,15 +68,17 @@ class UpstreamBackend:
                 raise BackendFailure("the scenario's extenders use ${EXTENDER_URL} but the upstream backend has no "
                                      "extender server; pass extender_server= or extender_url=")
             data["config"] = with_extender_url(config, self.extender_url)
-        origin = time.time()
-        extender_trace = self._prepare_extenders(scenario, origin)
-        response = self._runner().request({"scenario": data}, timeout=scenario.deadline + RESPONSE_GRACE)
+        extender_trace = self._prepare_extenders(scenario)
+        response = self._runner().request({"scenario": data}, timeout=RESPONSE_TIMEOUT)
+        if response.get("restart"):
+            # The runner exits after this answer (a scenario left it unusable); the next one starts fresh.
+            self.close()
         if "error" in response:
             raise BackendFailure(f"the upstream scheduler refuses the scenario: {response['error']}")
         try:
             outcome = dict(response["outcome"])
             if extender_trace is not None:
-                outcome["trace"] = merge_traces(outcome.get("trace") or [], float(response["start"]) - origin,
+                outcome["trace"] = merge_traces(outcome.get("trace") or [], response.get("extenderCalls") or [],
                                                 extender_trace.snapshot())
             return Outcome.from_dict(outcome)
         except (KeyError, TypeError, ValueError) as exc:
@@ -97,11 +104,11 @@ class UpstreamBackend:
                 raise BackendFailure(f"cannot start {self.binary}: {exc}; {BUILD_HINT}") from None
         return self._process
 
-    def _prepare_extenders(self, scenario: Scenario, origin: float) -> Trace | None:
+    def _prepare_extenders(self, scenario: Scenario) -> Trace | None:
         server = self.extender_server
         if server is None:
             return None
-        trace = Trace(lambda: time.time() - origin)
+        trace = Trace()
         server.trace = trace
         server.binder = self._bind
         server.set_scripts(extender_scripts(scenario))
@@ -121,19 +128,26 @@ class UpstreamBackend:
         return response.get("bindError") or response.get("error") or None
 
 
-def merge_traces(probe: list[Mapping[str, Any]], offset: float,
+def merge_traces(probe: list[Mapping[str, Any]], calls: list[Mapping[str, Any]],
                  extender: list[Mapping[str, Any]]) -> list[dict[str, Any]]:
-    """One trace from the runner's probe records (`t` from the runner's start, which is `offset` seconds
-    after the extender trace's origin) and the extender server's, ordered by time, `seq` renumbered,
-    `t` counted from the runner's start."""
-    timed = [(float(r["t"]) + offset, 0, i, dict(r)) for i, r in enumerate(probe)]
-    timed += [(float(r["t"]), 1, i, dict(r)) for i, r in enumerate(extender)]
-    timed.sort(key=lambda x: x[:3])
-    merged = []
-    for seq, (t, _, _, record) in enumerate(timed):
-        record["seq"], record["t"] = seq, round(max(t - offset, 0.0), 6)
-        merged.append(record)
-    return merged
+    """One trace from the runner's probe records and the extender server's, `seq` renumbered.
+
+    The runner marks each extender call it makes (`calls`: extender, verb, pod, the number of probe
+    records before it, and its virtual `t`); the server's record of a call goes there, with that `t`.
+    The n-th record of an (extender, verb, pod) is the n-th call marked for it; a record without a
+    mark (a call the runner did not see) goes last."""
+    marks: dict[tuple[str, str, str], list[Mapping[str, Any]]] = {}
+    for call in calls:
+        marks.setdefault((str(call["extender"]), str(call["verb"]), str(call["pod"])), []).append(call)
+    end = len(probe), float(probe[-1]["t"]) if probe else 0.0
+    placed = [(i, 1, i, dict(r)) for i, r in enumerate(probe)]
+    for i, record in enumerate(extender):
+        key = (str(record.get("extender")), str(record.get("point", "")).removeprefix("extender."), str(record.get("pod")))
+        mark = marks[key].pop(0) if marks.get(key) else None
+        seq, t = (int(mark["seq"]), float(mark["t"])) if mark is not None else end
+        placed.append((seq, 0, i, {**record, "t": t}))
+    placed.sort(key=lambda x: x[:3])
+    return [{**record, "seq": seq} for seq, (_, _, _, record) in enumerate(placed)]
 
 
 def pod_uids(scenario: Scenario) -> dict[str, str]:

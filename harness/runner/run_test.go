@@ -292,3 +292,27 @@ func TestServeWatchdogStopsASpinningPlugin(t *testing.T) {
 		}
 	}
 }
+
+// Pods of equal priority start their first attempts in creation order, though
+// the virtual clock stands still while they are created.
+func TestEqualPrioritiesPopInCreationOrder(t *testing.T) {
+	r := New(DefaultOptions)
+	names := []string{"pod-c", "pod-a", "pod-d", "pod-b", "pod-e", "pod-0"}
+	pods := make([]string, len(names))
+	for i, name := range names {
+		pods[i] = testPod(name, "100m", "")
+	}
+	res, err := runOne(t, r, testScenario(t, probeConfig, 5, pods...))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var order []string
+	for _, rec := range res.Outcome.Trace {
+		if rec.Point == "PreFilter" && rec.Plugin == "Probe0" {
+			order = append(order, strings.TrimPrefix(rec.Pod, "default/"))
+		}
+	}
+	if strings.Join(order, ",") != strings.Join(names, ",") {
+		t.Errorf("first attempts in order %v, want creation order %v", order, names)
+	}
+}

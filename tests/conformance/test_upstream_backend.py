@@ -82,12 +82,20 @@ def test_go_script_errors_are_the_references():
         assert error == case["error"], case["script"]
 
 
-def test_merge_orders_by_time_and_renumbers():
-    probe = [{"seq": 0, "t": 0.001, "point": "Filter"}, {"seq": 1, "t": 0.004, "point": "Score"}]
-    extender = [{"seq": 0, "t": 0.0035, "point": "extender.filter"}]  # 0.0015 s after the runner started
-    merged = merge_traces(probe, 0.002, extender)
+def test_merge_places_extender_records_at_their_calls_and_renumbers():
+    probe = [{"seq": 0, "t": 0.0, "point": "Filter"}, {"seq": 1, "t": 0.0, "point": "Score"},
+             {"seq": 2, "t": 1.5, "point": "Bind"}]
+    calls = [{"extender": "ext-0", "verb": "filter", "pod": "default/p", "seq": 1, "t": 0.0},
+             {"extender": "ext-0", "verb": "bind", "pod": "default/p", "seq": 2, "t": 1.5},
+             {"extender": "ext-0", "verb": "filter", "pod": "default/p", "seq": 3, "t": 2.0}]
+    extender = [{"seq": 0, "t": 9.0, "point": "extender.filter", "extender": "ext-0", "pod": "default/p"},
+                {"seq": 1, "t": 9.1, "point": "extender.bind", "extender": "ext-0", "pod": "default/p"},
+                {"seq": 2, "t": 9.2, "point": "extender.filter", "extender": "ext-0", "pod": "default/p"},
+                {"seq": 3, "t": 9.3, "point": "extender.prioritize", "extender": "ext-0", "pod": "default/p"}]
+    merged = merge_traces(probe, calls, extender)
     assert [(r["seq"], r["t"], r["point"]) for r in merged] == [
-        (0, 0.001, "Filter"), (1, 0.0015, "extender.filter"), (2, 0.004, "Score")]
+        (0, 0.0, "Filter"), (1, 0.0, "extender.filter"), (2, 0.0, "Score"), (3, 1.5, "extender.bind"),
+        (4, 1.5, "Bind"), (5, 2.0, "extender.filter"), (6, 1.5, "extender.prioritize")]
 
 
 # --- with the runner ------------------------------------------------------------------------------
@@ -201,12 +209,52 @@ def test_extender_binds_through_the_runner_and_its_calls_join_the_trace():
 
 @needs_runner
 def test_runner_killed_mid_scenario_fails_then_restarts(backend):
-    script = {"Probe0": {"Permit": {"code": "Wait", "timeout": "30s"}}}
+    # 1,000 pods on 100 nodes take seconds of real time even on a virtual clock.
+    big = Scenario.from_dict({"version": 1, "nodes": [node(f"node-{i}") for i in range(100)],
+                              "workload": [pod(f"pod-{i}") for i in range(1000)]})
     victim = backend._runner()
-    threading.Timer(0.5, victim._proc.send_signal, args=(signal.SIGKILL,)).start()
+    threading.Timer(0.3, victim._proc.send_signal, args=(signal.SIGKILL,)).start()
     with pytest.raises(BackendFailure, match=r"runner exited with status -9 .*restarts for the next scenario"):
-        backend.run(scenario(pod("pod-0", probe=script), config=PROBES, deadline=20))
+        backend.run(big)
     assert backend.run(scenario(pod("pod-0"))).pods["default/pod-0"].phase == "bound"
+
+
+FAKE_RUNNER = """#!/usr/bin/env python3
+import json, sys
+for line in sys.stdin:
+    req = json.loads(line)
+    if req.get("hello"):
+        print(json.dumps({"id": req["id"], "kubernetesVersion": "v1.37.1", "goVersion": "go", "virtualTime": True}))
+    else:
+        print(json.dumps({"id": req["id"], "error": "the scenario did not finish: deadlock", "restart": "deadlock"}))
+        sys.stdout.flush()
+        sys.exit(3)
+    sys.stdout.flush()
+"""
+
+
+def test_a_restart_answer_gets_a_fresh_runner_for_the_next_scenario(tmp_path):
+    fake = tmp_path / "runner"
+    fake.write_text(FAKE_RUNNER)
+    fake.chmod(0o755)
+    backend = UpstreamBackend(runner=fake)
+    try:
+        pids = []
+        for _ in range(2):
+            pids.append(backend._runner().pid)
+            with pytest.raises(BackendFailure, match="refuses the scenario: the scenario did not finish: deadlock"):
+                backend.run(scenario(pod("pod-0")))
+        assert pids[0] != pids[1]
+    finally:
+        backend.close()
+
+
+def test_a_wall_time_runner_is_unavailable(tmp_path):
+    old = tmp_path / "runner"
+    old.write_text(FAKE_RUNNER.replace(', "virtualTime": True', ""))
+    old.chmod(0o755)
+    with pytest.raises(BackendUnavailable, match=r"runs scenarios in wall time .*rebuild it with `harness/build\.sh`"):
+        UpstreamBackend(runner=old)
 
 
 def test_runner_that_does_not_start_is_unavailable(tmp_path):
