@@ -74,7 +74,10 @@ def victims(run: Run):
 def preemption_evicts_lower_priority_only(run: Run) -> None:
     for victim, node, there, known in victims(run):
         above = preemptors_above(run, victim)
-        if above and (not there or not known or any(p in above for p in there)):
+        # A preemptor bound on another node (asynchronous preemption) no longer holds the victim's room: any pod may
+        # end there.
+        moved_on = any(b["node"] != node for p in above for b in run.bound_in(p))
+        if above and (not there or not known or moved_on or any(p in above for p in there)):
             continue
         priorities = {p: run.pod_objects[p].effective_priority for p in (there or run.pod_objects)}
         raise Violation("preemption-evicts-lower-priority-only", f"{victim.key} (priority "
@@ -84,15 +87,62 @@ def preemption_evicts_lower_priority_only(run: Run) -> None:
                         actual=victim.effective_priority)
 
 
+def failed_attempts(run: Run, pod: str) -> int:
+    """How many of the pod's attempts failed, each able to preempt on one node: all of them, but the one that
+    placed it (bound or waiting at Permit). Without the queue's counter: as many as there are nodes."""
+    result = run.outcome.pods.get(pod)
+    if "queue-attempts" not in run.capabilities or result is None:
+        return len(run.node_names) or 1
+    return max(result.attempts - (result.phase in ("bound", "waiting")), 0)
+
+
+def unaccounted_victim_nodes(run: Run) -> list[str]:
+    """Nodes whose deletions no distinct failed attempt of a pod that may preempt them all accounts for.
+
+    One attempt preempts on one node (PostFilter nominates one); a maximum bipartite matching of victim nodes to
+    failed attempts leaves the nodes returned here over."""
+    pods = known_pods(run)
+    on_node: dict[str, list[Pod]] = {}
+    for key in run.outcome.deleted:
+        victim = pods.get(key)
+        node = victim_node(run, victim) if victim is not None else ""
+        if node:
+            on_node.setdefault(node, []).append(victim)
+    eligible = {node: [p for p in preemptors_above(run, victims[0])
+                       if all(p in preemptors_above(run, v) for v in victims[1:])]
+                for node, victims in on_node.items()}
+    # Kuhn's augmenting paths over attempt slots: each preemptor has one slot per failed attempt.
+    slots = [(p, i) for p in sorted({p for ps in eligible.values() for p in ps}) for i in range(failed_attempts(run, p))]
+    holder: dict[tuple[str, int], str] = {}
+
+    def assign(node: str, seen: set[tuple[str, int]]) -> bool:
+        for slot in (s for s in slots if s[0] in eligible[node] and s not in seen):
+            seen.add(slot)
+            if slot not in holder or assign(holder[slot], seen):
+                holder[slot] = node
+                return True
+        return False
+
+    return [node for node in sorted(on_node) if not assign(node, set())]
+
+
 @invariant("preemptor-nominated",
-           "When the scheduler deleted a pod on a node, some workload pod ends nominated to or bound on that node.",
-           "schedule_one.go handleSchedulingFailure (NominatingInfo); preemption/preemption.go Preempt "
-           "(spec §2.6)", requires=("preemption",))
+           "Every node where the scheduler deleted pods is accounted for by its own failed attempt of a workload pod "
+           "that may preempt them all (one attempt preempts on one node).",
+           "schedule_one.go handleSchedulingFailure (NominatingInfo); preemption/preemption.go Preempt, "
+           "executor.go prepareCandidateAsync (spec §2.6)", requires=("preemption",))
 def preemptor_nominated(run: Run) -> None:
-    for victim, node, there, known in victims(run):
-        if there or not known:
-            continue
-        above = preemptors_above(run, victim)
-        raise Violation("preemptor-nominated", f"{victim.key} was deleted on {node} but no pod ends nominated to or "
-                        "bound on it", pod=victim.key, expected=f"one of {above} nominated to or bound on {node}",
-                        actual={p: run.outcome.pods[p].node or run.outcome.pods[p].nominated_node_name for p in above})
+    # Asynchronous preemption (on by default since 1.33) lets the preemptor bind elsewhere: once its own attempt
+    # has preempted, a retry may run before its victims' deletions reach the cache while another node freed up.
+    # So the preemptor need not end on the victims' node; only the count of preempting attempts is certain.
+    left = unaccounted_victim_nodes(run)
+    if left:
+        node = left[0]
+        deleted = [k for k in run.outcome.deleted if (p := known_pods(run).get(k)) and victim_node(run, p) == node]
+        candidates = {p: failed_attempts(run, p) for p in run.pod_objects}
+        raise Violation("preemptor-nominated", f"pods were deleted on {node} ({', '.join(deleted)}) but no failed "
+                        "attempt of a pod that may preempt them is left to account for it", pod=deleted[0],
+                        expected="one failed attempt of a higher-priority pod per node with deletions",
+                        actual={"nodes with deletions": sorted({victim_node(run, p) for k in run.outcome.deleted
+                                                                if (p := known_pods(run).get(k))}),
+                                "failed attempts per workload pod": candidates})
