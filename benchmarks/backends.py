@@ -1,25 +1,24 @@
-"""Throughput of the reference and upstream backends, and the runner's memory over many scenarios.
+"""Throughput of the reference and upstream backends on the suite's own scenarios, and the runner's memory.
 
-    PYTHONPATH=. python benchmarks/backends.py [--scenarios 200] [--rss-scenarios 10000]
+    PYTHONPATH=. python benchmarks/backends.py [--per-invariant 100] [--rss-scenarios 2000]
 
 Needs harness/bin/runner (`harness/build.sh`). Prints one line per measurement and the ratios:
-  1. scenarios/s on the same scenarios drawn (derandomized) from `generators.scenarios()`, deadline 3 s;
+  1. scenarios/s of both backends on the same scenarios: the first --per-invariant examples the ci
+     profile draws for every invariant (its situations and focused general scenarios, extenders
+     included), collected once and run by each backend in turn;
   2. pods/s for 1,000 pods on 100 nodes with the default profile;
-  3. a fixed 2-node, 2-pod scenario: reference scenarios/s, and the runner's scenarios/s and RSS every
-     1,000 scenarios up to --rss-scenarios.
+  3. a fixed 2-node, 2-pod scenario: the runner's scenarios/s and RSS every 1,000 scenarios.
 """
 
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import statistics
 import sys
 import time
 from pathlib import Path
 from typing import Any, Callable
 
-from hypothesis import HealthCheck, given, settings
 
 # Run as a script, this directory heads sys.path and benchmarks/generators.py would shadow `generators`.
 _HERE = Path(__file__).resolve().parent
@@ -28,26 +27,30 @@ sys.path[:] = [str(_HERE.parent)] + [p for p in sys.path if Path(p or ".").resol
 from conformance.backends.reference import ReferenceBackend  # noqa: E402 - after the path fix above
 from conformance.backends.runner_protocol import RunnerProcess  # noqa: E402
 from conformance.backends.upstream import UpstreamBackend, default_runner  # noqa: E402
-from generators import scenarios  # noqa: E402
+from conformance.extender_server import ExtenderServer  # noqa: E402
+from conformance.invariants import REGISTRY  # noqa: E402
+from conformance.search import find_violation  # noqa: E402
 from reference.scenario import Scenario  # noqa: E402
 
-# Generated scenarios get this deadline: a pod that keeps failing with Error is retried with
-# backoff until the deadline, which costs the upstream backend wall time (the reference: none).
-DEADLINE = 3.0
+
+class _Recording:
+    """The reference backend, keeping every scenario the search runs through it."""
+
+    def __init__(self, backend: ReferenceBackend) -> None:
+        self.backend, self.scenarios = backend, []
+        self.name, self.capabilities = backend.name, backend.capabilities
+
+    def run(self, scenario: Scenario):
+        self.scenarios.append(scenario)
+        return self.backend.run(scenario)
 
 
-def drawn(count: int) -> list[Scenario]:
-    """`count` scenarios from generators.scenarios(), the same ones on every run, with DEADLINE."""
-    found: list[Scenario] = []
-
-    @settings(max_examples=count, derandomize=True, database=None, deadline=None,
-              suppress_health_check=list(HealthCheck))
-    @given(scenarios(max_nodes=4, max_pods=4, probes=2, max_permit_timeout=0.5))
-    def collect(s: Scenario) -> None:
-        found.append(s)
-
-    collect()
-    return [dataclasses.replace(s, deadline=DEADLINE) for s in found[:count]]
+def ci_scenarios(reference: ReferenceBackend, per_invariant: int) -> list[Scenario]:
+    """The first `per_invariant` examples the ci profile draws for each invariant (no shrinking)."""
+    recording = _Recording(reference)
+    for inv in REGISTRY.values():
+        find_violation(recording, inv, profile="ci", shrink=False, max_examples=per_invariant)
+    return recording.scenarios
 
 
 def node(i: int) -> dict[str, Any]:
@@ -82,37 +85,34 @@ def rss_kib(pid: int) -> int:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--scenarios", type=int, default=200)
-    parser.add_argument("--rss-scenarios", type=int, default=10_000)
+    parser.add_argument("--per-invariant", type=int, default=100, help="ci examples per invariant (100: all)")
+    parser.add_argument("--rss-scenarios", type=int, default=2_000)
     args = parser.parse_args()
-    reference, upstream = ReferenceBackend(), UpstreamBackend()
-    try:
-        items = drawn(args.scenarios)
-        ref_s, _ = timed(reference.run, items)
-        up_s, outs = timed(upstream.run, items)
-        bound = sum(p.phase == "bound" for o in outs for p in o.pods.values())
-        idle = [t for t in up_s if t < DEADLINE - 0.05]
-        print(f"generated scenarios: {len(items)}; reference {len(items) / sum(ref_s):.1f}/s, "
-              f"upstream {len(items) / sum(up_s):.2f}/s (reference/upstream {sum(up_s) / sum(ref_s):.0f}x); "
-              f"upstream bound {bound} pods")
-        print(f"  upstream: {len(items) - len(idle)} scenarios ran into the {DEADLINE:g} s deadline (retries, "
-              f"Permit waits); the other {len(idle)} ended idle after {statistics.median(idle) * 1000:.0f} ms "
-              f"median, {max(idle) * 1000:.0f} ms max ({len(idle) / sum(idle):.1f}/s)")
+    with ExtenderServer() as server:
+        reference, upstream = ReferenceBackend(extender_server=server), UpstreamBackend(extender_server=server)
+        try:
+            items = ci_scenarios(reference, args.per_invariant)
+            ref_s, _ = timed(reference.run, items)
+            up_s, outs = timed(upstream.run, items)
+            ref_rate, up_rate = len(items) / sum(ref_s), len(items) / sum(up_s)
+            print(f"ci-profile scenarios ({args.per_invariant} per invariant, {len(items)} in all): reference "
+                  f"{ref_rate:.1f}/s, upstream {up_rate:.1f}/s; reference/upstream {ref_rate / up_rate:.2f}x")
+            print(f"  upstream per scenario: median {statistics.median(up_s) * 1000:.1f} ms, "
+                  f"p95 {sorted(up_s)[int(0.95 * len(up_s))] * 1000:.1f} ms, max {max(up_s) * 1000:.0f} ms "
+                  f"(virtual deadlines up to {max(s.deadline for s in items):g} s)")
 
-        big = Scenario.from_dict({"version": 1, "nodes": [node(i) for i in range(100)],
-                                  "workload": [pod(i) for i in range(1000)], "deadline": 300})
-        (ref_big,), (ref_out,) = timed(reference.run, [big])
-        (up_big,), (up_out,) = timed(upstream.run, [big])
-        for name, seconds, out in (("reference", ref_big, ref_out), ("upstream", up_big, up_out)):
-            n = sum(p.phase == "bound" for p in out.pods.values())
-            print(f"1000 pods on 100 nodes, {name}: {seconds:.2f} s, {n} bound, {n / seconds:.0f} pods/s")
-        print(f"pods/s ratio upstream/reference: {ref_big / up_big:.2f}")
-    finally:
-        upstream.close()
+            big = Scenario.from_dict({"version": 1, "nodes": [node(i) for i in range(100)],
+                                      "workload": [pod(i) for i in range(1000)], "deadline": 300})
+            (ref_big,), (ref_out,) = timed(reference.run, [big])
+            (up_big,), (up_out,) = timed(upstream.run, [big])
+            for name, seconds, out in (("reference", ref_big, ref_out), ("upstream", up_big, up_out)):
+                n = sum(p.phase == "bound" for p in out.pods.values())
+                print(f"1000 pods on 100 nodes, {name}: {seconds:.2f} s, {n} bound, {n / seconds:.0f} pods/s")
+            print(f"pods/s ratio upstream/reference: {ref_big / up_big:.2f}")
+        finally:
+            upstream.close()
 
     small = Scenario.from_dict({"version": 1, "nodes": [node(0), node(1)], "workload": [pod(0), pod(1)]})
-    ref_small, _ = timed(reference.run, [small] * 1000)
-    print(f"fixed 2-node 2-pod scenario, reference: {1000 / sum(ref_small):.0f}/s")
     process = RunnerProcess(default_runner())
     request = {"scenario": small.to_dict()}
     try:

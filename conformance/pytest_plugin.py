@@ -6,6 +6,7 @@ its options.
 
 from __future__ import annotations
 
+import contextlib
 from pathlib import Path
 from typing import Any, Iterator
 
@@ -146,18 +147,39 @@ def pytest_unconfigure(config: pytest.Config) -> None:
         config.stash[_KEY].close()
 
 
-@pytest.fixture(scope="session")
-def conformance(request: pytest.FixtureRequest) -> Iterator[ConformanceSession]:
-    """The session's backends (started on first use) and options."""
+def _open_backends(config: pytest.Config) -> None:
+    """Start the backend and the --compare one; an unavailable one ends the run with its one-line fix."""
     from .errors import BackendUnavailable
-    session = _session(request.config)
+    session = _session(config)
     try:
         session.backend()
-        if request.config.getoption("conformance_compare"):
-            session.backend(request.config.getoption("conformance_compare"))
+        if config.getoption("conformance_compare"):
+            session.backend(config.getoption("conformance_compare"))
     except BackendUnavailable as exc:
-        pytest.exit(f"sched-conformance: {exc}", returncode=4)
-    yield session
+        message = f"sched-conformance: {exc}"
+    else:
+        return
+    if hasattr(config, "workerinput"):
+        # pytest.exit in an xdist worker crashes the controller without the reason; failing the
+        # session fixture fails each test with it instead.
+        pytest.fail(message, pytrace=False)
+    pytest.exit(message, returncode=4)
+
+
+def pytest_sessionstart(session: pytest.Session) -> None:
+    """Under pytest-xdist (`-n`), the controller runs no test but opens the backends before its workers
+    start (xdist's own hook runs last): an unavailable backend ends the run once, with its reason, and
+    a local control plane started here is the one every worker finds running and shares; it is tied
+    to the controller, so it outlives the last worker. Each worker opens its own backend instance."""
+    if session.config.pluginmanager.has_plugin("dsession") and session.config.getoption("conformance_backend"):
+        _open_backends(session.config)
+
+
+@pytest.fixture(scope="session")
+def conformance(request: pytest.FixtureRequest) -> Iterator[ConformanceSession]:
+    """The session's backends (started on first use) and options; one per xdist worker process."""
+    _open_backends(request.config)
+    yield _session(request.config)
 
 
 def reproducers_dir(config: pytest.Config) -> Path:
@@ -166,7 +188,7 @@ def reproducers_dir(config: pytest.Config) -> Path:
     if directory == Path(DEFAULT_REPRODUCERS):
         root = directory.parent
         root.mkdir(parents=True, exist_ok=True)
-        ignore = root / ".gitignore"
-        if not ignore.exists():
-            ignore.write_text("# Created by sched-conformance: reproducers of failures, not sources.\n*\n")
+        # Exclusive creation: xdist workers failing at once write it once, and a user's edit stays.
+        with contextlib.suppress(FileExistsError), open(root / ".gitignore", "x") as ignore:
+            ignore.write("# Created by sched-conformance: reproducers of failures, not sources.\n*\n")
     return directory
