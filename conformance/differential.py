@@ -30,6 +30,7 @@ from hypothesis import Phase, given, settings
 from hypothesis.errors import FlakyFailure
 from hypothesis.strategies import SearchStrategy
 
+from reference.plugins.default_preemption import calculate_num_candidates
 from reference.probe import PROBE_NAMES
 from reference.scenario import Scenario
 
@@ -77,6 +78,17 @@ def stops_at_first_feasible(run: Run, pod: str) -> bool:
     first feasible node its parallel workers find: which nodes got Filter calls is not determined."""
     return not run.plugins_at(pod, "score") and not any(e.filter_verb or e.prioritize_verb
                                                         for e in run.config.extenders)
+
+
+def partial_dry_run(run: Run, pod: str) -> bool:
+    """DefaultPreemption's dry run may stop before every node: it examines candidates from a random offset
+    (default_preemption.go GetOffsetAndNumCandidates) until it has found numCandidates, so which nodes got
+    RemovePod, Filter and AddPod calls is a random choice when that number is below the node count."""
+    profile = run.profiles.get(run.profile_of(pod))
+    args = profile.plugin_args.get("DefaultPreemption") if profile is not None else None
+    if args is None or "DefaultPreemption" not in run.plugins_at(pod, "postFilter"):
+        return False
+    return calculate_num_candidates(args, len(run.node_names)) < len(run.node_names)
 
 
 def single_feasible(run: Run, pod: str, attempt: int) -> bool:
@@ -136,6 +148,11 @@ def _errored_in_parallel(run: Run, pod: str, attempt: int) -> set[str]:
             and r.get("code") not in ("Success", *REJECTIONS_AT.get(r["point"], ()))}
 
 
+def _dry_ran(run: Run, pod: str, attempt: int) -> bool:
+    """A preemption dry run removes pods from node infos; nothing else calls RemovePod."""
+    return any(r["point"] == "RemovePod" for r in run.probe_records(pod, attempt))
+
+
 def _records(run: Run, pod: str, attempt: int, with_chosen: bool, cut: set[str]) -> Counter:
     """The multiset of (plugin, point, node, code); at a point in `cut`, only the failing calls' codes.
     Without `with_chosen`, the calls after host selection are left out: what they do depends on the node."""
@@ -180,6 +197,8 @@ def _compare_attempt(a: Run, b: Run, pod: str, attempt: int) -> None:
     cut = _errored_in_parallel(a, pod, attempt) | _errored_in_parallel(b, pod, attempt)
     if stops_at_first_feasible(a, pod) and (node_a is not None or node_b is not None):
         cut |= {"Filter", "AddPod"}
+    if partial_dry_run(a, pod) and (_dry_ran(a, pod, attempt) or _dry_ran(b, pod, attempt)):
+        cut |= {"Filter", "AddPod", "RemovePod"}
     left, right = _records(a, pod, attempt, with_chosen, cut), _records(b, pod, attempt, with_chosen, cut)
     if left != right:
         raise _fail(f"the plugin calls of attempt {attempt} (plugin, point, node, code)", a, b, pod,
@@ -256,4 +275,4 @@ def find_disagreement(a: Backend, b: Backend, strategy: SearchStrategy[Scenario]
 
 
 __all__ = ["DIFFERENTIAL", "best_nodes", "choice_is_open", "compare", "find_disagreement", "first_open_choice",
-           "first_preemption", "horizon", "run_both", "scenarios_for", "single_feasible"]
+           "first_preemption", "horizon", "partial_dry_run", "run_both", "scenarios_for", "single_feasible"]

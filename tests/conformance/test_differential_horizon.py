@@ -4,12 +4,19 @@ another pod's attempt may start before the victims are gone (SchedulerAsyncPreem
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import pytest
 
 from conformance.differential import compare, first_preemption, horizon
 from conformance.invariants import Violation
 
+from reference.scenario import Scenario
+
 from .invariants._kit import config, edited, node, pod, run_on_reference, scenario
+
+PARTIAL_DRY_RUN = Path(__file__).parent / "data" / "partial_dry_run.json"
 
 # pod-0 fits only by evicting low-0; pod-1 fits only on node-1, where nothing is evicted.
 PREEMPTION = scenario([pod("pod-0", priority=100, cpu="2", probes={}), pod("pod-1", cpu="100m", probes={})],
@@ -41,3 +48,36 @@ def test_without_a_deletion_they_must_not():
     assert first_preemption(run) == float("inf")
     with pytest.raises(Violation, match="plugin calls of attempt 1"):
         compare(run, rejected_later(run))
+
+
+
+def _dry_run_on_the_other_node(run):
+    """What upstream reports when its random offset starts the dry run at node-1: the reference starts at 0."""
+    swap = {"node-0": "node-1", "node-1": "node-0"}
+    trace, dry = [], False
+    for r in run.outcome.trace:
+        dry = dry or (r["pod"] == "default/pod-0" and r["point"] == "RemovePod")
+        if dry and r["pod"] == "default/pod-0" and r["point"] in ("RemovePod", "AddPod", "Filter"):
+            r = dict(r, node=swap[r["node"]])
+        trace.append(r)
+    return edited(run, trace=tuple(trace))
+
+
+def test_a_partial_dry_run_visits_random_nodes():
+    """DefaultPreemption examines one candidate (minCandidateNodesAbsolute: 1) from a random offset, so the
+    dry run's nodes differ between two correct runs (found by a dev-profile `--compare reference` run)."""
+    sc = Scenario.from_dict(json.loads(PARTIAL_DRY_RUN.read_text()))
+    run = run_on_reference(sc)
+    assert {r["node"] for r in run.outcome.trace if r["point"] == "RemovePod"} == {"node-0"}
+    compare(run, _dry_run_on_the_other_node(run))
+
+
+def test_a_dry_run_over_every_node_must_agree():
+    data = json.loads(PARTIAL_DRY_RUN.read_text())
+    data["config"]["profiles"][0].pop("pluginConfig")  # minCandidateNodesAbsolute 100: every node is examined
+    run = run_on_reference(Scenario.from_dict(data))
+    assert {r["node"] for r in run.outcome.trace if r["point"] == "RemovePod"} == {"node-0", "node-1"}
+    only_node_0 = tuple(r for r in run.outcome.trace
+                        if not (r["point"] in ("RemovePod", "AddPod") and r["node"] == "node-1"))
+    with pytest.raises(Violation, match="plugin calls of attempt 1"):
+        compare(run, edited(run, trace=only_node_0))
