@@ -91,6 +91,11 @@ def find_violation(backend: Backend, inv: Invariant, *, profile: str = "ci",
             last.setdefault("detected", (examples, time.perf_counter() - start))
             raise
 
+    # Hypothesis keys its example database by the test's source, which is this same `prop` for every
+    # invariant: without the ID, invariants (run one after another, or at once by xdist workers)
+    # would replay each other's saved failures and delete them as passing. Hypothesis' pytest plugin
+    # tells parametrized tests apart through the same attribute.
+    prop.hypothesis.inner_test._hypothesis_internal_add_digest = inv.id.encode()
     if base.derandomize:
         # Hypothesis derives a derandomized run's seed from the test function's source, so any edit
         # to `prop` would reshuffle every ci sample; a seed from the invariant's ID does not move.

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import atexit
+import functools
+import hashlib
 import sys
 import threading
 import time
@@ -23,6 +25,7 @@ from .naming import RUN_LABEL, SCENARIO_LABEL, NamespaceMap, new_run_id
 from .observe import events_of, key_of, phase_of, pod_outcome, trace_of
 from .safety import ensure_test_cluster
 from .schedconfig import render, scheduler_names
+from .state import StateDir
 from .watch import ObjectWatch, wait_for
 
 SETTLE = 0.5  # seconds without any change before unsettled-looking pods are taken as they are
@@ -72,6 +75,13 @@ class ClusterBackend:
             self.notes.append("probes: not available (the scheduler has no probe plugins); only outcome-level "
                               "invariants apply")
         self.capabilities = frozenset(caps)
+        # One scenario at a time per cluster, whichever process runs it (xdist workers, two sessions):
+        # the local control plane's one kube-scheduler is restarted with each scenario's config, and
+        # nodes keep the scenario's names (cluster-scoped), so two scenarios at once would collide.
+        # Each backend still has its own run id, and cleanup selects only its own run.
+        key = "local" if self.local else hashlib.sha256(target.server.encode()).hexdigest()[:12]
+        state = self.control_plane.state if self.local else StateDir.default()
+        self._one_at_a_time = functools.partial(state.lock, f"scenarios-{key}.lock")
         self.run_id = new_run_id()
         self.adapter = Adapter(self.run_id, scheduler_name=self.scheduler_name, guard_foreign_nodes=not self.local)
         self._count = 0
@@ -88,10 +98,12 @@ class ClusterBackend:
             raise BackendFailure("the cluster backend is closed; create a new one")
         self._count += 1
         nsmap = NamespaceMap.of(self.run_id, self._count, scenario_namespaces(scenario))
-        try:
-            return self._run(scenario, nsmap)
-        finally:
-            cleanup.remove_scenario(self.kube, self.run_id, self._count, nsmap.forward.values(), finalize=self.local)
+        with self._one_at_a_time():
+            try:
+                return self._run(scenario, nsmap)
+            finally:
+                cleanup.remove_scenario(self.kube, self.run_id, self._count, nsmap.forward.values(),
+                                        finalize=self.local)
 
     def close(self) -> None:
         """Remove everything this run created, stop the collector; the control plane stays up unless

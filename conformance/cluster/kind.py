@@ -54,22 +54,25 @@ def ensure_cluster(name: str = DEFAULT_NAME, *, config: Path | None = None, stat
     state = state or StateDir.default()
     kubeconfig = state.root / f"kind-{name}.kubeconfig"
     kubeconfig.parent.mkdir(parents=True, exist_ok=True)
-    if which("kind") is None:
-        from pytest_kind import KindCluster  # the optional extra; downloads kind on first use
-        cluster = KindCluster(name, kubeconfig=kubeconfig)
-        cluster.create(config_file=config)
-        return str(kubeconfig), f"kind-{name}"
-    clusters = run(["kind", "get", "clusters"]).stdout.split()
-    if name not in clusters:
-        argv = ["kind", "create", "cluster", "--name", name, "--kubeconfig", str(kubeconfig), "--wait", "120s"]
-        created = run(argv + (["--config", str(config)] if config else []))
-        if created.returncode != 0:
-            raise BackendUnavailable(f"`{' '.join(argv)}` failed: {created.stderr.strip()[-300:]}")
-    else:
-        exported = run(["kind", "export", "kubeconfig", "--name", name, "--kubeconfig", str(kubeconfig)])
-        if exported.returncode != 0:
-            raise BackendUnavailable(f"kind cluster {name} exists but its kubeconfig cannot be exported: "
-                                     f"{exported.stderr.strip()[-300:]}")
+    # xdist workers (or concurrent sessions) get here at once: one creates the cluster or writes the
+    # shared kubeconfig at a time, and the others find the cluster there.
+    with state.lock():
+        if which("kind") is None:
+            from pytest_kind import KindCluster  # the optional extra; downloads kind on first use
+            cluster = KindCluster(name, kubeconfig=kubeconfig)
+            cluster.create(config_file=config)
+            return str(kubeconfig), f"kind-{name}"
+        clusters = run(["kind", "get", "clusters"]).stdout.split()
+        if name not in clusters:
+            argv = ["kind", "create", "cluster", "--name", name, "--kubeconfig", str(kubeconfig), "--wait", "120s"]
+            created = run(argv + (["--config", str(config)] if config else []))
+            if created.returncode != 0:
+                raise BackendUnavailable(f"`{' '.join(argv)}` failed: {created.stderr.strip()[-300:]}")
+        else:
+            exported = run(["kind", "export", "kubeconfig", "--name", name, "--kubeconfig", str(kubeconfig)])
+            if exported.returncode != 0:
+                raise BackendUnavailable(f"kind cluster {name} exists but its kubeconfig cannot be exported: "
+                                         f"{exported.stderr.strip()[-300:]}")
     return str(kubeconfig), f"kind-{name}"
 
 

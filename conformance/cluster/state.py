@@ -75,10 +75,11 @@ class StateDir:
         self.state_file.unlink(missing_ok=True)
 
     @contextmanager
-    def lock(self) -> Iterator[None]:
-        """Serialises up/down/scheduler restarts between processes sharing this state dir."""
+    def lock(self, name: str = "lock") -> Iterator[None]:
+        """Serialises up/down/scheduler restarts (the default `name`), or whatever `name` stands for,
+        between processes sharing this state dir; the kernel releases it when a holder dies."""
         self.root.mkdir(parents=True, exist_ok=True)
-        with open(self.root / "lock", "a") as fh:
+        with open(self.root / name, "a") as fh:
             fcntl.flock(fh, fcntl.LOCK_EX)
             try:
                 yield
