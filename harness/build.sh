@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds the upstream binaries the conformance suite runs.
 #
-#   harness/build.sh [--control-plane] [--force]
+#   harness/build.sh [--control-plane] [--force] [--mod DIR --out DIR]
 #
 # Outputs (gitignored):
 #   bin/runner, bin/kube-scheduler                 always
@@ -9,6 +9,8 @@
 # With K8S_VERSION=1.X.Y (other than the pinned one) the module is copied to
 # bin/.mod-v1.X.Y, re-pinned there and tidied (the committed go.mod is never
 # touched), and the binaries go to bin/v1.X.Y/.
+# With --mod DIR --out DIR it builds a module prepared elsewhere (a user's
+# build: conformance/build writes it with their plugins) into DIR.
 #
 # A binary is rebuilt only when its stamp (Go version, Kubernetes version,
 # sha256 of go.mod, go.sum and all non-test Go sources) changed; --force
@@ -19,12 +21,18 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 control_plane=false
 force=false
-for arg in "$@"; do
+given_mod=
+given_out=
+while (($#)); do
+	arg=$1
+	shift
 	case $arg in
 	--control-plane) control_plane=true ;;
 	--force) force=true ;;
+	--mod) given_mod=$(cd "$1" && pwd) && shift ;;
+	--out) given_out=$1 && shift ;;
 	-h | --help)
-		sed -n '2,16s/^# \{0,1\}//p' "$0"
+		sed -n '2,19s/^# \{0,1\}//p' "$0"
 		exit 0
 		;;
 	*)
@@ -37,13 +45,23 @@ done
 start=$SECONDS
 log() { echo "[build.sh +$((SECONDS - start))s] $*" >&2; }
 
-pinned=$(cd "$here" && go list -m -f '{{.Version}}' k8s.io/kubernetes)
-version=${K8S_VERSION:-$pinned}
-version=v${version#v}
+if [[ -n $given_mod ]]; then
+	[[ -n $given_out ]] || { echo "build.sh: --mod needs --out" >&2; exit 2; }
+	mod=$given_mod
+	out=$given_out
+	version=$(cd "$mod" && go list -m -f '{{.Version}}' k8s.io/kubernetes)
+	pinned=$version
+else
+	pinned=$(cd "$here" && go list -m -f '{{.Version}}' k8s.io/kubernetes)
+	version=${K8S_VERSION:-$pinned}
+	version=v${version#v}
+fi
 
 sources() { find "$1" -path "$1/bin" -prune -o -type f \( -name '*.go' -o -name go.mod -o -name go.sum \) -print | LC_ALL=C sort; }
 
-if [[ $version == "$pinned" ]]; then
+if [[ -n $given_mod ]]; then
+	:
+elif [[ $version == "$pinned" ]]; then
 	mod=$here
 	out=$here/bin
 else

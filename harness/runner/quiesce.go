@@ -46,12 +46,33 @@ type cycles struct {
 	running  bool
 	current  string // the pod of the running cycle
 	attempts map[types.UID]int
+	hot      map[types.UID]hotLoop
 	poke     func()
 }
 
+// hotLoop holds a pod's last pop times on the virtual clock.
+type hotLoop []time.Time
+
+// A pod can be retried without any time passing: rejected at Permit by a
+// zero timeout, it is requeued by the in-flight update of its own nomination
+// and popped from backoffQ at once (SchedulerPopFromBackoffQ) while activeQ is
+// empty. Upstream spins there for as long as it runs; on a virtual clock that
+// nothing advances, the deadline would never come. So a pod popped
+// hotLoopPops times within hotLoopWindow pays hotLoopCost of virtual time per
+// further pop, as a spinning scheduler pays wall time. The reference stops
+// such a pod after 8 attempts (its max_attempts).
+const (
+	hotLoopPops   = 8
+	hotLoopWindow = time.Second
+	hotLoopCost   = time.Second
+)
+
 func watchCycles(sched *scheduler.Scheduler, poke func()) *cycles {
-	c := &cycles{attempts: map[types.UID]int{}, poke: poke}
+	c := &cycles{attempts: map[types.UID]int{}, hot: map[types.UID]hotLoop{}, poke: poke}
 	onPop(sched, func(pInfo *framework.QueuedPodInfo) {
+		if c.spinning(pInfo.Pod.UID) {
+			time.Sleep(hotLoopCost) // in the scheduling loop: the clock moves once all else is blocked
+		}
 		c.mu.Lock()
 		c.attempts[pInfo.Pod.UID] = pInfo.Attempts
 		c.running, c.current = true, podKey(pInfo.Pod)
@@ -89,6 +110,19 @@ func (c *cycles) attemptsOf(uid types.UID) int {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.attempts[uid]
+}
+
+// spinning records a pop and reports whether the pod is in a hot loop.
+func (c *cycles) spinning(uid types.UID) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	now := time.Now()
+	pops := append(c.hot[uid], now)
+	if len(pops) > hotLoopPops {
+		pops = pops[1:]
+	}
+	c.hot[uid] = pops
+	return len(pops) == hotLoopPops && now.Sub(pops[0]) < hotLoopWindow
 }
 
 // bindingCycles is the number of binding-cycle goroutines in the process

@@ -316,3 +316,29 @@ func TestEqualPrioritiesPopInCreationOrder(t *testing.T) {
 		t.Errorf("first attempts in order %v, want creation order %v", order, names)
 	}
 }
+
+// Pods rejected at Permit by a zero timeout are retried at once, without
+// time passing (found by a dev-profile run, testdata/hot_loop.json: their
+// nomination updates requeue them, backoffQ pops while activeQ is empty). The
+// virtual clock must still reach the deadline.
+func TestHotLoopReachesTheDeadline(t *testing.T) {
+	data, err := os.ReadFile("testdata/hot_loop.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sc Scenario
+	if err := json.Unmarshal(data, &sc); err != nil {
+		t.Fatal(err)
+	}
+	res, err := runOne(t, New(DefaultOptions), &sc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := res.Outcome.Pods["default/pod-1"]
+	if got.Phase != "unschedulable" || got.Attempts < hotLoopPops {
+		t.Errorf("pod-1 %+v, want unschedulable after at least %d attempts", got, hotLoopPops)
+	}
+	if ts := records(res, "Permit"); len(ts) == 0 || ts[len(ts)-1] > 5 || ts[len(ts)-1] < 3 {
+		t.Errorf("Permit calls from %v to %v: they must go on until the 5 s deadline", ts[0], ts[len(ts)-1])
+	}
+}

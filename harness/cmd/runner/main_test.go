@@ -15,6 +15,7 @@ import (
 	"k8s.io/klog/v2"
 
 	"github.com/kube-scheduler-conformance/harness/runner"
+	"github.com/kube-scheduler-conformance/harness/userplugins"
 )
 
 var opts = runner.DefaultOptions
@@ -36,6 +37,7 @@ func TestMain(m *testing.M) {
 }
 
 func TestServe(t *testing.T) {
+	opts.Plugins = userplugins.Registry
 	if code := runner.Serve(t, os.Stdin, responses, runner.New(opts)); code != 0 {
 		os.Exit(code)
 	}
