@@ -1,0 +1,220 @@
+"""A scheduler build: the harness module with the user's plugins, built once per set of inputs.
+
+The build directory (outside the user's tree, under the cache) holds a copy of the harness module with
+a generated `userplugins/zz_generated.go` (one registration per line), a go.mod that requires the
+user's modules (a local one through a `replace`) and pins the Kubernetes release, and `bin/` with the
+runner and the probe kube-scheduler. Its name is a hash of every input: the spec, the harness
+sources, the Go version and the content of local modules; the second run with the same inputs only
+checks that the binaries are there.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from .spec import BuildSpec, BuildSpecError, GoModule, PluginRegistration
+
+HARNESS = Path(__file__).resolve().parents[2] / "harness"
+GENERATED = Path("userplugins") / "zz_generated.go"
+FACTORY_SIGNATURE = "func(context.Context, runtime.Object, framework.Handle) (framework.Plugin, error)"
+# Releases the harness compiles against: the pinned one, and 1.36 through runner/compat_k8s136.go.
+SUPPORTED = ("v1.36.", "v1.37.")
+
+
+class BuildError(BuildSpecError):
+    """The build failed; the message names the input and the fix, the Go output follows on later lines."""
+
+
+@dataclass(frozen=True)
+class Build:
+    directory: Path
+    k8s_version: str
+    spec: BuildSpec
+
+    @property
+    def runner(self) -> Path:
+        return self.directory / "bin" / "runner"
+
+    @property
+    def kube_scheduler(self) -> Path:
+        return self.directory / "bin" / "kube-scheduler"
+
+
+def cache_root() -> Path:
+    return Path(os.environ.get("SCHED_CONFORMANCE_CACHE") or Path.home() / ".cache" / "sched-conformance")
+
+
+def _log(message: str) -> None:
+    print(f"[sched-conformance build] {message}", file=sys.stderr, flush=True)
+
+
+def _go(*args: str, cwd: Path, what: str) -> str:
+    proc = subprocess.run(["go", *args], cwd=cwd, capture_output=True, text=True)
+    if proc.returncode != 0:
+        raise BuildError(f"{what} failed: {_first_error(proc.stderr)}\n{proc.stderr.strip()}")
+    return proc.stdout
+
+
+def _first_error(output: str) -> str:
+    lines = [line.strip() for line in output.splitlines() if line.strip() and not line.startswith("go: downloading")]
+    return lines[0] if lines else "(no output)"
+
+
+def pinned_version() -> str:
+    match = re.search(r"^\s*k8s\.io/kubernetes\s+(v\S+)", (HARNESS / "go.mod").read_text(), re.MULTILINE)
+    assert match, "harness/go.mod pins k8s.io/kubernetes"
+    return match.group(1)
+
+
+def _required_k8s(go_mod: str) -> str | None:
+    """The Kubernetes release a go.mod builds against: k8s.io/kubernetes, else k8s.io/kube-scheduler v0.X.Y."""
+    if m := re.search(r"^\s*(?:require\s+)?k8s\.io/kubernetes\s+(v1\.\d+\.\d+)", go_mod, re.MULTILINE):
+        return m.group(1)
+    if m := re.search(r"^\s*(?:require\s+)?k8s\.io/kube-scheduler\s+v0\.(\d+)\.(\d+)", go_mod, re.MULTILINE):
+        return f"v1.{m.group(1)}.{m.group(2)}"
+    return None
+
+
+def _module_go_mod(module: GoModule, cwd: Path) -> str:
+    if module.local:
+        return (module.directory / "go.mod").read_text()
+    info = json.loads(_go("mod", "download", "-json", f"{module.path}@{module.version}", cwd=cwd,
+                          what=f"downloading {module.describe()}"))
+    return Path(info["GoMod"]).read_text()
+
+
+def choose_version(spec: BuildSpec, cwd: Path) -> str:
+    """--k8s-version, else what the user's modules require, else the pinned release; checked against SUPPORTED."""
+    version, source = spec.k8s_version, "--k8s-version"
+    if version is None:
+        for module in spec.modules:
+            if required := _required_k8s(_module_go_mod(module, cwd)):
+                version, source = required, f"{module.describe()} (its go.mod)"
+                break
+    if version is None:
+        version, source = pinned_version(), "the harness pin"
+    if not version.startswith(SUPPORTED):
+        raise BuildSpecError(f"Kubernetes {version} (from {source}) is not a release the probes and runner build "
+                             f"against ({', '.join(s + 'x' for s in SUPPORTED)}); pass --k8s-version with one of them")
+    return version
+
+
+def _tree_hash(root: Path) -> str:
+    digest = hashlib.sha256()
+    for path in sorted(p for p in root.rglob("*") if p.is_file() and "bin" not in p.relative_to(root).parts[:1]
+                       and p.name != GENERATED.name and (p.suffix == ".go" or p.name in ("go.mod", "go.sum")
+                                                         or p.suffix == ".sh")):
+        digest.update(str(path.relative_to(root)).encode() + b"\0" + path.read_bytes() + b"\0")
+    return digest.hexdigest()
+
+
+def cache_key(spec: BuildSpec, version: str) -> str:
+    go_version = subprocess.run(["go", "env", "GOVERSION"], capture_output=True, text=True).stdout.strip()
+    parts = {"version": version, "go": go_version, "harness": _tree_hash(HARNESS),
+             "modules": [m.describe() for m in spec.modules],
+             "local": {str(m.directory): _tree_hash(m.directory) for m in spec.modules if m.local},
+             "plugins": [p.describe() for p in spec.plugins]}
+    return hashlib.sha256(json.dumps(parts, sort_keys=True).encode()).hexdigest()[:20]
+
+
+def generated_registrations(plugins: tuple[PluginRegistration, ...]) -> str:
+    """userplugins/zz_generated.go: one assignment per registration, so a Go error's line names it."""
+    packages = sorted({p.package for p in plugins})
+    alias = {pkg: f"plugin{i}" for i, pkg in enumerate(packages)}
+    imports = "\n".join(f'\t{alias[pkg]} "{pkg}"' for pkg in packages)
+    body = "\n".join(f'\tRegistry["{p.name}"] = {alias[p.package]}.{p.func} // --go-plugin {p.describe()}'
+                     for p in plugins)
+    return (f"// Code generated by sched-conformance build; DO NOT EDIT.\n\npackage userplugins\n\n"
+            f"import (\n{imports}\n)\n\nfunc init() {{\n{body}\n}}\n")
+
+
+def _prepare(spec: BuildSpec, version: str, mod: Path) -> None:
+    if mod.exists():
+        shutil.rmtree(mod)
+    shutil.copytree(HARNESS, mod, ignore=shutil.ignore_patterns("bin", GENERATED.name))
+    if version != pinned_version():
+        go_directive = re.search(r"^go\s+(\S+)", (HARNESS / "go.mod").read_text(), re.MULTILINE).group(1)
+        (mod / "go.mod").write_text(f"module github.com/kube-scheduler-conformance/harness\n\ngo {go_directive}\n")
+        (mod / "go.sum").unlink(missing_ok=True)
+        _log(f"pinning Kubernetes {version} (hack/pin-k8s.sh)")
+        proc = subprocess.run([str(mod / "hack" / "pin-k8s.sh"), version.lstrip("v"), str(mod)],
+                              capture_output=True, text=True)
+        if proc.returncode != 0:
+            raise BuildError(f"pinning Kubernetes {version} failed: {_first_error(proc.stderr)}; is it a release "
+                             f"the Go module proxy serves?\n{proc.stderr.strip()}")
+    for module in spec.modules:
+        if module.local:
+            _go("mod", "edit", f"-require={module.path}@v0.0.0", f"-replace={module.path}={module.directory}",
+                cwd=mod, what=f"adding {module.describe()}")
+        else:
+            _go("mod", "edit", f"-require={module.path}@{module.version}", cwd=mod, what=f"adding {module.describe()}")
+    if spec.plugins:
+        (mod / GENERATED).write_text(generated_registrations(spec.plugins))
+    _log("go mod tidy (resolves your modules' dependencies through the module proxy)")
+    try:
+        _go("mod", "tidy", cwd=mod, what="go mod tidy")
+    except BuildError as exc:
+        modules = ", ".join(m.describe() for m in spec.modules) or "the harness"
+        raise BuildError(f"resolving {modules} against Kubernetes {version}: {str(exc).splitlines()[0]}; "
+                         f"check that the module builds against that release or pass --k8s-version"
+                         + "\n" + "\n".join(str(exc).splitlines()[1:])) from None
+
+
+def _explain(output: str, spec: BuildSpec, mod: Path) -> str:
+    """One line for a failed compile: the registration whose generated line failed, else the first error."""
+    lines = (mod / GENERATED).read_text().splitlines() if (mod / GENERATED).exists() else []
+    for m in re.finditer(rf"{re.escape(GENERATED.as_posix())}:(\d+):\d+: (.*)", output):
+        line = lines[int(m.group(1)) - 1] if int(m.group(1)) <= len(lines) else ""
+        for reg in spec.plugins:
+            if f"--go-plugin {reg.describe()}" in line:
+                return (f"--go-plugin {reg.describe()}: {m.group(2)}; a plugin factory is {FACTORY_SIGNATURE} "
+                        f"(frameworkruntime.PluginFactory)")
+    modules = ", ".join(m.describe() for m in spec.modules) or "the harness"
+    errors = [ln.strip() for ln in output.splitlines() if re.search(r"\.go:\d+:\d+: ", ln)]
+    return f"compiling with {modules} failed: {errors[0] if errors else _first_error(output)}"
+
+
+def build(spec: BuildSpec, *, control_plane: bool = False) -> Build:
+    """The build for `spec`, made now (progress on stderr) or taken from the cache."""
+    start = time.monotonic()
+    root = cache_root() / "builds"
+    root.mkdir(parents=True, exist_ok=True)
+    version = choose_version(spec, root)
+    directory = root / cache_key(spec, version)
+    result = Build(directory=directory, k8s_version=version, spec=spec)
+    done = directory / "built.json"
+    if done.is_file() and result.runner.is_file() and result.kube_scheduler.is_file():
+        _log(f"using the cached build {directory} (Kubernetes {version})")
+        return result
+    plugins = ", ".join(p.describe() for p in spec.plugins) or "no plugins of your own"
+    _log(f"building Kubernetes {version} with {plugins} in {directory}")
+    mod = directory / "mod"
+    _prepare(spec, version, mod)
+    args = [str(HARNESS / "build.sh"), "--mod", str(mod), "--out", str(directory / "bin")]
+    output = []
+    with subprocess.Popen(args + (["--control-plane"] if control_plane else []), stdout=subprocess.DEVNULL,
+                          stderr=subprocess.PIPE, text=True) as proc:
+        for line in proc.stderr:  # build.sh reports progress on stderr, one line per step
+            output.append(line)
+            if line.startswith("[build.sh"):
+                _log(line.rstrip())
+    if proc.returncode != 0:
+        text = "".join(output)
+        raise BuildError(f"{_explain(text, spec, mod)}\n{text.strip()}")
+    done.write_text(json.dumps({"k8sVersion": version, "modules": [m.describe() for m in spec.modules],
+                                "plugins": [p.describe() for p in spec.plugins]}, indent=2))
+    _log(f"built in {time.monotonic() - start:.0f} s")
+    return result
+
+
+__all__ = ["Build", "BuildError", "FACTORY_SIGNATURE", "build", "cache_key", "cache_root", "choose_version",
+           "generated_registrations", "pinned_version"]

@@ -1,0 +1,169 @@
+"""The scheduler build spec: Kubernetes release, the user's Go modules and plugin registrations.
+
+Loaded from flags (`--go-module`, `--go-plugin`, `--k8s-version`), from `--own-scheduler FILE` (TOML, the
+same keys), or from `[tool.sched-conformance]` in the pyproject.toml of the working directory; every
+value is checked when loaded and a bad one gets one line naming it and the fix.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Mapping
+
+from reference.probe import PROBE_NAMES
+
+from ..errors import ConformanceError
+
+_IDENT = re.compile(r"[A-Z][A-Za-z0-9_]*")
+_IMPORT_PATH = re.compile(r"[A-Za-z0-9][A-Za-z0-9._~/-]*[A-Za-z0-9_]")
+_VERSION = re.compile(r"v?(1\.\d+\.\d+)")
+_MODULE_VERSION = re.compile(r"v\d+\.\d+\.\d+(-[0-9A-Za-z.-]+)?(\+incompatible)?")
+KEYS = ("go-modules", "go-plugins", "k8s-version", "scheduler-config")
+
+
+class BuildSpecError(ConformanceError):
+    """A bad build input; the message is one line naming it and the fix."""
+
+
+@dataclass(frozen=True)
+class GoModule:
+    """A local module directory (used through a replace) or `path@version` (through the proxy)."""
+
+    path: str                    # the module path, e.g. example.com/plugins
+    version: str | None = None   # None: local
+    directory: Path | None = None
+
+    @property
+    def local(self) -> bool:
+        return self.directory is not None
+
+    def describe(self) -> str:
+        return str(self.directory) if self.local else f"{self.path}@{self.version}"
+
+
+@dataclass(frozen=True)
+class PluginRegistration:
+    """`Name=import/path.Func`: the plugin `Name`, built by the factory `Func` of package `import/path`."""
+
+    name: str
+    package: str
+    func: str
+
+    def describe(self) -> str:
+        return f"{self.name}={self.package}.{self.func}"
+
+
+@dataclass(frozen=True)
+class BuildSpec:
+    modules: tuple[GoModule, ...] = ()
+    plugins: tuple[PluginRegistration, ...] = ()
+    k8s_version: str | None = None       # None: the one the user's modules require, else the pinned one
+    scheduler_config: Path | None = None
+    origin: str = "flags"
+    extra: Mapping[str, Any] = field(default_factory=dict)
+
+    @property
+    def empty(self) -> bool:
+        return not self.modules and not self.plugins and self.k8s_version is None
+
+
+def parse_module(text: str, *, base: Path = Path(".")) -> GoModule:
+    """`./dir` (a directory with go.mod) or `module/path@vX.Y.Z`."""
+    if "@" in text:
+        path, _, version = text.partition("@")
+        if not _IMPORT_PATH.fullmatch(path) or not _MODULE_VERSION.fullmatch(version):
+            raise BuildSpecError(f"--go-module {text!r}: use module/path@vX.Y.Z or a local directory with a go.mod")
+        return GoModule(path=path, version=version)
+    directory = (base / text).expanduser().resolve()
+    go_mod = directory / "go.mod"
+    if not go_mod.is_file():
+        raise BuildSpecError(f"--go-module {text!r}: {go_mod} does not exist; give a module directory (with its "
+                             f"go.mod) or module/path@vX.Y.Z")
+    match = re.search(r"^module\s+(\S+)", go_mod.read_text(), re.MULTILINE)
+    if not match:
+        raise BuildSpecError(f"--go-module {text!r}: {go_mod} has no `module` line")
+    return GoModule(path=match.group(1).strip('"'), directory=directory)
+
+
+def parse_plugin(text: str) -> PluginRegistration:
+    """`Name=import/path.Func`."""
+    name, sep, target = text.partition("=")
+    package, dot, func = target.rpartition(".")
+    if not sep or not name or not dot or not _IMPORT_PATH.fullmatch(package) or not _IDENT.fullmatch(func):
+        raise BuildSpecError(f"--go-plugin {text!r}: use Name=import/path.Func, e.g. "
+                             f"MyScore=example.com/plugins/score.New (Func exported)")
+    if name in PROBE_NAMES:
+        raise BuildSpecError(f"--go-plugin {text!r}: {name} is one of the suite's probe plugins "
+                             f"({PROBE_NAMES[0]}..{PROBE_NAMES[-1]}); register your plugin under another name")
+    return PluginRegistration(name=name, package=package, func=func)
+
+
+def parse_version(text: str) -> str:
+    match = _VERSION.fullmatch(text.strip())
+    if not match:
+        raise BuildSpecError(f"--k8s-version {text!r}: use a Kubernetes release such as 1.37.1")
+    return "v" + match.group(1)
+
+
+def make_spec(*, modules: list[str] = (), plugins: list[str] = (), k8s_version: str | None = None,
+              scheduler_config: str | None = None, base: Path = Path("."), origin: str = "flags") -> BuildSpec:
+    regs = tuple(parse_plugin(p) for p in plugins)
+    seen: set[str] = set()
+    for reg in regs:
+        if reg.name in seen:
+            raise BuildSpecError(f"--go-plugin {reg.name}: registered twice; each plugin name once")
+        seen.add(reg.name)
+    config = None
+    if scheduler_config:
+        config = (base / scheduler_config).expanduser().resolve()
+        if not config.is_file():
+            raise BuildSpecError(f"--scheduler-config {scheduler_config!r}: {config} does not exist")
+    mods = tuple(parse_module(m, base=base) for m in modules)
+    for reg in regs:
+        if not any(reg.package == m.path or reg.package.startswith(m.path + "/") for m in mods):
+            raise BuildSpecError(f"--go-plugin {reg.describe()}: no --go-module provides package {reg.package}; "
+                                 f"add the module that contains it")
+    return BuildSpec(modules=mods, plugins=regs, k8s_version=parse_version(k8s_version) if k8s_version else None,
+                     scheduler_config=config, origin=origin)
+
+
+def load_table(table: Mapping[str, Any], *, base: Path, origin: str) -> BuildSpec:
+    """A `[tool.sched-conformance]`-style table: go-modules, go-plugins (lists), k8s-version, scheduler-config."""
+    unknown = sorted(set(table) - set(KEYS))
+    if unknown:
+        raise BuildSpecError(f"{origin}: unknown key {unknown[0]!r}; the keys are {', '.join(KEYS)}")
+    for key in ("go-modules", "go-plugins"):
+        if not isinstance(table.get(key, []), list) or not all(isinstance(v, str) for v in table.get(key, [])):
+            raise BuildSpecError(f"{origin}: {key} must be a list of strings")
+    return make_spec(modules=table.get("go-modules", []), plugins=table.get("go-plugins", []),
+                     k8s_version=table.get("k8s-version"), scheduler_config=table.get("scheduler-config"),
+                     base=base, origin=origin)
+
+
+def load_file(path: str | Path) -> BuildSpec:
+    """`--own-scheduler FILE`: a TOML file with the keys at top level (or under [tool.sched-conformance])."""
+    file = Path(path).expanduser().resolve()
+    try:
+        data = tomllib.loads(file.read_text())
+    except OSError as exc:
+        raise BuildSpecError(f"--own-scheduler {path}: cannot read it ({exc.strerror})") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise BuildSpecError(f"--own-scheduler {path}: not TOML ({exc})") from None
+    table = data.get("tool", {}).get("sched-conformance", data)
+    return load_table(table, base=file.parent, origin=str(file))
+
+
+def from_pyproject(directory: Path = Path(".")) -> BuildSpec | None:
+    """`[tool.sched-conformance]` of directory/pyproject.toml, or None."""
+    file = directory.resolve() / "pyproject.toml"
+    if not file.is_file():
+        return None
+    table = tomllib.loads(file.read_text()).get("tool", {}).get("sched-conformance")
+    return load_table(table, base=file.parent, origin=f"{file} [tool.sched-conformance]") if table else None
+
+
+__all__ = ["BuildSpec", "BuildSpecError", "GoModule", "PluginRegistration", "from_pyproject", "load_file",
+           "load_table", "make_spec", "parse_module", "parse_plugin", "parse_version"]

@@ -1,0 +1,69 @@
+"""The build spec: flags, files and pyproject tables, each bad value one line naming it and the fix."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from conformance.build import BuildSpecError, load_file, make_spec
+from conformance.build.build import choose_version, generated_registrations, pinned_version
+from conformance.build.spec import from_pyproject
+
+EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "plugins"
+PREFER = "PreferLabeled=example.com/sched-plugins/prefer.New"
+
+
+def test_a_local_module_and_its_registration():
+    spec = make_spec(modules=[str(EXAMPLE)], plugins=[PREFER])
+    (module,), (reg,) = spec.modules, spec.plugins
+    assert (module.path, module.local, module.directory) == ("example.com/sched-plugins", True, EXAMPLE)
+    assert (reg.name, reg.package, reg.func) == ("PreferLabeled", "example.com/sched-plugins/prefer", "New")
+
+
+def test_a_versioned_module():
+    (module,) = make_spec(modules=["sigs.k8s.io/scheduler-plugins@v0.34.7"]).modules
+    assert (module.path, module.version, module.local) == ("sigs.k8s.io/scheduler-plugins", "v0.34.7", False)
+
+
+@pytest.mark.parametrize(("kwargs", "message"), [
+    ({"plugins": ["NoEquals"]}, r"--go-plugin 'NoEquals': use Name=import/path\.Func"),
+    ({"plugins": ["X=example.com/p.new"]}, r"Func exported"),
+    ({"plugins": ["Probe3=example.com/p.New"]}, r"Probe3 is one of the suite's probe plugins"),
+    ({"modules": [str(EXAMPLE)], "plugins": [PREFER, PREFER]}, r"PreferLabeled: registered twice"),
+    ({"plugins": [PREFER]}, r"no --go-module provides package example.com/sched-plugins/prefer"),
+    ({"modules": ["/nonexistent/mod"]}, r"/nonexistent/mod/go.mod does not exist"),
+    ({"modules": ["example.com/x@latest"]}, r"use module/path@vX\.Y\.Z"),
+    ({"k8s_version": "1.37"}, r"--k8s-version '1.37': use a Kubernetes release such as 1\.37\.1"),
+    ({"scheduler_config": "/nonexistent.yaml"}, r"--scheduler-config '/nonexistent.yaml': .* does not exist"),
+])
+def test_bad_values_are_named_with_the_fix(kwargs, message):
+    with pytest.raises(BuildSpecError, match=message) as info:
+        make_spec(**kwargs)
+    assert "\n" not in str(info.value)
+
+
+def test_own_scheduler_file_and_pyproject(tmp_path):
+    body = f'go-modules = ["{EXAMPLE}"]\ngo-plugins = ["{PREFER}"]\nk8s-version = "1.37.1"\n'
+    (tmp_path / "own.toml").write_text(body)
+    assert load_file(tmp_path / "own.toml").plugins[0].name == "PreferLabeled"
+    (tmp_path / "pyproject.toml").write_text("[tool.sched-conformance]\n" + body)
+    assert from_pyproject(tmp_path).k8s_version == "v1.37.1"
+    (tmp_path / "bad.toml").write_text('go-plugin = ["x"]\n')
+    with pytest.raises(BuildSpecError, match=r"unknown key 'go-plugin'; the keys are go-modules, go-plugins"):
+        load_file(tmp_path / "bad.toml")
+
+
+def test_the_version_follows_the_users_module_else_the_pin(tmp_path):
+    assert choose_version(make_spec(modules=[str(EXAMPLE)]), tmp_path) == "v1.37.1"  # k8s.io/kube-scheduler v0.37.1
+    assert choose_version(make_spec(), tmp_path) == pinned_version()
+    assert choose_version(make_spec(k8s_version="1.36.4"), tmp_path) == "v1.36.4"
+    with pytest.raises(BuildSpecError, match=r"Kubernetes v1\.30\.2 \(from --k8s-version\) is not a release"):
+        choose_version(make_spec(k8s_version="1.30.2"), tmp_path)
+
+
+def test_generated_registrations_name_each_flag_on_its_line():
+    spec = make_spec(modules=[str(EXAMPLE)], plugins=[PREFER, "Other=example.com/sched-plugins/prefer.New"])
+    code = generated_registrations(spec.plugins)
+    assert 'plugin0 "example.com/sched-plugins/prefer"' in code
+    assert f'\tRegistry["PreferLabeled"] = plugin0.New // --go-plugin {PREFER}' in code.splitlines()
