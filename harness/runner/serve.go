@@ -8,10 +8,12 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
 	"runtime"
 	"runtime/pprof"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -129,6 +131,10 @@ func (r *Runner) serveScenario(t *testing.T, req request, o *output) (restart st
 		}()
 		synctest.Test(t, func(*testing.T) { res, err = r.Run(context.Background(), req.Scenario) })
 	}()
+	// Upstream's cache debugger subscribes to SIGUSR2 in every scenario and
+	// never unsubscribes: the signal package would keep each finished bubble
+	// (its channel, and through it the bubble's timers) for good.
+	signal.Reset(syscall.SIGUSR2)
 	close(finished)
 	response := map[string]any{"id": req.ID}
 	switch {
