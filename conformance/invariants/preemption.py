@@ -96,11 +96,8 @@ def failed_attempts(run: Run, pod: str) -> int:
     return max(result.attempts - (result.phase in ("bound", "waiting")), 0)
 
 
-def unaccounted_victim_nodes(run: Run) -> list[str]:
-    """Nodes whose deletions no distinct failed attempt of a pod that may preempt them all accounts for.
-
-    One attempt preempts on one node (PostFilter nominates one); a maximum bipartite matching of victim nodes to
-    failed attempts leaves the nodes returned here over."""
+def deleted_by_node(run: Run) -> dict[str, list[Pod]]:
+    """The deleted pods whose node is known, by node, in deletion order."""
     pods = known_pods(run)
     on_node: dict[str, list[Pod]] = {}
     for key in run.outcome.deleted:
@@ -108,6 +105,15 @@ def unaccounted_victim_nodes(run: Run) -> list[str]:
         node = victim_node(run, victim) if victim is not None else ""
         if node:
             on_node.setdefault(node, []).append(victim)
+    return on_node
+
+
+def unaccounted_victim_nodes(run: Run) -> list[str]:
+    """Nodes whose deletions no distinct failed attempt of a pod that may preempt them all accounts for.
+
+    One attempt preempts on one node (PostFilter nominates one); a maximum bipartite matching of victim nodes to
+    failed attempts leaves the nodes returned here over."""
+    on_node = deleted_by_node(run)
     eligible = {node: [p for p in preemptors_above(run, victims[0])
                        if all(p in preemptors_above(run, v) for v in victims[1:])]
                 for node, victims in on_node.items()}
@@ -138,11 +144,10 @@ def preemptor_nominated(run: Run) -> None:
     left = unaccounted_victim_nodes(run)
     if left:
         node = left[0]
-        deleted = [k for k in run.outcome.deleted if (p := known_pods(run).get(k)) and victim_node(run, p) == node]
+        deleted = [p.key for p in deleted_by_node(run)[node]]
         candidates = {p: failed_attempts(run, p) for p in run.pod_objects}
         raise Violation("preemptor-nominated", f"pods were deleted on {node} ({', '.join(deleted)}) but no failed "
                         "attempt of a pod that may preempt them is left to account for it", pod=deleted[0],
                         expected="one failed attempt of a higher-priority pod per node with deletions",
-                        actual={"nodes with deletions": sorted({victim_node(run, p) for k in run.outcome.deleted
-                                                                if (p := known_pods(run).get(k))}),
+                        actual={"nodes with deletions": sorted(deleted_by_node(run)),
                                 "failed attempts per workload pod": candidates})

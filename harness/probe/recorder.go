@@ -78,6 +78,11 @@ func (r *Recorder) OnRecord(poke func()) { r.poke = poke }
 // Start is the instant `t` counts from.
 func (r *Recorder) Start() time.Time { return r.start }
 
+// Elapsed is the trace's t for now: seconds since Start, to the microsecond.
+func (r *Recorder) Elapsed() float64 {
+	return math.Round(time.Since(r.start).Seconds()*1e6) / 1e6
+}
+
 // Records returns a copy of the in-process trace.
 func (r *Recorder) Records() []Record {
 	r.mu.Lock()
@@ -109,7 +114,7 @@ func (r *Recorder) record(rec Record, collector string) {
 	r.mu.Lock()
 	rec.Seq = r.seq
 	r.seq++
-	rec.T = math.Round(time.Since(r.start).Seconds()*1e6) / 1e6
+	rec.T = r.Elapsed()
 	if collector == "" {
 		r.records = append(r.records, rec)
 	}

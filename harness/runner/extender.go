@@ -1,15 +1,15 @@
 package runner
 
 import (
-	"math"
 	"strings"
 	"sync"
-	"time"
 
 	v1 "k8s.io/api/core/v1"
 	extenderv1 "k8s.io/kube-scheduler/extender/v1"
 	fwk "k8s.io/kube-scheduler/framework"
 	"k8s.io/kubernetes/pkg/scheduler"
+
+	"github.com/kube-scheduler-conformance/harness/probe"
 )
 
 // ExtenderCall marks where in the probe trace one extender call began: Seq is
@@ -31,17 +31,16 @@ type bindRequest struct {
 	reply                      chan string // created outside the bubble
 }
 
-// extenderCalls records every extender call of a scenario.
+// extenderCalls records every extender call of a scenario, placed in the
+// probes' trace.
 type extenderCalls struct {
-	start time.Time
-	seq   func() int
+	rec   *probe.Recorder
 	mu    sync.Mutex
 	calls []ExtenderCall
 }
 
 func (c *extenderCalls) mark(e fwk.Extender, verb, pod string) {
-	call := ExtenderCall{Extender: extenderName(e), Verb: verb, Pod: pod, Seq: c.seq(),
-		T: math.Round(time.Since(c.start).Seconds()*1e6) / 1e6}
+	call := ExtenderCall{Extender: extenderName(e), Verb: verb, Pod: pod, Seq: c.rec.Seq(), T: c.rec.Elapsed()}
 	c.mu.Lock()
 	c.calls = append(c.calls, call)
 	c.mu.Unlock()

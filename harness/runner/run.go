@@ -121,7 +121,7 @@ func (r *Runner) Run(parent context.Context, sc *Scenario) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	calls := &extenderCalls{start: rec.Start(), seq: rec.Seq}
+	calls := &extenderCalls{rec: rec}
 	rn := &run{objs: objs, rec: rec, store: st, sched: sched, cycles: watchCycles(sched, act.poke), plugins: plugins}
 	wrapExtenders(sched, calls, r.binds, rn.bind)
 	bindingBase := bindingCycles()
