@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, Iterable, Mapping
 
@@ -25,6 +25,13 @@ class Run:
     scenario: Scenario
     outcome: Outcome
     capabilities: frozenset[str] = frozenset()
+    # Set by a check when its rule's precondition held and the decisive event happened: a pass
+    # where this stays False was vacuous (counted per invariant, see the detection-power issue).
+    exercised: bool = field(default=False, compare=False)
+
+    def exercise(self) -> None:
+        """Mark this run as one that exercised the invariant being checked."""
+        self.exercised = True
 
     # --- the scenario ---------------------------------------------------------------------------
 
