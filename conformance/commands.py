@@ -25,6 +25,15 @@ def add_to(sub: argparse._SubParsersAction) -> None:
     r.add_argument("--allow-any-cluster", action="store_true",
                    help="backend cluster: also on a context that does not look like a test cluster")
     r.add_argument("--max-examples", help="examples per invariant instead of the profile's")
+    own = r.add_argument_group("your own scheduler (docs/own-scheduler.md)")
+    own.add_argument("--go-module", action="append", default=[],
+                     help="build with this Go module: ./dir or module/path@vX.Y.Z (repeatable)")
+    own.add_argument("--go-plugin", action="append", default=[],
+                     help="register NAME=import/path.Func from a --go-module (repeatable)")
+    own.add_argument("--k8s-version", help="build this Kubernetes release (default: the one your module requires)")
+    own.add_argument("--scheduler-config", help="your KubeSchedulerConfiguration: the base of every scenario")
+    own.add_argument("--own-scheduler", help="TOML file with go-modules, go-plugins, k8s-version, scheduler-config "
+                                            "(default: [tool.sched-conformance] in ./pyproject.toml)")
     r.add_argument("pytest_args", nargs=argparse.REMAINDER, help="after --: passed to pytest (e.g. --junitxml=x)")
     r.set_defaults(run=_run)
     i = sub.add_parser("invariants", help="the catalogue: id, statement, upstream source, capabilities")
@@ -50,9 +59,13 @@ def _run(args: argparse.Namespace) -> int:
         argv += ["--reproducers", args.reproducers]
     if args.max_examples:
         argv += ["--conformance-max-examples", args.max_examples]
-    for flag in ("cluster", "kubeconfig", "context", "scheduler_name"):
+    for flag in ("cluster", "kubeconfig", "context", "scheduler_name", "k8s_version", "scheduler_config",
+                 "own_scheduler"):
         if getattr(args, flag):
             argv += ["--" + flag.replace("_", "-"), getattr(args, flag)]
+    for flag in ("go_module", "go_plugin"):
+        for value in getattr(args, flag):
+            argv += ["--" + flag.replace("_", "-"), value]
     if args.allow_any_cluster:
         argv.append("--allow-any-cluster")
     extra = [a for a in args.pytest_args if a != "--"]

@@ -227,14 +227,15 @@ DIFFERENTIAL = Invariant(
     check=lambda run: None, requires=frozenset({"probes"}), theme="differential")
 
 
-def scenarios_for(*, extenders: bool, max_pods: int = 4) -> SearchStrategy[Scenario]:
+def scenarios_for(*, extenders: bool, max_pods: int = 4, base: Any = None) -> SearchStrategy[Scenario]:
     """Probes at every extension point over a few nodes and pods (with one extender when both backends
-    reach the extender server), or a preemption: every rule shows in the trace or the result."""
+    reach the extender server), or a preemption: every rule shows in the trace or the result. On the
+    user's own config (`base`), its profiles with probes around their plugins."""
     from hypothesis import strategies as st
 
     from generators import scenarios  # generators are only needed when searching
-    return st.one_of(scenarios(max_pods=max_pods, extenders=int(extenders)),
-                     scenarios(preemption=True, max_pods=max_pods))
+    return st.one_of(scenarios(max_pods=max_pods, extenders=int(extenders), base=base),
+                     scenarios(preemption=True, max_pods=max_pods, base=base))
 
 
 def run_both(a: Backend, b: Backend, scenario: Scenario) -> tuple[Run, Run]:

@@ -1,12 +1,17 @@
-"""What the reference says a scenario's config means: expanded plugins per profile, weights, args."""
+"""What the reference says a scenario's config means: expanded plugins per profile, weights, args.
+
+A config may name plugins the reference does not have (a user's out-of-tree plugins, built into the
+upstream runner): they are read as opaque plugins (`reference.config.opaque`), which is exact for the
+own-scheduler scenarios, whose configs name each point's plugins explicitly.
+"""
 
 from __future__ import annotations
 
 import json
 from functools import lru_cache
-from typing import Any, Mapping
+from typing import Any, Iterator, Mapping
 
-from reference.config import ExpandedProfile, expand_config, list_plugins, load_config
+from reference.config import ExpandedProfile, expand_config, list_plugins, load_config, opaque_registry
 from reference.config.model import KubeSchedulerConfiguration
 from reference.plugins import in_tree_registry
 from reference.probe import probe_registry
@@ -14,10 +19,32 @@ from reference.probe import probe_registry
 DEFAULT_CONFIG = {"apiVersion": "kubescheduler.config.k8s.io/v1", "kind": "KubeSchedulerConfiguration"}
 
 
+def _named(config: Mapping[str, Any]) -> Iterator[str]:
+    """Every plugin name a config mentions (plugin sets and pluginConfig)."""
+    for profile in config.get("profiles") or ():
+        if not isinstance(profile, Mapping):
+            continue
+        for plugin_set in (profile.get("plugins") or {}).values():
+            for key in ("enabled", "disabled"):
+                for entry in (plugin_set or {}).get(key) or ():
+                    if isinstance(entry, Mapping) and isinstance(entry.get("name"), str):
+                        yield entry["name"]
+        for entry in profile.get("pluginConfig") or ():
+            if isinstance(entry, Mapping) and isinstance(entry.get("name"), str):
+                yield entry["name"]
+
+
+def unknown_plugins(config: Mapping[str, Any] | None) -> frozenset[str]:
+    """Plugins the config names that neither the reference nor the probes implement."""
+    known = in_tree_registry().merged(probe_registry())
+    return frozenset(n for n in _named(config or {}) if n != "*" and n not in known)
+
+
 @lru_cache(maxsize=256)
 def _load(config_json: str) -> tuple[KubeSchedulerConfiguration, dict[str, ExpandedProfile]]:
-    registry = in_tree_registry().merged(probe_registry())
-    config = load_config(json.loads(config_json), registry=registry)
+    document = json.loads(config_json)
+    registry = in_tree_registry().merged(probe_registry()).merged(opaque_registry(unknown_plugins(document)))
+    config = load_config(document, registry=registry)
     return config, expand_config(config, registry)
 
 
@@ -31,4 +58,4 @@ def plugin_lists(config: Mapping[str, Any] | None) -> dict[str, dict[str, Any]]:
     return {name: list_plugins(profile) for name, profile in load(config)[1].items()}
 
 
-__all__ = ["DEFAULT_CONFIG", "load", "plugin_lists"]
+__all__ = ["DEFAULT_CONFIG", "load", "plugin_lists", "unknown_plugins"]

@@ -39,6 +39,19 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                     help="backend cluster on a kubeconfig: the cluster's scheduler (default default-scheduler)")
     group.addoption("--allow-any-cluster", dest="conformance_allow_any_cluster", action="store_true",
                     help="backend cluster: also on a context that does not look like a test cluster")
+    # The user's own scheduler (conformance/own_scheduler.py): built with their Go plugins, run on their config.
+    group.addoption("--go-module", dest="conformance_go_modules", action="append", default=[],
+                    help="backend upstream: build with this Go module (./dir or module/path@vX.Y.Z; repeatable)")
+    group.addoption("--go-plugin", dest="conformance_go_plugins", action="append", default=[],
+                    help="backend upstream: register NAME=import/path.Func from a --go-module (repeatable)")
+    group.addoption("--k8s-version", dest="conformance_k8s_version", default=None,
+                    help="backend upstream: build this Kubernetes release (default: the one your module requires)")
+    group.addoption("--scheduler-config", dest="conformance_scheduler_config", default=None,
+                    help="your KubeSchedulerConfiguration: the base of every scenario (probes are added around "
+                         "your plugins)")
+    group.addoption("--own-scheduler", dest="conformance_own_scheduler", default=None,
+                    help="a TOML file with go-modules, go-plugins, k8s-version, scheduler-config "
+                         "(default: [tool.sched-conformance] of ./pyproject.toml)")
 
 
 _CLUSTER_OPTIONS = {"cluster": "conformance_cluster", "kubeconfig": "conformance_kubeconfig",
@@ -58,6 +71,12 @@ def _positive(text: str) -> int:
 
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "conformance: a conformance-suite property test")
+    if config.getoption("conformance_backend") is not None:
+        from .errors import ConformanceError
+        try:
+            _session(config).own_scheduler()
+        except ConformanceError as exc:
+            raise pytest.UsageError(str(exc)) from None
     if config.getoption("conformance_invariants"):
         from .invariants import select
         try:
@@ -97,6 +116,30 @@ class ConformanceSession:
         self.config = config
         self._backends: dict[str, Any] = {}
         self._server: Any = None
+        self._own: Any = None
+        self._base: dict[str, Any] = {}
+
+    def own_scheduler(self) -> Any:
+        """The user's scheduler from --go-module/--go-plugin/--k8s-version/--scheduler-config/--own-scheduler
+        or ./pyproject.toml, or None for the stock scheduler on generated configs."""
+        if self._own is None:
+            from .own_scheduler import resolve
+            opt = self.config.getoption
+            self._own = resolve(modules=opt("conformance_go_modules"), plugins=opt("conformance_go_plugins"),
+                                k8s_version=opt("conformance_k8s_version"),
+                                scheduler_config=opt("conformance_scheduler_config"),
+                                own_file=opt("conformance_own_scheduler")) or False
+        return self._own or None
+
+    def base_config(self, name: str | None = None) -> Any:
+        """The user's config as every scenario's base (laid out by the backend `name`), or None."""
+        name = name or self.backend_name
+        own = self.own_scheduler()
+        if own is None:
+            return None
+        if name not in self._base:
+            self._base[name] = own.base_config(self.backend(name))
+        return self._base[name]
 
     @property
     def backend_name(self) -> str:
@@ -114,6 +157,9 @@ class ConformanceSession:
         if name not in self._backends:
             from .backends import make_backend
             options: dict[str, Any] = {"extender_server": self.extender_server()}
+            own = self.own_scheduler()
+            if name == "upstream" and own is not None and own.builds:
+                options["runner"] = own.runner()
             if name == "cluster":
                 options.update(_cluster_options(self.config))
                 # Compared with the reference, the whole workload must be queued before the first pop.
@@ -149,13 +195,16 @@ def pytest_unconfigure(config: pytest.Config) -> None:
 
 def _open_backends(config: pytest.Config) -> None:
     """Start the backend and the --compare one; an unavailable one ends the run with its one-line fix."""
+    from .build import BuildSpecError
     from .errors import BackendUnavailable
+    from .own_scheduler import OwnSchedulerError
     session = _session(config)
     try:
         session.backend()
         if config.getoption("conformance_compare"):
             session.backend(config.getoption("conformance_compare"))
-    except BackendUnavailable as exc:
+        session.base_config()  # the user's config must run on their scheduler before any test starts
+    except (BackendUnavailable, BuildSpecError, OwnSchedulerError) as exc:
         message = f"sched-conformance: {exc}"
     else:
         return

@@ -58,12 +58,15 @@ def check(backend: Backend, inv: Invariant, scenario: Scenario) -> Run:
     return run
 
 
-def default_strategy(inv: Invariant) -> SearchStrategy[Scenario]:
-    """The invariant's situation (when it has one) or the general scenarios focused on its theme."""
+def default_strategy(inv: Invariant, base: Any = None) -> SearchStrategy[Scenario]:
+    """The invariant's situation (when it has one) or the general scenarios focused on its theme.
+
+    On the user's own config (`base`, a `generators.BaseConfig`) only the general scenarios: a situation
+    brings its own config, which would replace the user's."""
     from generators import scenarios  # generators are only needed when searching
     from .situations import situation_for
-    general = scenarios(**scenario_options(inv))
-    situation = situation_for(inv.id)
+    general = scenarios(**scenario_options(inv), base=base)
+    situation = situation_for(inv.id) if base is None else None
     return general if situation is None else st.one_of(situation.strategy(), general)
 
 

@@ -5,6 +5,7 @@ Every strategy takes keyword-only options, builds valid objects directly from sm
 """
 
 from . import pools
+from ._base_config import BaseConfig
 from ._clusters import Cluster, clusters
 from ._configs import scheduler_configs
 from ._extenders import extender_scripts
@@ -18,6 +19,7 @@ from ._quantities import quantities, resource_lists
 from ._scenarios import scenarios
 
 __all__ = [
+    "BaseConfig",
     "Cluster",
     "EXTENSION_POINTS",
     "InvalidConfig",

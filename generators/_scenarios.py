@@ -12,6 +12,7 @@ from hypothesis.strategies import SearchStrategy
 from reference.scenario import EXTENDER_SCRIPT_ANNOTATION, PROBE_SCRIPT_ANNOTATION, Scenario
 
 from ._clusters import Owners, draw_bound_pods, draw_nodes, draw_owners, draw_pdbs, draw_services, namespace_objects
+from ._base_config import BaseConfig, draw_based_plan
 from ._configs import ConfigOptions, ConfigPlan, draw_config_plan
 from ._draw import Draw, Manifest, elements
 from ._extenders import draw_extender_script
@@ -29,6 +30,7 @@ class _Options:
     max_permit_timeout: float
     preemption: bool
     gates: bool
+    base: BaseConfig | None = None
 
 
 def _annotate(pod: Manifest, key: str, script: Manifest) -> None:
@@ -49,7 +51,8 @@ def _script(draw: Draw, pod: Manifest, plan: ConfigPlan, options: _Options, node
 
 
 def _draw_scenario(draw: Draw, options: _Options) -> Scenario:
-    plan = draw_config_plan(draw, options.config)
+    plan = draw_config_plan(draw, options.config) if options.base is None else draw_based_plan(draw, options.base,
+                                                                                                options.config)
     nodes = draw_nodes(draw, 1, options.max_nodes)
     names = [n["metadata"]["name"] for n in nodes]
     owners = draw_owners(draw, True) if not options.preemption else Owners()
@@ -86,7 +89,7 @@ def _draw_scenario(draw: Draw, options: _Options) -> Scenario:
 def scenarios(*, max_nodes: int = 4, max_pods: int = 4, probes: int = 3,
               points: Collection[str] = EXTENSION_POINTS, default_plugins: bool | None = None,
               extenders: int = 0, max_permit_timeout: float = 2.0, profiles: int = 1, preemption: bool = False,
-              gates: bool = False) -> SearchStrategy[Scenario]:
+              gates: bool = False, base: BaseConfig | None = None) -> SearchStrategy[Scenario]:
     """Scenarios: a config from `scheduler_configs()` (up to `profiles` profiles, up to `probes`
     probes placed at `points`, `default_plugins` as there, up to `extenders` extenders), 1 to
     `max_nodes` nodes, up to `max_pods` pods bound within capacity, Services, ReplicaSets, PDBs and
@@ -95,6 +98,10 @@ def scenarios(*, max_nodes: int = 4, max_pods: int = 4, probes: int = 3,
     extender script. `gates` lets workload pods carry scheduling gates. `preemption` fills every
     node with lower-priority pods and makes the first workload pod a higher-priority one that fits
     only by evicting (the default plugins then stay, so that DefaultPreemption runs).
+
+    `base` (a `BaseConfig`: the user's own config and the plugins its build runs) replaces the drawn
+    config: every profile, plugin, weight and arg of the user's stays, probes are drawn between the
+    user's plugins, and `profiles`, `default_plugins` and `extenders` do not apply.
 
     Shrinks towards one node with ample capacity, one pod with one container and no requests,
     the default config (or, with probes, probes in multiPoint) and empty scripts.
@@ -111,7 +118,7 @@ def scenarios(*, max_nodes: int = 4, max_pods: int = 4, probes: int = 3,
         raise ValueError(f"scenarios(max_pods={max_pods!r}): use 1 or more")
     if max_permit_timeout < 0:
         raise ValueError(f"scenarios(max_permit_timeout={max_permit_timeout!r}): use 0 or more seconds")
-    options = _Options(config, max_nodes, max_pods, float(max_permit_timeout), preemption, gates)
+    options = _Options(config, max_nodes, max_pods, float(max_permit_timeout), preemption, gates, base)
     return st.composite(lambda draw: _draw_scenario(draw, options))()
 
 

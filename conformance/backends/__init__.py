@@ -19,7 +19,7 @@ def make_backend(spec: str, **options: Any) -> Backend:
         return ReferenceBackend(extender_server=options.get("extender_server"))
     if spec == "upstream":
         from .upstream import UpstreamBackend
-        return UpstreamBackend(**_only(options, "extender_server", "extender_url"))
+        return UpstreamBackend(**_only(options, "extender_server", "extender_url", "runner"))
     if spec == "cluster":
         from ..cluster.target import open_backend
         return open_backend(**options)

@@ -39,6 +39,10 @@ class ReferenceBackend:
         config = scenario.config or expected.DEFAULT_CONFIG
         if self.extender_server is not None:
             config = with_extender_url(config, self.extender_server.base_url)
+        unknown = expected.unknown_plugins(config)
+        if unknown:
+            raise BackendFailure(f"the reference does not implement plugin {', '.join(sorted(unknown))}; run scenarios "
+                                 "with out-of-tree plugins on --backend upstream built with them (--go-plugin)")
         try:
             loaded = expected.load(config)[0]
             plugins = expected.plugin_lists(config)

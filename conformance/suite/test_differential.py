@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from conformance import reproducer
+from conformance import expected, reproducer
 from conformance.differential import DIFFERENTIAL, find_disagreement, scenarios_for
 from conformance.pytest_plugin import reproducers_dir
 from conformance.report import describe_failure
@@ -25,11 +25,16 @@ def test_differential(conformance, request: pytest.FixtureRequest) -> None:
         missing = DIFFERENTIAL.requires - set(b.capabilities)
         if missing:
             pytest.skip(f"backend {b.name} lacks capability {', '.join(sorted(missing))}")
+    base = conformance.base_config()
+    unknown = sorted(expected.unknown_plugins(base.config)) if base is not None else []
+    if unknown and "reference" in (backend.name, other.name):
+        pytest.skip(f"the reference does not implement {', '.join(unknown)} (your config's out-of-tree plugins): "
+                    "nothing to compare with")
     extenders = all("extenders" in b.capabilities for b in (backend, other))
     # Without creation-order (a cluster: the informer's timing decides which of two equal-priority
     # pods pops first), the order of the workload is itself an open choice: one pod per scenario.
     max_pods = 4 if all("creation-order" in b.capabilities for b in (backend, other)) else 1
-    strategy = scenarios_for(extenders=extenders, max_pods=max_pods)
+    strategy = scenarios_for(extenders=extenders, max_pods=max_pods, base=base)
     failure = find_disagreement(backend, other, for_backends(strategy, [backend, other]),
                                 profile=request.config.getoption("conformance_profile"),
                                 max_examples=request.config.getoption("conformance_max_examples"))

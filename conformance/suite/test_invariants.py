@@ -27,7 +27,7 @@ def test_invariant(invariant_id: str, conformance, request: pytest.FixtureReques
     if missing:
         pytest.skip(f"backend {backend.name} lacks capability {', '.join(sorted(missing))}")
     failure = find_violation(backend, inv, profile=request.config.getoption("conformance_profile"),
-                             strategy=for_backends(default_strategy(inv), [backend]),
+                             strategy=for_backends(default_strategy(inv, conformance.base_config()), [backend]),
                              max_examples=request.config.getoption("conformance_max_examples"))
     if failure is None:
         return

@@ -29,6 +29,7 @@ from .model import (
     Plugins,
     Profile,
 )
+from .opaque import OpaquePlugin, opaque_registry
 from .points import PlacementGeneratePlugin, PlacementScorePlugin, PodGroupPostFilterPlugin, implements
 from .profiles import apply_extender_ignored_resources, effective_plugins, expand_config, list_plugins
 from .validation import validate_config, validation_errors
@@ -46,6 +47,7 @@ __all__ = [
     "KubeSchedulerConfiguration",
     "LeaderElection",
     "PLUGIN_SET_NAMES",
+    "OpaquePlugin",
     "PlacementGeneratePlugin",
     "PlacementScorePlugin",
     "PluginConfig",
@@ -72,5 +74,6 @@ __all__ = [
     "set_defaults",
     "set_profile_defaults",
     "validate_config",
+    "opaque_registry",
     "validation_errors",
 ]

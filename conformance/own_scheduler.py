@@ -1,0 +1,122 @@
+"""The user's own scheduler under test: their Go plugins built in, their configuration as the base.
+
+The flags (`--go-module`, `--go-plugin`, `--k8s-version`, `--scheduler-config`) win over
+`--own-scheduler FILE`, which wins over `[tool.sched-conformance]` in ./pyproject.toml. A build
+spec with Go modules or another Kubernetes release gives the upstream backend a runner built with
+them (`conformance.build`); the configuration becomes a `generators.BaseConfig`, laid out by the
+scheduler that runs it, because only the build knows where an out-of-tree plugin runs.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any, Mapping
+
+import yaml
+
+from reference.scenario import Scenario
+
+from .build import BuildSpec, BuildSpecError, from_pyproject, load_file, make_spec
+from .errors import BackendFailure, ConformanceError
+
+_MISSING_PLUGIN = re.compile(r'"([^"]+)" does not exist')
+
+
+class OwnSchedulerError(ConformanceError):
+    """The user's configuration does not run on their scheduler; one line naming both sides and the fix."""
+
+
+@dataclass(frozen=True)
+class OwnScheduler:
+    spec: BuildSpec
+
+    @property
+    def builds(self) -> bool:
+        """A build of our own is needed: the user's modules or another Kubernetes release."""
+        return not self.spec.empty
+
+    def runner(self) -> Path:
+        from .build import build
+        return build(self.spec).runner
+
+    def config(self) -> dict[str, Any] | None:
+        """The user's KubeSchedulerConfiguration as a mapping, or None."""
+        path = self.spec.scheduler_config
+        if path is None:
+            return None
+        try:
+            document = yaml.safe_load(path.read_text())
+        except (OSError, yaml.YAMLError) as exc:
+            raise OwnSchedulerError(f"--scheduler-config {path}: cannot read it as YAML ({exc})") from None
+        if not isinstance(document, dict) or document.get("kind") != "KubeSchedulerConfiguration":
+            raise OwnSchedulerError(f"--scheduler-config {path}: not a KubeSchedulerConfiguration "
+                                    "(kind: KubeSchedulerConfiguration, apiVersion: kubescheduler.config.k8s.io/v1)")
+        return document
+
+    def base_config(self, backend: Any) -> Any:
+        """The user's config laid out by `backend` (its plugin list), or None without a config."""
+        from generators import BaseConfig
+        config = self.config()
+        if config is None:
+            return None
+        return BaseConfig.from_plugin_lists(config, self.layout(config, backend))
+
+    def layout(self, config: Mapping[str, Any], backend: Any) -> dict[str, Any]:
+        """Per profile, the plugins `backend` runs at each point for `config` (an empty scenario's plugin list)."""
+        if "plugin-list" not in backend.capabilities:
+            from . import expected
+            unknown = expected.unknown_plugins(config)
+            if unknown:
+                raise OwnSchedulerError(f"--scheduler-config {self.spec.scheduler_config}: backend {backend.name} "
+                                        f"does not report its plugin list, and the reference does not know "
+                                        f"{', '.join(sorted(unknown))}; use --backend upstream")
+            return expected.plugin_lists(config)
+        try:
+            outcome = backend.run(Scenario(config=dict(config)))
+        except BackendFailure as exc:
+            raise OwnSchedulerError(self._explain(str(exc), backend)) from None
+        return dict(outcome.plugins)
+
+    def _explain(self, error: str, backend: Any) -> str:
+        where = f"--scheduler-config {self.spec.scheduler_config}"
+        first = error.splitlines()[0]
+        missing = _MISSING_PLUGIN.search(error)
+        if missing:
+            registered = ", ".join(p.name for p in self.spec.plugins) or "none of your own"
+            return (f"{where} names plugin {missing.group(1)}, which the scheduler build ({backend.name}) does not "
+                    f"register (registered: {registered}); add --go-plugin {missing.group(1)}=import/path.Func "
+                    f"with its --go-module, or remove it from the config")
+        return f"{where}: the scheduler ({backend.name}) rejects it: {first}"
+
+
+def resolve(*, modules: list[str] = (), plugins: list[str] = (), k8s_version: str | None = None,
+            scheduler_config: str | None = None, own_file: str | None = None,
+            directory: Path = Path(".")) -> OwnScheduler | None:
+    """The own scheduler the options describe, or None (the stock scheduler with generated configs)."""
+    flags = make_spec(modules=list(modules), plugins=list(plugins), k8s_version=k8s_version,
+                      scheduler_config=scheduler_config, base=directory)
+    spec = load_file(own_file) if own_file else (from_pyproject(directory) if flags.empty and
+                                                  flags.scheduler_config is None else None)
+    if spec is None:
+        spec = flags
+    elif not flags.empty or flags.scheduler_config is not None:
+        spec = _merge(spec, flags)
+    if spec.empty and spec.scheduler_config is None:
+        return None
+    return OwnScheduler(spec)
+
+
+def _merge(base: BuildSpec, flags: BuildSpec) -> BuildSpec:
+    """The file's spec with the flags' modules and plugins added and their version and config winning."""
+    names = {p.name for p in flags.plugins}
+    clash = next((p for p in base.plugins if p.name in names), None)
+    if clash is not None:
+        raise BuildSpecError(f"--go-plugin {clash.name}: also registered by {base.origin}; register it once")
+    return replace(base, modules=base.modules + tuple(m for m in flags.modules if m not in base.modules),
+                   plugins=base.plugins + flags.plugins, k8s_version=flags.k8s_version or base.k8s_version,
+                   scheduler_config=flags.scheduler_config or base.scheduler_config, origin=f"{base.origin} and flags")
+
+
+__all__ = ["OwnScheduler", "OwnSchedulerError", "resolve"]
