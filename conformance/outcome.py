@@ -41,13 +41,16 @@ class Outcome:
     events: tuple[Mapping[str, Any], ...] = ()
     trace: tuple[Mapping[str, Any], ...] = ()
     plugins: Mapping[str, Mapping[str, list]] = field(default_factory=dict)
+    # Calls of observed plugins (any plugin, not only probes), with their own seq and attempt count.
+    observed: tuple[Mapping[str, Any], ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         return {"backend": self.backend, "kubernetesVersion": self.kubernetes_version,
                 "pods": {k: v.to_dict() for k, v in self.pods.items()},
                 "bindings": [dict(b) for b in self.bindings], "deleted": list(self.deleted),
                 "events": [dict(e) for e in self.events], "trace": [dict(r) for r in self.trace],
-                "plugins": {k: dict(v) for k, v in self.plugins.items()}}
+                "plugins": {k: dict(v) for k, v in self.plugins.items()},
+                **({"observed": [dict(r) for r in self.observed]} if self.observed else {})}
 
     def to_json(self, indent: int | None = 2) -> str:
         return json.dumps(self.to_dict(), indent=indent)
@@ -58,7 +61,7 @@ class Outcome:
                    pods={k: PodOutcome.from_dict(v) for k, v in (d.get("pods") or {}).items()},
                    bindings=tuple(d.get("bindings") or ()), deleted=tuple(d.get("deleted") or ()),
                    events=tuple(d.get("events") or ()), trace=tuple(d.get("trace") or ()),
-                   plugins=dict(d.get("plugins") or {}))
+                   plugins=dict(d.get("plugins") or {}), observed=tuple(d.get("observed") or ()))
 
     # --- trace queries used by invariants -------------------------------------------------------
 

@@ -37,13 +37,16 @@ class UpstreamBackend:
     name = "upstream"
 
     def __init__(self, *, extender_server: Any = None, extender_url: str | None = None,
-                 runner: str | Path | None = None, runner_args: tuple[str, ...] = ()) -> None:
+                 runner: str | Path | None = None, runner_args: tuple[str, ...] = (),
+                 observe: tuple[str, ...] = ()) -> None:
         self.binary = Path(runner) if runner is not None else default_runner()
         if not (self.binary.is_file() and os.access(self.binary, os.X_OK)):
             raise BackendUnavailable(f"{BUILD_HINT} (no executable at {self.binary})")
         self.extender_server = extender_server
         self.extender_url = extender_server.base_url if extender_server is not None else extender_url
         self.runner_args = runner_args
+        # Plugins whose every call the runner records into the outcome's `observed` ("*": all but the probes).
+        self.observe = tuple(observe)
         self._process: RunnerProcess | None = None
         try:
             hello = self._runner().request({"hello": True}, timeout=RESPONSE_TIMEOUT)
@@ -58,6 +61,8 @@ class UpstreamBackend:
                 "virtual-time"}
         if self.extender_url:
             caps.add("extenders")
+        if self.observe:
+            caps.add("observed-plugins")
         self.capabilities = frozenset(caps)
 
     def run(self, scenario: Scenario) -> Outcome:
@@ -69,6 +74,8 @@ class UpstreamBackend:
                                      "extender server; pass extender_server= or extender_url=")
             data["config"] = with_extender_url(config, self.extender_url)
         extender_trace = self._prepare_extenders(scenario)
+        if self.observe:
+            data["observe"] = list(self.observe)
         response = self._runner().request({"scenario": data}, timeout=RESPONSE_TIMEOUT)
         if response.get("restart"):
             # The runner exits after this answer (a scenario left it unusable); the next one starts fresh.

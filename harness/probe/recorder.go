@@ -41,6 +41,9 @@ type Recorder struct {
 	records []Record
 	cycles  map[string]int
 	scripts map[string]scriptOrError
+	// observed plugins (observe.go): their records and per-pod cycle counters
+	observed       []Record
+	observedCycles map[string]int
 
 	pending int
 	signals sync.WaitGroup
@@ -66,8 +69,10 @@ func NewRecorder() *Recorder {
 		start:   time.Now(),
 		cycles:  map[string]int{},
 		scripts: map[string]scriptOrError{},
-		stop:    make(chan struct{}),
-		post:    &http.Client{Timeout: 5 * time.Second},
+
+		observedCycles: map[string]int{},
+		stop:           make(chan struct{}),
+		post:           &http.Client{Timeout: 5 * time.Second},
 	}
 }
 

@@ -20,6 +20,7 @@ type Outcome struct {
 	Deleted           []string                     `json:"deleted"`
 	Events            []Event                      `json:"events"`
 	Trace             []probe.Record               `json:"trace"`
+	Observed          []probe.Record               `json:"observed,omitempty"`
 	Plugins           map[string]*configv1.Plugins `json:"plugins"`
 }
 
@@ -109,7 +110,7 @@ func gated(sched *scheduler.Scheduler, pod *v1.Pod) bool {
 
 func (r *run) outcome() *Outcome {
 	out := &Outcome{Backend: "upstream", KubernetesVersion: KubernetesVersion(), Pods: map[string]PodOutcome{},
-		Trace: r.rec.Records(), Plugins: r.plugins, Bindings: []Binding{}, Deleted: []string{}, Events: []Event{}}
+		Trace: r.rec.Records(), Observed: r.rec.Observed(), Plugins: r.plugins, Bindings: []Binding{}, Deleted: []string{}, Events: []Event{}}
 	workload := map[string]bool{}
 	for _, pod := range r.objs.workload {
 		out.Pods[podKey(pod)] = r.podOutcome(pod)

@@ -121,6 +121,11 @@ func (r *Runner) Run(parent context.Context, sc *Scenario) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	if len(sc.Observe) > 0 {
+		if err := observePlugins(sched, probe.NewObserver(rec), observedNames(sc.Observe)); err != nil {
+			return nil, err
+		}
+	}
 	calls := &extenderCalls{rec: rec}
 	rn := &run{objs: objs, rec: rec, store: st, sched: sched, cycles: watchCycles(sched, act.poke), plugins: plugins}
 	wrapExtenders(sched, calls, r.binds, rn.bind)

@@ -29,6 +29,8 @@ type Scenario struct {
 	Objects  []json.RawMessage `json:"objects"`
 	Workload []json.RawMessage `json:"workload"`
 	Deadline *float64          `json:"deadline"`
+	// Observe names the plugins whose every call is recorded (observe.go); "*" for all but the probes.
+	Observe []string `json:"observe"`
 }
 
 // objects are a scenario's manifests decoded and defaulted as the API server
