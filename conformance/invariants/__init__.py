@@ -1,7 +1,7 @@
 """The invariants: each a function over a `Run`, registered with an ID, a statement and its source."""
 
-from . import (binding, config, extenders, filtering, outcome, permit, preemption, queue,  # noqa: F401  (registration)
-               reserve, scoring)
+from . import (binding, config, extenders, filtering, observed, outcome, permit, preemption,  # noqa: F401
+               queue, reserve, scoring)  # (registration)
 from .base import REGISTRY, Invariant, Violation, invariant
 from .run import Run
 
