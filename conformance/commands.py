@@ -90,13 +90,13 @@ def _reproduce(args: argparse.Namespace) -> int:
     scenario, meta = reproducer.read(args.directory)
     backend_name = args.backend or meta.get("backend") or "reference"
     if meta.get("invariant") == "differential":
-        return _reproduce_differential(args.directory, scenario, backend_name, meta.get("compare") or "reference")
+        return _reproduce_differential(args.directory, scenario, backend_name, meta.get("compare") or "reference", meta)
     inv = REGISTRY.get(meta.get("invariant", ""))
     if inv is None:
         raise ConformanceError(f"{args.directory}: meta.json names no known invariant "
                                f"({meta.get('invariant')!r}); see `sched-conformance invariants`")
     with ExtenderServer() as server:
-        backend = make_backend(backend_name, extender_server=server)
+        backend = make_backend(backend_name, extender_server=server, **_own_runner(args.directory, meta, backend_name))
         try:
             run = Run(scenario, backend.run(scenario), frozenset(backend.capabilities))
             try:
@@ -110,14 +110,25 @@ def _reproduce(args: argparse.Namespace) -> int:
     return 0
 
 
-def _reproduce_differential(directory: str, scenario, backend_name: str, other_name: str) -> int:
+def _own_runner(directory: str, meta: dict, backend_name: str) -> dict:
+    """For a reproducer of the user's own scheduler, the upstream backend's runner from that build."""
+    if backend_name != "upstream" or not meta.get("ownScheduler"):
+        return {}
+    from pathlib import Path
+
+    from .build import build, load_file
+    return {"runner": build(load_file(Path(directory) / meta["ownScheduler"])).runner}
+
+
+def _reproduce_differential(directory: str, scenario, backend_name: str, other_name: str, meta: dict) -> int:
     """Run the scenario on the backend and on the one it was compared with (meta.json `compare`)."""
     from .backends import make_backend
     from .differential import compare, run_both
     from .extender_server import ExtenderServer
     from .invariants import Violation
     with ExtenderServer() as server:
-        backends = [make_backend(name, extender_server=server) for name in (backend_name, other_name)]
+        backends = [make_backend(name, extender_server=server, **_own_runner(directory, meta, name))
+                    for name in (backend_name, other_name)]
         try:
             compare(*run_both(*backends, scenario))
         except Violation as violation:

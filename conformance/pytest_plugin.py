@@ -131,6 +131,11 @@ class ConformanceSession:
                                 own_file=opt("conformance_own_scheduler")) or False
         return self._own or None
 
+    def own_scheduler_toml(self) -> str | None:
+        """The own build's inputs for a reproducer (None: the stock scheduler)."""
+        own = self.own_scheduler()
+        return own.spec.to_toml() if own is not None and own.builds else None
+
     def base_config(self, name: str | None = None) -> Any:
         """The user's config as every scenario's base (laid out by the backend `name`), or None."""
         name = name or self.backend_name

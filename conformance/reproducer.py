@@ -12,10 +12,14 @@ import yaml
 from reference.scenario import Scenario, ScenarioError
 
 META = "meta.json"
+OWN_SCHEDULER = "own-scheduler.toml"
 
 
-def write(directory: str | Path, scenario: Scenario, *, invariant: str, backend: str, message: str) -> Path:
-    """Write `scenario.json`, `manifests.yaml`, `scheduler-config.yaml`, `meta.json` and `README.md`."""
+def write(directory: str | Path, scenario: Scenario, *, invariant: str, backend: str, message: str,
+          own_scheduler: str | None = None) -> Path:
+    """Write `scenario.json`, `manifests.yaml`, `scheduler-config.yaml`, `meta.json` and `README.md`; with
+    `own_scheduler` (the build's `--own-scheduler` TOML), also `own-scheduler.toml`, which replay builds
+    (or takes from the build cache) instead of the stock scheduler."""
     out = Path(directory)
     out.mkdir(parents=True, exist_ok=True)
     (out / "scenario.json").write_text(scenario.to_json() + "\n")
@@ -23,7 +27,11 @@ def write(directory: str | Path, scenario: Scenario, *, invariant: str, backend:
     (out / "manifests.yaml").write_text(yaml.safe_dump_all(objects, sort_keys=False))
     config = scenario.config or {"apiVersion": "kubescheduler.config.k8s.io/v1", "kind": "KubeSchedulerConfiguration"}
     (out / "scheduler-config.yaml").write_text(yaml.safe_dump(config, sort_keys=False))
-    (out / META).write_text(json.dumps({"invariant": invariant, "backend": backend}, indent=2) + "\n")
+    meta = {"invariant": invariant, "backend": backend}
+    if own_scheduler is not None:
+        (out / OWN_SCHEDULER).write_text(own_scheduler)
+        meta["ownScheduler"] = OWN_SCHEDULER
+    (out / META).write_text(json.dumps(meta, indent=2) + "\n")
     command = replay_command(out, backend)
     (out / "README.md").write_text(
         f"# Counterexample to `{invariant}`\n\n```\n{message}\n```\n\n"
@@ -53,4 +61,4 @@ def slug(text: str) -> str:
     return re.sub(r"[^A-Za-z0-9_.-]+", "-", text).strip("-")[:80] or "failure"
 
 
-__all__ = ["read", "replay_command", "slug", "write"]
+__all__ = ["OWN_SCHEDULER", "read", "replay_command", "slug", "write"]

@@ -38,7 +38,7 @@ class UpstreamBackend:
 
     def __init__(self, *, extender_server: Any = None, extender_url: str | None = None,
                  runner: str | Path | None = None, runner_args: tuple[str, ...] = (),
-                 observe: tuple[str, ...] = ()) -> None:
+                 observe: tuple[str, ...] = ("*",)) -> None:
         self.binary = Path(runner) if runner is not None else default_runner()
         if not (self.binary.is_file() and os.access(self.binary, os.X_OK)):
             raise BackendUnavailable(f"{BUILD_HINT} (no executable at {self.binary})")

@@ -7,6 +7,7 @@ value is checked when loaded and a bad one gets one line naming it and the fix.
 
 from __future__ import annotations
 
+import json
 import re
 import tomllib
 from dataclasses import dataclass, field
@@ -68,6 +69,17 @@ class BuildSpec:
     @property
     def empty(self) -> bool:
         return not self.modules and not self.plugins and self.k8s_version is None
+
+    def to_toml(self) -> str:
+        """The build inputs as an `--own-scheduler` file (local modules by absolute path; no config: a
+        reproducer's scenario carries its own)."""
+        def quoted(values: list[str]) -> str:
+            return "[" + ", ".join(json.dumps(v) for v in values) + "]"
+        lines = [f"go-modules = {quoted([m.describe() for m in self.modules])}",
+                 f"go-plugins = {quoted([p.describe() for p in self.plugins])}"]
+        if self.k8s_version:
+            lines.append(f"k8s-version = {json.dumps(self.k8s_version.lstrip('v'))}")
+        return "\n".join(lines) + "\n"
 
 
 def parse_module(text: str, *, base: Path = Path(".")) -> GoModule:
