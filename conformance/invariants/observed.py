@@ -54,6 +54,15 @@ def _at(records: Iterable[Record], *points: str) -> list[Record]:
     return [r for r in records if r.get("point") in points]
 
 
+def _first_difference(expected: list[str], actual: list[str]) -> str:
+    """The plugin at the first place where the two orders differ."""
+    for want, got in zip(expected, actual):
+        if want != got:
+            return got
+    longer = expected if len(expected) > len(actual) else actual
+    return longer[min(len(expected), len(actual))] if len(expected) != len(actual) else ""
+
+
 def observed_order(run: Run, pod: str, point: str) -> list[str]:
     """The configured plugins at `point` for the pod's profile that the runner observes, in order."""
     return [n for n in run.plugins_at(pod, point) if n not in PROBE_NAMES]
@@ -111,10 +120,11 @@ def observed_filter_stops(run: Run) -> None:
         for r in _at(records, "Filter"):
             by_node[r.get("node", "")].append(r)
         for node, calls in by_node.items():
+            if any(r.get("code") != "Success" for r in calls):
+                run.exercise()
             for before, after in zip(calls, calls[1:]):
                 if before.get("code") == "Success":
                     continue
-                run.exercise()
                 # A new pass (cloned state: nominated pods, a preemption dry run) starts from the front.
                 if order.get(after["plugin"], -1) > order.get(before["plugin"], -1):
                     raise Violation("observed-filter-stops-at-rejection",
@@ -204,7 +214,7 @@ def observed_unreserve(run: Run) -> None:
             what = "Unreserve ran in a cycle that bound" if bound else \
                 "Unreserve did not run once per Reserve plugin in reverse order"
             raise Violation("observed-unreserve-reverse-order", f"{what} (attempt {attempt})", pod=pod,
-                            plugin=next((p for p in unreserves if p not in expected), ""), expected=expected,
+                            plugin=_first_difference(expected, unreserves), expected=expected,
                             actual=unreserves, records=tuple(_at(records, "Reserve", "Unreserve")))
 
 

@@ -1,0 +1,72 @@
+"""docs/own-scheduler.md, run as written: the example module is built with the suite, the green
+configuration passes the ci profile, the broken plugin is reported by name with a reproducer that
+replays on the same build, and the pyproject table alone is enough (needs Go and the module proxy)."""
+
+from __future__ import annotations
+
+import re
+import shlex
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+DOC = ROOT / "docs" / "own-scheduler.md"
+CLI = Path(sys.executable).parent / "sched-conformance"
+pytestmark = pytest.mark.skipif(shutil.which("go") is None, reason="needs a Go toolchain to build")
+
+
+def documented_commands() -> list[str]:
+    """Every `sched-conformance` command in the doc's sh blocks, continuation lines joined."""
+    blocks = re.findall(r"```sh\n(.*?)```", DOC.read_text(), re.DOTALL)
+    return [" ".join(block.replace("\\\n", " ").split()) for block in blocks
+            if block.lstrip().startswith("sched-conformance")]
+
+
+def command(prefix: str) -> list[str]:
+    """The documented command starting with `prefix`, as argv for this environment."""
+    matches = [c for c in documented_commands() if c.startswith(prefix)]
+    assert len(matches) == 1, f"docs/own-scheduler.md should show one command starting with {prefix!r}: {matches}"
+    argv = shlex.split(matches[0])
+    return [str(CLI), *argv[1:]]
+
+
+def run(argv: list[str], cwd: Path) -> subprocess.CompletedProcess:
+    return subprocess.run(argv, cwd=cwd, capture_output=True, text=True, timeout=1800)
+
+
+def test_the_example_plugin_passes_the_ci_profile(tmp_path):
+    argv = command("sched-conformance run --backend upstream --go-module examples/plugins --go-plugin "
+                   "PreferLabeled=example.com/sched-plugins/prefer.New --scheduler-config")
+    result = run(argv + ["--reproducers", str(tmp_path)], ROOT)
+    assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-2000:]
+    # Every invariant ran on the user's scheduler; only the differential (no second backend) skipped.
+    assert re.search(r"\b4\d passed, 1 skipped\b", result.stdout), result.stdout[-500:]
+
+
+def test_the_broken_plugin_is_named_and_its_reproducer_replays(tmp_path):
+    argv = command("sched-conformance run --backend upstream --go-module examples/plugins --go-plugin "
+                   "PreferLabeled=example.com/sched-plugins/prefer.New --go-plugin FreeCPU")
+    result = run(argv + ["--reproducers", str(tmp_path)], ROOT)
+    assert result.returncode == 1, result.stdout[-3000:] + result.stderr[-2000:]
+    assert "[observed-score-range] FreeCPU scored outside [0, 100]" in result.stdout
+    assert "responsible: FreeCPU" in result.stdout
+    reproducer = tmp_path / "observed-score-range"
+    assert (reproducer / "own-scheduler.toml").is_file()
+    replay = command("sched-conformance reproduce")
+    replay[replay.index(".sched-conformance/reproducers/observed-score-range")] = str(reproducer)
+    replayed = run(replay, ROOT)
+    assert replayed.returncode == 1, replayed.stdout + replayed.stderr
+    assert "REPRODUCED on upstream" in replayed.stdout and "FreeCPU" in replayed.stdout
+
+
+def test_the_pyproject_table_alone_builds_and_runs_the_module(tmp_path):
+    argv = command("sched-conformance run --backend upstream --profile ci")
+    result = run(argv + ["--max-examples", "3", "--invariant", "observed-score-range",
+                         "--reproducers", str(tmp_path)], ROOT / "examples" / "plugins")
+    assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-2000:]
+    assert "using the cached build" in result.stderr or "building Kubernetes" in result.stderr
+    assert "1 passed" in result.stdout
