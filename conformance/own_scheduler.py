@@ -81,7 +81,7 @@ class OwnScheduler:
 
     def _explain(self, error: str, backend: Any) -> str:
         where = f"--scheduler-config {self.spec.scheduler_config}"
-        first = error.splitlines()[0]
+        first = error.splitlines()[0].split("refuses the scenario: ", 1)[-1]
         missing = _MISSING_PLUGIN.search(error)
         if missing:
             registered = ", ".join(p.name for p in self.spec.plugins) or "none of your own"

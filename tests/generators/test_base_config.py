@@ -1,0 +1,57 @@
+"""Scenarios on a user's own config: every profile, plugin, order, weight and arg of theirs stays;
+only probes are added between their plugins, and the simplest scenario has none."""
+
+from __future__ import annotations
+
+from hypothesis import HealthCheck, find, given, settings
+
+from conformance import expected
+from generators import BaseConfig, scenarios
+from reference.probe import PROBE_NAMES
+
+USER = {"apiVersion": "kubescheduler.config.k8s.io/v1", "kind": "KubeSchedulerConfiguration",
+        "percentageOfNodesToScore": 50,
+        "profiles": [
+            {"schedulerName": "default-scheduler",
+             "plugins": {"score": {"enabled": [{"name": "ImageLocality", "weight": 7}]},
+                         "filter": {"disabled": [{"name": "NodePorts"}]}},
+             "pluginConfig": [{"name": "NodeResourcesFit",
+                               "args": {"scoringStrategy": {"type": "MostAllocated"}}}]},
+            {"schedulerName": "second-scheduler"}]}
+BASE = BaseConfig.from_plugin_lists(USER, expected.plugin_lists(USER))
+POINTS = ("preEnqueue", "preFilter", "filter", "postFilter", "preScore", "score", "reserve", "permit",
+          "preBind", "bind", "postBind")
+
+
+def without_probes(config: dict, profile: str) -> dict[str, list[str]]:
+    expanded = expected.load(config)[1][profile]
+    return {p: [n for n in expanded.names(p) if n not in PROBE_NAMES] for p in POINTS}
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(scenarios(probes=3, base=BASE))
+def test_the_users_plugins_weights_and_args_stay(scenario):
+    config = scenario.config
+    assert config["percentageOfNodesToScore"] == 50
+    for profile in ("default-scheduler", "second-scheduler"):
+        assert without_probes(config, profile) == without_probes(USER, profile)
+    first = expected.load(config)[1]["default-scheduler"]
+    assert first.score_weights["ImageLocality"] == 7
+    assert first.plugin_args["NodeResourcesFit"].scoring_strategy.type == "MostAllocated"
+    assert {p.get("spec", {}).get("schedulerName", "default-scheduler") for p in scenario.workload} <= \
+        {"default-scheduler", "second-scheduler"}
+
+
+def test_the_simplest_scenario_is_the_users_config_without_probes():
+    simplest = find(scenarios(probes=3, base=BASE), lambda s: True)
+    for profile in simplest.config["profiles"]:
+        names = {e["name"] for s in profile["plugins"].values() for e in s.get("enabled", ())}
+        assert not names & set(PROBE_NAMES)
+
+
+def test_probes_land_between_the_users_plugins():
+    def probe_between(s) -> bool:
+        filters = expected.load(s.config)[1]["default-scheduler"].names("filter")
+        return any(n in PROBE_NAMES and 0 < i < len(filters) - 1 for i, n in enumerate(filters))
+    found = find(scenarios(probes=3, base=BASE), probe_between, settings=settings(max_examples=500, database=None))
+    assert probe_between(found)
