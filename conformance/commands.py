@@ -32,6 +32,8 @@ def add_to(sub: argparse._SubParsersAction) -> None:
                      help="register NAME=import/path.Func from a --go-module (repeatable)")
     own.add_argument("--k8s-version", help="build this Kubernetes release (default: the one your module requires)")
     own.add_argument("--scheduler-config", help="your KubeSchedulerConfiguration: the base of every scenario")
+    own.add_argument("--extender", action="append", default=[],
+                     help="your running extender's http:// URL prefix (filter, prioritize; repeatable)")
     own.add_argument("--own-scheduler", help="TOML file with go-modules, go-plugins, k8s-version, scheduler-config "
                                             "(default: [tool.sched-conformance] in ./pyproject.toml)")
     r.add_argument("pytest_args", nargs=argparse.REMAINDER, help="after --: passed to pytest (e.g. --junitxml=x)")
@@ -63,7 +65,7 @@ def _run(args: argparse.Namespace) -> int:
                  "own_scheduler"):
         if getattr(args, flag):
             argv += ["--" + flag.replace("_", "-"), getattr(args, flag)]
-    for flag in ("go_module", "go_plugin"):
+    for flag in ("go_module", "go_plugin", "extender"):
         for value in getattr(args, flag):
             argv += ["--" + flag.replace("_", "-"), value]
     if args.allow_any_cluster:
@@ -96,7 +98,8 @@ def _reproduce(args: argparse.Namespace) -> int:
         raise ConformanceError(f"{args.directory}: meta.json names no known invariant "
                                f"({meta.get('invariant')!r}); see `sched-conformance invariants`")
     with ExtenderServer() as server:
-        backend = make_backend(backend_name, extender_server=server, **_own_runner(args.directory, meta, backend_name))
+        backend = _with_user_extenders(make_backend(backend_name, extender_server=server,
+                                                    **_own_runner(args.directory, meta, backend_name)), meta)
         try:
             run = Run(scenario, backend.run(scenario), frozenset(backend.capabilities))
             try:
@@ -120,6 +123,14 @@ def _own_runner(directory: str, meta: dict, backend_name: str) -> dict:
     return {"runner": build(load_file(Path(directory) / meta["ownScheduler"])).runner}
 
 
+def _with_user_extenders(backend, meta: dict):
+    """The backend behind the recording proxy again, for a reproducer of the user's extenders."""
+    if not meta.get("userExtenders"):
+        return backend
+    from .extender.proxy import ExtenderProxy, UserExtenderBackend
+    return UserExtenderBackend(backend, ExtenderProxy(meta["userExtenders"]))
+
+
 def _reproduce_differential(directory: str, scenario, backend_name: str, other_name: str, meta: dict) -> int:
     """Run the scenario on the backend and on the one it was compared with (meta.json `compare`)."""
     from .backends import make_backend
@@ -127,7 +138,8 @@ def _reproduce_differential(directory: str, scenario, backend_name: str, other_n
     from .extender_server import ExtenderServer
     from .invariants import Violation
     with ExtenderServer() as server:
-        backends = [make_backend(name, extender_server=server, **_own_runner(directory, meta, name))
+        backends = [_with_user_extenders(make_backend(name, extender_server=server,
+                                                      **_own_runner(directory, meta, name)), meta)
                     for name in (backend_name, other_name)]
         try:
             compare(*run_both(*backends, scenario))

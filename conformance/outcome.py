@@ -43,6 +43,8 @@ class Outcome:
     plugins: Mapping[str, Mapping[str, list]] = field(default_factory=dict)
     # Calls of observed plugins (any plugin, not only probes), with their own seq and attempt count.
     observed: tuple[Mapping[str, Any], ...] = ()
+    # Calls of the user's own extenders through the suite's recording proxy (conformance/extender/proxy.py).
+    exchanges: tuple[Mapping[str, Any], ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         return {"backend": self.backend, "kubernetesVersion": self.kubernetes_version,
@@ -50,7 +52,8 @@ class Outcome:
                 "bindings": [dict(b) for b in self.bindings], "deleted": list(self.deleted),
                 "events": [dict(e) for e in self.events], "trace": [dict(r) for r in self.trace],
                 "plugins": {k: dict(v) for k, v in self.plugins.items()},
-                **({"observed": [dict(r) for r in self.observed]} if self.observed else {})}
+                **({"observed": [dict(r) for r in self.observed]} if self.observed else {}),
+                **({"exchanges": [dict(e) for e in self.exchanges]} if self.exchanges else {})}
 
     def to_json(self, indent: int | None = 2) -> str:
         return json.dumps(self.to_dict(), indent=indent)
@@ -61,7 +64,8 @@ class Outcome:
                    pods={k: PodOutcome.from_dict(v) for k, v in (d.get("pods") or {}).items()},
                    bindings=tuple(d.get("bindings") or ()), deleted=tuple(d.get("deleted") or ()),
                    events=tuple(d.get("events") or ()), trace=tuple(d.get("trace") or ()),
-                   plugins=dict(d.get("plugins") or {}), observed=tuple(d.get("observed") or ()))
+                   plugins=dict(d.get("plugins") or {}), observed=tuple(d.get("observed") or ()),
+                   exchanges=tuple(d.get("exchanges") or ()))
 
     # --- trace queries used by invariants -------------------------------------------------------
 

@@ -20,6 +20,7 @@ from reference.scenario import Scenario
 
 from .build import BuildSpec, BuildSpecError, from_pyproject, load_file, make_spec
 from .errors import BackendFailure, ConformanceError
+from .expected import DEFAULT_CONFIG
 
 _MISSING_PLUGIN = re.compile(r'"([^"]+)" does not exist')
 
@@ -31,6 +32,7 @@ class OwnSchedulerError(ConformanceError):
 @dataclass(frozen=True)
 class OwnScheduler:
     spec: BuildSpec
+    extenders: tuple[str, ...] = ()  # --extender URLs: filter and prioritize extenders added to the config
 
     @property
     def builds(self) -> bool:
@@ -42,10 +44,10 @@ class OwnScheduler:
         return build(self.spec).runner
 
     def config(self) -> dict[str, Any] | None:
-        """The user's KubeSchedulerConfiguration as a mapping, or None."""
+        """The user's KubeSchedulerConfiguration as a mapping (with the --extender entries), or None."""
         path = self.spec.scheduler_config
         if path is None:
-            return None
+            return _with_extenders(dict(DEFAULT_CONFIG), self.extenders) if self.extenders else None
         try:
             document = yaml.safe_load(path.read_text())
         except (OSError, yaml.YAMLError) as exc:
@@ -53,14 +55,23 @@ class OwnScheduler:
         if not isinstance(document, dict) or document.get("kind") != "KubeSchedulerConfiguration":
             raise OwnSchedulerError(f"--scheduler-config {path}: not a KubeSchedulerConfiguration "
                                     "(kind: KubeSchedulerConfiguration, apiVersion: kubescheduler.config.k8s.io/v1)")
-        return document
+        return _with_extenders(document, self.extenders)
+
+    def user_extenders(self) -> list[dict[str, Any]]:
+        """The config's extenders[] entries (the user's running extenders), as written."""
+        from .extender.proxy import placeholder_config
+        config = self.config()
+        return placeholder_config(config)[1] if config else []
 
     def base_config(self, backend: Any) -> Any:
         """The user's config laid out by `backend` (its plugin list), or None without a config."""
         from generators import BaseConfig
+
+        from .extender.proxy import placeholder_config
         config = self.config()
         if config is None:
             return None
+        config = placeholder_config(config)[0]
         return BaseConfig.from_plugin_lists(config, self.layout(config, backend))
 
     def layout(self, config: Mapping[str, Any], backend: Any) -> dict[str, Any]:
@@ -91,8 +102,15 @@ class OwnScheduler:
         return f"{where}: the scheduler ({backend.name}) rejects it: {first}"
 
 
+def _with_extenders(config: dict[str, Any], urls: tuple[str, ...]) -> dict[str, Any]:
+    if not urls:
+        return config
+    added = [{"urlPrefix": url, "filterVerb": "filter", "prioritizeVerb": "prioritize", "weight": 1} for url in urls]
+    return {**config, "extenders": [*(config.get("extenders") or ()), *added]}
+
+
 def resolve(*, modules: list[str] = (), plugins: list[str] = (), k8s_version: str | None = None,
-            scheduler_config: str | None = None, own_file: str | None = None,
+            scheduler_config: str | None = None, own_file: str | None = None, extenders: list[str] = (),
             directory: Path = Path(".")) -> OwnScheduler | None:
     """The own scheduler the options describe, or None (the stock scheduler with generated configs)."""
     flags = make_spec(modules=list(modules), plugins=list(plugins), k8s_version=k8s_version,
@@ -103,9 +121,14 @@ def resolve(*, modules: list[str] = (), plugins: list[str] = (), k8s_version: st
         spec = flags
     elif not flags.empty or flags.scheduler_config is not None:
         spec = _merge(spec, flags)
-    if spec.empty and spec.scheduler_config is None:
+    for url in extenders:
+        if not url.startswith("http://"):
+            raise OwnSchedulerError(f"--extender {url!r}: give the extender's http:// URL prefix, e.g. "
+                                    "http://127.0.0.1:8888/scheduler (the suite calls <prefix>/filter and "
+                                    "<prefix>/prioritize)")
+    if spec.empty and spec.scheduler_config is None and not extenders:
         return None
-    return OwnScheduler(spec)
+    return OwnScheduler(spec, tuple(extenders))
 
 
 def _merge(base: BuildSpec, flags: BuildSpec) -> BuildSpec:

@@ -49,6 +49,9 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption("--scheduler-config", dest="conformance_scheduler_config", default=None,
                     help="your KubeSchedulerConfiguration: the base of every scenario (probes are added around "
                          "your plugins)")
+    group.addoption("--extender", dest="conformance_extenders", action="append", default=[],
+                    help="your running HTTP extender's URL prefix (filter and prioritize verbs; repeatable): "
+                         "its answers are checked against the wire contract")
     group.addoption("--own-scheduler", dest="conformance_own_scheduler", default=None,
                     help="a TOML file with go-modules, go-plugins, k8s-version, scheduler-config "
                          "(default: [tool.sched-conformance] of ./pyproject.toml)")
@@ -128,13 +131,16 @@ class ConformanceSession:
             self._own = resolve(modules=opt("conformance_go_modules"), plugins=opt("conformance_go_plugins"),
                                 k8s_version=opt("conformance_k8s_version"),
                                 scheduler_config=opt("conformance_scheduler_config"),
-                                own_file=opt("conformance_own_scheduler")) or False
+                                own_file=opt("conformance_own_scheduler"),
+                                extenders=opt("conformance_extenders")) or False
         return self._own or None
 
-    def own_scheduler_toml(self) -> str | None:
-        """The own build's inputs for a reproducer (None: the stock scheduler)."""
+    def reproducer_options(self) -> dict[str, Any]:
+        """What a reproducer needs to replay on the user's scheduler: its build, its extenders."""
         own = self.own_scheduler()
-        return own.spec.to_toml() if own is not None and own.builds else None
+        if own is None:
+            return {}
+        return {"own_scheduler": own.spec.to_toml() if own.builds else None, "user_extenders": own.user_extenders()}
 
     def base_config(self, name: str | None = None) -> Any:
         """The user's config as every scenario's base (laid out by the backend `name`), or None."""
@@ -169,7 +175,12 @@ class ConformanceSession:
                 options.update(_cluster_options(self.config))
                 # Compared with the reference, the whole workload must be queued before the first pop.
                 options["fresh_scheduler"] = bool(self.config.getoption("conformance_compare"))
-            self._backends[name] = make_backend(name, **options)
+            backend = make_backend(name, **options)
+            extenders = own.user_extenders() if own is not None else []
+            if extenders:
+                from .extender.proxy import ExtenderProxy, UserExtenderBackend
+                backend = UserExtenderBackend(backend, ExtenderProxy(extenders))
+            self._backends[name] = backend
         return self._backends[name]
 
     def started(self) -> dict[str, Any]:

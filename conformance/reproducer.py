@@ -16,10 +16,11 @@ OWN_SCHEDULER = "own-scheduler.toml"
 
 
 def write(directory: str | Path, scenario: Scenario, *, invariant: str, backend: str, message: str,
-          own_scheduler: str | None = None) -> Path:
+          own_scheduler: str | None = None, user_extenders: list[dict[str, Any]] | None = None) -> Path:
     """Write `scenario.json`, `manifests.yaml`, `scheduler-config.yaml`, `meta.json` and `README.md`; with
     `own_scheduler` (the build's `--own-scheduler` TOML), also `own-scheduler.toml`, which replay builds
-    (or takes from the build cache) instead of the stock scheduler."""
+    (or takes from the build cache) instead of the stock scheduler; `user_extenders` (the user's extenders[]
+    entries) go into meta.json, and replay puts the recording proxy in front of them again."""
     out = Path(directory)
     out.mkdir(parents=True, exist_ok=True)
     (out / "scenario.json").write_text(scenario.to_json() + "\n")
@@ -31,6 +32,8 @@ def write(directory: str | Path, scenario: Scenario, *, invariant: str, backend:
     if own_scheduler is not None:
         (out / OWN_SCHEDULER).write_text(own_scheduler)
         meta["ownScheduler"] = OWN_SCHEDULER
+    if user_extenders:
+        meta["userExtenders"] = user_extenders
     (out / META).write_text(json.dumps(meta, indent=2) + "\n")
     command = replay_command(out, backend)
     (out / "README.md").write_text(

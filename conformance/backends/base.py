@@ -17,6 +17,7 @@ CAPABILITIES = {
     "plugin-list": "the built framework's plugins per point are reported",
     "queue-attempts": "attempts come from the scheduling queue itself",
     "creation-order": "workload pods are queued together, in the scenario's order (equal priorities pop in it)",
+    "extender-exchanges": "calls of the user's own extenders are recorded (request, answer) in `exchanges`",
     "observed-plugins": "every call of the configured (non-probe) plugins is recorded in `observed`",
 }
 

@@ -207,3 +207,20 @@ def _expect_scheduler_error(run: Run, pod: str, attempt: int, error: Record) -> 
         raise Violation("extender-filter-error-fails", f"the last attempt ended with extender "
                         f"{error.get('extender')}'s filter error but the condition reason is {reason}", pod=pod,
                         plugin=str(error.get("extender")), expected="SchedulerError", actual=reason, records=(error,))
+
+
+@invariant("extender-wire-contract",
+           "Each of the user's extenders answers every call in upstream's wire format, and its answer only speaks "
+           "of what it was asked: filter results name given nodes, never a node as both passing and failed; "
+           "prioritize scores are in [0, 10]; preempt answers keep offered candidates and victims; it answers.",
+           "k8s.io/kube-scheduler/extender/v1 types.go; pkg/scheduler/extender.go (spec §4)",
+           requires=("extender-exchanges",))
+def extender_wire_contract(run: Run) -> None:
+    for exchange in run.outcome.exchanges:
+        run.exercise()
+        if exchange.get("problems"):
+            raise Violation("extender-wire-contract",
+                            f"extender {exchange['extender']} {exchange['verb']}: {'; '.join(exchange['problems'])}"
+                            f"\n  request:  {exchange.get('request', '')[:1500]}"
+                            f"\n  response: HTTP {exchange.get('status')} {exchange.get('response', '')[:1500]}",
+                            pod=exchange.get("pod", ""), plugin=f"extender {exchange['extender']}")

@@ -42,7 +42,7 @@ def test_differential(conformance, request: pytest.FixtureRequest) -> None:
         return
     directory = reproducers_dir(request.config) / reproducer.slug(f"differential-{other_name}")
     reproducer.write(directory, failure.scenario, invariant=DIFFERENTIAL.id, backend=conformance.backend_name,
-                     message=str(failure.violation), own_scheduler=conformance.own_scheduler_toml())
+                     message=str(failure.violation), **conformance.reproducer_options())
     meta = directory / reproducer.META
     meta.write_text(json.dumps({**json.loads(meta.read_text()), "compare": other_name}, indent=2) + "\n")
     pytest.fail(describe_failure(failure, directory, conformance.backend_name), pytrace=False)

@@ -33,5 +33,5 @@ def test_invariant(invariant_id: str, conformance, request: pytest.FixtureReques
         return
     directory = reproducers_dir(request.config) / reproducer.slug(invariant_id)
     reproducer.write(directory, failure.scenario, invariant=invariant_id, backend=conformance.backend_name,
-                     message=str(failure.violation), own_scheduler=conformance.own_scheduler_toml())
+                     message=str(failure.violation), **conformance.reproducer_options())
     pytest.fail(describe_failure(failure, directory, conformance.backend_name), pytrace=False)

@@ -1,0 +1,150 @@
+"""The user's running extender in the scenarios (`--extender URL`): every exchange is checked against the
+wire contract; a broken, garbage-answering or dead extender is a violation showing the exchange, and
+its reproducer replays through the proxy again."""
+
+from __future__ import annotations
+
+import copy
+import json
+import subprocess
+import sys
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+
+import pytest
+
+from conformance.extender.contract import Exchange, check
+from conformance.own_scheduler import OwnSchedulerError, resolve
+
+pytest_plugins = ["pytester"]
+ROOT = Path(__file__).resolve().parents[2]
+NODE = {"apiVersion": "v1", "kind": "Node", "metadata": {"name": "node-0"},
+        "status": {"allocatable": {"cpu": "1"}, "capacity": {"cpu": "1"}}}
+POD = {"metadata": {"name": "pod-0", "namespace": "default", "uid": "u0"}, "spec": {"containers": []}}
+
+
+def nodes_request(*names: str) -> bytes:
+    items = [{**NODE, "metadata": {"name": n}} for n in names]
+    return json.dumps({"Pod": POD, "Nodes": {"items": items}}).encode()
+
+
+def exchange(kind: str, request: bytes, response: object, status: int | None = 200) -> Exchange:
+    body = response if isinstance(response, bytes) else json.dumps(response).encode()
+    return Exchange("http://127.0.0.1:1/x", kind, kind, request, status=status, response=body,
+                    error="" if status else "connection refused")
+
+
+@pytest.mark.parametrize("kind, request_body, response, problem", [
+    ("filter", nodes_request("node-0", "node-1"), {"NodeNames": ["node-0", "node-7"]},
+     "names nodes it was not given: node-7"),
+    ("filter", nodes_request("node-0"), {"NodeNames": ["node-0"], "FailedNodes": {"node-0": "no"}},
+     "FailedNodes also lists passing nodes: node-0"),
+    ("prioritize", nodes_request("node-0"), [{"Host": "node-0", "Score": 11}], "score 11 for node-0 is outside [0, 10]"),
+    ("prioritize", nodes_request("node-0"), b"<html>oops</html>", "is not a v1.HostPriorityList"),
+    ("bind", b'{"PodName": "p", "Node": "n"}', {"Error": 3}, "is not a v1.ExtenderBindingResult"),
+    ("filter", nodes_request("node-0"), b"", "HTTP 500", ),
+    ("filter", nodes_request("node-0"), b"", "no answer: connection refused"),
+])
+def test_a_broken_answer_is_named(kind, request_body, response, problem):
+    status = 500 if problem == "HTTP 500" else None if problem.startswith("no answer") else 200
+    problems = check(exchange(kind, request_body, response, status))
+    assert any(problem in p for p in problems), problems
+
+
+@pytest.mark.parametrize("kind, request_body, response", [
+    ("filter", nodes_request("node-0", "node-1"), {"NodeNames": ["node-0"], "FailedNodes": {"node-1": "full"}}),
+    ("filter", nodes_request("node-0"), {"Error": "busy"}),
+    ("prioritize", nodes_request("node-0"), [{"Host": "node-0", "Score": 10}]),
+    ("bind", b'{"PodName": "p", "Node": "n"}', {"Error": ""}),
+])
+def test_a_good_answer_passes(kind, request_body, response):
+    assert check(exchange(kind, request_body, response)) == []
+
+
+def test_an_extender_that_is_not_an_http_url_is_one_line():
+    with pytest.raises(OwnSchedulerError, match=r"^--extender 'localhost:80': give the extender's http:// URL"):
+        resolve(extenders=["localhost:80"])
+
+
+class Extender:
+    """A running extender: `good` keeps the contract, `extra-node` adds a node it was not given."""
+
+    def __init__(self, mode: str) -> None:
+        mode_ = mode
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_POST(self) -> None:  # noqa: N802
+                args = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+                items = (args.get("Nodes") or {}).get("items") or []
+                if self.path.endswith("/filter"):
+                    if mode_ == "extra-node" and items:
+                        extra = copy.deepcopy(items[0])
+                        extra["metadata"]["name"] = "node-not-given"
+                        items = items + [extra]
+                    answer = {"Nodes": {"items": items}, "FailedNodes": {}, "Error": ""}
+                else:
+                    answer = [{"Host": i["metadata"]["name"], "Score": 5} for i in items]
+                body = json.dumps(answer).encode()
+                self.send_response(200)
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
+
+            def log_message(self, *args) -> None:
+                pass
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+        self.url = f"http://127.0.0.1:{self.server.server_address[1]}/scheduler"
+
+    def close(self) -> None:
+        self.server.shutdown()
+        self.server.server_close()
+
+
+def suite(pytester, monkeypatch, url: str):
+    monkeypatch.setenv("PYTHONPATH", str(ROOT))
+    return pytester.runpytest_subprocess(
+        "--pyargs", "conformance.suite", "-p", "no:cacheprovider", "--backend", "reference", "--extender", url,
+        "--invariant", "extender-wire-contract", "-k", "invariant", "--conformance-profile", "ci",
+        "--conformance-max-examples", "20", "--reproducers", str(pytester.path / "repro"))
+
+
+def test_a_contract_keeping_extender_passes(pytester, monkeypatch):
+    extender = Extender("good")
+    try:
+        result = suite(pytester, monkeypatch, extender.url)
+    finally:
+        extender.close()
+    result.assert_outcomes(passed=1)
+
+
+def test_a_contract_breaking_extender_is_a_violation_whose_reproducer_replays(pytester, monkeypatch):
+    extender = Extender("extra-node")
+    try:
+        result = suite(pytester, monkeypatch, extender.url)
+        result.assert_outcomes(failed=1)
+        text = result.stdout.str()
+        assert f"[extender-wire-contract] extender {extender.url} filter: the filter result names nodes it was " \
+               "not given: node-not-given" in text
+        assert "request:  {" in text and "response: HTTP 200 {" in text
+        reproducer = pytester.path / "repro" / "extender-wire-contract"
+        meta = json.loads((reproducer / "meta.json").read_text())
+        assert meta["userExtenders"][0]["urlPrefix"] == extender.url
+        replay = subprocess.run([sys.executable, "-c", "import sys; from conformance.cli import main; "
+                                 "sys.exit(main())", "reproduce", str(reproducer)],
+                                cwd=ROOT, capture_output=True, text=True, timeout=120)
+        assert replay.returncode == 1, replay.stdout + replay.stderr
+        assert "REPRODUCED on reference" in replay.stdout and "node-not-given" in replay.stdout
+    finally:
+        extender.close()
+
+
+def test_a_dead_extender_is_a_violation_not_a_hang(pytester, monkeypatch):
+    extender = Extender("good")
+    url = extender.url
+    extender.close()  # nothing listens there any more
+    result = suite(pytester, monkeypatch, url)
+    result.assert_outcomes(failed=1)
+    assert "no answer:" in result.stdout.str()
