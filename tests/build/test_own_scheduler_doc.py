@@ -70,3 +70,20 @@ def test_the_pyproject_table_alone_builds_and_runs_the_module(tmp_path):
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-2000:]
     assert "using the cached build" in result.stderr or "building Kubernetes" in result.stderr
     assert "1 passed" in result.stdout
+
+
+def test_the_extender_command_checks_a_running_extender(tmp_path):
+    from tests.conformance.test_user_extender import Extender
+    argv = command("sched-conformance run --backend upstream --extender")
+    url = argv[argv.index("--extender") + 1]
+    try:
+        extender = Extender("good", port=int(url.split(":")[2].split("/")[0]))
+    except OSError as exc:
+        pytest.skip(f"the documented extender port is taken here: {exc}")
+    try:
+        result = run(argv + ["--max-examples", "10", "--invariant", "extender-wire-contract",
+                             "--reproducers", str(tmp_path)], ROOT)
+    finally:
+        extender.close()
+    assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-2000:]
+    assert "1 passed" in result.stdout

@@ -70,7 +70,7 @@ def test_an_extender_that_is_not_an_http_url_is_one_line():
 class Extender:
     """A running extender: `good` keeps the contract, `extra-node` adds a node it was not given."""
 
-    def __init__(self, mode: str) -> None:
+    def __init__(self, mode: str, port: int = 0) -> None:
         mode_ = mode
 
         class Handler(BaseHTTPRequestHandler):
@@ -94,7 +94,7 @@ class Extender:
             def log_message(self, *args) -> None:
                 pass
 
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.server = ThreadingHTTPServer(("127.0.0.1", port), Handler)
         threading.Thread(target=self.server.serve_forever, daemon=True).start()
         self.url = f"http://127.0.0.1:{self.server.server_address[1]}/scheduler"
 
