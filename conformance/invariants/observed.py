@@ -235,3 +235,22 @@ def observed_bind_first_non_skip(run: Run) -> None:
             raise Violation("observed-bind-first-non-skip", f"Bind plugins ran out of turn (attempt {attempt})",
                             pod=pod, plugin=calls[-1]["plugin"], status=stop.get("code") if stop else "",
                             expected=order, actual=[(r["plugin"], r.get("code")) for r in calls], records=tuple(calls))
+
+
+@invariant("observed-bind-success-binds",
+           "A Bind plugin that returns Success has bound the pod: the API server holds a binding of the pod to "
+           "that node (the framework trusts it and reports the pod scheduled).",
+           "kube-scheduler/framework interface.go BindPlugin ('Bind plugins are used to bind a pod to a Node'); "
+           "schedule_one.go bind/finishBinding (spec §2.16)", requires=REQUIRES)
+def observed_bind_success_binds(run: Run) -> None:
+    bound = {(b.get("pod"), b.get("node")) for b in run.outcome.bindings}
+    for (pod, attempt), records in cycles(run).items():
+        for r in _at(records, "Bind"):
+            if r.get("code") != "Success":
+                continue
+            run.exercise()
+            if (pod, r.get("node")) not in bound:
+                raise Violation("observed-bind-success-binds", f"{r['plugin']} returned Success from Bind to "
+                                f"{r.get('node')} (attempt {attempt}), but the pod was never bound there",
+                                pod=pod, plugin=r["plugin"], expected=f"a binding of {pod} to {r.get('node')}",
+                                actual=[b for b in run.outcome.bindings if b.get("pod") == pod], records=(r,))

@@ -24,11 +24,13 @@ def rec(point: str, plugin: str, code: str | None = "Success", *, node: str = ""
 
 def run_of(records: list[dict], phase: str = "bound") -> Run:
     observed = tuple({"seq": i, "t": 0, **r} for i, r in enumerate(records))
+    bindings = tuple({"pod": POD, "node": r["node"], "t": 0} for r in records
+                     if r["point"] == "Bind" and r.get("code") == "Success" and r["plugin"] != "LyingBinder")
     scenario = Scenario.from_dict({"version": 1, "workload": [
         {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "pod-0", "namespace": "default"},
          "spec": {"containers": [{"name": "c", "image": "x"}]}}]})
     outcome = Outcome("upstream", "v1.37.1", {POD: PodOutcome(phase, "node-0" if phase == "bound" else "")},
-                      observed=observed)
+                      bindings=bindings, observed=observed)
     return Run(scenario, outcome, CAPS)
 
 
@@ -84,6 +86,9 @@ BROKEN = {
                                          "VolumeBinding"),
     "observed-bind-first-non-skip": (BOUND_CYCLE, BOUND_CYCLE + [rec("Bind", "DefaultBinder", node="node-0")],
                                      "DefaultBinder"),
+    # A binder that says Success without creating the binding (the outcome has no binding for it).
+    "observed-bind-success-binds": (BOUND_CYCLE, BOUND_CYCLE[:-1] + [rec("Bind", "LyingBinder", node="node-0")],
+                                    "LyingBinder"),
 }
 
 
