@@ -43,6 +43,10 @@ class OwnScheduler:
         from .build import build
         return build(self.spec).runner
 
+    def kube_scheduler(self) -> Path:
+        from .build import build
+        return build(self.spec).kube_scheduler
+
     def config(self) -> dict[str, Any] | None:
         """The user's KubeSchedulerConfiguration as a mapping (with the --extender entries), or None."""
         path = self.spec.scheduler_config
@@ -76,6 +80,14 @@ class OwnScheduler:
 
     def layout(self, config: Mapping[str, Any], backend: Any) -> dict[str, Any]:
         """Per profile, the plugins `backend` runs at each point for `config` (an empty scenario's plugin list)."""
+        if "plugin-list" not in backend.capabilities and self.builds:
+            # The same build's runner knows where the plugins run (a cluster does not report it).
+            from .backends.upstream import UpstreamBackend
+            runner = UpstreamBackend(runner=self.runner(), observe=())
+            try:
+                return self.layout(config, runner)
+            finally:
+                runner.close()
         if "plugin-list" not in backend.capabilities:
             from . import expected
             unknown = expected.unknown_plugins(config)

@@ -173,6 +173,8 @@ class ConformanceSession:
                 options["runner"] = own.runner()
             if name == "cluster":
                 options.update(_cluster_options(self.config))
+                if own is not None and own.builds:
+                    options["scheduler_binary"] = str(own.kube_scheduler())
                 # Compared with the reference, the whole workload must be queued before the first pop.
                 options["fresh_scheduler"] = bool(self.config.getoption("conformance_compare"))
             backend = make_backend(name, **options)

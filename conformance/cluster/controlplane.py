@@ -61,12 +61,15 @@ class Status:
 
 class ControlPlane:
     def __init__(self, state: StateDir | None = None, *, binaries: str | Path | None = None,
-                 apiserver_port: int | None = None, progress: Progress | None = None, tied: bool = False) -> None:
+                 apiserver_port: int | None = None, progress: Progress | None = None, tied: bool = False,
+                 scheduler_binary: str | Path | None = None) -> None:
         """`tied`: the processes die with this Python process (for test sessions); `cluster up` leaves
-        them running."""
+        them running. `scheduler_binary`: a kube-scheduler other than the one in the binaries
+        directory (the user's build, conformance/build)."""
         self.state = state or StateDir.default()
         self.tied = tied
         self.bin_dir = bin_dir(binaries)
+        self.scheduler_binary = Path(scheduler_binary) if scheduler_binary else None
         self.apiserver_port = apiserver_port
         self.progress = progress or (lambda _msg: None)
 
@@ -81,7 +84,7 @@ class ControlPlane:
         return self.state.pki / "ca.crt"
 
     def scheduler(self) -> LocalScheduler:
-        return LocalScheduler(self.state, find_binary(SCHEDULER, self.bin_dir), tied=self.tied)
+        return LocalScheduler(self.state, self.scheduler_binary or find_binary(SCHEDULER, self.bin_dir), tied=self.tied)
 
     # --- lifecycle ------------------------------------------------------------------------------
 

@@ -55,7 +55,10 @@ class LocalScheduler:
         digest = config_hash(config)
         with self.state.lock():
             rec = self._record()
-            if not force and rec.get("configHash") == digest and processes.alive(rec.get("pid"), self.binary):
+            # Every kube-scheduler binary has the same name: a different build (the user's) restarts it.
+            same_binary = rec.get("binary", str(self.binary)) == str(self.binary)
+            if not force and same_binary and rec.get("configHash") == digest \
+                    and processes.alive(rec.get("pid"), self.binary):
                 return False
             self._stop_locked()
             path = self.state.scheduler_dir / f"config-{digest}.yaml"
@@ -64,7 +67,8 @@ class LocalScheduler:
             port = processes.free_port()
             pid = processes.spawn([str(self.binary), "--config", str(path), "--secure-port", str(port),
                                    "--bind-address", "127.0.0.1"], self.log, tied=self.tied)
-            self._save({"pid": pid, "port": port, "configHash": digest, "config": str(path)})
+            self._save({"pid": pid, "port": port, "configHash": digest, "config": str(path),
+                        "binary": str(self.binary)})
             try:
                 processes.wait_until(lambda: _ready(port), pid=pid, binary=str(self.binary), what=NAME,
                                      log=self.log, timeout=START_TIMEOUT)

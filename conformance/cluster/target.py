@@ -36,9 +36,10 @@ def check_options(*, cluster: str | None = None, kubeconfig: str | None = None, 
 def open_backend(*, cluster: str | None = None, kubeconfig: str | None = None, context: str | None = None,
                  scheduler_name: str | None = None, allow_any_cluster: bool = False, fresh_scheduler: bool = False,
                  extender_server: Any = None, progress: Callable[[str], None] | None = None,
-                 control_plane: ControlPlane | None = None, ensure_kind: Callable[[], tuple[str, str]] | None = None
-                 ) -> ClusterBackend:
-    """A ClusterBackend for the options; `control_plane` and `ensure_kind` replace the defaults in tests."""
+                 control_plane: ControlPlane | None = None, ensure_kind: Callable[[], tuple[str, str]] | None = None,
+                 scheduler_binary: str | None = None) -> ClusterBackend:
+    """A ClusterBackend for the options; `control_plane` and `ensure_kind` replace the defaults in tests.
+    `scheduler_binary`: the local control plane runs this kube-scheduler (the user's build)."""
     check_options(cluster=cluster, kubeconfig=kubeconfig, context=context, scheduler_name=scheduler_name)
     common = dict(extender_server=extender_server, fresh_scheduler=fresh_scheduler, progress=progress)
     if cluster == "kind":
@@ -49,11 +50,15 @@ def open_backend(*, cluster: str | None = None, kubeconfig: str | None = None, c
     if kubeconfig or context or cluster == "kind":
         return ClusterBackend(kubeconfig=kubeconfig, context=context, scheduler_name=scheduler_name,
                               allow_any_cluster=allow_any_cluster, **common)
-    cp = control_plane or ControlPlane()
+    if scheduler_binary and (kubeconfig or context or cluster == "kind"):
+        raise BackendUnavailable("your scheduler build runs on the local control plane only; on another cluster, "
+                                 "deploy your binary (built with probeapp, docs/own-scheduler.md) and pass "
+                                 "--scheduler-name, without --go-module/--go-plugin")
+    cp = control_plane or ControlPlane(scheduler_binary=scheduler_binary)
     if cp.running():
         return ClusterBackend(control_plane=cp, **common)
     # Started here: tied to this process (a killed session leaves no control plane behind).
-    cp = ControlPlane(cp.state, binaries=cp.bin_dir, progress=progress, tied=True)
+    cp = ControlPlane(cp.state, binaries=cp.bin_dir, progress=progress, tied=True, scheduler_binary=cp.scheduler_binary)
     try:
         backend = ClusterBackend(control_plane=cp, stop_control_plane=True, **common)
     except BaseException:
