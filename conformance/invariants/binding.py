@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from collections import Counter
 
-from reference import codec
 from reference.resources import pod_requests
 
 from .base import Violation, invariant
+from .judge import Judge
 from .run import Run, first_stop_passed
 
 
@@ -64,49 +64,44 @@ def bound_at_most_once(run: Run) -> None:
 
 
 @invariant("capacity-respected",
-           "With NodeResourcesFit filtering, no binding takes a node past its allocatable resources or pod count.",
-           "noderesources/fit.go fitsRequest (spec §8.2)", requires=())
+           "With NodeResourcesFit filtering, no node holds more than its allocatable resources or pod count, "
+           "requests summed as upstream sums them (containers, init containers, sidecars, overhead).",
+           "noderesources/fit.go fitsRequest; component-helpers resource.PodRequests (spec §8.1, §8.2)",
+           requires=())
 def capacity_respected(run: Run) -> None:
-    nodes = {m["metadata"]["name"]: codec.node_from_manifest(m) for m in run.scenario.nodes}
-    used: dict[str, Counter] = {n: Counter() for n in nodes}
-    for m in run.scenario.pods:
-        pod = codec.pod_from_manifest(m)
-        if pod.node_name in used:
-            used[pod.node_name].update(_requests(pod))
-    deleted = set(run.outcome.deleted)
-    for m in run.scenario.pods:
-        pod = codec.pod_from_manifest(m)
-        if pod.key in deleted and pod.node_name in used:
-            used[pod.node_name].subtract(_requests(pod))
-    for b in run.outcome.bindings:
-        pod = run.pod_objects.get(b["pod"])
-        node = nodes.get(b["node"])
-        # A workload pod deleted later (a preemption victim) held its node only until then; the
-        # outcome does not say when, so like the deleted initial pods it is left out.
-        if pod is None or node is None or pod.key in deleted:
-            continue
-        after = used[node.name] + Counter(_requests(pod))
-        used[node.name] = after
-        if "NodeResourcesFit" not in run.plugins_at(pod.key, "filter"):
-            continue
-        for resource in _requests(pod):
-            if resource in _ignored(run, pod.key):
-                continue
-            if after[resource] > node.allocatable.get(resource, 0):
-                raise Violation("capacity-respected", f"node {node.name} is over its allocatable {resource}",
-                                pod=pod.key, plugin="NodeResourcesFit",
-                                expected=f"<= {node.allocatable.get(resource, 0)}", actual=after[resource])
+    judge = Judge.of(run)
+    if judge is None:
+        return
+    by_node: dict[str, list[str]] = {}
+    for key, node in judge.placed.items():
+        if judge.judgeable(key) and judge.filter_plugin(key, "NodeResourcesFit") is not None:
+            by_node.setdefault(node, []).append(key)
+            run.exercise()
+    for node, keys in by_node.items():
+        base = [p for p in judge.definite if p.node_name == node]
+        used = Counter()
+        for p in base:
+            used.update(_requests(p))
+        for k in keys:
+            used.update(_requests(run.pod_objects[k]))
+        allocatable = judge.nodes[node].allocatable
+        over = [r for r, v in used.items() if v > allocatable.get(r, 0)]
+        # The last pod scheduled of a group saw the others: try each resource's requesters, then each pod alone.
+        groups = [[k for k in keys if _requests(run.pod_objects[k]).get(r)] for r in over] + [[k] for k in keys]
+        for group in (g for g in groups if g):
+            statuses = judge.group_rejected("NodeResourcesFit", group, base)
+            if statuses:
+                last = group[-1]
+                raise Violation("capacity-respected", f"node {node} is over its allocatable "
+                                f"{', '.join(over) or 'resources'}: {', '.join(group)} cannot all fit next to "
+                                f"{', '.join(p.key for p in base) or 'no bound pod'}, so the one scheduled last must "
+                                f"have been rejected ({statuses[last].message()})",
+                                pod=last, plugin="NodeResourcesFit", status=statuses[last].message(),
+                                expected={r: allocatable.get(r, 0) for r in over},
+                                actual={r: used[r] for r in over})
 
 
 def _requests(pod) -> dict[str, int]:
     req = dict(pod_requests(pod))
     req["pods"] = 1
     return {k: v for k, v in req.items() if v}
-
-
-def _ignored(run: Run, pod: str) -> set[str]:
-    """Resources NodeResourcesFit is configured to ignore (names, and every scalar one when groups are set)."""
-    args = run.profiles[run.profile_of(pod)].plugin_args.get("NodeResourcesFit")
-    names = set(getattr(args, "ignored_resources", ()) or ())
-    groups = set(getattr(args, "ignored_resource_groups", ()) or ())
-    return names | {r for r in _requests(run.pod_objects[pod]) if "/" in r and r.split("/")[0] in groups}

@@ -1,0 +1,216 @@
+"""The reference's own Filter plugins as judges of what any scheduler did, from the outcome alone.
+
+No trace is needed, so the checks built on this run on every backend. What a scheduler saw when it
+bound a pod is not in an outcome, only bounds of it:
+
+- `definite`: pods present for every scheduling cycle: the scenario's bound pods that were never
+  deleted (a victim may have gone before any cycle).
+- `possible`: pods that may have been present for some cycle: every scenario pod, every pod bound
+  at any time (binding goroutines run in parallel and Permit may hold a pod, so bind order is not
+  cycle order), and `floating` pods: workload pods that ended unbound but may have been assumed on
+  an unknown node in between (waiting at the end, or their profile or a binder extender can fail
+  a binding after Reserve).
+- For any set of pods bound together at the end, the last one scheduled saw all the others (each
+  stayed assumed or bound from its own cycle on), so a set whose every member each plugin would
+  reject next to the others is a certain violation (`group_rejected`).
+
+A config the reference cannot read (a user's plugins), or a pod it does not model (volumes, DRA
+claims), makes the checks skip, never guess: `Judge.of(run)` is None, `judgeable(pod)` False.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from functools import cached_property
+from typing import Callable, Iterable, Sequence
+
+from reference import codec
+from reference.cycle_state import CycleState
+from reference.errors import ReferenceError_
+from reference.framework.runtime import Framework
+from reference.interfaces import FilterPlugin
+from reference.nodeinfo import Snapshot
+from reference.plugins import in_tree_registry
+from reference.probe import PROBE_NAMES, ProbeTracker, probe_registry
+from reference.scheduler.build import build_scheduler
+from reference.status import SUCCESS, Code, Status
+from reference.types import Namespace, Node, Pod, Workload
+
+from .. import expected
+from .run import Run
+
+# Points after Reserve where a plugin may fail an assumed pod's binding (it then leaves the cache).
+_AFTER_RESERVE = ("reserve", "permit", "preBind", "bind")
+_NOT_IN_TREE_FAILS = "PreFilter result excludes the node"
+
+
+class Judge:
+    """Per run: the reference's frameworks for the scenario's config, and the cluster states to judge on."""
+
+    def __init__(self, run: Run, frameworks: dict[str, Framework], namespace_labels: dict) -> None:
+        self.run = run
+        self.frameworks = frameworks
+        self.namespace_labels = namespace_labels
+
+    @staticmethod
+    def of(run: Run) -> "Judge | None":
+        """The run's judge (built once per run), or None when the reference cannot read the config."""
+        cached = run.__dict__.get("_judge", False)
+        if cached is not False:
+            return cached
+        judge = None
+        try:
+            sched = build_scheduler(expected.load(run.scenario.config)[0],
+                                    out_of_tree=probe_registry(ProbeTracker()))
+            for manifest in run.scenario.objects:
+                obj = codec.from_manifest(manifest)
+                if isinstance(obj, Namespace):
+                    sched.add_namespace(obj)
+                elif isinstance(obj, Workload):
+                    sched.add_workload(obj)
+            judge = Judge(run, sched.frameworks, sched.store.namespace_labels())
+        except (ReferenceError_, ValueError, KeyError):
+            judge = None
+        run.__dict__["_judge"] = judge
+        return judge
+
+    # --- the scenario -------------------------------------------------------------------------
+
+    @cached_property
+    def nodes(self) -> dict[str, Node]:
+        return {m["metadata"]["name"]: codec.node_from_manifest(m) for m in self.run.scenario.nodes}
+
+    @cached_property
+    def scenario_pods(self) -> list[Pod]:
+        return [_with_uid(codec.pod_from_manifest(m)) for m in self.run.scenario.pods]
+
+    @cached_property
+    def deleted(self) -> set[str]:
+        return set(self.run.outcome.deleted)
+
+    @cached_property
+    def definite(self) -> list[Pod]:
+        return [p for p in self.scenario_pods if p.key not in self.deleted]
+
+    @cached_property
+    def placed(self) -> dict[str, str]:
+        """Workload pod -> node of its last binding, for pods never deleted, in bind order."""
+        out: dict[str, str] = {}
+        for b in self.run.outcome.bindings:
+            key, node = b.get("pod"), b.get("node")
+            if key in self.run.pod_objects and key not in self.deleted and node in self.nodes:
+                out.pop(key, None)
+                out[key] = node
+        return out
+
+    def pod(self, key: str, node: str = "") -> Pod:
+        return replace(_with_uid(self.run.pod_objects[key]), node_name=node)
+
+    @cached_property
+    def possible(self) -> list[Pod]:
+        """Pods on known nodes that may have been present for some cycle (see the module docstring)."""
+        pods = list(self.scenario_pods)
+        seen = set()
+        for b in self.run.outcome.bindings:
+            key, node = b.get("pod"), b.get("node")
+            if key in self.run.pod_objects and node in self.nodes and (key, node) not in seen:
+                seen.add((key, node))
+                pods.append(self.pod(key, node))
+        return pods
+
+    @cached_property
+    def floating(self) -> list[Pod]:
+        """Workload pods that ended unbound but may have been assumed somewhere (node unknown)."""
+        binder = any(e.bind_verb for e in self.run.config.extenders)
+        out = []
+        for key, pod in self.run.pod_objects.items():
+            result = self.run.outcome.pods.get(key)
+            if key in self.placed or result is None or result.phase == "gated":
+                continue
+            if result.phase == "waiting" or binder or self._may_fail_after_reserve(key):
+                out.append(self.pod(key))
+        return out
+
+    def _may_fail_after_reserve(self, key: str) -> bool:
+        registry = in_tree_registry()
+        return any(name in PROBE_NAMES or registry.get(name) is None
+                   for point in _AFTER_RESERVE for name in self.run.plugins_at(key, point))
+
+    def judgeable(self, key: str) -> bool:
+        """Whether the reference models everything about the pod its Filter plugins read."""
+        pod = self.run.pod_objects[key]
+        return not pod.volumes and not pod.resource_claims
+
+    # --- plugins ------------------------------------------------------------------------------
+
+    def framework(self, key: str) -> Framework | None:
+        return self.frameworks.get(self.run.profile_of(key))
+
+    def filter_plugin(self, key: str, name: str) -> FilterPlugin | None:
+        """The pod's profile's Filter plugin `name`, if the profile runs it at Filter."""
+        fw = self.framework(key)
+        return next((p for p in fw.filter_plugins if p.name == name), None) if fw is not None else None
+
+    def snapshot(self, others: Iterable[Pod]) -> Snapshot:
+        return Snapshot(self.nodes.values(), others, self.namespace_labels)
+
+    def prefilter(self, key: str, name: str, pod: Pod, snapshot: Snapshot) -> tuple[CycleState, Status]:
+        """Run the plugin's PreFilter (if the profile runs it there) on `snapshot`, as the framework does."""
+        fw = self.framework(key)
+        assert fw is not None
+        fw.set_snapshot(snapshot)
+        state = CycleState()
+        plugin = next((p for p in fw.pre_filter_plugins if p.name == name), None)
+        if plugin is None:
+            return state, SUCCESS
+        result, status = plugin.pre_filter(state, pod, snapshot.node_info_list)
+        if status.is_skip():
+            state.skip_filter_plugins.add(name)
+            return state, SUCCESS
+        if status.is_success() and result is not None and result.node_names is not None:
+            state.write(_RESULT_KEY, result.node_names)
+        return state, status
+
+    def verdict(self, key: str, name: str, node: str, others: Iterable[Pod]) -> Status | None:
+        """PreFilter and Filter of plugin `name` for the workload pod on `node` next to `others`;
+        None when the profile does not run it at Filter."""
+        plugin = self.filter_plugin(key, name)
+        if plugin is None:
+            return None
+        pod = self.pod(key)
+        snapshot = self.snapshot(others)
+        state, status = self.prefilter(key, name, pod, snapshot)
+        if not status.is_success():
+            return status
+        if name in state.skip_filter_plugins:
+            return SUCCESS
+        if _RESULT_KEY in state and node not in state.read(_RESULT_KEY):
+            return Status.new(Code.UNSCHEDULABLE_AND_UNRESOLVABLE, _NOT_IN_TREE_FAILS)
+        info = snapshot.get(node)
+        assert info is not None
+        return plugin.filter(state, pod, info)
+
+    def group_rejected(self, name: str, group: Sequence[str], base: Sequence[Pod],
+                       verdict: Callable[[str, str, list[Pod]], Status | None] | None = None) -> dict[str, Status] | None:
+        """Each workload pod of `group` (bound together at the end) judged next to `base` and the
+        others (by plugin `name`, or by `verdict(pod, node, others)`): the statuses if every one of
+        them is rejected, else None."""
+        statuses = {}
+        for key in group:
+            others = [*base, *(self.pod(k, self.placed[k]) for k in group if k != key)]
+            status = verdict(key, self.placed[key], others) if verdict is not None else \
+                self.verdict(key, name, self.placed[key], others)
+            if status is None or not status.is_rejected():
+                return None
+            statuses[key] = status
+        return statuses
+
+
+_RESULT_KEY = "conformance/PreFilterResult"
+
+
+def _with_uid(pod: Pod) -> Pod:
+    return pod if pod.uid else replace(pod, uid=pod.key)
+
+
+__all__ = ["Judge"]

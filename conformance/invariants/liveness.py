@@ -1,0 +1,102 @@
+"""Liveness at quiescence: a pod the stock Filter plugins accept somewhere is not left pending.
+
+Judged on the final cluster state with the reference's own plugins and the profile's args, so it
+catches lost wakeups and wrong requeueing in any scheduler without a probe. It says nothing (could
+not judge) where the final state does not decide: a profile with plugins or extenders the
+reference cannot evaluate (probes, a user's plugins: their answers are scripted or unknown), a pod
+held at Permit somewhere (its node is unknown), a pod the reference does not model, or a reference
+run that stopped retrying the pod (`max_attempts`). After preemption only nominated pods are judged:
+a pod rejected because of another's nomination has no event to wake it when that nomination moves.
+"""
+
+from __future__ import annotations
+
+from reference.cycle_state import CycleState
+from reference.nodeinfo import PodInfo
+from reference.plugins import in_tree_registry
+from reference.probe import PROBE_NAMES
+
+from .base import Violation, invariant
+from .judge import Judge
+from .run import Run
+
+# Points whose plugins can keep a pod from binding.
+_DECIDING = ("preEnqueue", "preFilter", "filter", "postFilter", "reserve", "permit", "preBind", "bind")
+REFERENCE_MAX_ATTEMPTS = 8  # ReferenceBackend's default: run_until_idle stops retrying a pod after that
+
+
+class _Nominations:
+    """The nominator of the final state: unbound pods' last nominatedNodeName."""
+
+    def __init__(self, pods: dict[str, list[PodInfo]]) -> None:
+        self.pods = pods
+
+    def nominated_pods_for_node(self, node_name: str) -> list[PodInfo]:
+        return self.pods.get(node_name, [])
+
+
+def _stock_only(run: Run, pod: str) -> bool:
+    registry = in_tree_registry()
+    return all(n not in PROBE_NAMES and registry.get(n) is not None
+               for point in _DECIDING for n in run.plugins_at(pod, point))
+
+
+def feasible_nodes(judge: Judge, pod: str, nominations: _Nominations) -> list[str]:
+    """The nodes where the pod's profile's PreFilter and Filter plugins accept it on the final state
+    (nominated pods of at least its priority counted, as upstream does)."""
+    fw = judge.framework(pod)
+    final = [*judge.definite, *(judge.pod(k, n) for k, n in judge.placed.items())]
+    snapshot = judge.snapshot(final)
+    fw.set_snapshot(snapshot)
+    nominator, fw.nominator = fw.nominator, nominations
+    try:
+        state = CycleState()
+        target = judge.pod(pod)
+        result, status, _ = fw.run_pre_filter_plugins(state, target)
+        if not status.is_success():
+            return []
+        names = [i.name for i in snapshot.node_info_list
+                 if result is None or result.node_names is None or i.name in result.node_names]
+        return [n for n in names if fw.run_filter_plugins_with_nominated_pods(
+            state.clone(), target, snapshot.get(n)).is_success()]
+    finally:
+        fw.nominator = nominator
+
+
+@invariant("schedulable-pods-bound",
+           "When the scenario settles, no pod is left unschedulable that the profile's stock Filter plugins accept on "
+           "some node of the final cluster state; a pod nominated to a node that still fits it ends bound.",
+           "scheduling_queue.go MoveAllToActiveOrBackoffQueue and the plugins' queueing hints (EventsToRegister); "
+           "schedule_one.go findNodesThatFitPod (spec §6.4)", requires=())
+def schedulable_pods_bound(run: Run) -> None:
+    judge = Judge.of(run)
+    if judge is None or run.config.extenders:
+        return
+    if any(r.phase == "waiting" for r in run.outcome.pods.values()):
+        return
+    preempted = bool(run.outcome.deleted)
+    nominated: dict[str, list[PodInfo]] = {}
+    for key, result in run.outcome.pods.items():
+        if key not in judge.placed and key in run.live_pods and result.nominated_node_name:
+            nominated.setdefault(result.nominated_node_name, []).append(PodInfo.of(judge.pod(key)))
+    nominations = _Nominations(nominated)
+    for key in run.live_pods:
+        result = run.outcome.pods.get(key)
+        if result is None or result.phase != "unschedulable" or key in judge.placed:
+            continue
+        if not judge.judgeable(key) or not _stock_only(run, key) or judge.framework(key) is None:
+            continue
+        if run.outcome.backend == "reference" and result.attempts > REFERENCE_MAX_ATTEMPTS:
+            continue
+        if preempted and not result.nominated_node_name:
+            continue
+        run.exercise()
+        fits = feasible_nodes(judge, key, nominations)
+        if fits:
+            where = result.nominated_node_name if result.nominated_node_name in fits else fits[0]
+            raise Violation("schedulable-pods-bound", f"{key} was left unschedulable although the stock Filter "
+                            f"plugins accept it on {', '.join(fits)} in the final state"
+                            + (f" (it is nominated to {result.nominated_node_name})"
+                               if result.nominated_node_name else ""),
+                            pod=key, expected=f"bound (e.g. to {where})",
+                            actual=(result.condition or {}).get("message", result.phase))
