@@ -18,10 +18,14 @@ _BY_THEME: dict[str, dict[str, Any]] = {
     "preemption": {"preemption": True, "probes": 0, "max_pods": 8},
     "outcome": {"default_plugins": False, "max_permit_timeout": 1.0, "max_pods": 6},
     "config": {"profiles": 3, "probes": 3},
+    # Outcome-only rules: the stock plugins decide, so no probes; often several pods and nodes.
+    "placement": {"probes": 0, "default_plugins": True, "max_pods": 6},
+    "topology": {"probes": 0, "default_plugins": True, "max_pods": 6},
+    "liveness": {"probes": 0, "default_plugins": True, "max_pods": 6},
 }
 _BY_ID: dict[str, dict[str, Any]] = {
     "extender-binder-first": {"points": ("PreFilter", "Bind"), "extenders": 1},
-    "capacity-respected": {"probes": 0, "default_plugins": True},
+    "capacity-respected": {"probes": 0, "default_plugins": True, "max_pods": 6},
     "bound-at-most-once": {"points": ("PreFilter", "Bind")},
     "gated-pods-never-prefiltered": {"points": ("PreFilter",), "gates": True},
     "extender-scores-scaled": {"points": ("PreFilter", "Reserve"), "extenders": 3, "default_plugins": False,
