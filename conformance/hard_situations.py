@@ -57,14 +57,14 @@ def _select(draw, pod: dict, names: list[str]) -> None:
 def _host_port(draw, pod: dict) -> None:
     """One host port on the first container or on a sidecar; the host IP sometimes the wildcard."""
     number = _pick(draw, HOST_PORTS)
-    port = {"containerPort": number, "hostPort": number, "protocol": _pick(draw, ("TCP", "TCP", "UDP"))}
-    ip = _pick(draw, ("", "", "0.0.0.0", "127.0.0.1"))
+    port = {"containerPort": number, "hostPort": number, "protocol": _pick(draw, ("TCP", "TCP", "TCP", "UDP"))}
+    ip = _pick(draw, ("", "", "", "0.0.0.0", "127.0.0.1"))
     if ip:
         port["hostIP"] = ip
     spec = pod["spec"]
     for c in (*spec.get("initContainers", ()), *spec["containers"]):
         c.pop("ports", None)
-    if _chance(draw, 30):
+    if _chance(draw, 50):
         spec["initContainers"] = [{"name": "sidecar", "image": "registry.k8s.io/pause:3.10",
                                    "restartPolicy": "Always", "ports": [port]}]
     else:
@@ -96,6 +96,20 @@ def _pod_affinity(draw, pod: dict) -> None:
     pod["spec"].setdefault("affinity", {})[kind] = {"requiredDuringSchedulingIgnoredDuringExecution": [term]}
 
 
+def _prefer_first_node(pod: dict) -> None:
+    """Scoring then packs node-0, so the rule, not the scores, has to stop the next pod there."""
+    pod["spec"].setdefault("affinity", {})["nodeAffinity"] = {"preferredDuringSchedulingIgnoredDuringExecution": [
+        {"weight": 100, "preference": {"matchExpressions": [{"key": HOSTNAME, "operator": "In",
+                                                             "values": ["node-0"]}]}}]}
+
+
+def _wait_for(draw, pod: dict) -> None:
+    """Required affinity to app=web pods, which come later in the workload: rejected until one binds."""
+    key = _pick(draw, (HOSTNAME, ZONE))
+    pod["spec"].setdefault("affinity", {})["podAffinity"] = {"requiredDuringSchedulingIgnoredDuringExecution": [
+        {"labelSelector": {"matchLabels": {"app": "web"}}, "topologyKey": key}]}
+
+
 def _spread(draw, pod: dict, shared: dict | None) -> dict:
     constraint = shared if shared is not None else dict(draw(topology_spread_constraints()),
                                                          whenUnsatisfiable="DoNotSchedule")
@@ -105,9 +119,11 @@ def _spread(draw, pod: dict, shared: dict | None) -> dict:
 
 @dataclass(frozen=True)
 class Constrained:
-    """The default profile, 1-3 nodes, 1-4 workload pods, and one hard constraint always in play."""
+    """The default profile, 1-3 nodes, 1-4 workload pods, and one hard constraint always in play.
+    `weight`: shares of the search's draws against the general scenarios' one (see search.py)."""
 
     feature: str
+    weight: int = 2
 
     def strategy(self) -> SearchStrategy[Scenario]:
         if self.feature not in FEATURES:
@@ -140,7 +156,7 @@ class Constrained:
             pod = draw(pods(name=f"pod-{i}", nodes=names, gates=False))
             spec = pod["spec"]
             # Other constraints the pod drew would keep it from binding, where the rule is decided.
-            for key in ("priorityClassName", "priority", "preemptionPolicy") if feature == "liveness" else (
+            for key in ("affinity",) if feature == "liveness" else (
                     "nodeSelector", "affinity", "topologySpreadConstraints", "tolerations"):
                 spec.pop(key, None)
             if feature in ("taints", "unschedulable") and _chance(draw, 40):
@@ -148,14 +164,21 @@ class Constrained:
                     draw, 50) else [draw(tolerations())]
             if feature == "selection":
                 _select(draw, pod, names)
-            if feature == "ports" or feature == "liveness" and _chance(draw, 30):
+            if feature == "ports" or feature == "liveness" and _chance(draw, 20):
                 _host_port(draw, pod)
+            if feature in ("ports", "spread") and _chance(draw, 60):
+                _prefer_first_node(pod)
             if feature in ("resources", "liveness"):
                 _requests(draw, pod)
             if feature in ("affinity", "spread"):
                 _labels(draw, pod)
-            if feature == "affinity" or feature == "liveness" and _chance(draw, 20):
+            if feature == "affinity":
                 _pod_affinity(draw, pod)
+            if feature == "liveness":
+                if i == 0 and _chance(draw, 50):
+                    _wait_for(draw, pod)
+                elif i > 0 and _chance(draw, 50):
+                    pod["metadata"]["labels"] = {"app": "web"}
             if feature == "spread":
                 shared = _spread(draw, pod, shared if _chance(draw, 60) else None)
             workload.append(pod)

@@ -59,7 +59,8 @@ def check(backend: Backend, inv: Invariant, scenario: Scenario) -> Run:
 
 
 def default_strategy(inv: Invariant, base: Any = None) -> SearchStrategy[Scenario]:
-    """The invariant's situation (when it has one) or the general scenarios focused on its theme.
+    """The invariant's situation (when it has one) or the general scenarios focused on its theme; a
+    situation with a `weight` gets that many shares of the draws to the general scenarios' one.
 
     On the user's own config (`base`, a `generators.BaseConfig`) only the general scenarios: a situation
     brings its own config, which would replace the user's."""
@@ -67,7 +68,13 @@ def default_strategy(inv: Invariant, base: Any = None) -> SearchStrategy[Scenari
     from .situations import situation_for
     general = scenarios(**scenario_options(inv), base=base)
     situation = situation_for(inv.id) if base is None else None
-    return general if situation is None else st.one_of(situation.strategy(), general)
+    if situation is None:
+        return general
+    weight = getattr(situation, "weight", 0)
+    if not weight:
+        return st.one_of(situation.strategy(), general)
+    # An explicit draw, not one_of: Hypothesis steers one_of towards the branch it has explored least.
+    return st.integers(0, weight).flatmap(lambda i: general if i == weight else situation.strategy())
 
 
 def find_violation(backend: Backend, inv: Invariant, *, profile: str = "ci",
