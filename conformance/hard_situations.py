@@ -152,7 +152,9 @@ class Constrained:
             if feature in ("affinity", "spread"):
                 _labels(draw, p)
         workload, shared = [], None
-        for i in range(draw(st.integers(1, 4))):
+        # Pairs decide ports and spreading: the simplest draw has two pods, packed on node-0 by scoring.
+        pairs = feature in ("ports", "spread")
+        for i in range(draw(st.integers(2 if pairs else 1, 4))):
             pod = draw(pods(name=f"pod-{i}", nodes=names, gates=False))
             spec = pod["spec"]
             # Other constraints the pod drew would keep it from binding, where the rule is decided.
@@ -166,7 +168,7 @@ class Constrained:
                 _select(draw, pod, names)
             if feature == "ports" or feature == "liveness" and _chance(draw, 20):
                 _host_port(draw, pod)
-            if feature in ("ports", "spread") and _chance(draw, 60):
+            if pairs and not _chance(draw, 40):
                 _prefer_first_node(pod)
             if feature in ("resources", "liveness"):
                 _requests(draw, pod)
@@ -180,7 +182,7 @@ class Constrained:
                 elif i > 0 and _chance(draw, 50):
                     pod["metadata"]["labels"] = {"app": "web"}
             if feature == "spread":
-                shared = _spread(draw, pod, shared if _chance(draw, 60) else None)
+                shared = _spread(draw, pod, None if _chance(draw, 30) else shared)
             workload.append(pod)
         return Scenario(config=None, nodes=tuple(nodes), pods=tuple(bound), objects=cluster.objects,
                         workload=tuple(workload))

@@ -9,7 +9,10 @@ from conformance.extender_server import ExtenderServer
 from conformance.invariants import REGISTRY
 from conformance.search import find_violation
 
+from .hard_mutants import HARD_MUTANTS
 from .mutants import MUTANTS
+
+ALL_MUTANTS = MUTANTS + HARD_MUTANTS
 
 MUTANT_SHRINK_SECONDS = 8.0
 
@@ -20,7 +23,7 @@ def extender_server():
         yield server
 
 
-@pytest.mark.parametrize("mutant", MUTANTS, ids=[m.name for m in MUTANTS])
+@pytest.mark.parametrize("mutant", ALL_MUTANTS, ids=[m.name for m in ALL_MUTANTS])
 def test_broken_backend_is_caught(mutant, extender_server, record_property) -> None:
     backend = ReferenceBackend(hook=mutant.hook, extender_server=extender_server)
     # A bounded shrink keeps the 39 searches within CI's budget; the size recorded is the smallest
