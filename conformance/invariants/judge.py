@@ -34,7 +34,7 @@ from reference.plugins import in_tree_registry
 from reference.probe import PROBE_NAMES, ProbeTracker, probe_registry
 from reference.scheduler.build import build_scheduler
 from reference.status import SUCCESS, Code, Status
-from reference.types import Namespace, Node, Pod, Workload
+from reference.types import Namespace, Node, Pod, PodDisruptionBudget, Workload
 
 from .. import expected
 from .run import Run
@@ -45,12 +45,19 @@ _NOT_IN_TREE_FAILS = "PreFilter result excludes the node"
 
 
 class Judge:
-    """Per run: the reference's frameworks for the scenario's config, and the cluster states to judge on."""
+    """Per run: the reference's frameworks for the config the scheduler ran, and the states to judge on.
 
-    def __init__(self, run: Run, frameworks: dict[str, Framework], namespace_labels: dict) -> None:
+    A backend that does not honour each scenario's config (a cluster running its own scheduler)
+    is judged against the stock v1 default profile: the outcome cannot say what it runs instead."""
+
+    def __init__(self, run: Run, config, profiles: dict, frameworks: dict[str, Framework],
+                 namespace_labels: dict, pdbs: list) -> None:
         self.run = run
+        self.config = config
+        self.profiles = profiles
         self.frameworks = frameworks
         self.namespace_labels = namespace_labels
+        self.pdbs = pdbs
 
     @staticmethod
     def of(run: Run) -> "Judge | None":
@@ -59,20 +66,29 @@ class Judge:
         if cached is not False:
             return cached
         judge = None
+        honoured = "config-per-scenario" in run.capabilities
         try:
-            sched = build_scheduler(expected.load(run.scenario.config)[0],
-                                    out_of_tree=probe_registry(ProbeTracker()))
+            config, profiles = expected.load(run.scenario.config if honoured else None)
+            sched = build_scheduler(config, out_of_tree=probe_registry(ProbeTracker()))
             for manifest in run.scenario.objects:
                 obj = codec.from_manifest(manifest)
                 if isinstance(obj, Namespace):
                     sched.add_namespace(obj)
                 elif isinstance(obj, Workload):
                     sched.add_workload(obj)
-            judge = Judge(run, sched.frameworks, sched.store.namespace_labels())
+                elif isinstance(obj, PodDisruptionBudget):
+                    sched.add_pdb(obj)
+            judge = Judge(run, config, profiles, sched.frameworks, sched.store.namespace_labels(),
+                          list(sched.store.pdbs))
         except (ReferenceError_, ValueError, KeyError):
             judge = None
         run.__dict__["_judge"] = judge
         return judge
+
+    def plugins_at(self, key: str, point: str) -> list[str]:
+        """The pod's profile's plugins at `point` (v1 field name), as the judge reads the config."""
+        profile = self.profiles.get(self.run.profile_of(key))
+        return profile.names(point) if profile is not None else []
 
     # --- the scenario -------------------------------------------------------------------------
 
@@ -121,7 +137,7 @@ class Judge:
     @cached_property
     def floating(self) -> list[Pod]:
         """Workload pods that ended unbound but may have been assumed somewhere (node unknown)."""
-        binder = any(e.bind_verb for e in self.run.config.extenders)
+        binder = any(e.bind_verb for e in self.config.extenders)
         out = []
         for key, pod in self.run.pod_objects.items():
             result = self.run.outcome.pods.get(key)
@@ -134,7 +150,7 @@ class Judge:
     def _may_fail_after_reserve(self, key: str) -> bool:
         registry = in_tree_registry()
         return any(name in PROBE_NAMES or registry.get(name) is None
-                   for point in _AFTER_RESERVE for name in self.run.plugins_at(key, point))
+                   for point in _AFTER_RESERVE for name in self.plugins_at(key, point))
 
     def judgeable(self, key: str) -> bool:
         """Whether the reference models everything about the pod its Filter plugins read."""

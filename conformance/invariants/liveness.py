@@ -13,7 +13,9 @@ from __future__ import annotations
 
 from reference.cycle_state import CycleState
 from reference.nodeinfo import PodInfo
-from reference.plugins import in_tree_registry
+from reference.plugins import in_tree_registry, inter_pod_affinity, node_affinity, node_name, node_ports, \
+    node_unschedulable, pod_topology_spread, taint_toleration
+from reference.plugins.node_resources_fit import ERR_REASON_TOO_MANY_PODS
 from reference.probe import PROBE_NAMES
 
 from .base import Violation, invariant
@@ -22,7 +24,17 @@ from .run import Run
 
 # Points whose plugins can keep a pod from binding.
 _DECIDING = ("preEnqueue", "preFilter", "filter", "postFilter", "reserve", "permit", "preBind", "bind")
-REFERENCE_MAX_ATTEMPTS = 8  # ReferenceBackend's default: run_until_idle stops retrying a pod after that
+REFERENCE_MAX_ATTEMPTS = 8
+INSUFFICIENT = "Insufficient "  # NodeResourcesFit: "Insufficient <resource>"
+STOCK_REASONS = frozenset({
+    ERR_REASON_TOO_MANY_PODS, node_name.ERR_REASON, node_ports.ERR_REASON, node_unschedulable.ERR_REASON_UNSCHEDULABLE,
+    taint_toleration.ERR_REASON_UNTOLERATED, node_affinity.ERR_REASON_POD, node_affinity.ERR_REASON_ENFORCED,
+    node_affinity.ERR_REASON_CONFLICT, inter_pod_affinity.filtering.ERR_REASON_AFFINITY_RULES_NOT_MATCH,
+    inter_pod_affinity.filtering.ERR_REASON_ANTI_AFFINITY_RULES_NOT_MATCH,
+    inter_pod_affinity.filtering.ERR_REASON_EXISTING_ANTI_AFFINITY_RULES_NOT_MATCH,
+    pod_topology_spread.filtering.ERR_REASON_CONSTRAINTS_NOT_MATCH,
+    pod_topology_spread.filtering.ERR_REASON_NODE_LABEL_NOT_MATCH,
+})  # ReferenceBackend's default: run_until_idle stops retrying a pod after that
 
 
 class _Nominations:
@@ -35,10 +47,25 @@ class _Nominations:
         return self.pods.get(node_name, [])
 
 
-def _stock_only(run: Run, pod: str) -> bool:
+def _stock_only(judge: Judge, pod: str) -> bool:
     registry = in_tree_registry()
     return all(n not in PROBE_NAMES and registry.get(n) is not None
-               for point in _DECIDING for n in run.plugins_at(pod, point))
+               for point in _DECIDING for n in judge.plugins_at(pod, point))
+
+
+def _stock_reasons(message: str) -> bool:
+    """Whether every reason of a FitError message (`0/N nodes are available: 2 reason, ...`) is one
+    the stock Filter plugins give: a reason a scheduler's own plugin gave cannot be judged."""
+    head, sep, rest = message.partition(" nodes are available: ")
+    if not sep or not head.startswith("0/"):
+        return False
+    histogram = rest.split(". ", 1)[0].rstrip(".")
+    for item in histogram.split(", "):
+        count, _, reason = item.partition(" ")
+        reason = reason if count.isdigit() else item
+        if reason not in STOCK_REASONS and not reason.startswith(INSUFFICIENT):
+            return False
+    return True
 
 
 def feasible_nodes(judge: Judge, pod: str, nominations: _Nominations) -> list[str]:
@@ -70,7 +97,7 @@ def feasible_nodes(judge: Judge, pod: str, nominations: _Nominations) -> list[st
            "schedule_one.go findNodesThatFitPod (spec §6.4)", requires=())
 def schedulable_pods_bound(run: Run) -> None:
     judge = Judge.of(run)
-    if judge is None or run.config.extenders:
+    if judge is None or judge.config.extenders:
         return
     if any(r.phase == "waiting" for r in run.outcome.pods.values()):
         return
@@ -84,7 +111,9 @@ def schedulable_pods_bound(run: Run) -> None:
         result = run.outcome.pods.get(key)
         if result is None or result.phase != "unschedulable" or key in judge.placed:
             continue
-        if not judge.judgeable(key) or not _stock_only(run, key) or judge.framework(key) is None:
+        if not judge.judgeable(key) or not _stock_only(judge, key) or judge.framework(key) is None:
+            continue
+        if not _stock_reasons(str((result.condition or {}).get("message", ""))):
             continue
         if run.outcome.backend == "reference" and result.attempts > REFERENCE_MAX_ATTEMPTS:
             continue

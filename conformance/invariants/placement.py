@@ -82,7 +82,7 @@ def _selects_nodes(judge: Judge, pod: str) -> bool:
     p = judge.pod(pod)
     required = p.affinity is not None and p.affinity.node_affinity is not None \
         and p.affinity.node_affinity.required is not None
-    args = judge.run.profiles[judge.run.profile_of(pod)].plugin_args.get("NodeAffinity")
+    args = judge.profiles[judge.run.profile_of(pod)].plugin_args.get("NodeAffinity")
     added = getattr(getattr(args, "added_affinity", None), "required", None)
     return bool(p.node_selector) or required or added is not None
 
