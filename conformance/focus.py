@@ -22,6 +22,7 @@ _BY_THEME: dict[str, dict[str, Any]] = {
     "placement": {"probes": 0, "default_plugins": True, "max_pods": 6},
     "topology": {"probes": 0, "default_plugins": True, "max_pods": 6},
     "liveness": {"probes": 0, "default_plugins": True, "max_pods": 6},
+    "disruption": {"preemption": True, "probes": 0, "max_pods": 3},
 }
 _BY_ID: dict[str, dict[str, Any]] = {
     "extender-binder-first": {"points": ("PreFilter", "Bind"), "extenders": 1},

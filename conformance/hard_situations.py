@@ -188,7 +188,62 @@ class Constrained:
                         workload=tuple(workload))
 
 
+def _pod(name: str, cpu: str, priority: int, *, node: str = "", app: str = "", never: bool = False) -> dict:
+    """A pod of the pool's priority classes (as admission fills them in) asking for `cpu` only."""
+    classes = {100: "low-priority", 1000: "high-priority-nonpreempting" if never else "high-priority"}
+    spec: dict = {"priorityClassName": classes[priority], "priority": priority, "containers": [
+        {"name": "c0", "image": "registry.k8s.io/pause:3.10", "resources": {"requests": {"cpu": cpu}}}]}
+    if never:
+        spec["preemptionPolicy"] = "Never"
+    if node:
+        spec["nodeName"] = node
+    meta: dict = {"name": name, "namespace": "default"}
+    if app:
+        meta["labels"] = {"app": app}
+    return {"apiVersion": "v1", "kind": "Pod", "metadata": meta, "spec": spec}
+
+
+@dataclass(frozen=True)
+class Preempting:
+    """2-3 nodes of 2 CPUs, each full of low-priority web or db pods (node-0 web only), a PodDisruptionBudget over the web
+    pods, and one high-priority pod that fits only by evicting (`never`: sometimes preemptionPolicy Never)."""
+
+    never: bool = False
+    weight: int = 2
+
+    def strategy(self) -> SearchStrategy[Scenario]:
+        return st.composite(lambda draw: self._draw(draw))()
+
+    def _draw(self, draw) -> Scenario:
+        nodes, bound = [], []
+        for i in range(draw(st.integers(2, 3))):
+            name = f"node-{i}"
+            alloc = {"cpu": "2", "memory": "4Gi", "pods": "110"}
+            nodes.append({"apiVersion": "v1", "kind": "Node",
+                          "metadata": {"name": name, "labels": {HOSTNAME: name}},
+                          "status": {"capacity": alloc, "allocatable": alloc}})
+            for cpu in _pick(draw, (("1", "1"), ("2",), ("500m", "1500m"), ("500m", "500m", "1"))):
+                # node-0 holds only budgeted pods: evicting there breaks the budget, elsewhere it may not.
+                app = "web" if i == 0 else _pick(draw, ("db", "web"))
+                bound.append(_pod(f"running-{len(bound)}", cpu, 100, node=name, app=app))
+        web = sum(1 for p in bound if p["metadata"]["labels"]["app"] == "web")
+        allowed = _pick(draw, (0, 1))
+        pdb = {"apiVersion": "policy/v1", "kind": "PodDisruptionBudget",
+               "metadata": {"name": "pdb-0", "namespace": "default"},
+               "spec": {"selector": {"matchLabels": {"app": "web"}}, "maxUnavailable": allowed},
+               "status": {"currentHealthy": web, "desiredHealthy": max(0, web - allowed),
+                          "disruptionsAllowed": allowed, "expectedPods": web}}
+        never = self.never and not _chance(draw, 30)
+        workload = [_pod("pod-0", _pick(draw, ("1", "500m", "1500m", "2")), 1000, never=never)]
+        if _chance(draw, 20):
+            workload.append(_pod("pod-1", _pick(draw, ("500m", "1")), 100, app="db"))
+        return Scenario(nodes=tuple(nodes), pods=tuple(bound), objects=(pdb,), workload=tuple(workload))
+
+
 HARD_SITUATIONS = {
+    "never-preempting-pods-evict-none": Preempting(never=True),
+    "pdb-kept-when-avoidable": Preempting(),
+    "preemption-victims-minimal": Preempting(),
     "taints-tolerated": Constrained("taints"),
     "node-selection-respected": Constrained("selection"),
     "unschedulable-nodes-avoided": Constrained("unschedulable"),
@@ -199,4 +254,4 @@ HARD_SITUATIONS = {
     "schedulable-pods-bound": Constrained("liveness"),
 }
 
-__all__ = ["Constrained", "FEATURES", "HARD_SITUATIONS"]
+__all__ = ["Constrained", "FEATURES", "HARD_SITUATIONS", "Preempting"]

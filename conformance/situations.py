@@ -20,7 +20,7 @@ from hypothesis.strategies import SearchStrategy
 from generators import clusters, extender_scripts, pods, probe_scripts
 from reference.scenario import EXTENDER_SCRIPT_ANNOTATION, EXTENDER_URL_PLACEHOLDER, PROBE_SCRIPT_ANNOTATION, Scenario
 
-from .hard_situations import HARD_SITUATIONS, Constrained
+from .hard_situations import HARD_SITUATIONS, Constrained, Preempting
 
 Draw = Callable[[SearchStrategy], object]
 Script = dict
@@ -231,7 +231,7 @@ class EqualPriorityPreemption:
 _RESERVE = Situation({"reserve": ["Probe0", "Probe1"], "permit": ["Probe1"]}, _reserve_failure)
 _FILTER_PLACES = {"preFilter": ["Probe0"], "filter": ["Probe0", "Probe1"], "postFilter": ["Probe1"],
                   "reserve": ["Probe1"]}
-SITUATIONS: dict[str, Situation | EqualPriorityPreemption | Constrained] = {
+SITUATIONS: dict[str, Situation | EqualPriorityPreemption | Constrained | Preempting] = {
     "preemption-evicts-lower-priority-only": EqualPriorityPreemption(),
     "filter-short-circuit": Situation(
         {"filter": ["Probe0", "Probe1", "Probe2"]}, min_nodes=2,
@@ -309,8 +309,8 @@ SITUATIONS: dict[str, Situation | EqualPriorityPreemption | Constrained] = {
 SITUATIONS.update(HARD_SITUATIONS)
 
 
-def situation_for(invariant_id: str) -> Situation | EqualPriorityPreemption | Constrained | None:
+def situation_for(invariant_id: str) -> Situation | EqualPriorityPreemption | Constrained | Preempting | None:
     return SITUATIONS.get(invariant_id)
 
 
-__all__ = ["SITUATIONS", "Constrained", "EqualPriorityPreemption", "Situation", "situation_for"]
+__all__ = ["SITUATIONS", "Constrained", "EqualPriorityPreemption", "Preempting", "Situation", "situation_for"]

@@ -148,9 +148,13 @@ class Judge:
         return out
 
     def _may_fail_after_reserve(self, key: str) -> bool:
+        return not self.stock_only(key, _AFTER_RESERVE)
+
+    def stock_only(self, key: str, points: Sequence[str]) -> bool:
+        """Whether every plugin of the pod's profile at `points` is a stock one the reference knows."""
         registry = in_tree_registry()
-        return any(name in PROBE_NAMES or registry.get(name) is None
-                   for point in _AFTER_RESERVE for name in self.plugins_at(key, point))
+        return all(n not in PROBE_NAMES and registry.get(n) is not None
+                   for point in points for n in self.plugins_at(key, point))
 
     def judgeable(self, key: str) -> bool:
         """Whether the reference models everything about the pod its Filter plugins read."""

@@ -13,10 +13,9 @@ from __future__ import annotations
 
 from reference.cycle_state import CycleState
 from reference.nodeinfo import PodInfo
-from reference.plugins import in_tree_registry, inter_pod_affinity, node_affinity, node_name, node_ports, \
+from reference.plugins import inter_pod_affinity, node_affinity, node_name, node_ports, \
     node_unschedulable, pod_topology_spread, taint_toleration
 from reference.plugins.node_resources_fit import ERR_REASON_TOO_MANY_PODS
-from reference.probe import PROBE_NAMES
 
 from .base import Violation, invariant
 from .judge import Judge
@@ -45,12 +44,6 @@ class _Nominations:
 
     def nominated_pods_for_node(self, node_name: str) -> list[PodInfo]:
         return self.pods.get(node_name, [])
-
-
-def _stock_only(judge: Judge, pod: str) -> bool:
-    registry = in_tree_registry()
-    return all(n not in PROBE_NAMES and registry.get(n) is not None
-               for point in _DECIDING for n in judge.plugins_at(pod, point))
 
 
 def _stock_reasons(message: str) -> bool:
@@ -111,7 +104,7 @@ def schedulable_pods_bound(run: Run) -> None:
         result = run.outcome.pods.get(key)
         if result is None or result.phase != "unschedulable" or key in judge.placed:
             continue
-        if not judge.judgeable(key) or not _stock_only(judge, key) or judge.framework(key) is None:
+        if not judge.judgeable(key) or not judge.stock_only(key, _DECIDING) or judge.framework(key) is None:
             continue
         if not _stock_reasons(str((result.condition or {}).get("message", ""))):
             continue

@@ -7,7 +7,6 @@ from dataclasses import replace
 
 from reference.framework.runtime import Framework
 from reference.scheduler.scheduler import Scheduler
-from reference.status import SUCCESS
 
 from .mutants import Mutant, _default_preemption, _each_framework
 
@@ -98,6 +97,47 @@ def _lost_wakeups(sched: Scheduler) -> None:
     sched.queue.move_all_to_active_or_backoff = lambda precheck=None: None
 
 
+def _never_policy_ignored(fw: Framework) -> None:
+    """DefaultPreemption lets a pod with preemptionPolicy Never preempt."""
+    plugin = _default_preemption(fw)
+    if plugin is None:
+        return
+    original = plugin.pod_eligible_to_preempt_others
+
+    def eligible(pod, nominated_node_status):
+        return original(replace(pod, preemption_policy=None), nominated_node_status)
+    plugin.pod_eligible_to_preempt_others = eligible
+
+
+def _pdbs_ignored(fw: Framework) -> None:
+    """DefaultPreemption sees no PodDisruptionBudget: no victim is reprieved or a node preferred for one."""
+    plugin = _default_preemption(fw)
+    if plugin is None:
+        return
+    original = plugin.select_victims_on_node
+
+    def select(state, preemptor, node_info, all_victims, pdbs):
+        # A start time for all: the reference orders victims without one by the wall clock.
+        return original(state, preemptor, node_info, [replace(v, start_time=0.0) for v in all_victims], ())
+    plugin.select_victims_on_node = select
+
+
+def _victims_not_reprieved(fw: Framework) -> None:
+    """SelectVictimsOnNode evicts every lower-priority pod on the node once the preemptor fits."""
+    plugin = _default_preemption(fw)
+    if plugin is None:
+        return
+    original = plugin.select_victims_on_node
+
+    def select(state, preemptor, node_info, all_victims, pdbs):
+        victims, violations, status = original(state, preemptor, node_info.clone(), all_victims, pdbs)
+        if not status.is_success():
+            return victims, violations, status
+        lower = [v for v in all_victims if v.effective_priority < preemptor.effective_priority]
+        return lower, violations, status
+    plugin.select_victims_on_node = select
+
+
 HARD_MUTANTS = [
     Mutant("taints-ignored", "taints-tolerated", _without("TaintToleration")),
     Mutant("node-affinity-ignored", "node-selection-respected", _without("NodeAffinity")),
@@ -108,6 +148,9 @@ HARD_MUTANTS = [
            _each_framework(_existing_anti_affinity_ignored)),
     Mutant("spread-self-not-counted", "topology-spread-respected", _each_framework(_spread_self_not_counted)),
     Mutant("lost-wakeups", "schedulable-pods-bound", _lost_wakeups),
+    Mutant("never-policy-ignored", "never-preempting-pods-evict-none", _each_framework(_never_policy_ignored)),
+    Mutant("pdbs-ignored", "pdb-kept-when-avoidable", _each_framework(_pdbs_ignored)),
+    Mutant("victims-not-reprieved", "preemption-victims-minimal", _each_framework(_victims_not_reprieved)),
 ]
 
 __all__ = ["HARD_MUTANTS"]
