@@ -104,6 +104,21 @@ def pytest_report_header(config: pytest.Config) -> list[str] | None:
             f"profile {config.getoption('conformance_profile')}", *notes]
 
 
+def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> None:
+    """Which invariants the backend could check and which it could not, with the capability it lacks."""
+    if config.getoption("conformance_backend") is None or hasattr(config, "workerinput"):
+        return
+    session = _session(config)
+    backend = session.started().get(session.backend_name)
+    if backend is None:
+        return
+    from .invariants import select
+    from .report import coverage
+    terminalreporter.section("sched-conformance invariants")
+    for line in coverage(select(config.getoption("conformance_invariants")), backend.name, backend.capabilities):
+        terminalreporter.write_line(line)
+
+
 def _kubernetes_version(config: pytest.Config) -> str:
     session = _session(config)
     try:
