@@ -26,6 +26,11 @@ from .test_live import _suite_objects
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = 20
 SUBSET = ("capacity-respected", "preemptor-nominated", "gated-pods-never-prefiltered")
+# Outcome-only invariants a user's scheduler is judged by (conformance/invariants/placement.py, topology.py,
+# liveness.py, disruption.py); each draws its own situation.
+OUTCOME_ONLY = ("taints-tolerated", "node-selection-respected", "unschedulable-nodes-avoided", "host-ports-free",
+                "pod-affinity-respected", "topology-spread-respected", "schedulable-pods-bound",
+                "never-preempting-pods-evict-none", "pdb-kept-when-avoidable", "preemption-victims-minimal")
 NEEDS_PLUGIN_LIST = "plugin-order-matches-expansion"
 SESSION_TIMEOUT = 300
 
@@ -129,11 +134,15 @@ def test_differential_against_the_reference_through_the_plugin(run_suite, kube, 
 def test_a_plain_kubeconfig_runs_only_outcome_level_invariants(run_suite, kube, control_plane):
     # As any cluster: its own scheduler (the control plane's, on the v1 defaults), no probes.
     control_plane.scheduler().ensure(render(None, kubeconfig=str(control_plane.kubeconfig)))
+    args = [a for inv in ("capacity-respected", *OUTCOME_ONLY) for a in ("--invariant", inv)]
     session = run_suite("kubeconfig", "--backend", "cluster", "--kubeconfig", str(control_plane.kubeconfig),
-                        "--invariant", "capacity-respected", "--invariant", "gated-pods-never-prefiltered")
+                        *args, "--invariant", "gated-pods-never-prefiltered")
     assert session.proc.returncode == 0, session.output[-3000:]
     assert "only outcome-level invariants apply" in session.proc.stdout
-    assert session.outcomes["test_invariant[capacity-respected]"] == ("passed", "")
+    for inv in ("capacity-respected", *OUTCOME_ONLY):
+        assert session.outcomes[f"test_invariant[{inv}]"] == ("passed", ""), inv
+    assert f"checked on cluster ({1 + len(OUTCOME_ONLY)}): capacity-respected" in session.proc.stdout
+    assert "skipped, cluster lacks probes (probes: " in session.proc.stdout
     status, reason = session.outcomes["test_invariant[gated-pods-never-prefiltered]"]
     assert status == "skipped" and "lacks capability probes" in reason
     # Against a cluster, namespaces are left to its namespace controller; this control plane has none,
