@@ -25,6 +25,7 @@ from functools import cached_property
 from typing import Callable, Iterable, Sequence
 
 from reference import codec
+from reference.config import OpaquePlugin
 from reference.cycle_state import CycleState
 from reference.errors import ReferenceError_
 from reference.framework.runtime import Framework
@@ -32,6 +33,7 @@ from reference.interfaces import FilterPlugin
 from reference.nodeinfo import Snapshot
 from reference.plugins import in_tree_registry
 from reference.probe import PROBE_NAMES, ProbeTracker, probe_registry
+from reference.registry import PluginSpec, Registry
 from reference.scheduler.build import build_scheduler
 from reference.status import SUCCESS, Code, Status
 from reference.types import Namespace, Node, Pod, PodDisruptionBudget, Workload
@@ -67,9 +69,11 @@ class Judge:
             return cached
         judge = None
         honoured = "config-per-scenario" in run.capabilities
+        document = run.scenario.config if honoured else None
         try:
-            config, profiles = expected.load(run.scenario.config if honoured else None)
-            sched = build_scheduler(config, out_of_tree=probe_registry(ProbeTracker()))
+            config, profiles = expected.load(document)
+            stand_ins = _stand_ins(expected.unknown_plugins(document))
+            sched = build_scheduler(config, out_of_tree=probe_registry(ProbeTracker()).merged(stand_ins))
             for manifest in run.scenario.objects:
                 obj = codec.from_manifest(manifest)
                 if isinstance(obj, Namespace):
@@ -80,7 +84,7 @@ class Judge:
                     sched.add_pdb(obj)
             judge = Judge(run, config, profiles, sched.frameworks, sched.store.namespace_labels(),
                           list(sched.store.pdbs))
-        except (ReferenceError_, ValueError, KeyError):
+        except (ReferenceError_, ValueError, KeyError, TypeError, NotImplementedError):
             judge = None
         run.__dict__["_judge"] = judge
         return judge
@@ -227,6 +231,12 @@ class Judge:
 
 
 _RESULT_KEY = "conformance/PreFilterResult"
+
+
+def _stand_ins(names: Iterable[str]) -> Registry:
+    """A user's plugins (read as opaque ones) built as inert stand-ins: they fill their places in the
+    frameworks but are never run, since every check that would need them (`stock_only`) skips the pod."""
+    return Registry(PluginSpec(name, OpaquePlugin, lambda args, handle: OpaquePlugin()) for name in sorted(names))
 
 
 def _with_uid(pod: Pod) -> Pod:

@@ -4,13 +4,14 @@ bindings upstream may produce (parallel binding goroutines, Permit holds)."""
 from __future__ import annotations
 
 import copy
+import dataclasses
 
 import pytest
 
 from conformance.invariants import REGISTRY, Run
 from conformance.report import coverage
 
-from ._kit import edited, node, pod, run_on_reference, scenario, violation
+from ._kit import edited, node, pod, run_on_reference, scenario, violation, with_pod
 
 TAINTS = REGISTRY["taints-tolerated"]
 SELECTION = REGISTRY["node-selection-respected"]
@@ -191,3 +192,18 @@ def test_the_report_names_what_a_backend_without_probes_skips() -> None:
     assert lines[0].startswith("checked on cluster (7): taints-tolerated")
     assert lines[1].startswith("skipped, cluster lacks probes (probes: ") and lines[1].endswith(
         "(1): bind-first-non-skip")
+
+
+def test_a_config_with_a_users_plugins_is_judged_by_its_stock_plugins() -> None:
+    """The user's Filter plugin only rejects more: TaintToleration still decides; liveness cannot judge."""
+    users = {"apiVersion": "kubescheduler.config.k8s.io/v1", "kind": "KubeSchedulerConfiguration",
+             "profiles": [{"schedulerName": "default-scheduler",
+                           "plugins": {"filter": {"enabled": [{"name": "MyFilter"}]}}}]}
+    run = _bound(run_on_reference(scenario([pod("pod-0")], nodes=[TAINTED])), ("default/pod-0", "node-1"))
+    theirs = Run(dataclasses.replace(run.scenario, config=users), run.outcome, run.capabilities)
+    v = violation(TAINTS, theirs)
+    assert v.plugin == "TaintToleration"
+    stuck = with_pod(Run(theirs.scenario, run_on_reference(scenario([pod("pod-0", cpu="8")])).outcome,
+                         run.capabilities), "default/pod-0")
+    REGISTRY["schedulable-pods-bound"].check(stuck)
+    assert not stuck.exercised
