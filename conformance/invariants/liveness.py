@@ -7,6 +7,12 @@ reference cannot evaluate (probes, a user's plugins: their answers are scripted 
 held at Permit somewhere (its node is unknown), a pod the reference does not model, or a reference
 run that stopped retrying the pod (`max_attempts`). After preemption only nominated pods are judged:
 a pod rejected because of another's nomination has no event to wake it when that nomination moves.
+
+On a wall-clock backend (a cluster) the run ends once nothing changed for a moment, which may be
+while a woken pod waits out its backoff. There only pods that needed no wakeup are judged: pods
+whose filters only get stricter as pods are added, in a run where no pod left the cluster (no
+preemption, no binding that could fail after Reserve). Every state such a pod was tried in held a
+subset of the final pods, so fitting the final state means it fitted at its first attempt.
 """
 
 from __future__ import annotations
@@ -16,6 +22,7 @@ from reference.nodeinfo import PodInfo
 from reference.plugins import inter_pod_affinity, node_affinity, node_name, node_ports, \
     node_unschedulable, pod_topology_spread, taint_toleration
 from reference.plugins.node_resources_fit import ERR_REASON_TOO_MANY_PODS
+from reference.plugins.pod_topology_spread.common import DO_NOT_SCHEDULE
 
 from .base import Violation, invariant
 from .judge import Judge
@@ -61,6 +68,16 @@ def _stock_reasons(message: str) -> bool:
     return True
 
 
+def _monotone(judge: Judge, key: str) -> bool:
+    """Whether the pod's filters only get stricter as pods are added (no required pod affinity, no hard
+    spreading), so that it needs no wakeup: whatever fits the final state fitted every earlier one."""
+    pod = judge.pod(key)
+    if pod.affinity is not None and pod.affinity.pod_affinity is not None and pod.affinity.pod_affinity.required:
+        return False
+    spread = judge.filter_plugin(key, "PodTopologySpread")
+    return spread is None or not spread.constraints(pod, DO_NOT_SCHEDULE)
+
+
 def feasible_nodes(judge: Judge, pod: str, nominations: _Nominations) -> list[str]:
     """The nodes where the pod's profile's PreFilter and Filter plugins accept it on the final state
     (nominated pods of at least its priority counted, as upstream does)."""
@@ -95,6 +112,9 @@ def schedulable_pods_bound(run: Run) -> None:
     if any(r.phase == "waiting" for r in run.outcome.pods.values()):
         return
     preempted = bool(run.outcome.deleted)
+    wall_clock = "virtual-time" not in run.capabilities
+    if wall_clock and (preempted or judge.floating):
+        return
     nominated: dict[str, list[PodInfo]] = {}
     for key, result in run.outcome.pods.items():
         if key not in judge.placed and key in run.live_pods and result.nominated_node_name:
@@ -111,6 +131,8 @@ def schedulable_pods_bound(run: Run) -> None:
         if run.outcome.backend == "reference" and result.attempts > REFERENCE_MAX_ATTEMPTS:
             continue
         if preempted and not result.nominated_node_name:
+            continue
+        if wall_clock and not _monotone(judge, key):
             continue
         run.exercise()
         fits = feasible_nodes(judge, key, nominations)

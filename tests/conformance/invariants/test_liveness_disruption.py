@@ -116,3 +116,17 @@ def test_without_the_queue_counter_the_preemption_is_not_attributed() -> None:
     blind = edited(run, capabilities={"preemption"})
     PDB.check(blind)
     assert not blind.exercised
+
+
+def test_on_wall_clock_only_pods_that_needed_no_wakeup_are_judged() -> None:
+    """A cluster's run may end while a woken pod waits out its backoff: a pod that waited for another
+    is not judged there; one that fitted from the start is."""
+    broken = run_on_reference(scenario(_waits_for_web()), hook=_lost_wakeups)
+    on_cluster = edited(broken, capabilities={"preemption"})
+    LIVE.check(on_cluster)
+    assert not on_cluster.exercised
+    fits = run_on_reference(scenario([pod("pod-0")]))
+    stuck = with_pod(fits, "default/pod-0", phase="unschedulable", node="", condition={
+        "status": "False", "reason": "Unschedulable", "message": "0/1 nodes are available: 1 Insufficient cpu."})
+    stuck = edited(stuck, bindings=(), capabilities={"preemption"})
+    violation(LIVE, stuck)
