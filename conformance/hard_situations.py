@@ -21,7 +21,6 @@ from generators import clusters, node_selector_terms, pod_affinity_terms, pods, 
 from generators.pools import HOST_PORTS, HOSTNAME, POD_LABEL_VALUES, ZONE, ZONES
 from reference.scenario import Scenario
 
-Draw = object
 FEATURES = ("taints", "selection", "unschedulable", "ports", "resources", "affinity", "spread", "liveness")
 _UNSCHEDULABLE_TOLERATION = {"key": "node.kubernetes.io/unschedulable", "operator": "Exists", "effect": "NoSchedule"}
 
@@ -205,8 +204,9 @@ def _pod(name: str, cpu: str, priority: int, *, node: str = "", app: str = "", n
 
 @dataclass(frozen=True)
 class Preempting:
-    """2-3 nodes of 2 CPUs, each full of low-priority web or db pods (node-0 web only), a PodDisruptionBudget over the web
-    pods, and one high-priority pod that fits only by evicting (`never`: sometimes preemptionPolicy Never)."""
+    """2-3 nodes of 2 CPUs, each full of low-priority web or db pods (node-0 web only), a
+    PodDisruptionBudget over the web pods, and one high-priority pod that fits only by evicting
+    (`never`: mostly with preemptionPolicy Never)."""
 
     never: bool = False
     weight: int = 2

@@ -14,8 +14,9 @@ bound a pod is not in an outcome, only bounds of it:
   stayed assumed or bound from its own cycle on), so a set whose every member each plugin would
   reject next to the others is a certain violation (`group_rejected`).
 
-A config the reference cannot read (a user's plugins), or a pod it does not model (volumes, DRA
-claims), makes the checks skip, never guess: `Judge.of(run)` is None, `judgeable(pod)` False.
+A config the reference cannot read makes `Judge.of(run)` None; a user's plugins become inert
+stand-ins (checks that would need their answers skip the pod: `stock_only`); a pod the reference
+does not model (volumes, DRA claims) is not `judgeable`. The checks then skip, never guess.
 """
 
 from __future__ import annotations
@@ -43,7 +44,10 @@ from .run import Run
 
 # Points after Reserve where a plugin may fail an assumed pod's binding (it then leaves the cache).
 _AFTER_RESERVE = ("reserve", "permit", "preBind", "bind")
-_NOT_IN_TREE_FAILS = "PreFilter result excludes the node"
+_EXCLUDED_BY_PREFILTER = "PreFilter result excludes the node"
+_RESULT_KEY = "conformance/PreFilterResult"
+# verdict(workload pod, node, the other pods) -> the status, None when the rule does not apply to the pod
+Verdict = Callable[[str, str, list[Pod]], "Status | None"]
 
 
 class Judge:
@@ -209,13 +213,13 @@ class Judge:
         if name in state.skip_filter_plugins:
             return SUCCESS
         if _RESULT_KEY in state and node not in state.read(_RESULT_KEY):
-            return Status.new(Code.UNSCHEDULABLE_AND_UNRESOLVABLE, _NOT_IN_TREE_FAILS)
+            return Status.new(Code.UNSCHEDULABLE_AND_UNRESOLVABLE, _EXCLUDED_BY_PREFILTER)
         info = snapshot.get(node)
         assert info is not None
         return plugin.filter(state, pod, info)
 
     def group_rejected(self, name: str, group: Sequence[str], base: Sequence[Pod],
-                       verdict: Callable[[str, str, list[Pod]], Status | None] | None = None) -> dict[str, Status] | None:
+                       verdict: Verdict | None = None) -> dict[str, Status] | None:
         """Each workload pod of `group` (bound together at the end) judged next to `base` and the
         others (by plugin `name`, or by `verdict(pod, node, others)`): the statuses if every one of
         them is rejected, else None."""
@@ -230,8 +234,6 @@ class Judge:
         return statuses
 
 
-_RESULT_KEY = "conformance/PreFilterResult"
-
 
 def _stand_ins(names: Iterable[str]) -> Registry:
     """A user's plugins (read as opaque ones) built as inert stand-ins: they fill their places in the
@@ -243,4 +245,4 @@ def _with_uid(pod: Pod) -> Pod:
     return pod if pod.uid else replace(pod, uid=pod.key)
 
 
-__all__ = ["Judge"]
+__all__ = ["Judge", "Verdict"]
