@@ -62,3 +62,16 @@ def test_search_draws_from_the_situation_and_the_general_scenarios():
     situation = json.dumps({"enabled": [{"name": "Probe0"}, {"name": "Probe1"}]}, sort_keys=True)
     assert situation in seen
     assert any(s != situation for s in seen)
+
+
+def test_a_weighted_situation_takes_most_draws_and_leaves_some_to_the_general_scenarios():
+    """Constrained situations run the default profile (config None); the general scenarios write one."""
+    inv = REGISTRY["taints-tolerated"]
+    own = []
+
+    @settings(max_examples=60, deadline=None, derandomize=True, database=None)
+    @given(default_strategy(inv))
+    def draw(scenario: Scenario) -> None:
+        own.append(scenario.config is None)
+    draw()
+    assert len(own) // 2 <= sum(own) < len(own)
