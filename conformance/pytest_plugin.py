@@ -7,6 +7,7 @@ its options.
 from __future__ import annotations
 
 import contextlib
+import re
 from pathlib import Path
 from typing import Any, Iterator
 
@@ -105,18 +106,26 @@ def pytest_report_header(config: pytest.Config) -> list[str] | None:
 
 
 def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> None:
-    """Which invariants the backend could check and which it could not, with the capability it lacks."""
+    """Which of the invariant tests that ran the backend could check, and which it could not, with
+    the capability it lacks."""
     if config.getoption("conformance_backend") is None or hasattr(config, "workerinput"):
         return
     session = _session(config)
     backend = session.started().get(session.backend_name)
-    if backend is None:
+    ran = {match.group(1) for outcome in ("passed", "failed", "skipped", "error")
+           for report in terminalreporter.stats.get(outcome, ())
+           if (match := _INVARIANT_TEST.search(str(getattr(report, "nodeid", ""))))}
+    if backend is None or not ran:
         return
-    from .invariants import select
+    from .invariants import REGISTRY
     from .report import coverage
     terminalreporter.section("sched-conformance invariants")
-    for line in coverage(select(config.getoption("conformance_invariants")), backend.name, backend.capabilities):
+    invariants = [inv for inv in REGISTRY.values() if inv.id in ran]
+    for line in coverage(invariants, backend.name, backend.capabilities):
         terminalreporter.write_line(line)
+
+
+_INVARIANT_TEST = re.compile(r"::test_invariant\[([^\]]+)\]$")
 
 
 def _kubernetes_version(config: pytest.Config) -> str:
