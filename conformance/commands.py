@@ -36,6 +36,8 @@ def add_to(sub: argparse._SubParsersAction) -> None:
                      help="your running extender's http:// URL prefix (filter, prioritize; repeatable)")
     own.add_argument("--own-scheduler", help="TOML file with go-modules, go-plugins, k8s-version, scheduler-config "
                                             "(default: [tool.sched-conformance] in ./pyproject.toml)")
+    r.add_argument("--strict-coverage", action="store_true",
+                   help="fail an invariant whose rule no example exercised (skipped invariants stay skipped)")
     r.add_argument("pytest_args", nargs=argparse.REMAINDER, help="after --: passed to pytest (e.g. --junitxml=x)")
     r.set_defaults(run=_run)
     i = sub.add_parser("invariants", help="the catalogue: id, statement, upstream source, capabilities")
@@ -70,6 +72,8 @@ def _run(args: argparse.Namespace) -> int:
             argv += ["--" + flag.replace("_", "-"), value]
     if args.allow_any_cluster:
         argv.append("--allow-any-cluster")
+    if args.strict_coverage:
+        argv.append("--strict-coverage")
     extra = [a for a in args.pytest_args if a != "--"]
     return int(pytest.main(argv + extra))
 

@@ -28,6 +28,8 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                     help="examples per test instead of the profile's (e.g. to bound a slow backend)")
     group.addoption("--invariant", dest="conformance_invariants", action="append", default=[],
                     help="only this invariant ID (repeatable); see `sched-conformance invariants`")
+    group.addoption("--strict-coverage", dest="conformance_strict_coverage", action="store_true",
+                    help="fail an invariant whose rule no example exercised (a vacuous pass)")
     group.addoption("--reproducers", dest="conformance_reproducers", default=DEFAULT_REPRODUCERS,
                     help=f"directory for reproducers of failures (default {DEFAULT_REPRODUCERS})")
     # --backend cluster: which cluster (conformance/cluster/target.py); none given: the local control plane.
@@ -271,6 +273,51 @@ def conformance(request: pytest.FixtureRequest) -> Iterator[ConformanceSession]:
     """The session's backends (started on first use) and options; one per xdist worker process."""
     _open_backends(request.config)
     yield _session(request.config)
+
+
+# --- exercised counts ------------------------------------------------------------------------------
+
+EXERCISED_PROPERTY = "sched_conformance_exercised"
+
+
+def record_exercised(item: pytest.Item, invariant_id: str, exercised: int, examples: int) -> None:
+    """Attach the counts to the test's report: user properties travel from xdist workers too."""
+    item.user_properties.append((EXERCISED_PROPERTY, (invariant_id, exercised, examples)))
+
+
+def pytest_terminal_summary(terminalreporter: Any) -> None:
+    """One line per invariant that ran: in how many examples its rule was exercised."""
+    counts: dict[str, tuple[int, int]] = {}
+    for reports in terminalreporter.stats.values():
+        for report in reports:
+            if getattr(report, "when", None) != "call":
+                continue
+            for name, value in getattr(report, "user_properties", ()):
+                if name == EXERCISED_PROPERTY:
+                    invariant_id, exercised, examples = value
+                    counts[invariant_id] = (exercised, examples)
+    if not counts:
+        return
+    terminalreporter.section("sched-conformance: rules exercised")
+    for invariant_id in sorted(counts):
+        exercised, examples = counts[invariant_id]
+        terminalreporter.write_line(f"{invariant_id}: exercised in {exercised}/{examples} examples")
+
+
+@contextlib.contextmanager
+def hypothesis_statistics(item: pytest.Item) -> Iterator[None]:
+    """Collect the statistics of the search run inside `item` (not itself a @given test), so that
+    `--hypothesis-show-statistics` prints them, events (the exercised count) included."""
+    if not item.config.getoption("hypothesis_show_statistics", False):
+        yield
+        return
+    from hypothesis.statistics import collector, describe_statistics
+
+    def note(stats: dict) -> None:
+        stats["nodeid"] = item.nodeid
+        item.hypothesis_statistics = describe_statistics(stats)
+    with collector.with_value(note):
+        yield
 
 
 def reproducers_dir(config: pytest.Config) -> Path:

@@ -7,7 +7,7 @@ import zlib
 from dataclasses import dataclass
 from typing import Any
 
-from hypothesis import Phase, given, seed, settings
+from hypothesis import Phase, event, given, seed, settings
 from hypothesis import strategies as st
 from hypothesis.strategies import SearchStrategy
 
@@ -38,6 +38,18 @@ class Failure:
 
 # Shrinking a scenario re-runs it thousands of times; these bound the wait for the smallest one.
 SHRINK_SECONDS = {"dev": 60.0, "ci": 60.0, "thorough": 300.0}
+
+
+@dataclass
+class Exercised:
+    """How many of a search's examples ran, and in how many the invariant's rule was exercised
+    (`Run.exercise()`): a pass where `exercised` is 0 was vacuous."""
+
+    examples: int = 0
+    exercised: int = 0
+
+    def line(self, invariant_id: str) -> str:
+        return f"{invariant_id}: exercised in {self.exercised}/{self.examples} examples"
 
 
 def scenario_size(scenario: Scenario) -> dict[str, int]:
@@ -79,12 +91,16 @@ def default_strategy(inv: Invariant, base: Any = None) -> SearchStrategy[Scenari
 
 def find_violation(backend: Backend, inv: Invariant, *, profile: str = "ci",
                    strategy: SearchStrategy[Scenario] | None = None, shrink: bool = True,
-                   shrink_seconds: float | None = None, max_examples: int | None = None) -> Failure | None:
+                   shrink_seconds: float | None = None, max_examples: int | None = None,
+                   exercised: Exercised | None = None) -> Failure | None:
     """The shrunk counterexample (the first one found when `shrink` is False; the smallest found
     within `shrink_seconds`, default the profile's budget), or None when the profile's examples (or the
-    first `max_examples` of them) all pass."""
+    first `max_examples` of them) all pass. `exercised`, when given, counts the examples run before
+    the first violation and those that exercised the rule; each of those also reports a Hypothesis
+    `event()`, so `--hypothesis-show-statistics` shows the share."""
     last: dict[str, Any] = {}
     examples = 0
+    tally = exercised if exercised is not None else Exercised()
 
     base = for_profile(profile)
     phases = base.phases if shrink else tuple(p for p in base.phases if p is not Phase.shrink)
@@ -96,10 +112,15 @@ def find_violation(backend: Backend, inv: Invariant, *, profile: str = "ci",
         examples += 1
         last["scenario"] = scenario
         try:
-            check(backend, inv, scenario)
+            run = check(backend, inv, scenario)
         except Violation:
             last.setdefault("detected", (examples, time.perf_counter() - start))
             raise
+        if "detected" not in last:  # shrinking replays examples: count the search only
+            tally.examples += 1
+            tally.exercised += run.exercised
+        if run.exercised:
+            event(f"{inv.id}: exercised")
 
     # Hypothesis keys its example database by the test's source, which is this same `prop` for every
     # invariant: without the ID, invariants (run one after another, or at once by xdist workers)
@@ -120,4 +141,4 @@ def find_violation(backend: Backend, inv: Invariant, *, profile: str = "ci",
     return None
 
 
-__all__ = ["Failure", "SHRINK_SECONDS", "check", "default_strategy", "find_violation", "scenario_size"]
+__all__ = ["Exercised", "Failure", "SHRINK_SECONDS", "check", "default_strategy", "find_violation", "scenario_size"]

@@ -1,7 +1,7 @@
 """The invariants: each a function over a `Run`, registered with an ID, a statement and its source."""
 
 from . import (binding, config, disruption, extenders, filtering, liveness, observed, outcome,  # noqa: F401
-               permit, placement, preemption, queue, reserve, scoring, topology)  # (registration)
+               permit, placement, points, preemption, queue, reserve, scoring, topology)  # (registration)
 from .base import REGISTRY, Invariant, Violation, invariant
 from .run import Run
 

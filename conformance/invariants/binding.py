@@ -17,6 +17,9 @@ def bind_first_non_skip(run: Run) -> None:
     for pod in run.live_pods:
         for attempt in run.attempts(pod):
             records = run.records(pod, attempt, "Bind")
+            plugins = run.plugins_at(pod, "bind")
+            if any(r.get("code") != "Skip" and r["plugin"] in plugins[:-1] for r in records):
+                run.exercise()  # a later Bind plugin was configured
             i = first_stop_passed(records, lambda code: code != "Skip")
             if i is not None:
                 raise Violation("bind-first-non-skip", "a Bind plugin ran after an earlier one did not Skip",
@@ -32,6 +35,8 @@ def extender_binder_first(run: Run) -> None:
     if not binders:
         return
     for pod in run.live_pods:
+        if run.bound_in(pod) or run.extender_records(pod, "bind"):
+            run.exercise()
         plugin_binds = run.outcome.calls(pod=pod, point="Bind")
         if plugin_binds:
             raise Violation("extender-binder-first", "Bind plugins ran although a binder extender is configured",
@@ -46,6 +51,9 @@ def postbind_iff_bound(run: Run) -> None:
         for attempt in run.attempts(pod):
             post = [r["plugin"] for r in run.records(pod, attempt, "PostBind")]
             expected = run.probes_at(pod, "postBind") if run.final_attempt_bound(pod, attempt) else []
+            if run.probes_at(pod, "postBind") and (expected or run.records(pod, attempt, "Bind")
+                                                  or run.records(pod, attempt, "PreBind")):
+                run.exercise()  # the attempt reached binding
             if post != expected:
                 what = "PostBind ran although the attempt did not bind" if not expected else \
                     "PostBind did not run exactly once per plugin after the binding"
@@ -57,6 +65,8 @@ def postbind_iff_bound(run: Run) -> None:
            requires=())
 def bound_at_most_once(run: Run) -> None:
     counts = Counter(b["pod"] for b in run.outcome.bindings)
+    if counts:
+        run.exercise()
     for pod, n in counts.items():
         if n > 1:
             raise Violation("bound-at-most-once", f"the pod was bound {n} times", pod=pod, expected=1, actual=n,

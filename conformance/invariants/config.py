@@ -15,6 +15,8 @@ from .run import Run
 def plugin_order_matches_expansion(run: Run) -> None:
     want = expected.plugin_lists(run.scenario.config)
     got = run.outcome.plugins
+    if got:
+        run.exercise()
     for profile in [*want, *(p for p in got if p not in want)]:
         if profile not in got or profile not in want:
             raise Violation("plugin-order-matches-expansion", f"profile {profile!r} is "

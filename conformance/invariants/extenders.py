@@ -35,6 +35,8 @@ def extender_filter_respected(run: Run) -> None:
                 failed.setdefault(node, r)
         chosen = [(run.chosen_node(pod, a), f"attempt {a} reserved") for a in run.attempts(pod)]
         chosen += [(b["node"], "the pod was bound to") for b in run.bound_in(pod)]
+        if failed and any(node is not None for node, _ in chosen):
+            run.exercise()
         for node, how in chosen:
             if node in failed:
                 r = failed[node]
@@ -78,6 +80,7 @@ def ignorable_extender_errors_tolerated(run: Run) -> None:
                   and ignorable(run, str(r.get("extender", "")))]
         if not errors:
             continue
+        run.exercise()
         _no_message_names("ignorable-extender-errors-tolerated", run, pod, errors,
                           "an ignorable extender's error")
         if traced_from_start(run, pod):
@@ -111,6 +114,8 @@ def _went_on_after_ignored_filter(run: Run, pod: str, attempt: int) -> None:
 def extender_prioritize_errors_tolerated(run: Run) -> None:
     for pod in run.live_pods:
         calls = run.extender_records(pod, "prioritize")
+        if any(r.get("code") == "Error" for r in calls):
+            run.exercise()
         _no_message_names("extender-prioritize-errors-tolerated", run, pod,
                           [r for r in calls if r.get("code") == "Error"], "an extender's prioritize error")
         if not calls or not traced_from_start(run, pod) or not run.probes_at(pod, "reserve"):
@@ -145,6 +150,8 @@ def extender_scores_scaled(run: Run) -> None:
                     if node in totals:
                         totals[node] += score * weight * EXTENDER_SCORE_SCALE
             best = max(totals.values())
+            if len(set(totals.values())) > 1:
+                run.exercise()
             if totals[chosen] != best:
                 raise Violation("extender-scores-scaled", f"node {chosen} was chosen with extender total "
                                 f"{totals[chosen]} but the best total is {best}", pod=pod,
@@ -163,6 +170,7 @@ def extender_filter_error_fails(run: Run) -> None:
                   and not ignorable(run, str(r.get("extender", "")))]
         if not errors:
             continue
+        run.exercise()
         # A scripted failure answers every call, and no attempt binds without asking the extender
         # (also after an error on the nominated node alone, which only sends upstream on to all nodes).
         scripted = [r for r in errors if scripted_failure(run, pod, str(r.get("extender", "")), "filter")]

@@ -49,6 +49,8 @@ def filter_short_circuit(run: Run) -> None:
                                     pod=pod, plugin=r["plugin"], status=prev.get("code"), records=(prev, r))
                 if r.get("code") != "Success":
                     last_reject[node] = r
+                    if idx < len(order) - 1:
+                        run.exercise()  # a later Filter probe could have run on the node
 
 
 @invariant("prefilter-skip-pairing",
@@ -58,6 +60,8 @@ def prefilter_skip_pairing(run: Run) -> None:
     for pod in run.live_pods:
         for attempt in run.attempts(pod):
             skipped = skipped_at_prefilter(run, pod, attempt)
+            if skipped & set(run.probes_at(pod, "filter")):
+                run.exercise()
             for r in run.probe_records(pod, attempt):
                 if r["plugin"] in skipped and r["point"] in ("Filter", "AddPod", "RemovePod"):
                     raise Violation("prefilter-skip-pairing",
@@ -74,6 +78,8 @@ def prefilter_result_restricts(run: Run) -> None:
             allowed = prefilter_result(run, pod, attempt)
             if allowed is None:
                 continue
+            if set(run.node_names) - allowed:
+                run.exercise()
             for r in run.records(pod, attempt, "Filter"):
                 if r.get("node") not in allowed:
                     raise Violation("prefilter-result-restricts", f"node {r.get('node')} was filtered although the "
@@ -95,7 +101,10 @@ def chosen_node_passed_filters(run: Run) -> None:
             if chosen is None:
                 continue
             skipped = skipped_at_prefilter(run, pod, attempt)
-            records = [r for r in filtering_phase(run, pod, attempt) if r.get("node") == chosen]
+            phase = filtering_phase(run, pod, attempt)
+            if any(r.get("code") != "Success" for r in phase):
+                run.exercise()  # some node was rejected, so the choice mattered
+            records = [r for r in phase if r.get("node") == chosen]
             for r in records:
                 if r.get("code") != "Success":
                     raise Violation("chosen-node-passed-filters", f"node {chosen} was chosen although "
@@ -121,6 +130,7 @@ def postfilter_gating(run: Run) -> None:
             if not post:
                 _expect_postfilter(run, pod, attempt, records)
                 continue
+            run.exercise()
             later = [r for r in records if r["point"] in ("PreScore", "Score", "Reserve", "Permit")]
             if later:
                 raise Violation("postfilter-only-without-feasible-node", "PostFilter ran in an attempt that found a "
@@ -157,6 +167,7 @@ def gated_never_prefiltered(run: Run) -> None:
     for pod, obj in run.pod_objects.items():
         if not obj.scheduling_gates or "SchedulingGates" not in run.plugins_at(pod, "preEnqueue"):
             continue
+        run.exercise()
         records = run.outcome.calls(pod=pod, point="PreFilter")
         if records:
             raise Violation("gated-pods-never-prefiltered", "a gated pod reached PreFilter", pod=pod,
@@ -170,6 +181,8 @@ def gated_never_prefiltered(run: Run) -> None:
 @invariant("cycle-state-fresh", "CycleState written in one scheduling attempt is not visible in the next.",
            "schedule_one.go ScheduleOne: framework.NewCycleState per attempt (spec §9)")
 def cycle_state_fresh(run: Run) -> None:
+    if any(len({r["attempt"] for r in run.records(pod, point="PreFilter") if "plugin" in r}) > 1 for pod in run.pods):
+        run.exercise()  # a second attempt's PreFilter would have seen a leaked mark
     for r in run.outcome.trace:
         if r.get("point") == "PreFilter" and r.get("leaked"):
             raise Violation("cycle-state-fresh", "a PreFilter call found its own mark from an earlier attempt in "

@@ -112,6 +112,7 @@ def condition_classification(run: Run) -> None:
         decided = classify(run, pod, attempt) if attempt is not None else None
         if decided is None:
             continue
+        run.exercise()
         expected, record = decided
         reason = result.condition.get("reason")
         if reason != expected:
@@ -262,12 +263,15 @@ def fit_error_message(run: Run) -> None:
             continue
         message = str(result.condition.get("message", ""))
         if not run.node_names:
+            run.exercise()
             if message != NO_NODES_AVAILABLE:
                 raise Violation("fit-error-message", "with no nodes the message is not ErrNoNodesAvailable",
                                 pod=pod, expected=NO_NODES_AVAILABLE, actual=message)
             continue
         attempt = last_attempt_seen(run, pod)
         expected = expected_fit_error(run, pod, attempt) if attempt is not None else None
+        if expected is not None:
+            run.exercise()
         if expected is None or _matches(message, expected):
             continue
         # A real-time backend may report a pod while its next attempt is still in flight.

@@ -23,6 +23,7 @@ def permit_reject_wins(run: Run) -> None:
                          None)
             if first is None:
                 continue
+            run.exercise()
             failing = records[first]
             if records[first + 1:]:
                 raise Violation("permit-reject-wins", "a Permit plugin ran after an earlier one rejected", pod=pod,
@@ -83,6 +84,7 @@ def permit_wait_resolution(run: Run) -> None:
             if attempt == attempts[-1] and run.outcome.pods[pod].phase in ("waiting", "pending") \
                     and start + when + tolerance > run.scenario.deadline:
                 continue  # the deadline came before the wait could end
+            run.exercise()
             if verdict == "rejected" and (went_on or bound):
                 raise Violation("permit-wait-resolution", "the pod went on to binding although a waiting plugin "
                                 "rejected or timed out", pod=pod, expected=f"rejected at +{when}s ({message})",

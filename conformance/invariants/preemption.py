@@ -73,6 +73,7 @@ def victims(run: Run):
            requires=("preemption",))
 def preemption_evicts_lower_priority_only(run: Run) -> None:
     for victim, node, there, known in victims(run):
+        run.exercise()
         above = preemptors_above(run, victim)
         # A preemptor bound on another node (asynchronous preemption) no longer holds the victim's room: any pod may
         # end there.
@@ -141,6 +142,8 @@ def preemptor_nominated(run: Run) -> None:
     # Asynchronous preemption (on by default since 1.33) lets the preemptor bind elsewhere: once its own attempt
     # has preempted, a retry may run before its victims' deletions reach the cache while another node freed up.
     # So the preemptor need not end on the victims' node; only the count of preempting attempts is certain.
+    if run.outcome.deleted:
+        run.exercise()
     left = unaccounted_victim_nodes(run)
     if left:
         node = left[0]

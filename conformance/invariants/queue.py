@@ -38,6 +38,8 @@ def queue_priority_order(run: Run) -> None:
         if record is not None:
             started.append((-run.pod_objects[pod].effective_priority, index, pod, record))
     started.sort(key=lambda x: x[:2])
+    if len(started) > 1:
+        run.exercise()
     for earlier, later in zip(started, started[1:]):
         if later[3]["seq"] < earlier[3]["seq"]:
             raise Violation("queue-priority-order", f"{later[2]} (priority {-later[0]}) started its first attempt "
@@ -82,6 +84,8 @@ def error_backoff_respected(run: Run) -> None:
             wait = error_backoff(kinds, initial, maximum)
             start = attempt_start(run, pod, following)
             failed = _failure_time(run, pod, attempt)
+            if start is not None and wait > 0:
+                run.exercise()
             if start is not None and start["t"] - failed < wait - TIME_TOLERANCE:
                 raise Violation("error-backoff-respected", f"attempt {following} started {start['t'] - failed:g}s "
                                 f"after attempt {attempt} failed with an error", pod=pod,

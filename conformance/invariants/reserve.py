@@ -12,6 +12,9 @@ def reserve_short_circuit(run: Run) -> None:
     for pod in run.live_pods:
         for attempt in run.attempts(pod):
             records = run.records(pod, attempt, "Reserve")
+            probes = run.probes_at(pod, "reserve")
+            if any(r.get("code") != "Success" and r["plugin"] in probes[:-1] for r in records):
+                run.exercise()
             i = first_stop_passed(records, lambda code: code != "Success")
             if i is not None:
                 raise Violation("reserve-short-circuit", "a Reserve plugin ran after an earlier one failed",
@@ -37,6 +40,8 @@ def unreserve_reverse_order(run: Run) -> None:
                 continue  # the deadline cut this attempt short
             bound = run.final_attempt_bound(pod, attempt)
             expected = [] if bound else list(reversed(run.probes_at(pod, "reserve")))
+            if expected:
+                run.exercise()  # a failure after Reserve began
             actual = [r["plugin"] for r in unreserves]
             if actual != expected:
                 what = "Unreserve ran after a successful binding" if bound else \

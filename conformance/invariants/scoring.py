@@ -28,6 +28,9 @@ def one_feasible_no_scoring(run: Run) -> None:
         for attempt in run.attempts(pod):
             if len(feasible_upper_bound(run, pod, attempt)) != 1:
                 continue
+            if run.probes_at(pod, "score") or run.probes_at(pod, "preScore") or any(
+                    e.prioritize_verb for e in run.config.extenders):
+                run.exercise()
             scored = [r for r in run.probe_records(pod, attempt) if r["point"] in SCORING_POINTS]
             if scored:
                 raise Violation("one-feasible-node-no-scoring", "scoring ran with a single feasible node", pod=pod,
@@ -40,6 +43,8 @@ def prescore_skip_pairing(run: Run) -> None:
     for pod in run.live_pods:
         for attempt in run.attempts(pod):
             skipped = {r["plugin"] for r in run.records(pod, attempt, "PreScore") if r.get("code") == "Skip"}
+            if skipped & set(run.probes_at(pod, "score")):
+                run.exercise()
             for r in run.probe_records(pod, attempt):
                 if r["plugin"] in skipped and r["point"] in ("Score", "NormalizeScore"):
                     raise Violation("prescore-skip-pairing", f"{r['plugin']} returned Skip at PreScore but was "
@@ -65,6 +70,7 @@ def score_range_enforced(run: Run) -> None:
                 bad = {n: s for n, s in scores.items() if not 0 <= s <= MAX_NODE_SCORE}
                 if not bad:
                     continue
+                run.exercise()
                 later = [r for r in run.probe_records(pod, attempt) if r["point"] in ("Reserve", "Permit", "Bind")]
                 if later or run.final_attempt_bound(pod, attempt):
                     raise Violation("score-range-enforced", f"{plugin} scored outside [0, 100] but the attempt "
@@ -96,6 +102,8 @@ def chosen_node_has_max_score(run: Run) -> None:
                     if n in totals:
                         totals[n] += s * weight * 10
             best = max(totals.values())
+            if len(set(totals.values())) > 1:
+                run.exercise()
             if totals[chosen] != best:
                 raise Violation("chosen-node-has-max-score", f"node {chosen} was chosen with total "
                                 f"{totals[chosen]} but the best total is {best}", pod=pod,

@@ -6,9 +6,9 @@ import pytest
 
 from conformance import reproducer
 from conformance.invariants import REGISTRY, select
-from conformance.pytest_plugin import reproducers_dir
+from conformance.pytest_plugin import hypothesis_statistics, record_exercised, reproducers_dir
 from conformance.report import describe_failure
-from conformance.search import default_strategy, find_violation
+from conformance.search import Exercised, default_strategy, find_violation
 
 from ._scenarios import for_backends
 
@@ -26,10 +26,18 @@ def test_invariant(invariant_id: str, conformance, request: pytest.FixtureReques
     missing = inv.requires - set(backend.capabilities)
     if missing:
         pytest.skip(f"backend {backend.name} lacks capability {', '.join(sorted(missing))}")
-    failure = find_violation(backend, inv, profile=request.config.getoption("conformance_profile"),
-                             strategy=for_backends(default_strategy(inv, conformance.base_config()), [backend]),
-                             max_examples=request.config.getoption("conformance_max_examples"))
+    exercised = Exercised()
+    with hypothesis_statistics(request.node):
+        failure = find_violation(backend, inv, profile=request.config.getoption("conformance_profile"),
+                                 strategy=for_backends(default_strategy(inv, conformance.base_config()), [backend]),
+                                 max_examples=request.config.getoption("conformance_max_examples"),
+                                 exercised=exercised)
+    record_exercised(request.node, invariant_id, exercised.exercised, exercised.examples)
     if failure is None:
+        if exercised.exercised == 0 and request.config.getoption("conformance_strict_coverage"):
+            pytest.fail(f"{exercised.line(invariant_id)} (--strict-coverage): no example reached the situation "
+                        "the rule governs, so the pass says nothing; see `sched-conformance invariants --coverage` "
+                        "and conformance/situations.py", pytrace=False)
         return
     directory = reproducers_dir(request.config) / reproducer.slug(invariant_id)
     reproducer.write(directory, failure.scenario, invariant=invariant_id, backend=conformance.backend_name,
