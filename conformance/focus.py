@@ -23,12 +23,15 @@ _BY_THEME: dict[str, dict[str, Any]] = {
     "topology": {"probes": 0, "default_plugins": True, "max_pods": 6},
     "liveness": {"probes": 0, "default_plugins": True, "max_pods": 6},
     "disruption": {"preemption": True, "probes": 0, "max_pods": 3},
+    "points": {"default_plugins": False, "max_pods": 3},
 }
 _BY_ID: dict[str, dict[str, Any]] = {
     "extender-binder-first": {"points": ("PreFilter", "Bind"), "extenders": 1},
     "capacity-respected": {"probes": 0, "default_plugins": True, "max_pods": 6},
     "bound-at-most-once": {"points": ("PreFilter", "Bind")},
     "gated-pods-never-prefiltered": {"points": ("PreFilter",), "gates": True},
+    "calls-match-profile": {"profiles": 3, "probes": 3, "default_plugins": False},
+    "preenqueue-gates": {"points": ("PreEnqueue", "PreFilter"), "max_pods": 3, "default_plugins": False},
     "extender-scores-scaled": {"points": ("PreFilter", "Reserve"), "extenders": 3, "default_plugins": False,
                                "max_pods": 6},
     "fit-error-message": {"points": ("PreFilter", "Filter", "PostFilter", "Reserve", "Permit"), "extenders": 1,

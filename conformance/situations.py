@@ -35,7 +35,9 @@ _REJECT = ("Unschedulable", "UnschedulableAndUnresolvable")
 class Situation:
     """`plugins`: v1 point -> probes there, in order (at `bind` they run before DefaultBinder).
     `weights`: score probe -> the weights to draw its weight from (default 1). `extenders`: config
-    entries for ext-0, ext-1, ... (urlPrefix is filled in). `seed`: the first pod's scripts."""
+    entries for ext-0, ext-1, ... (urlPrefix is filled in). `seed`: the first pod's scripts.
+    `keep`: in-tree plugins kept in multiPoint besides PrioritySort and DefaultBinder. `score_extensions`:
+    probes whose args turn NormalizeScore on. `gated`: the first pod carries a scheduling gate."""
 
     plugins: Mapping[str, Sequence[str]]
     seed: Seed
@@ -44,6 +46,9 @@ class Situation:
     max_pods: int = 3
     weights: Mapping[str, Sequence[int]] = field(default_factory=dict)
     extenders: Sequence[Mapping[str, object]] = field(default_factory=tuple)
+    keep: Sequence[str] = ()
+    score_extensions: Sequence[str] = ()
+    gated: bool = False
 
     def strategy(self) -> SearchStrategy[Scenario]:
         return st.composite(lambda draw: self._draw(draw))()
@@ -76,6 +81,8 @@ class Situation:
                 annotations[EXTENDER_SCRIPT_ANNOTATION] = json.dumps(ext, separators=(",", ":"))
             if annotations:
                 pod["metadata"].setdefault("annotations", {}).update(annotations)
+            if i == 0 and self.gated:
+                pod["spec"]["schedulingGates"] = [{"name": "example.com/gate"}]
             workload.append(pod)
         return Scenario(config=config, nodes=cluster.nodes, pods=cluster.pods, objects=cluster.objects,
                         workload=tuple(workload))
@@ -84,7 +91,8 @@ class Situation:
         return [(f"ext-{i}", e) for i, e in enumerate(self.extenders)]
 
     def _config(self, draw: Draw) -> dict:
-        plugins: dict = {"multiPoint": {"disabled": [{"name": "*"}], "enabled": list(_KEEP)}}
+        plugins: dict = {"multiPoint": {"disabled": [{"name": "*"}],
+                                        "enabled": [*_KEEP, *({"name": n} for n in self.keep)]}}
         for point, probes in self.plugins.items():
             entries = []
             for probe in probes:
@@ -96,8 +104,11 @@ class Situation:
                 plugins[point] = {"disabled": [{"name": "*"}], "enabled": entries + [{"name": "DefaultBinder"}]}
             else:
                 plugins[point] = {"enabled": entries}
+        profile: dict = {"schedulerName": "default-scheduler", "plugins": plugins}
+        if self.score_extensions:
+            profile["pluginConfig"] = [{"name": n, "args": {"scoreExtensions": True}} for n in self.score_extensions]
         config = {"apiVersion": "kubescheduler.config.k8s.io/v1", "kind": "KubeSchedulerConfiguration",
-                  "profiles": [{"schedulerName": "default-scheduler", "plugins": plugins}]}
+                  "profiles": [profile]}
         extenders = [{"urlPrefix": f"{EXTENDER_URL_PLACEHOLDER}/{name}", **e} for name, e in self._named_extenders()]
         if extenders:
             config["extenders"] = extenders
@@ -193,7 +204,81 @@ def _weighted_scores(draw: Draw, nodes: Sequence[str]) -> tuple[Script, Script]:
              "Probe1": {"Score": {"score": 0, "byNode": {b: {"score": _pick(draw, (60, 70))}}}}}, {})
 
 
+def _failure_anywhere(draw: Draw, nodes: Sequence[str]) -> tuple[Script, Script]:
+    """Probe0 fails one point of the attempt (an error, a rejection, or a code the point turns into an
+    error); Probe1, next at every point, shows whether the loop and the attempt went on."""
+    point = _pick(draw, ("Filter", "PreFilter", "PreScore", "Score", "NormalizeScore", "Reserve", "PreBindPreFlight",
+                         "PreBind"))
+    action = {"code": _pick(draw, ("Error", "Unschedulable", "UnschedulableAndUnresolvable", "Pending", "Wait"))}
+    if point == "Filter" and draw(st.booleans()):
+        action = {"code": "Success", "byNode": {_pick(draw, nodes): action}}
+    return {"Probe0": {point: action}}, {}
+
+
+def _loop_stop(draw: Draw, nodes: Sequence[str]) -> tuple[Script, Script]:
+    """Probe0's answer at one point, whether it stops that point's loop or goes on to Probe1."""
+    point = _pick(draw, ("PreFilter", "Permit", "PreScore", "PreBindPreFlight", "PreBind", "Bind", "PostFilter",
+                         "Reserve"))
+    codes = {"Bind": ("Skip", "Success", "Error"), "Permit": ("Wait", "Success", "Unschedulable", "Error"),
+             "PostFilter": ("Unschedulable", "Pending", "Success", "UnschedulableAndUnresolvable")}.get(
+        point, ("Success", "Skip", "Unschedulable", "UnschedulableAndUnresolvable", "Error", "Pending"))
+    action: dict = {"code": _pick(draw, codes)}
+    if point == "Permit" and action["code"] == "Wait":
+        action.update(timeout="1s", then={"signal": "allow", "after": "100ms"})
+    script: dict = {"Probe0": {point: action}}
+    if point == "PostFilter":
+        script["Probe2"] = {"Filter": {"code": _pick(draw, _REJECT)}}
+    return script, {}
+
+
+def _some_nodes_rejected(draw: Draw, nodes: Sequence[str]) -> tuple[Script, Script]:
+    """Probe0 rejects some nodes but leaves two or more to score; Probe1 may skip at PreScore."""
+    rejected = _some(draw, nodes, min_size=0, max_size=len(nodes) - 2)
+    script: dict = {"Probe0": {"Filter": {"code": "Success", "byNode": {n: {"code": _pick(draw, _REJECT)}
+                                                                        for n in rejected}}}}
+    if draw(st.booleans()):
+        script["Probe1"] = {"PreScore": {"code": "Skip"}}
+    script["Probe2"] = {"Score": _node_scores(draw, nodes, (0, 100, 50))}
+    return script, {}
+
+
+def _refused_at_pre_enqueue(draw: Draw, nodes: Sequence[str]) -> tuple[Script, Script]:
+    probe = _pick(draw, ("Probe0", "Probe1"))
+    return {probe: {"PreEnqueue": {"code": _pick(draw, ("Unschedulable", "Error", "UnschedulableAndUnresolvable",
+                                                         "Skip", "Pending", "Wait", "Success"))}}}, {}
+
+
+def _retried(draw: Draw, nodes: Sequence[str]) -> tuple[Script, Script]:
+    """The first attempt fails with an error (so the pod retries after its backoff), the next ones pass."""
+    point = _pick(draw, ("Reserve", "PreFilter", "Filter"))
+    return {"Probe0": {point: [{"code": "Error"}, {}]}}, {}
+
+
 _CLASSES = {1000: "high-priority", 100: "low-priority"}
+
+
+@dataclass(frozen=True)
+class TightCapacity:
+    """The default profile; one to three small nodes and pods requesting a good part of one, so that
+    bindings use up the nodes and later pods are rejected for lack of room."""
+
+    def strategy(self) -> SearchStrategy[Scenario]:
+        return st.composite(lambda draw: self._draw(draw))()
+
+    def _draw(self, draw: Draw) -> Scenario:
+        nodes = []
+        for i in range(draw(st.integers(1, 3))):
+            alloc = {"cpu": _pick(draw, ("1", "2")), "memory": _pick(draw, ("1Gi", "2Gi")), "pods": "110"}
+            nodes.append({"apiVersion": "v1", "kind": "Node",
+                          "metadata": {"name": f"node-{i}", "labels": {"kubernetes.io/hostname": f"node-{i}"}},
+                          "status": {"capacity": alloc, "allocatable": alloc}})
+        workload = []
+        for i in range(draw(st.integers(1, 4))):
+            requests = {"cpu": _pick(draw, ("500m", "300m", "800m")), "memory": _pick(draw, ("256Mi", "700Mi"))}
+            workload.append({"apiVersion": "v1", "kind": "Pod", "metadata": {"name": f"pod-{i}", "namespace": "default"},
+                             "spec": {"containers": [{"name": "c0", "image": "registry.k8s.io/pause:3.10",
+                                                      "resources": {"requests": requests}}]}})
+        return Scenario(nodes=tuple(nodes), workload=tuple(workload))
 
 
 @dataclass(frozen=True)
@@ -231,8 +316,24 @@ class EqualPriorityPreemption:
 _RESERVE = Situation({"reserve": ["Probe0", "Probe1"], "permit": ["Probe1"]}, _reserve_failure)
 _FILTER_PLACES = {"preFilter": ["Probe0"], "filter": ["Probe0", "Probe1"], "postFilter": ["Probe1"],
                   "reserve": ["Probe1"]}
-SITUATIONS: dict[str, Situation | EqualPriorityPreemption | Constrained | Preempting] = {
+_POINTS = ("preFilter", "filter", "preScore", "score", "reserve", "preBind", "bind")
+SITUATIONS: dict[str, Situation | EqualPriorityPreemption | Constrained | Preempting | TightCapacity] = {
     "preemption-evicts-lower-priority-only": EqualPriorityPreemption(),
+    "capacity-respected": TightCapacity(),
+    "failure-ends-attempt": Situation({p: ["Probe0", "Probe1"] for p in _POINTS}, _failure_anywhere, min_nodes=2,
+                                      score_extensions=("Probe0",)),
+    "plugins-run-until-stop": Situation(
+        {**{p: ["Probe0", "Probe1"] for p in ("preFilter", "postFilter", "preScore", "score", "reserve", "permit",
+                                              "preBind", "bind", "postBind")}, "filter": ["Probe2"]},
+        _loop_stop, min_nodes=2),
+    "score-calls-complete": Situation(
+        {"preFilter": ["Probe0"], "filter": ["Probe0"], "preScore": ["Probe1"], "score": ["Probe1", "Probe2"]},
+        _some_nodes_rejected, min_nodes=3, max_nodes=4, score_extensions=("Probe2",)),
+    "preenqueue-gates": Situation({"preEnqueue": ["Probe0", "Probe1"], "preFilter": ["Probe0"]},
+                                  _refused_at_pre_enqueue),
+    "gated-pods-never-prefiltered": Situation({"preFilter": ["Probe0"]}, lambda draw, nodes: ({}, {}),
+                                              keep=("SchedulingGates",), gated=True),
+    "cycle-state-fresh": Situation({"preFilter": ["Probe0"], "filter": ["Probe0"], "reserve": ["Probe0"]}, _retried),
     "filter-short-circuit": Situation(
         {"filter": ["Probe0", "Probe1", "Probe2"]}, min_nodes=2,
         seed=lambda draw, nodes: ({_pick(draw, ("Probe0", "Probe1")): {"Filter": _filter_rejections(draw, nodes)}},
@@ -309,8 +410,9 @@ SITUATIONS: dict[str, Situation | EqualPriorityPreemption | Constrained | Preemp
 SITUATIONS.update(HARD_SITUATIONS)
 
 
-def situation_for(invariant_id: str) -> Situation | EqualPriorityPreemption | Constrained | Preempting | None:
+def situation_for(invariant_id: str) -> Situation | EqualPriorityPreemption | Constrained | Preempting | TightCapacity | None:
     return SITUATIONS.get(invariant_id)
 
 
-__all__ = ["SITUATIONS", "Constrained", "EqualPriorityPreemption", "Preempting", "Situation", "situation_for"]
+__all__ = ["SITUATIONS", "Constrained", "EqualPriorityPreemption", "Preempting", "Situation", "TightCapacity",
+           "situation_for"]

@@ -90,3 +90,59 @@ def error_backoff_respected(run: Run) -> None:
                 raise Violation("error-backoff-respected", f"attempt {following} started {start['t'] - failed:g}s "
                                 f"after attempt {attempt} failed with an error", pod=pod,
                                 expected=f">= {wait:g}s", actual=f"{start['t'] - failed:g}s", records=(start,))
+
+
+def _pre_enqueue_calls(run: Run, pod: str) -> list[list[Record]]:
+    """The pod's PreEnqueue calls: runs of PreEnqueue records with nothing else of the pod between
+    them, a new call starting where a plugin repeats."""
+    calls: list[list[Record]] = []
+    current: list[Record] | None = None
+    for r in run.records(pod):
+        if r["point"] != "PreEnqueue":
+            current = None
+            continue
+        if current is None or any(x["plugin"] == r["plugin"] for x in current):
+            current = []
+            calls.append(current)
+        current.append(r)
+    return calls
+
+
+@invariant("preenqueue-gates",
+           "PreEnqueue stops at the first plugin that does not return Success, and a pod it did not admit (any "
+           "other code gates) starts no attempt until a later PreEnqueue run admits it.",
+           "backend/queue/scheduling_queue.go runPreEnqueuePlugins, moveToActiveQ (spec §2.1, §6.5)")
+def preenqueue_gates(run: Run) -> None:
+    for pod in run.live_pods:
+        for call in _pre_enqueue_calls(run, pod):
+            refused = next((i for i, x in enumerate(call) if x.get("code") != "Success"), None)
+            if refused is None:
+                continue
+            run.exercise()
+            if refused < len(call) - 1:
+                raise Violation("preenqueue-gates", f"{call[refused + 1]['plugin']} ran at PreEnqueue after "
+                                f"{call[refused]['plugin']} returned {call[refused].get('code')}", pod=pod,
+                                plugin=call[refused + 1]["plugin"], status=str(call[refused].get("code")),
+                                records=tuple(call))
+        _admitted_before_attempts(run, pod)
+
+
+def _admitted_before_attempts(run: Run, pod: str) -> None:
+    """Each scheduling attempt follows a PreEnqueue call that admitted the pod, when any call came before it."""
+    last: list[Record] | None = None
+    current_attempt = None
+    for r in run.records(pod):
+        if r["point"] == "PreEnqueue":
+            if last is None or any(x["plugin"] == r["plugin"] for x in last) or current_attempt is not None:
+                last = []
+                current_attempt = None
+            last.append(r)
+            continue
+        if r["point"] not in SCHEDULING_POINTS or r.get("attempt") == current_attempt:
+            continue
+        current_attempt = r.get("attempt")
+        refused = next((x for x in last or () if x.get("code") != "Success"), None)
+        if refused is not None:
+            raise Violation("preenqueue-gates", f"the pod started attempt {r.get('attempt')} although "
+                            f"{refused['plugin']} returned {refused.get('code')} at its last PreEnqueue run",
+                            pod=pod, plugin=refused["plugin"], status=str(refused.get("code")), records=(refused, r))

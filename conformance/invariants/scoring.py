@@ -109,3 +109,52 @@ def chosen_node_has_max_score(run: Run) -> None:
                                 f"{totals[chosen]} but the best total is {best}", pod=pod,
                                 expected=sorted(n for n, t in totals.items() if t == best), actual=chosen,
                                 records=tuple(run.records(pod, attempt, "Score"))[:8])
+
+
+@invariant("score-calls-complete",
+           "When an attempt scores, every Score plugin not skipped at PreScore is called once per feasible node, "
+           "the same nodes for every plugin and none a filter rejected; NormalizeScore runs once per plugin with "
+           "score extensions, after that plugin's Score calls.",
+           "framework.go RunScorePlugins; schedule_one.go prioritizeNodes (spec §2.8)")
+def score_calls_complete(run: Run) -> None:
+    for pod in run.live_pods:
+        for attempt in run.attempts(pod):
+            scores = run.records(pod, attempt, "Score")
+            if not scores:
+                continue
+            _check_score_calls(run, pod, attempt, scores)
+
+
+def _check_score_calls(run: Run, pod: str, attempt: int, scores: list) -> None:
+    skipped = {r["plugin"] for r in run.records(pod, attempt, "PreScore") if r.get("code") == "Skip"}
+    expected = [p for p in run.probes_at(pod, "score") if p not in skipped]
+    upper = feasible_upper_bound(run, pod, attempt)
+    per_plugin: dict[str, list[str]] = {}
+    for r in scores:
+        nodes = per_plugin.setdefault(r["plugin"], [])
+        if r["node"] in nodes or r["node"] not in upper:
+            raise Violation("score-calls-complete", f"{r['plugin']} scored node {r['node']} "
+                            f"{'twice' if r['node'] in nodes else 'although a filter rejected it'} (attempt {attempt})",
+                            pod=pod, plugin=r["plugin"], expected=sorted(upper), actual=r["node"], records=(r,))
+        nodes.append(r["node"])
+    if any(r.get("code") != "Success" for r in scores):
+        return  # a Score error cancels the other nodes' scoring
+    run.exercise()
+    node_sets = {p: set(per_plugin.get(p, ())) for p in expected}
+    first = next(iter(node_sets.values()), set())
+    for plugin, nodes in node_sets.items():
+        if nodes != first:
+            raise Violation("score-calls-complete", f"Score plugins were called on different nodes (attempt "
+                            f"{attempt})", pod=pod, plugin=plugin, expected=sorted(first), actual=sorted(nodes),
+                            records=tuple(scores[:8]))
+    normalize = run.records(pod, attempt, "NormalizeScore")
+    if any(r.get("code") != "Success" for r in normalize):
+        return  # a failing NormalizeScore may cancel the others
+    for plugin in expected:
+        calls = [r for r in normalize if r["plugin"] == plugin]
+        want = 1 if run.score_extensions(pod, plugin) else 0
+        if len(calls) != want or (calls and calls[0]["seq"] < max(r["seq"] for r in scores if r["plugin"] == plugin)):
+            raise Violation("score-calls-complete", f"{plugin} was normalized {len(calls)} time(s)"
+                            f"{' before its last Score call' if len(calls) == want else ''} (attempt {attempt})",
+                            pod=pod, plugin=plugin, expected=f"{want} NormalizeScore call(s) after Score",
+                            actual=len(calls), records=tuple(calls))
