@@ -42,6 +42,9 @@ def add_to(sub: argparse._SubParsersAction) -> None:
     r.set_defaults(run=_run)
     i = sub.add_parser("invariants", help="the catalogue: id, statement, upstream source, capabilities")
     i.add_argument("--json", action="store_true")
+    i.add_argument("--coverage", action="store_true",
+                   help="the rule coverage matrix as Markdown: which invariants check each framework rule")
+    i.add_argument("--output", help="with --coverage: update the matrix section of this file (docs/coverage.md)")
     i.set_defaults(run=_invariants)
     p = sub.add_parser("reproduce", help="replay a reproducer directory written by a failing run")
     p.add_argument("directory")
@@ -80,6 +83,10 @@ def _run(args: argparse.Namespace) -> int:
 
 def _invariants(args: argparse.Namespace) -> int:
     from .invariants import REGISTRY
+    if args.coverage:
+        return _coverage(args.output)
+    if args.output:
+        raise ConformanceError("--output applies to --coverage; add --coverage or drop --output")
     if args.json:
         print(json.dumps([inv.to_dict() for inv in REGISTRY.values()], indent=2))
         return 0
@@ -87,6 +94,38 @@ def _invariants(args: argparse.Namespace) -> int:
         caps = f" [needs {', '.join(sorted(inv.requires))}]" if inv.requires else ""
         print(f"{inv.id}{caps}\n    {inv.statement}\n    source: {inv.source}")
     return 0
+
+
+COVERAGE_BEGIN, COVERAGE_END = "<!-- coverage-matrix:begin -->", "<!-- coverage-matrix:end -->"
+
+
+def coverage_document(existing: str) -> str:
+    """`existing` with the section between the coverage markers replaced by the rendered matrix
+    (appended, with the markers, when it has none)."""
+    from .invariants import REGISTRY
+    from .invariants.coverage import render
+    block = f"{COVERAGE_BEGIN}\n{render(REGISTRY)}{COVERAGE_END}"
+    if COVERAGE_BEGIN in existing and COVERAGE_END in existing:
+        head, rest = existing.split(COVERAGE_BEGIN, 1)
+        return head + block + rest.split(COVERAGE_END, 1)[1]
+    return existing + ("\n" if existing and not existing.endswith("\n") else "") + block + "\n"
+
+
+def _coverage(output: str | None) -> int:
+    from pathlib import Path
+
+    from .invariants import REGISTRY
+    from .invariants.coverage import problems, render
+    issues = problems(REGISTRY)
+    for issue in issues:
+        print(f"sched-conformance: coverage matrix: {issue}", file=sys.stderr)
+    if output is None:
+        print(render(REGISTRY), end="")
+    else:
+        path = Path(output)
+        path.write_text(coverage_document(path.read_text() if path.exists() else ""))
+        print(f"{output}: coverage matrix updated")
+    return 1 if issues else 0
 
 
 def _reproduce(args: argparse.Namespace) -> int:
@@ -167,4 +206,4 @@ def _version(args: argparse.Namespace) -> int:
     return 0
 
 
-__all__ = ["add_to"]
+__all__ = ["COVERAGE_BEGIN", "COVERAGE_END", "add_to", "coverage_document"]

@@ -37,7 +37,7 @@ class Failure:
 
 
 # Shrinking a scenario re-runs it thousands of times; these bound the wait for the smallest one.
-SHRINK_SECONDS = {"dev": 60.0, "ci": 60.0, "thorough": 300.0}
+SHRINK_SECONDS = {"dev": 60.0, "ci": 60.0, "thorough": 300.0, "mutation": 1.0}
 
 
 @dataclass

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from hypothesis import HealthCheck, Phase, settings
 
-PROFILES = ("dev", "ci", "thorough")
+PROFILES = ("dev", "ci", "thorough", "mutation")
 _SUPPRESS = [HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.filter_too_much]
 
 
@@ -14,6 +14,11 @@ def register() -> None:
     # ci: the same examples every run (derandomized), the seed and blob printed, no deadline.
     settings.register_profile("sched-conformance-ci", max_examples=100, deadline=None, derandomize=True,
                               print_blob=True, suppress_health_check=_SUPPRESS, database=None)
+    # mutation: benchmarks/mutation.py runs the whole suite once per mutant of the reference; few
+    # derandomized examples, no shrinking (a kill needs no small counterexample).
+    settings.register_profile("sched-conformance-mutation", max_examples=25, deadline=None, derandomize=True,
+                              suppress_health_check=_SUPPRESS, database=None,
+                              phases=(Phase.explicit, Phase.reuse, Phase.generate))
     settings.register_profile("sched-conformance-thorough", max_examples=500, deadline=None,
                               suppress_health_check=_SUPPRESS)
 
