@@ -4,7 +4,7 @@ VENV   ?= .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: test conformance venv harness go-test clean
+.PHONY: test conformance mutation venv harness go-test clean
 
 venv: $(STAMP)
 
@@ -41,6 +41,12 @@ conformance: $(STAMP)
 	@if [ -x harness/bin/runner ]; then \
 		echo ">> conformance suite on the upstream backend, and the differential upstream vs reference (ci profile)"; \
 		$(VENV)/bin/sched-conformance run --backend upstream --compare reference --profile ci -- -v; fi
+
+## mutation: mutation testing of the reference's framework, cycle, queue, cache, preemption and extender code,
+## the property suite (mutation profile) as the test; a seeded sample of PER_MODULE mutants per module, resumable
+PER_MODULE ?= 8
+mutation: $(STAMP)
+	nice -n 10 $(PY) benchmarks/mutation.py --per-module $(PER_MODULE)
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis

@@ -17,7 +17,9 @@ is applied to a copy of the repository and the suite runs there in a subprocess:
 the reference backend, in the `mutation` profile (25 derandomized examples, no shrinking), stopping at
 the first violation. Killed: an invariant failed, the reference crashed, or the run timed out.
 Results go to a JSON-lines file, one line per mutant; a rerun skips the mutants already there
-(resumable), and prints progress and the score at the end.
+(resumable), and prints progress and the score at the end. `--differential` then runs each survivor
+once more, against the upstream scheduler (SCHED_CONFORMANCE_BIN): the differential test of the suite
+in the mutation profile, to tell the mutants only the differential kills.
 """
 
 from __future__ import annotations
@@ -176,7 +178,25 @@ def run_suite() -> int:
     return 0
 
 
-def _run_mutant(work: Path, mutant: Mutant, timeout: float) -> dict:
+def run_differential() -> int:
+    """The differential test of the mutated reference against upstream; exit 1 when they disagree."""
+    sys.path.insert(0, str(Path.cwd()))
+    from conformance.backends import make_backend
+    from conformance.differential import find_disagreement, scenarios_for
+    from conformance.extender_server import ExtenderServer
+    with ExtenderServer() as server:
+        upstream = make_backend("upstream", extender_server=server)
+        reference = make_backend("reference", extender_server=server)
+        try:
+            failure = find_disagreement(upstream, reference, scenarios_for(extenders=True, max_pods=4),
+                                        profile="mutation", shrink=False)
+        finally:
+            upstream.close()
+    print(json.dumps({"differential": failure is not None}))
+    return 1 if failure is not None else 0
+
+
+def _run_mutant(work: Path, mutant: Mutant, timeout: float, command: str = "--run-suite") -> dict:
     original = (ROOT / mutant.module).read_text()
     target = work / mutant.module
     try:
@@ -185,7 +205,7 @@ def _run_mutant(work: Path, mutant: Mutant, timeout: float) -> dict:
         return {"status": "invalid", "detail": str(exc)}
     start = time.perf_counter()
     try:
-        proc = subprocess.run([sys.executable, "benchmarks/mutation.py", "--run-suite"], cwd=work, timeout=timeout,
+        proc = subprocess.run([sys.executable, "benchmarks/mutation.py", command], cwd=work, timeout=timeout,
                               capture_output=True, text=True)
     except subprocess.TimeoutExpired:
         return {"status": "killed", "killed_by": "timeout", "seconds": round(time.perf_counter() - start, 1)}
@@ -207,9 +227,14 @@ def main() -> int:
     parser.add_argument("--results", default=str(DEFAULT_RESULTS))
     parser.add_argument("--timeout", type=float, default=180.0, help="seconds per mutant before it counts as killed")
     parser.add_argument("--list", action="store_true", help="print the sample and exit")
+    parser.add_argument("--differential", action="store_true",
+                        help="also run each survivor's differential test against upstream")
+    parser.add_argument("--run-differential", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.run_suite:
         return run_suite()
+    if args.run_differential:
+        return run_differential()
     modules = tuple(args.module) or TARGETS
     mutants = sample(args.per_module, args.seed, modules)
     if args.list:
@@ -239,8 +264,15 @@ def main() -> int:
                 with results_path.open("a") as f:
                     f.write(json.dumps(r) + "\n")
                 done[key] = r
+            if args.differential and r["status"] == "survived" and "differential" not in r:
+                verdict = _run_mutant(work, mutant, args.timeout * 3, "--run-differential")
+                r = {**r, "differential": verdict.get("differential", verdict.get("killed_by"))}
+                with results_path.open("a") as f:
+                    f.write(json.dumps(r) + "\n")
+                done[key] = r
+            extra = f" differential: {r['differential']}" if "differential" in r else ""
             print(f"[{i}/{len(mutants)}] {mutant.id:64s} {r['status']:8s} {r.get('killed_by') or '':36s} "
-                  f"{r.get('seconds', '')}s", flush=True)
+                  f"{r.get('seconds', '')}s{extra}", flush=True)
     results = [done[(m.id, _source_hash(m.module))] for m in mutants]
     killed = sum(r["status"] == "killed" for r in results)
     valid = sum(r["status"] != "invalid" for r in results)

@@ -15,7 +15,8 @@ def add_to(sub: argparse._SubParsersAction) -> None:
     r = sub.add_parser("run", help="run the conformance suite (wraps pytest --pyargs conformance.suite)")
     r.add_argument("--backend", default="reference", help="reference, upstream, cluster or python:pkg.module:factory")
     r.add_argument("--compare", help="a second backend to compare with")
-    r.add_argument("--profile", default="ci", choices=("dev", "ci", "thorough"), help="Hypothesis settings profile")
+    r.add_argument("--profile", default="ci", choices=("dev", "ci", "thorough", "mutation"),
+                   help="Hypothesis settings profile")
     r.add_argument("--invariant", action="append", default=[], help="only this invariant ID (repeatable)")
     r.add_argument("--reproducers", help="directory for reproducers of failures")
     r.add_argument("--cluster", choices=("local", "kind"), help="backend cluster on: local (default) or kind")

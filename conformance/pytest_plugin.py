@@ -23,7 +23,8 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption("--compare", dest="conformance_compare", default=None,
                     help="a second backend: also check that both agree where upstream is deterministic")
     group.addoption("--conformance-profile", dest="conformance_profile", default="dev",
-                    choices=("dev", "ci", "thorough"), help="Hypothesis settings: dev, ci (derandomized), thorough")
+                    choices=("dev", "ci", "thorough", "mutation"),
+                    help="Hypothesis settings: dev, ci (derandomized), thorough, mutation (25 examples, no shrink)")
     group.addoption("--conformance-max-examples", dest="conformance_max_examples", type=_positive, default=None,
                     help="examples per test instead of the profile's (e.g. to bound a slow backend)")
     group.addoption("--invariant", dest="conformance_invariants", action="append", default=[],
