@@ -99,8 +99,8 @@ RULES: tuple[Rule, ...] = (
     _c("prefilter-result-intersection", "§2.3", "PreFilterResults intersect; Filter runs only inside; an empty "
        "intersection stops the loop with UAU", "framework.go RunPreFilterPlugins; PreFilterResult.Merge",
        "prefilter-result-restricts", "plugins-run-until-stop", "fit-error-message"),
-    _c("prefilter-rejection-no-filter", "§2.3, §3.3", "A PreFilter rejection gives every node that status: no Filter, "
-       "no scoring, PostFilter runs", "schedule_one.go findNodesThatFitPod", "failure-ends-attempt",
+    _c("prefilter-rejection-no-filter", "§2.3, §3.3", "A PreFilter rejection gives every node that status: no "
+       "Filter, no scoring, PostFilter runs", "schedule_one.go findNodesThatFitPod", "failure-ends-attempt",
        "fit-error-message", "condition-classification"),
     _n("prefilter-result-unknown-names", "§2.3", "Node names in a PreFilterResult that are not in the snapshot are "
        "dropped", "schedule_one.go findNodesThatFitPod", "probes can name only nodes of the scenario, which all "
@@ -293,7 +293,8 @@ RULES: tuple[Rule, ...] = (
 )
 
 SECTIONS = ("§1.1", "§1.2", "§2.0", "§2.1", "§2.2", "§2.3", "§2.4", "§2.5", "§2.6", "§2.7", "§2.8", "§2.9",
-            "§2.10", "§2.11", "§2.12", "§2.13", "§2.14", "§2.15", "§2.16", "§2.17", "§3.1", "§3.2", "§3.3", "§4.2",
+            "§2.10", "§2.11", "§2.12", "§2.13", "§2.14", "§2.15", "§2.16", "§2.17", "§3.1", "§3.2", "§3.3",
+            "§4.2",
             "§4.5", "§5.3", "§5.5", "§6.3", "§6.4", "§6.5", "§9")
 
 
