@@ -162,3 +162,10 @@ def retried(draw: Draw, nodes: Sequence[str]) -> tuple[Script, Script]:
     """The first attempt fails with an error (so the pod retries after its backoff), the next ones pass."""
     point = pick(draw, ("Reserve", "PreFilter", "Filter"))
     return {"Probe0": {point: [{"code": "Error"}, {}]}}, {}
+
+
+def rejected_once(draw: Draw, nodes: Sequence[str]) -> tuple[Script, Script]:
+    """The first attempt is rejected (every node filtered out, or a PreFilter, Reserve or Permit
+    rejection); later attempts, if the queue allows them, pass."""
+    point = pick(draw, ("Filter", "Reserve", "PreFilter", "Permit"))
+    return {"Probe0": {point: [{"code": pick(draw, REJECT)}, {}]}}, {}

@@ -24,7 +24,7 @@ from reference.scenario import EXTENDER_SCRIPT_ANNOTATION, EXTENDER_URL_PLACEHOL
 from .hard_situations import HARD_SITUATIONS, Constrained, Preempting
 from .seeds import (Draw, Script, REJECT, condition, extender_failure, extender_rejections, extender_scores,
                     failure_anywhere, filter_rejections, fit_error, loop_stop, node_scores, pick,
-                    prescore_skip, refused_at_pre_enqueue, reserve_failure, retried, some,
+                    prescore_skip, refused_at_pre_enqueue, rejected_once, reserve_failure, retried, some,
                     some_nodes_rejected, wait, weighted_scores)
 
 # seed(draw, node names) -> (probe script, extender script) for the first pod.
@@ -197,6 +197,8 @@ SITUATIONS: dict[str, Situation | EqualPriorityPreemption | Constrained | Preemp
                                   refused_at_pre_enqueue),
     "gated-pods-never-prefiltered": Situation({"preFilter": ["Probe0"]}, lambda draw, nodes: ({}, {}),
                                               keep=("SchedulingGates",), gated=True),
+    "rejected-pod-waits-for-event": Situation(
+        {p: ["Probe0"] for p in ("preFilter", "filter", "postFilter", "reserve", "permit")}, rejected_once),
     "cycle-state-fresh": Situation({"preFilter": ["Probe0"], "filter": ["Probe0"], "reserve": ["Probe0"]}, retried),
     "filter-short-circuit": Situation(
         {"filter": ["Probe0", "Probe1", "Probe2"]}, min_nodes=2,
@@ -273,7 +275,7 @@ SITUATIONS: dict[str, Situation | EqualPriorityPreemption | Constrained | Preemp
 SITUATIONS.update(HARD_SITUATIONS)
 # Where the ci sample reached a rule in under 30% of its examples, the situation takes this many shares
 # of the draws to the general scenarios' one (`weight`, see search.default_strategy).
-WEIGHTS = {"prescore-skip-pairing": 2, "extender-filter-respected": 2}
+WEIGHTS = {"prescore-skip-pairing": 2, "extender-filter-respected": 2, "rejected-pod-waits-for-event": 2}
 
 
 def situation_for(invariant_id: str) -> Situation | EqualPriorityPreemption | Constrained | Preempting | TightCapacity | None:

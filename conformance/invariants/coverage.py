@@ -270,9 +270,13 @@ RULES: tuple[Rule, ...] = (
     _n("config-validation", "§5.5", "Validation errors and their messages", "validation.go",
        "a config the scheduler refuses has no scheduling outcome", "tests/reference/config/test_validation.py"),
     # §6 queue
-    _n("unschedulable-waits-for-event", "§6.4", "A rejected pod waits in unschedulablePods for a relevant event",
-       "scheduling_queue.go AddUnschedulableIfNotPresent, MoveAllToActiveOrBackoffQueue", "which events count is "
-       "each plugin's queueing hint; the reference models them coarsely",
+    _c("unschedulable-waits-for-event", "§6.4", "A rejected pod waits in unschedulablePods for a cluster event "
+       "(or the 5-minute flush) before its next attempt; an error retries after its backoff",
+       "scheduling_queue.go AddUnschedulableIfNotPresent, MoveAllToActiveOrBackoffQueue",
+       "rejected-pod-waits-for-event", "error-backoff-respected"),
+    _n("queueing-hints", "§6.4", "Which events requeue a rejected pod is each rejector plugin's queueing hint",
+       "scheduling_queue.go isPodWorthRequeuing", "hints are internal and the reference models them coarsely; the "
+       "invariant only requires some event before a retry",
        _TF + "test_queue.py::test_unschedulable_pod_waits_for_an_event"),
     _n("activate", "§6.4", "PodsToActivate moves pods to activeQ ignoring backoff", "scheduling_queue.go Activate",
        "probes write no PodsToActivate",

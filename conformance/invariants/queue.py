@@ -146,3 +146,52 @@ def _admitted_before_attempts(run: Run, pod: str) -> None:
             raise Violation("preenqueue-gates", f"the pod started attempt {r.get('attempt')} although "
                             f"{refused['plugin']} returned {refused.get('code')} at its last PreEnqueue run",
                             pod=pod, plugin=refused["plugin"], status=str(refused.get("code")), records=(refused, r))
+
+
+UNSCHEDULABLE_FLUSH = 5 * 60.0  # DefaultPodMaxInUnschedulablePodsDuration
+# Records after which the queue may have moved unschedulable pods: a binding or a failed binding cycle,
+# a Permit wait (it may end in a rejection), a nomination (its patch moves lower-priority pods).
+_EVENT_POINTS = ("Bind", "PostBind", "PreBind", "Unreserve", "Allow", "Reject", "extender.bind")
+
+
+def _possible_event(r: Record, pod: str, attempt: int) -> bool:
+    point = r.get("point")
+    if r.get("pod") == pod and r.get("attempt") == attempt and point in ("Unreserve", "Reject", "Allow"):
+        return False  # the attempt's own failure does not move the pod itself
+    return point in _EVENT_POINTS or (point == "PostFilter" and "nominate" in r) or (
+        point in ("PreBindPreFlight", "Permit") and r.get("code") in ("Success", "Wait"))
+
+
+@invariant("rejected-pod-waits-for-event",
+           "A pod whose attempt plugins rejected (a FitError, a Reserve or Permit rejection) starts its next attempt "
+           "only after a cluster event that may make it schedulable (a binding, a failed binding cycle, a "
+           "nomination, a deletion) or the 5-minute flush; an error instead backs off and retries on its own.",
+           "backend/queue/scheduling_queue.go AddUnschedulableIfNotPresent, MoveAllToActiveOrBackoffQueue, "
+           "flushUnschedulablePodsLeftover (spec §6.4)")
+def rejected_pod_waits_for_event(run: Run) -> None:
+    if "virtual-time" not in run.capabilities or run.outcome.deleted:
+        return  # on a cluster informer events arrive on their own; a deletion is an event for every pod
+    for pod in run.live_pods:
+        if not traced_from_start(run, pod):
+            continue
+        attempts = run.attempts(pod)
+        for attempt, following in zip(attempts, [*attempts[1:], None]):
+            if backoff_kind(run, pod, attempt) != "rejected":
+                continue
+            run.exercise()  # the trace would show a retry
+            start = attempt_start(run, pod, attempt)
+            retry = attempt_start(run, pod, following) if following is not None else None
+            if start is None or retry is None:
+                continue
+            events = [r for r in run.outcome.trace if start["seq"] <= r["seq"] < retry["seq"]
+                      and _possible_event(r, pod, attempt)]
+            waits = [r for r in run.outcome.trace if r["seq"] < retry["seq"] and r.get("pod") != pod
+                     and r.get("point") == "Permit" and r.get("code") == "Wait"]
+            bound = [b for b in run.outcome.bindings if start["t"] <= b.get("t", start["t"]) <= retry["t"]]
+            if events or waits or bound or retry["t"] - _failure_time(run, pod, attempt) >= UNSCHEDULABLE_FLUSH:
+                continue
+            raise Violation("rejected-pod-waits-for-event", f"attempt {following} started although attempt "
+                            f"{attempt} was rejected by plugins and no cluster event happened since",
+                            pod=pod, expected="a binding, a failed binding, a nomination or a deletion first",
+                            actual=f"attempt {following} at +{retry['t'] - start['t']:g}s",
+                            records=(start, retry))

@@ -182,3 +182,19 @@ UNSEEN_MUTANTS: list[Mutant] = [
 ]
 
 __all__ = ["UNSEEN_MUTANTS"]
+
+
+def _rejected_pods_backed_off_like_errors(sched: Scheduler) -> None:
+    """Sends every failed pod to the backoff queue, as if no plugin had rejected it: a rejected pod is
+    retried after its backoff without waiting for a cluster event."""
+    queue = sched.queue
+    original = queue.add_unschedulable_if_not_present
+
+    def add(qpi):
+        queue.in_flight[qpi.pod.effective_uid] = True  # as if an event had arrived while it was in flight
+        original(qpi)
+    queue.add_unschedulable_if_not_present = add
+
+
+UNSEEN_MUTANTS.append(Mutant("rejected-pods-retried-without-event", "rejected-pod-waits-for-event",
+                             _rejected_pods_backed_off_like_errors))
