@@ -1,7 +1,7 @@
 """Detection power: which broken schedulers the whole suite catches, whatever invariant catches them.
 
     PYTHONPATH=. python benchmarks/detection.py [--profile ci] [--mutants tests/conformance/unseen_mutants.py]
-                                                [--all-invariants]
+                                                [--all-invariants] [--only NAME]
 
 For every mutant in the given module (a list named UNSEEN_MUTANTS or MUTANTS of
 `tests/conformance/mutants.Mutant`), runs every invariant's search (no shrinking) on the reference
@@ -45,8 +45,9 @@ def main() -> int:
     parser.add_argument("--profile", default="ci")
     parser.add_argument("--mutants", default=str(_HERE.parent / "tests/conformance/unseen_mutants.py"))
     parser.add_argument("--all-invariants", action="store_true")
+    parser.add_argument("--only", action="append", default=[], help="only the mutant of this name (repeatable)")
     args = parser.parse_args()
-    mutants = load_mutants(Path(args.mutants))
+    mutants = [m for m in load_mutants(Path(args.mutants)) if not args.only or m.name in args.only]
     caught = 0
     with ExtenderServer() as server:
         for mutant in mutants:

@@ -140,11 +140,24 @@ def mutated_source(mutant: Mutant) -> str:
     return ast.unparse(ast.fix_missing_locations(_Apply(node, op).visit(tree)))
 
 
+def describe(mutant: Mutant) -> tuple[str, str]:
+    """The first line the mutation changes, before and after (both unparsed, so they compare)."""
+    import difflib
+    before = ast.unparse(ast.parse((ROOT / mutant.module).read_text())).splitlines()
+    after = mutated_source(mutant).splitlines()
+    for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(a=before, b=after, autojunk=False).get_opcodes():
+        if tag != "equal":
+            return " / ".join(x.strip() for x in before[i1:i2])[:150], " / ".join(x.strip() for x in after[j1:j2])[:150]
+    return "", ""
+
+
 def sample(per_module: int, seed: int, modules: tuple[str, ...]) -> list[Mutant]:
-    rng = random.Random(seed)
+    """`per_module` mutants of each module, drawn by a generator seeded with the seed and the module's
+    path: a larger sample extends a smaller one, and adding a module leaves the others' samples alone."""
     chosen: list[Mutant] = []
     for module in modules:
         every = enumerate_mutants(module)
+        rng = random.Random(f"{seed}:{module}")
         chosen += sorted(rng.sample(every, min(per_module, len(every))), key=lambda m: m.index)
     return chosen
 
@@ -239,8 +252,8 @@ def main() -> int:
     mutants = sample(args.per_module, args.seed, modules)
     if args.list:
         for m in mutants:
-            line = (ROOT / m.module).read_text().splitlines()[m.line - 1].strip()
-            print(f"{m.id:70s} {line[:90]}")
+            before, after = describe(m)
+            print(f"{m.id}\n    - {before}\n    + {after}")
         print(f"{len(mutants)} mutants ({args.per_module} per module, seed {args.seed}) of "
               f"{sum(len(enumerate_mutants(m)) for m in modules)} mutation points")
         return 0
