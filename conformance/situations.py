@@ -154,26 +154,34 @@ class EqualPriorityPreemption:
         return st.composite(lambda draw: self._draw(draw))()
 
     def _draw(self, draw: Draw) -> Scenario:
-        def pod(name: str, cpu: str, priority: int, node: str = "") -> dict:
-            # Classes of generators.pools (the backends know them), as admission would fill them in.
-            spec: dict = {"priorityClassName": _CLASSES[priority], "priority": priority, "containers": [
-                {"name": "c0", "image": "registry.k8s.io/pause:3.10", "resources": {"requests": {"cpu": cpu}}}]}
-            if node:
-                spec["nodeName"] = node
-            return {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": name, "namespace": "default"}, "spec": spec}
-        count = draw(st.integers(1, 2))
-        nodes, bound = [], []
-        for i in range(count):
-            name = f"node-{i}"
-            alloc = {"cpu": "2", "memory": "4Gi", "pods": "110"}
-            nodes.append({"apiVersion": "v1", "kind": "Node",
-                          "metadata": {"name": name, "labels": {"kubernetes.io/hostname": name}},
-                          "status": {"capacity": alloc, "allocatable": alloc}})
-            bound.append(pod(f"running-{i}", pick(draw, ("1500m", "1800m")), 1000, name))
-            if draw(st.booleans()):
-                bound.append(pod(f"low-{i}", "200m", pick(draw, (100, 1000)), name))
-        preemptor = pod("pod-0", pick(draw, ("1", "1500m", "600m")), 1000)
+        nodes, bound = _full_nodes(draw, (1500, 1800), (100, 1000))
+        preemptor = _priority_pod("pod-0", pick(draw, ("1", "1500m", "600m")), 1000)
         return Scenario(nodes=tuple(nodes), pods=tuple(bound), workload=(preemptor,))
+
+
+def _priority_pod(name: str, cpu: str, priority: int, node: str = "") -> dict:
+    # Classes of generators.pools (the backends know them), as admission would fill them in.
+    spec: dict = {"priorityClassName": _CLASSES[priority], "priority": priority, "containers": [
+        {"name": "c0", "image": "registry.k8s.io/pause:3.10", "resources": {"requests": {"cpu": cpu}}}]}
+    if node:
+        spec["nodeName"] = node
+    return {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": name, "namespace": "default"}, "spec": spec}
+
+
+def _full_nodes(draw: Draw, running_millis: Sequence[int], low_priorities: Sequence[int]) -> tuple[list, list]:
+    """One or two 2-CPU nodes, each with a running pod of priority 1000 and maybe a small one of one of
+    `low_priorities`."""
+    nodes, bound = [], []
+    for i in range(draw(st.integers(1, 2))):
+        name = f"node-{i}"
+        alloc = {"cpu": "2", "memory": "4Gi", "pods": "110"}
+        nodes.append({"apiVersion": "v1", "kind": "Node",
+                      "metadata": {"name": name, "labels": {"kubernetes.io/hostname": name}},
+                      "status": {"capacity": alloc, "allocatable": alloc}})
+        bound.append(_priority_pod(f"running-{i}", f"{pick(draw, running_millis)}m", 1000, name))
+        if draw(st.booleans()):
+            bound.append(_priority_pod(f"low-{i}", "200m", pick(draw, low_priorities), name))
+    return nodes, bound
 
 
 # Two reserve probes: the forward-order Unreserve counterexample must shrink to that many.
