@@ -50,15 +50,18 @@ def reserve_failure(draw: Draw, nodes: Sequence[str]) -> tuple[Script, Script]:
 
 def fit_error(draw: Draw, nodes: Sequence[str]) -> tuple[Script, Script]:
     """One way for the pod to fail with a FitError: every node filtered out with per-node reasons
-    (then maybe a PostFilter message), a PreFilter rejection, or a Reserve or Permit rejection."""
-    kind = pick(draw, ("filter", "postfilter", "prefilter", "reserve", "permit"))
+    (then maybe a PostFilter message; or within a PreFilterResult, the other nodes counted as not
+    satisfying it), a PreFilter rejection, or a Reserve or Permit rejection."""
+    kind = pick(draw, ("filter", "postfilter", "prefilter", "reserve", "permit", "result"))
     reject = {"code": pick(draw, REJECT), "reasons": [pick(draw, ("probe says no", "out of luck"))]}
-    if kind in ("filter", "postfilter"):
+    if kind in ("filter", "postfilter", "result"):
         script = {"Probe0": {"Filter": {"code": "Success", "byNode": {
             n: {"code": pick(draw, REJECT), "reasons": [pick(draw, ("full", "tainted", "too far"))]}
             for n in nodes}}}}
         if kind == "postfilter":
             script["Probe1"] = {"PostFilter": {"code": "Unschedulable", "reasons": ["no preemption helps"]}}
+        if kind == "result":
+            script["Probe2"] = {"PreFilter": {"result": some(draw, nodes, max_size=len(nodes) - 1)}}
         return script, {}
     point = {"prefilter": "PreFilter", "reserve": "Reserve", "permit": "Permit"}[kind]
     return {"Probe2": {point: reject}}, {}
