@@ -15,7 +15,8 @@ Every mutation point of every target module is enumerated in source order; `--pe
 of them per module with `random.Random(seed)` (reproducible; `--list` prints the sample). Each mutant
 is applied to a copy of the repository and the suite runs there in a subprocess: every invariant on
 the reference backend, in the `mutation` profile (25 derandomized examples, no shrinking), stopping at
-the first violation. Killed: an invariant failed, the reference crashed, or the run timed out.
+the first violation. Killed: an invariant failed, one was exercised in none of its examples (what
+--strict-coverage fails), the reference crashed, or the run timed out.
 Results go to a JSON-lines file, one line per mutant; a rerun skips the mutants already there
 (resumable), and prints progress and the score at the end. `--differential` then runs each survivor
 once more, against the upstream scheduler (SCHED_CONFORMANCE_BIN): the differential test of the suite
@@ -167,26 +168,30 @@ def _source_hash(module: str) -> str:
 
 
 def run_suite() -> int:
-    """The test command: every invariant on the reference (mutation profile); exit 1 at the first
-    violation, naming it; 3 when the reference crashed."""
+    """The test command: every invariant on the reference (mutation profile), with --strict-coverage;
+    exit 1 at the first violation, naming it; 3 when the reference crashed; 4 on a vacuous pass."""
     sys.path.insert(0, str(Path.cwd()))
     from conformance.backends.reference import ReferenceBackend
     from conformance.extender_server import ExtenderServer
     from conformance.invariants import REGISTRY
-    from conformance.search import find_violation
+    from conformance.search import Exercised, find_violation
     with ExtenderServer() as server:
         backend = ReferenceBackend(extender_server=server)
         for inv in REGISTRY.values():
             if inv.requires - set(backend.capabilities):
                 continue
+            exercised = Exercised()
             try:
-                failure = find_violation(backend, inv, profile="mutation", shrink=False)
+                failure = find_violation(backend, inv, profile="mutation", shrink=False, exercised=exercised)
             except Exception as exc:  # noqa: BLE001 - a crash of the mutated reference kills it too
                 print(json.dumps({"killed_by": inv.id, "crash": f"{type(exc).__name__}: {exc}"[:300]}))
                 return 3
             if failure is not None:
                 print(json.dumps({"killed_by": inv.id}))
                 return 1
+            if exercised.exercised == 0:  # --strict-coverage: a pass that tested nothing
+                print(json.dumps({"killed_by": f"strict-coverage:{inv.id}"}))
+                return 4
     print(json.dumps({"killed_by": None}))
     return 0
 

@@ -173,9 +173,10 @@ def gated_never_prefiltered(run: Run) -> None:
             raise Violation("gated-pods-never-prefiltered", "a gated pod reached PreFilter", pod=pod,
                             records=tuple(records[:1]))
         phase = run.outcome.pods.get(pod)
-        if phase is not None and phase.phase in ("bound", "unschedulable", "error"):
-            raise Violation("gated-pods-never-prefiltered", "a gated pod was scheduled", pod=pod, expected="gated",
-                            actual=phase.phase)
+        if phase is not None and phase.phase != "gated":
+            raise Violation("gated-pods-never-prefiltered", "a gated pod was scheduled" if phase.phase in (
+                "bound", "unschedulable", "error", "waiting") else "a gated pod is not reported gated", pod=pod,
+                expected="gated", actual=phase.phase)
 
 
 @invariant("cycle-state-fresh", "CycleState written in one scheduling attempt is not visible in the next.",
