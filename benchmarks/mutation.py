@@ -167,7 +167,7 @@ def _source_hash(module: str) -> str:
     return hashlib.sha256((ROOT / module).read_bytes()).hexdigest()[:12]
 
 
-def run_suite() -> int:
+def run_suite(profile: str = "mutation") -> int:
     """The test command: every invariant on the reference (mutation profile), with --strict-coverage;
     exit 1 at the first violation, naming it; 3 when the reference crashed; 4 on a vacuous pass."""
     sys.path.insert(0, str(Path.cwd()))
@@ -182,7 +182,7 @@ def run_suite() -> int:
                 continue
             exercised = Exercised()
             try:
-                failure = find_violation(backend, inv, profile="mutation", shrink=False, exercised=exercised)
+                failure = find_violation(backend, inv, profile=profile, shrink=False, exercised=exercised)
             except Exception as exc:  # noqa: BLE001 - a crash of the mutated reference kills it too
                 print(json.dumps({"killed_by": inv.id, "crash": f"{type(exc).__name__}: {exc}"[:300]}))
                 return 3
@@ -214,7 +214,7 @@ def run_differential() -> int:
     return 1 if failure is not None else 0
 
 
-def _run_mutant(work: Path, mutant: Mutant, timeout: float, command: str = "--run-suite") -> dict:
+def _run_mutant(work: Path, mutant: Mutant, timeout: float, command: tuple[str, ...] = ("--run-suite",)) -> dict:
     original = (ROOT / mutant.module).read_text()
     target = work / mutant.module
     try:
@@ -223,7 +223,7 @@ def _run_mutant(work: Path, mutant: Mutant, timeout: float, command: str = "--ru
         return {"status": "invalid", "detail": str(exc)}
     start = time.perf_counter()
     try:
-        proc = subprocess.run([sys.executable, "benchmarks/mutation.py", command], cwd=work, timeout=timeout,
+        proc = subprocess.run([sys.executable, "benchmarks/mutation.py", *command], cwd=work, timeout=timeout,
                               capture_output=True, text=True)
     except subprocess.TimeoutExpired:
         return {"status": "killed", "killed_by": "timeout", "seconds": round(time.perf_counter() - start, 1)}
@@ -248,13 +248,21 @@ def main() -> int:
     parser.add_argument("--differential", action="store_true",
                         help="also run each survivor's differential test against upstream")
     parser.add_argument("--run-differential", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--suite-profile", default="mutation", help="the suite's profile per mutant (e.g. ci)")
+    parser.add_argument("--survivors-of", help="only the sample's mutants that survived in this results file")
     args = parser.parse_args()
     if args.run_suite:
-        return run_suite()
+        return run_suite(args.suite_profile)
     if args.run_differential:
         return run_differential()
     modules = tuple(args.module) or TARGETS
     mutants = sample(args.per_module, args.seed, modules)
+    if args.survivors_of:
+        last = {}
+        for line in Path(args.survivors_of).read_text().splitlines():
+            r = json.loads(line)
+            last[r["id"]] = r
+        mutants = [m for m in mutants if last.get(m.id, {}).get("status") == "survived"]
     if args.list:
         for m in mutants:
             before, after = describe(m)
@@ -278,12 +286,14 @@ def main() -> int:
             if key in done:
                 r = done[key]
             else:
-                r = {"id": mutant.id, "source": key[1], **_run_mutant(work, mutant, args.timeout)}
+                command = ("--run-suite", "--suite-profile", args.suite_profile)
+                r = {"id": mutant.id, "source": key[1], "profile": args.suite_profile,
+                     **_run_mutant(work, mutant, args.timeout, command)}
                 with results_path.open("a") as f:
                     f.write(json.dumps(r) + "\n")
                 done[key] = r
             if args.differential and r["status"] == "survived" and "differential" not in r:
-                verdict = _run_mutant(work, mutant, args.timeout * 3, "--run-differential")
+                verdict = _run_mutant(work, mutant, args.timeout * 3, ("--run-differential",))
                 r = {**r, "differential": verdict.get("differential", verdict.get("killed_by"))}
                 with results_path.open("a") as f:
                     f.write(json.dumps(r) + "\n")
