@@ -11,6 +11,7 @@ from __future__ import annotations
 from .attempts import (cut_short, extender_config, failure_messages, ignorable, may_be_nominated, reached_reserve,
                        scoring_failed, scripted_failure, traced_from_start)
 from .base import Violation, invariant
+from .filtering import prefilter_result
 from .run import Record, Run
 
 EXTENDER_SCORE_SCALE = 10  # MaxNodeScore / MaxExtenderPriority
@@ -129,8 +130,9 @@ def extender_prioritize_errors_tolerated(run: Run) -> None:
 
 
 @invariant("extender-scores-scaled",
-           "Without Score plugins, the chosen node has the highest sum of weight x 10 x score over the extenders' "
-           "prioritize answers (with probe Score plugins, chosen-node-has-max-score checks the same sum).",
+           "Without Score plugins, every prioritizing extender is asked when two or more nodes are feasible, and "
+           "the chosen node has the highest sum of weight x 10 x score over the extenders' prioritize answers "
+           "(with probe Score plugins, chosen-node-has-max-score checks the same sum).",
            "schedule_one.go prioritizeNodes / selectHost (spec §2.8, §2.9, §11.19)", requires=("probes", "extenders"))
 def extender_scores_scaled(run: Run) -> None:
     for pod in run.live_pods:
@@ -140,6 +142,8 @@ def extender_scores_scaled(run: Run) -> None:
             chosen = run.chosen_node(pod, attempt)
             answers = [r for r in run.extender_records(pod, "prioritize", attempt) if r.get("code") == "Success"]
             calls = run.extender_records(pod, "prioritize", attempt)
+            if chosen is not None:
+                _prioritizers_asked(run, pod, attempt, calls)
             if chosen is None or not calls or chosen not in calls[0].get("nodes", ()):
                 continue
             totals = {n: 0 for n in calls[0]["nodes"]}
@@ -157,6 +161,28 @@ def extender_scores_scaled(run: Run) -> None:
                                 f"{totals[chosen]} but the best total is {best}", pod=pod,
                                 expected=sorted(n for n, t in totals.items() if t == best), actual=chosen,
                                 records=tuple(answers))
+
+
+def _prioritizers_asked(run: Run, pod: str, attempt: int, calls: list[Record]) -> None:
+    """With two or more feasible nodes every prioritizing extender is asked. Only where the trace knows
+    the feasible nodes: no Filter plugins and no PreFilterResult, so the extenders' filter answers
+    decide; and only extenders interested in every pod (no managed resources)."""
+    if run.plugins_at(pod, "filter") or prefilter_result(run, pod, attempt) is not None:
+        return
+    feasible = set(run.node_names)
+    for r in run.extender_records(pod, "filter", attempt):
+        if r.get("code") != "Success":
+            return  # an error: the attempt failed, or an ignorable extender was skipped
+        feasible = set(r.get("nodes") or ()) - rejected_nodes(r)
+    if len(feasible) < 2:
+        return
+    asked = {r.get("extender") for r in calls}
+    for ext in run.config.extenders:
+        name = ext.url_prefix.rstrip("/").rsplit("/", 1)[-1]
+        if ext.prioritize_verb and not ext.managed_resources and name not in asked:
+            raise Violation("extender-scores-scaled", f"extender {name} was not asked to prioritize although "
+                            f"{len(feasible)} nodes were feasible (attempt {attempt})", pod=pod, plugin=name,
+                            expected=f"a prioritize call over {sorted(feasible)}", actual="none")
 
 
 @invariant("extender-filter-error-fails",
