@@ -101,7 +101,7 @@ def _extender_error_decides(run: Run, pod: str, attempt: int, r: Record) -> bool
 @invariant("condition-classification",
            "The PodScheduled reason follows the first deciding status of the pod's last attempt: errors, and "
            "rejections at PreScore or Score, give SchedulerError; rejections at PreFilter, Filter (no feasible "
-           "node), Reserve, Permit, PreBind and Bind give Unschedulable.",
+           "node), Reserve, Permit, PreBind and Bind give Unschedulable; without a traced error no SchedulerError.",
            "schedule_one.go handleSchedulingFailure; framework.go Run* (spec §1.2, §3.1, §11.13)")
 def condition_classification(run: Run) -> None:
     for pod in run.live_pods:
@@ -110,16 +110,35 @@ def condition_classification(run: Run) -> None:
             continue
         attempt = last_attempt_seen(run, pod)
         decided = classify(run, pod, attempt) if attempt is not None else None
+        reason = result.condition.get("reason")
         if decided is None:
+            if attempt is not None and _fully_traced(run, pod):
+                run.exercise()
+                errors = [r for r in run.extender_records(pod, attempt=attempt) if r.get("code") == "Error"]
+                if reason == SCHEDULER_ERROR and not errors:
+                    raise Violation("condition-classification", f"attempt {attempt} ended with SchedulerError but "
+                                    "no plugin or extender of the pod's profile failed in it", pod=pod,
+                                    expected="Unschedulable, or an error in the trace", actual=reason,
+                                    records=tuple(run.probe_records(pod, attempt)[-6:]))
             continue
         run.exercise()
         expected, record = decided
-        reason = result.condition.get("reason")
         if reason != expected:
             raise Violation("condition-classification", f"attempt {attempt} ended at {record['point']} "
                             f"({record.get('code')}) but the condition reason is {reason}", pod=pod,
                             plugin=str(record.get("plugin") or record.get("extender", "")),
                             status=str(record.get("code", "")), expected=expected, actual=reason, records=(record,))
+
+
+# Plugins that never fail a pod in the generated scenarios, besides probes (every call traced).
+_QUIET = {"PrioritySort", "DefaultBinder"}
+_POINTS = ("preEnqueue", "preFilter", "filter", "postFilter", "preScore", "score", "reserve", "permit", "preBind",
+           "bind", "postBind")
+
+
+def _fully_traced(run: Run, pod: str) -> bool:
+    """Every plugin of the pod's profile that could fail it is a probe: an error must show in the trace."""
+    return all(p in PROBE_NAMES or p in _QUIET for point in _POINTS for p in run.plugins_at(pod, point))
 
 
 # --- fit-error-message --------------------------------------------------------------------------
