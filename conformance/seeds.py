@@ -172,3 +172,9 @@ def rejected_once(draw: Draw, nodes: Sequence[str]) -> tuple[Script, Script]:
     rejection); later attempts, if the queue allows them, pass."""
     point = pick(draw, ("Filter", "Reserve", "PreFilter", "Permit"))
     return {"Probe0": {point: [{"code": pick(draw, REJECT)}, {}]}}, {}
+
+
+def nominated_first(draw: Draw, nodes: Sequence[str]) -> tuple[Script, Script]:
+    """The first pod's first attempt filters out every node and its PostFilter nominates one: the pods
+    filtered next see it nominated there (AddPod), and it may fit on its retry."""
+    return {"Probe0": {"Filter": [{"code": pick(draw, REJECT)}, {}], "PostFilter": {"nominate": pick(draw, nodes)}}}, {}

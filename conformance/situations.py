@@ -22,9 +22,9 @@ from generators import clusters, extender_scripts, pods, probe_scripts
 from reference.scenario import EXTENDER_SCRIPT_ANNOTATION, EXTENDER_URL_PLACEHOLDER, PROBE_SCRIPT_ANNOTATION, Scenario
 
 from .hard_situations import HARD_SITUATIONS, Constrained, Preempting
-from .seeds import (Draw, Script, REJECT, condition, extender_failure, extender_rejections, extender_scores,
-                    failure_anywhere, filter_rejections, fit_error, loop_stop, node_scores, pick,
-                    prescore_skip, refused_at_pre_enqueue, rejected_once, reserve_failure, retried, some,
+from .seeds import (Draw, REJECT, Script, condition, extender_failure, extender_rejections, extender_scores,
+                    failure_anywhere, filter_rejections, fit_error, loop_stop, node_scores, nominated_first,
+                    pick, prescore_skip, refused_at_pre_enqueue, rejected_once, reserve_failure, retried, some,
                     some_nodes_rejected, wait, weighted_scores)
 
 # seed(draw, node names) -> (probe script, extender script) for the first pod.
@@ -46,6 +46,7 @@ class Situation:
     min_nodes: int = 1
     max_nodes: int = 3
     max_pods: int = 3
+    min_pods: int = 1
     weights: Mapping[str, Sequence[int]] = field(default_factory=dict)
     extenders: Sequence[Mapping[str, object]] = field(default_factory=tuple)
     keep: Sequence[str] = ()
@@ -64,7 +65,7 @@ class Situation:
         ext_verbs = {name: [v for v in ("filter", "prioritize", "bind", "preempt") if f"{v}Verb" in e]
                      for name, e in self._named_extenders()}
         workload = []
-        count = draw(st.integers(1, self.max_pods))
+        count = draw(st.integers(self.min_pods, self.max_pods))
         for i in range(count):
             pod = draw(pods(name=f"pod-{i}", nodes=names, gates=False))
             probe = draw(probe_scripts(probes=placements, points=list(self.plugins), nodes=names,
@@ -207,6 +208,8 @@ SITUATIONS: dict[str, Situation | EqualPriorityPreemption | Constrained | Preemp
                                               keep=("SchedulingGates",), gated=True),
     "rejected-pod-waits-for-event": Situation(
         {p: ["Probe0"] for p in ("preFilter", "filter", "postFilter", "reserve", "permit")}, rejected_once),
+    "remove-pod-only-in-preemption": Situation(
+        {p: ["Probe0"] for p in ("preFilter", "filter", "postFilter", "reserve")}, nominated_first, min_pods=2),
     "cycle-state-fresh": Situation({"preFilter": ["Probe0"], "filter": ["Probe0"], "reserve": ["Probe0"]}, retried),
     "filter-short-circuit": Situation(
         {"filter": ["Probe0", "Probe1", "Probe2"]}, min_nodes=2,
@@ -283,7 +286,8 @@ SITUATIONS: dict[str, Situation | EqualPriorityPreemption | Constrained | Preemp
 SITUATIONS.update(HARD_SITUATIONS)
 # Where the ci sample reached a rule in under 30% of its examples, the situation takes this many shares
 # of the draws to the general scenarios' one (`weight`, see search.default_strategy).
-WEIGHTS = {"prescore-skip-pairing": 2, "extender-filter-respected": 2, "rejected-pod-waits-for-event": 2}
+WEIGHTS = {"prescore-skip-pairing": 2, "extender-filter-respected": 2, "rejected-pod-waits-for-event": 2,
+           "remove-pod-only-in-preemption": 2}
 
 
 def situation_for(invariant_id: str) -> Situation | EqualPriorityPreemption | Constrained | Preempting | TightCapacity | None:

@@ -110,6 +110,9 @@ RULES: tuple[Rule, ...] = (
        "framework.go RunPreFilterExtensionAddPod/RemovePod", "prefilter-skip-pairing"),
     _c("add-remove-pod-error", "§2.4", "An AddPod/RemovePod failure is an Error of the cycle",
        "framework.go RunPreFilterExtensionAddPod", "failure-ends-attempt", "condition-classification"),
+    _c("extensions-in-their-phase", "§2.4, §2.5", "AddPod adds nominated pods while filtering; RemovePod runs only "
+       "in preemption's dry run", "framework.go addGENominatedPods; preemption.go SelectVictimsOnNode",
+       "remove-pod-only-in-preemption"),
     _n("extensions-on-cloned-state", "§2.4", "AddPod/RemovePod work on cloned CycleState and NodeInfo",
        "framework.go addGENominatedPods", "a clone is invisible from outside unless a plugin leaks state, which "
        "probes do not", _TF + "test_code_matrix.py::test_prefilter_skip_also_skips_add_and_remove_pod"),

@@ -188,3 +188,25 @@ def cycle_state_fresh(run: Run) -> None:
         if r.get("point") == "PreFilter" and r.get("leaked"):
             raise Violation("cycle-state-fresh", "a PreFilter call found its own mark from an earlier attempt in "
                             "the CycleState", pod=r["pod"], plugin=r["plugin"], records=(r,))
+
+
+@invariant("remove-pod-only-in-preemption",
+           "RemovePod runs only in preemption's dry run: an attempt that found a feasible node (it scored or "
+           "reserved one) made no RemovePod call; AddPod while filtering adds the nominated pods.",
+           "framework.go RunFilterPluginsWithNominatedPods, addGENominatedPods; preemption.go SelectVictimsOnNode "
+           "(spec §2.4, §2.5)")
+def remove_pod_only_in_preemption(run: Run) -> None:
+    for pod in run.live_pods:
+        for attempt in run.attempts(pod):
+            records = run.probe_records(pod, attempt)
+            feasible = [r for r in records if r["point"] in ("PreScore", "Score", "Reserve")]
+            extensions = [r for r in records if r["point"] in ("AddPod", "RemovePod")]
+            if not feasible or not extensions:
+                continue
+            run.exercise()
+            removed = [r for r in extensions if r["point"] == "RemovePod"]
+            if removed:
+                raise Violation("remove-pod-only-in-preemption", f"{removed[0]['plugin']}'s RemovePod ran in an "
+                                f"attempt that found a feasible node, so no preemption ran (attempt {attempt})",
+                                pod=pod, plugin=removed[0]["plugin"], expected="AddPod for nominated pods only",
+                                actual="RemovePod", records=(removed[0], feasible[0]))

@@ -198,3 +198,16 @@ def _rejected_pods_backed_off_like_errors(sched: Scheduler) -> None:
 
 UNSEEN_MUTANTS.append(Mutant("rejected-pods-retried-without-event", "rejected-pod-waits-for-event",
                              _rejected_pods_backed_off_like_errors))
+
+
+def _extensions_swapped(fw: Framework) -> None:
+    """Calls RemovePod where AddPod is meant and the other way round (nominated pods are "removed")."""
+    original = fw._run_extension
+
+    def run(which, state, pod, info, node_info):
+        return original("RemovePod" if which == "AddPod" else "AddPod", state, pod, info, node_info)
+    fw._run_extension = run
+
+
+UNSEEN_MUTANTS.append(Mutant("add-and-remove-pod-swapped", "remove-pod-only-in-preemption",
+                             _each_framework(_extensions_swapped)))
