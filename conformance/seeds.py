@@ -91,11 +91,11 @@ def extender_rejections(draw: Draw, nodes: Sequence[str]) -> tuple[Script, Scrip
 
 
 def extender_scores(draw: Draw, nodes: Sequence[str]) -> tuple[Script, Script]:
-    """ext-1 (weight 1) scores node a 10; ext-0 (weight 5) scores node b lower: only the weights,
+    """ext-2 (weight 1) scores node a 10; ext-0 (weight 5) scores node b lower: only the weights,
     scaled by MaxNodeScore / MaxExtenderPriority, make b the best node."""
     a, b = some(draw, nodes, min_size=2, max_size=2)
     return {}, {"ext-0": {"prioritize": {"scores": {b: pick(draw, (3, 5, 8))}}},
-                "ext-1": {"prioritize": {"scores": {a: 10}}}}
+                "ext-2": {"prioritize": {"scores": {a: 10}}}}
 
 
 def prescore_skip(draw: Draw, nodes: Sequence[str]) -> tuple[Script, Script]:

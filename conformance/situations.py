@@ -279,7 +279,10 @@ SITUATIONS: dict[str, Situation | EqualPriorityPreemption | Constrained | Preemp
         extenders=({"filterVerb": "filter"},)),
     "extender-scores-scaled": Situation(
         {"preFilter": ["Probe0"], "reserve": ["Probe0"]}, extender_scores, min_nodes=2,
-        extenders=({"prioritizeVerb": "prioritize", "weight": 5}, {"prioritizeVerb": "prioritize", "weight": 1})),
+        # ext-1 manages a resource no pod requests: it is never asked, and the extenders after it still are.
+        extenders=({"prioritizeVerb": "prioritize", "weight": 5},
+                   {"prioritizeVerb": "prioritize", "weight": 2, "managedResources": [{"name": "example.com/unused"}]},
+                   {"prioritizeVerb": "prioritize", "weight": 1})),
 }
 
 
