@@ -37,7 +37,7 @@ _BY_ID: dict[str, dict[str, Any]] = {
     "fit-error-message": {"points": ("PreFilter", "Filter", "PostFilter", "Reserve", "Permit"), "extenders": 1,
                           "default_plugins": False, "max_pods": 6},
     "condition-classification": {"points": ("PreFilter", "PreScore", "Score", "Reserve", "Permit", "PreBind", "Bind"),
-                                 "default_plugins": False, "max_pods": 6, "extenders": 1},
+                                 "default_plugins": False, "max_pods": 6},
 }
 
 
