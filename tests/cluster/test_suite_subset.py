@@ -65,7 +65,8 @@ class Session:
         self.scenarios, self.backend_seconds = int(fields["scenarios"]), float(fields["seconds"])
         self.outcomes: dict[str, tuple[str, str]] = {}
         for case in ET.parse(junit).getroot().iter("testcase"):
-            result = next(iter(case), None)
+            # <properties> holds the test's user properties (the exercised counts), not its outcome.
+            result = next((child for child in case if child.tag != "properties"), None)
             self.outcomes[case.get("name", "")] = ("passed", "") if result is None else \
                 (result.tag, result.get("message", ""))
 
