@@ -12,7 +12,7 @@ the seeds live in seeds.py.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Callable, Mapping, Sequence
 
 from hypothesis import strategies as st
@@ -39,7 +39,8 @@ class Situation:
     `weights`: score probe -> the weights to draw its weight from (default 1). `extenders`: config
     entries for ext-0, ext-1, ... (urlPrefix is filled in). `seed`: the first pod's scripts.
     `keep`: in-tree plugins kept in multiPoint besides PrioritySort and DefaultBinder. `score_extensions`:
-    probes whose args turn NormalizeScore on. `gated`: the first pod carries a scheduling gate."""
+    probes whose args turn NormalizeScore on. `gated`: the first pod carries a scheduling gate.
+    `weight`: shares of the draws against the general scenarios' one (0: an even `one_of`)."""
 
     plugins: Mapping[str, Sequence[str]]
     seed: Seed
@@ -52,6 +53,7 @@ class Situation:
     keep: Sequence[str] = ()
     score_extensions: Sequence[str] = ()
     gated: bool = False
+    weight: int = 0
 
     def strategy(self) -> SearchStrategy[Scenario]:
         return st.composite(lambda draw: self._draw(draw))()
@@ -122,31 +124,6 @@ _CLASSES = {1000: "high-priority", 100: "low-priority"}
 
 
 @dataclass(frozen=True)
-class TightCapacity:
-    """The default profile; one to three small nodes and pods requesting a good part of one, so that
-    bindings use up the nodes and later pods are rejected for lack of room."""
-
-    def strategy(self) -> SearchStrategy[Scenario]:
-        return st.composite(lambda draw: self._draw(draw))()
-
-    def _draw(self, draw: Draw) -> Scenario:
-        nodes = []
-        for i in range(draw(st.integers(1, 3))):
-            alloc = {"cpu": pick(draw, ("1", "2")), "memory": pick(draw, ("1Gi", "2Gi")), "pods": "110"}
-            nodes.append({"apiVersion": "v1", "kind": "Node",
-                          "metadata": {"name": f"node-{i}", "labels": {"kubernetes.io/hostname": f"node-{i}"}},
-                          "status": {"capacity": alloc, "allocatable": alloc}})
-        workload = []
-        for i in range(draw(st.integers(1, 4))):
-            requests = {"cpu": pick(draw, ("500m", "300m", "800m")), "memory": pick(draw, ("256Mi", "700Mi"))}
-            workload.append({"apiVersion": "v1", "kind": "Pod",
-                             "metadata": {"name": f"pod-{i}", "namespace": "default"},
-                             "spec": {"containers": [{"name": "c0", "image": "registry.k8s.io/pause:3.10",
-                                                      "resources": {"requests": requests}}]}})
-        return Scenario(nodes=tuple(nodes), workload=tuple(workload))
-
-
-@dataclass(frozen=True)
 class EqualPriorityPreemption:
     """The default profile; one or two nodes full of pods of the preemptor's own priority (and maybe a
     lower one): only victims of lower priority may be evicted, so the preemptor mostly stays pending."""
@@ -190,9 +167,8 @@ _RESERVE = Situation({"reserve": ["Probe0", "Probe1"], "permit": ["Probe1"]}, re
 _FILTER_PLACES = {"preFilter": ["Probe0"], "filter": ["Probe0", "Probe1"], "postFilter": ["Probe1"],
                   "reserve": ["Probe1"]}
 _POINTS = ("preFilter", "filter", "preScore", "score", "reserve", "preBind", "bind")
-SITUATIONS: dict[str, Situation | EqualPriorityPreemption | Constrained | Preempting | TightCapacity] = {
+SITUATIONS: dict[str, Situation | EqualPriorityPreemption | Constrained | Preempting] = {
     "preemption-evicts-lower-priority-only": EqualPriorityPreemption(),
-    "capacity-respected": TightCapacity(),
     "failure-ends-attempt": Situation({p: ["Probe0", "Probe1"] for p in _POINTS}, failure_anywhere, min_nodes=2,
                                       score_extensions=("Probe0",)),
     "plugins-run-until-stop": Situation(
@@ -291,11 +267,12 @@ SITUATIONS.update(HARD_SITUATIONS)
 # of the draws to the general scenarios' one (`weight`, see search.default_strategy).
 WEIGHTS = {"prescore-skip-pairing": 2, "extender-filter-respected": 2, "rejected-pod-waits-for-event": 2,
            "remove-pod-only-in-preemption": 2}
+SITUATIONS.update({key: replace(SITUATIONS[key], weight=weight) for key, weight in WEIGHTS.items()})
 
 
-def situation_for(invariant_id: str) -> Situation | EqualPriorityPreemption | Constrained | Preempting | TightCapacity | None:
+def situation_for(invariant_id: str) -> Situation | EqualPriorityPreemption | Constrained | Preempting | None:
     return SITUATIONS.get(invariant_id)
 
 
 __all__ = ["SITUATIONS", "WEIGHTS", "Constrained", "EqualPriorityPreemption", "Preempting", "Situation",
-           "TightCapacity", "situation_for"]
+           "situation_for"]
