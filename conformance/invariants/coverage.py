@@ -208,6 +208,8 @@ RULES: tuple[Rule, ...] = (
        _TF + "test_reserve_permit_bind.py::test_waiting_pod_gets_nominated_node_name_patched_while_waiting"),
     _c("prebind-stops-no-bind", "§2.15", "PreBind stops at the first failure, and then nothing binds",
        "framework.go RunPreBindPlugins", "plugins-run-until-stop", "failure-ends-attempt"),
+    _c("bind-success-binds", "§2.16", "A Bind plugin's Success means the API server holds the binding",
+       "interface.go BindPlugin", "observed-bind-success-binds"),
     _c("bind-first-non-skip", "§2.16", "Bind plugins run until the first non-Skip", "framework.go RunBindPlugins",
        "bind-first-non-skip", "plugins-run-until-stop", "observed-bind-first-non-skip"),
     _c("extender-binds-first", "§2.16", "An interested binder extender binds instead of Bind plugins",
@@ -247,9 +249,8 @@ RULES: tuple[Rule, ...] = (
        "schedule_one.go prioritizeNodes", "extender-prioritize-errors-tolerated"),
     _c("extender-score-scale", "§2.8", "Extender scores count weight x 10, without a range check",
        "schedule_one.go prioritizeNodes", "extender-scores-scaled", "chosen-node-has-max-score"),
-    _n("extender-wire-format", "§4.3, §4.4", "PascalCase JSON, POST <prefix>/<verb>, non-200 is an error",
-       "extender.go send; extender/v1 types.go", "a wire detail of each call, pinned against upstream's encoder",
-       "tests/reference/test_extender.py; tests/conformance/test_extender_server.py"),
+    _c("extender-wire-format", "§4.3, §4.4", "PascalCase JSON, POST <prefix>/<verb>, non-200 is an error; answers "
+       "speak only of what was asked", "extender.go send; extender/v1 types.go", "extender-wire-contract"),
     _n("extender-interest", "§4.2", "managedResources limit which pods an extender sees", "extender.go "
        "IsInterested", "covered at unit level; the generators draw managed resources rarely",
        "tests/reference/test_extender.py::test_is_interested"),
@@ -267,6 +268,28 @@ RULES: tuple[Rule, ...] = (
     _n("waiting-victim-rejected", "§2.6", "A victim waiting at Permit is rejected, not deleted",
        "preemption.go; PT TestPreemptWithPermitPlugin", "generated preemption scenarios use the default profile, "
        "without Permit waits", "tests/reference/plugins/test_default_preemption.py"),
+    _c("preemption-policy-never", "§2.6", "A pod with preemptionPolicy Never evicts no one",
+       "defaultpreemption PodEligibleToPreemptOthers", "never-preempting-pods-evict-none"),
+    _c("pdb-respected-when-avoidable", "§2.6", "Victims violating a PodDisruptionBudget are reprieved first; a "
+       "budget-free choice is preferred", "preemption.go SelectVictimsOnNode, pickOneNodeForPreemption",
+       "pdb-kept-when-avoidable"),
+    _c("victims-minimal", "§2.6", "Every victim that can be reprieved is", "preemption.go SelectVictimsOnNode "
+       "(reprievePod)", "preemption-victims-minimal"),
+    # §8 the default Filter plugins, judged on outcomes
+    _c("taint-toleration", "§8.5", "No pod lands on a node with a NoSchedule/NoExecute taint it does not tolerate",
+       "tainttoleration/taint_toleration.go Filter", "taints-tolerated"),
+    _c("node-affinity", "§8.6", "No pod lands on a node its nodeSelector or required node affinity excludes",
+       "nodeaffinity/node_affinity.go Filter", "node-selection-respected"),
+    _c("node-unschedulable", "§8.10", "No pod lands on an unschedulable node it does not tolerate",
+       "nodeunschedulable Filter", "unschedulable-nodes-avoided"),
+    _c("node-ports", "§8.10", "No two pods on a node claim the same host port", "nodeports/node_ports.go Filter",
+       "host-ports-free"),
+    _c("inter-pod-affinity", "§8.8", "Required pod affinity and anti-affinity hold for every binding",
+       "interpodaffinity/filtering.go", "pod-affinity-respected"),
+    _c("topology-spread", "§8.7", "DoNotSchedule spread constraints hold for every binding",
+       "podtopologyspread/filtering.go", "topology-spread-respected"),
+    _c("liveness", "§6.4", "At quiescence no pod the stock Filter plugins accept somewhere is left unschedulable",
+       "scheduling_queue.go MoveAllToActiveOrBackoffQueue; queueing hints", "schedulable-pods-bound"),
     # §5 configuration
     _c("config-expansion", "§5.2, §5.3", "multiPoint expansion, overrides, order and weights",
        "default_plugins.go mergePlugins; framework.go expandMultiPointPlugins", "plugin-order-matches-expansion"),
@@ -301,7 +324,7 @@ RULES: tuple[Rule, ...] = (
 
 SECTIONS = ("§1.1", "§1.2", "§2.0", "§2.1", "§2.2", "§2.3", "§2.4", "§2.5", "§2.6", "§2.7", "§2.8", "§2.9",
             "§2.10", "§2.11", "§2.12", "§2.13", "§2.14", "§2.15", "§2.16", "§2.17", "§3.1", "§3.2", "§3.3",
-            "§4.2",
+            "§4.2", "§8.5", "§8.6", "§8.7", "§8.8", "§8.10",
             "§4.5", "§5.3", "§5.5", "§6.3", "§6.4", "§6.5", "§9")
 
 
