@@ -26,8 +26,8 @@ from .spec import BuildSpec, BuildSpecError, GoModule, PluginRegistration
 HARNESS = Path(__file__).resolve().parents[2] / "harness"
 GENERATED = Path("userplugins") / "zz_generated.go"
 FACTORY_SIGNATURE = "func(context.Context, runtime.Object, framework.Handle) (framework.Plugin, error)"
-# Releases the harness compiles against: the pinned one, and 1.36 through runner/compat_k8s136.go.
-SUPPORTED = ("v1.36.", "v1.37.")
+# Releases the harness compiles against; harness/build.sh picks each one's build tag (harness/fwk).
+SUPPORTED = ("v1.34.", "v1.35.", "v1.36.", "v1.37.")
 
 
 class BuildError(BuildSpecError):
