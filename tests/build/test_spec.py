@@ -36,6 +36,8 @@ def test_a_versioned_module():
     ({"modules": ["example.com/x@latest"]}, r"use module/path@vX\.Y\.Z"),
     ({"k8s_version": "1.37"}, r"--k8s-version '1.37': use a Kubernetes release such as 1\.37\.1"),
     ({"scheduler_config": "/nonexistent.yaml"}, r"--scheduler-config '/nonexistent.yaml': .* does not exist"),
+    ({"imports": ["example.com/x/scheme"]}, r"--go-import example.com/x/scheme: no --go-module provides it"),
+    ({"imports": ["not a path"]}, r"--go-import 'not a path': use an import path"),
 ])
 def test_bad_values_are_named_with_the_fix(kwargs, message):
     with pytest.raises(BuildSpecError, match=message) as info:
@@ -60,6 +62,15 @@ def test_the_version_follows_the_users_module_else_the_pin(tmp_path):
     assert choose_version(make_spec(k8s_version="1.36.4"), tmp_path) == "v1.36.4"
     with pytest.raises(BuildSpecError, match=r"Kubernetes v1\.30\.2 \(from --k8s-version\) is not a release"):
         choose_version(make_spec(k8s_version="1.30.2"), tmp_path)
+
+
+def test_go_imports_are_blank_imports_and_survive_the_toml():
+    scheme = "sigs.k8s.io/scheduler-plugins/apis/config/scheme"
+    spec = make_spec(modules=["sigs.k8s.io/scheduler-plugins@v0.34.7"], imports=[scheme, scheme],
+                     plugins=["Coscheduling=sigs.k8s.io/scheduler-plugins/pkg/coscheduling.New"])
+    assert spec.imports == (scheme,)
+    assert f'\t_ "{scheme}" // --go-import {scheme}' in generated_registrations(spec.plugins, spec.imports).splitlines()
+    assert f'go-imports = ["{scheme}"]' in spec.to_toml().splitlines()
 
 
 def test_generated_registrations_name_each_flag_on_its_line():
