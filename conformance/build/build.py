@@ -64,7 +64,13 @@ def _go(*args: str, cwd: Path, what: str) -> str:
     return proc.stdout
 
 
+_MODULE_ERROR = re.compile(r"\S+@v\S+: (?:reading|verifying|unknown revision|invalid version).*")
+
+
 def _first_error(output: str) -> str:
+    """The first module the proxy could not serve (its line, past the import stack), else the first line."""
+    if m := _MODULE_ERROR.search(output):
+        return m.group(0).strip()
     lines = [line.strip() for line in output.splitlines() if line.strip() and not line.startswith("go: downloading")]
     return lines[0] if lines else "(no output)"
 
