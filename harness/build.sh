@@ -49,7 +49,8 @@ if [[ -n $given_mod ]]; then
 	[[ -n $given_out ]] || { echo "build.sh: --mod needs --out" >&2; exit 2; }
 	mod=$given_mod
 	out=$given_out
-	version=$(cd "$mod" && go list -m -f '{{.Version}}' k8s.io/kubernetes)
+	# The replaced version when there is one: hack/pin-k8s.sh pins kubernetes by a replace.
+	version=$(cd "$mod" && go list -m -f '{{if .Replace}}{{.Replace.Version}}{{else}}{{.Version}}{{end}}' k8s.io/kubernetes)
 	pinned=$version
 else
 	pinned=$(cd "$here" && go list -m -f '{{.Version}}' k8s.io/kubernetes)

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from conformance.build import BuildSpecError, load_file, make_spec
-from conformance.build.build import choose_version, generated_registrations, pinned_version
+from conformance.build.build import _first_error, choose_version, generated_registrations, pinned_version
 from conformance.build.spec import from_pyproject
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "plugins"
@@ -78,3 +78,13 @@ def test_generated_registrations_name_each_flag_on_its_line():
     code = generated_registrations(spec.plugins)
     assert 'plugin0 "example.com/sched-plugins/prefer"' in code
     assert f'\tRegistry["PreferLabeled"] = plugin0.New // --go-plugin {PREFER}' in code.splitlines()
+
+
+def test_a_module_the_proxy_does_not_serve_is_named_past_the_import_stack():
+    output = ("go: downloading k8s.io/api v0.34.7\ngo: github.com/kube-scheduler-conformance/harness imports\n"
+              "\tk8s.io/kubernetes/pkg/scheduler imports\n\tk8s.io/csi-translation-lib: "
+              "k8s.io/csi-translation-lib@v0.34.7: reading https://proxy.golang.org/k8s.io/csi-translation-lib/@v/"
+              "v0.34.7.zip: 403 Forbidden\n\tserver response: This module version is not available.\n")
+    assert _first_error(output) == ("k8s.io/csi-translation-lib@v0.34.7: reading https://proxy.golang.org/"
+                                    "k8s.io/csi-translation-lib/@v/v0.34.7.zip: 403 Forbidden")
+    assert _first_error("go: cannot find main module\n") == "go: cannot find main module"
