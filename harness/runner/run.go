@@ -109,7 +109,7 @@ func (r *Runner) Run(parent context.Context, sc *Scenario) (*Result, error) {
 	}()
 	r.status.set("starting the scheduler", rec.Start(), "")
 	registry := probe.Registry(rec)
-	if err := registry.Merge(r.opts.Plugins); err != nil {
+	if err := registry.Merge(guarded(r.opts.Plugins)); err != nil {
 		return nil, fmt.Errorf("registering the runner's plugins beside the probes: %w", err)
 	}
 	opts := append(schedulerOptions(cfg), scheduler.WithFrameworkOutOfTreeRegistry(registry))
