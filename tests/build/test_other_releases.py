@@ -42,6 +42,7 @@ def backend(request):
 def test_binds_and_observes_the_in_tree_plugins(backend):
     out = backend.run(scenario(pod("pod-0"), nodes=("node-0", "node-1")))
     assert out.kubernetes_version == backend.version
+    assert "reference-release" not in backend.capabilities  # other default plugins than the reference's
     p = out.pods["default/pod-0"]
     assert (p.phase, p.attempts) == ("bound", 1)
     assert [(b["pod"], b["node"]) for b in out.bindings] == [("default/pod-0", p.node)]
