@@ -10,7 +10,7 @@ import (
 	"github.com/kube-scheduler-conformance/harness/fwk"
 )
 
-// PreBindPreFlight's signature since v1.36; preflight_k8s135.go has the older one.
+// PreBindPreFlight's signature since v1.36; preflight_until135.go has the older one.
 
 func (p *Probe) PreBindPreFlight(_ context.Context, state fwk.CycleState, pod *v1.Pod, nodeName string) (*fwk.PreBindPreFlightResult, *fwk.Status) {
 	return nil, p.simple("PreBindPreFlight", state, pod, nodeName)

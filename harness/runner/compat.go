@@ -12,7 +12,7 @@ import (
 )
 
 // The few scheduler APIs the runner uses that changed in v1.37;
-// compat_k8s134.go has the v1.34 to v1.36 spelling (build.sh sets the tag).
+// compat_until136.go has the v1.34 to v1.36 spelling (build.sh sets the tag).
 
 func newInformerFactory(client kubernetes.Interface) informers.SharedInformerFactory {
 	return scheduler.NewInformerFactory(client, 0, nil)

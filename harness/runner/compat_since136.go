@@ -5,5 +5,5 @@ package runner
 import "k8s.io/client-go/tools/events"
 
 // profileRecorder is what profile.RecorderFactory returns since v1.36
-// (compat_k8s135.go has the older one).
+// (compat_until135.go has the older one).
 type profileRecorder = events.EventRecorderLogger
