@@ -31,11 +31,15 @@ def add_to(sub: argparse._SubParsersAction) -> None:
                      help="build with this Go module: ./dir or module/path@vX.Y.Z (repeatable)")
     own.add_argument("--go-plugin", action="append", default=[],
                      help="register NAME=import/path.Func from a --go-module (repeatable)")
+    own.add_argument("--go-import", action="append", default=[],
+                     help="link this package of a --go-module for its side effects, e.g. the scheme package "
+                          "that registers your plugins' args types (repeatable)")
     own.add_argument("--k8s-version", help="build this Kubernetes release (default: the one your module requires)")
     own.add_argument("--scheduler-config", help="your KubeSchedulerConfiguration: the base of every scenario")
     own.add_argument("--extender", action="append", default=[],
                      help="your running extender's http:// URL prefix (filter, prioritize; repeatable)")
-    own.add_argument("--own-scheduler", help="TOML file with go-modules, go-plugins, k8s-version, scheduler-config "
+    own.add_argument("--own-scheduler", help="TOML file with go-modules, go-plugins, go-imports, k8s-version, "
+                                            "scheduler-config "
                                             "(default: [tool.sched-conformance] in ./pyproject.toml)")
     r.add_argument("--strict-coverage", action="store_true",
                    help="fail an invariant whose rule no example exercised (skipped invariants stay skipped)")
@@ -71,7 +75,7 @@ def _run(args: argparse.Namespace) -> int:
                  "own_scheduler"):
         if getattr(args, flag):
             argv += ["--" + flag.replace("_", "-"), getattr(args, flag)]
-    for flag in ("go_module", "go_plugin", "extender"):
+    for flag in ("go_module", "go_plugin", "go_import", "extender"):
         for value in getattr(args, flag):
             argv += ["--" + flag.replace("_", "-"), value]
     if args.allow_any_cluster:

@@ -1,6 +1,6 @@
 """The user's own scheduler under test: their Go plugins built in, their configuration as the base.
 
-The flags (`--go-module`, `--go-plugin`, `--k8s-version`, `--scheduler-config`) win over
+The flags (`--go-module`, `--go-plugin`, `--go-import`, `--k8s-version`, `--scheduler-config`) win over
 `--own-scheduler FILE`, which wins over `[tool.sched-conformance]` in ./pyproject.toml. A build
 spec with Go modules or another Kubernetes release gives the upstream backend a runner built with
 them (`conformance.build`); the configuration becomes a `generators.BaseConfig`, laid out by the
@@ -121,11 +121,11 @@ def _with_extenders(config: dict[str, Any], urls: tuple[str, ...]) -> dict[str, 
     return {**config, "extenders": [*(config.get("extenders") or ()), *added]}
 
 
-def resolve(*, modules: list[str] = (), plugins: list[str] = (), k8s_version: str | None = None,
-            scheduler_config: str | None = None, own_file: str | None = None, extenders: list[str] = (),
-            directory: Path = Path(".")) -> OwnScheduler | None:
+def resolve(*, modules: list[str] = (), plugins: list[str] = (), imports: list[str] = (),
+            k8s_version: str | None = None, scheduler_config: str | None = None, own_file: str | None = None,
+            extenders: list[str] = (), directory: Path = Path(".")) -> OwnScheduler | None:
     """The own scheduler the options describe, or None (the stock scheduler with generated configs)."""
-    flags = make_spec(modules=list(modules), plugins=list(plugins), k8s_version=k8s_version,
+    flags = make_spec(modules=list(modules), plugins=list(plugins), imports=list(imports), k8s_version=k8s_version,
                       scheduler_config=scheduler_config, base=directory)
     spec = load_file(own_file) if own_file else (from_pyproject(directory) if flags.empty and
                                                   flags.scheduler_config is None else None)
@@ -150,7 +150,8 @@ def _merge(base: BuildSpec, flags: BuildSpec) -> BuildSpec:
     if clash is not None:
         raise BuildSpecError(f"--go-plugin {clash.name}: also registered by {base.origin}; register it once")
     return replace(base, modules=base.modules + tuple(m for m in flags.modules if m not in base.modules),
-                   plugins=base.plugins + flags.plugins, k8s_version=flags.k8s_version or base.k8s_version,
+                   plugins=base.plugins + flags.plugins,
+                   imports=tuple(dict.fromkeys(base.imports + flags.imports)), k8s_version=flags.k8s_version or base.k8s_version,
                    scheduler_config=flags.scheduler_config or base.scheduler_config, origin=f"{base.origin} and flags")
 
 

@@ -48,6 +48,9 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                     help="backend upstream: build with this Go module (./dir or module/path@vX.Y.Z; repeatable)")
     group.addoption("--go-plugin", dest="conformance_go_plugins", action="append", default=[],
                     help="backend upstream: register NAME=import/path.Func from a --go-module (repeatable)")
+    group.addoption("--go-import", dest="conformance_go_imports", action="append", default=[],
+                    help="backend upstream: link this package of a --go-module for its side effects, e.g. the "
+                         "scheme package that registers your plugins' args types (repeatable)")
     group.addoption("--k8s-version", dest="conformance_k8s_version", default=None,
                     help="backend upstream: build this Kubernetes release (default: the one your module requires)")
     group.addoption("--scheduler-config", dest="conformance_scheduler_config", default=None,
@@ -57,7 +60,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                     help="your running HTTP extender's URL prefix (filter and prioritize verbs; repeatable): "
                          "its answers are checked against the wire contract")
     group.addoption("--own-scheduler", dest="conformance_own_scheduler", default=None,
-                    help="a TOML file with go-modules, go-plugins, k8s-version, scheduler-config "
+                    help="a TOML file with go-modules, go-plugins, go-imports, k8s-version, scheduler-config "
                          "(default: [tool.sched-conformance] of ./pyproject.toml)")
 
 
@@ -156,6 +159,7 @@ class ConformanceSession:
             from .own_scheduler import resolve
             opt = self.config.getoption
             self._own = resolve(modules=opt("conformance_go_modules"), plugins=opt("conformance_go_plugins"),
+                                imports=opt("conformance_go_imports"),
                                 k8s_version=opt("conformance_k8s_version"),
                                 scheduler_config=opt("conformance_scheduler_config"),
                                 own_file=opt("conformance_own_scheduler"),

@@ -49,7 +49,8 @@ if [[ -n $given_mod ]]; then
 	[[ -n $given_out ]] || { echo "build.sh: --mod needs --out" >&2; exit 2; }
 	mod=$given_mod
 	out=$given_out
-	version=$(cd "$mod" && go list -m -f '{{.Version}}' k8s.io/kubernetes)
+	# The replaced version when there is one: hack/pin-k8s.sh pins kubernetes by a replace.
+	version=$(cd "$mod" && go list -m -f '{{if .Replace}}{{.Replace.Version}}{{else}}{{.Version}}{{end}}' k8s.io/kubernetes)
 	pinned=$version
 else
 	pinned=$(cd "$here" && go list -m -f '{{.Version}}' k8s.io/kubernetes)
@@ -88,12 +89,20 @@ gover=$(go env GOVERSION)
 # the runner's entry point is a test file (see cmd/runner/main_test.go).
 tree_sum=$(cd "$mod" && sources . | grep -v -e '/testdata/' -e '_test\.go$' |
 	cat - <(echo ./cmd/runner/main_test.go) | xargs sha256sum | sha256sum | cut -c1-64)
-# The runner is a test binary: synctest bubbles (virtual time) exist only in tests.
-# Scheduler APIs the runner uses changed in v1.37 (harness/runner/compat*.go).
-runner_tags=runner
+# The release family's build tag: the framework API moved between releases
+# (harness/fwk, probe/preflight*.go, runner/compat*.go); the pinned v1.37 needs none.
 case $version in
-v1.36.*) runner_tags=runner,k8s136 ;;
+v1.34.*) k8s_tags=k8s134 ;;
+v1.35.*) k8s_tags=k8s135 ;;
+v1.36.*) k8s_tags=k8s136 ;;
+v1.37.*) k8s_tags= ;;
+*)
+	echo "build.sh: k8s.io/kubernetes $version is not a release the harness builds against (v1.34 to v1.37)" >&2
+	exit 2
+	;;
 esac
+# The runner is a test binary: synctest bubbles (virtual time) exist only in tests.
+runner_tags=runner${k8s_tags:+,$k8s_tags}
 log "go $gover, k8s.io/kubernetes $version, module ${mod}, output ${out}"
 
 step=$SECONDS
@@ -126,7 +135,7 @@ build() {
 
 k8s_ldflags="-s -w -X k8s.io/component-base/version.gitVersion=$version"
 GO_BUILD="test -c" build runner ./cmd/runner -tags "$runner_tags" -ldflags "$k8s_ldflags"
-build kube-scheduler ./cmd/kube-scheduler -ldflags "$k8s_ldflags"
+build kube-scheduler ./cmd/kube-scheduler -tags "$k8s_tags" -ldflags "$k8s_ldflags"
 if $control_plane; then
 	build kube-apiserver k8s.io/kubernetes/cmd/kube-apiserver -ldflags "$k8s_ldflags"
 	build etcd go.etcd.io/etcd/server/v3 -ldflags "-s -w"

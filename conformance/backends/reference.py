@@ -24,7 +24,7 @@ SchedulerHook = Callable[[Scheduler], None]
 class ReferenceBackend:
     name = "reference"
     capabilities = frozenset({"probes", "extenders", "config-per-scenario", "virtual-time", "preemption",
-                              "plugin-list", "queue-attempts", "creation-order"})
+                              "plugin-list", "queue-attempts", "creation-order", "reference-release"})
     kubernetes_version = KUBERNETES_VERSION
 
     def __init__(self, *, extender_server: Any = None, seed: int = 0, hook: SchedulerHook | None = None,

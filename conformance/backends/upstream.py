@@ -16,6 +16,7 @@ from reference.scenario import EXTENDER_URL_PLACEHOLDER, Scenario, pod_key
 
 from ..errors import BackendFailure, BackendUnavailable
 from ..outcome import Outcome
+from .reference import KUBERNETES_VERSION
 from .runner_protocol import RunnerProcess
 from .scenario_io import extender_scripts, with_extender_url
 
@@ -63,6 +64,8 @@ class UpstreamBackend:
             caps.add("extenders")
         if self.observe:
             caps.add("observed-plugins")
+        if same_minor(self.kubernetes_version, KUBERNETES_VERSION):
+            caps.add("reference-release")
         self.capabilities = frozenset(caps)
 
     def run(self, scenario: Scenario) -> Outcome:
@@ -167,6 +170,11 @@ def pod_uids(scenario: Scenario) -> dict[str, str]:
         namespace, name = key.split("/", 1)
         uids[(manifest.get("metadata") or {}).get("uid") or f"uid-pod-{namespace}-{name}"] = key
     return uids
+
+
+def same_minor(a: str, b: str) -> bool:
+    """v1.34.3 and v1.34.7 are one minor release; v1.34.3 and v1.37.1 are not."""
+    return a.split(".")[:2] == b.split(".")[:2]
 
 
 def _uses_extender_url(config: Mapping[str, Any]) -> bool:

@@ -1,6 +1,6 @@
 """The scheduler build spec: Kubernetes release, the user's Go modules and plugin registrations.
 
-Loaded from flags (`--go-module`, `--go-plugin`, `--k8s-version`), from `--own-scheduler FILE` (TOML, the
+Loaded from flags (`--go-module`, `--go-plugin`, `--go-import`, `--k8s-version`), from `--own-scheduler FILE` (TOML, the
 same keys), or from `[tool.sched-conformance]` in the pyproject.toml of the working directory; every
 value is checked when loaded and a bad one gets one line naming it and the fix.
 """
@@ -22,7 +22,7 @@ _IDENT = re.compile(r"[A-Z][A-Za-z0-9_]*")
 _IMPORT_PATH = re.compile(r"[A-Za-z0-9][A-Za-z0-9._~/-]*[A-Za-z0-9_]")
 _VERSION = re.compile(r"v?(1\.\d+\.\d+)")
 _MODULE_VERSION = re.compile(r"v\d+\.\d+\.\d+(-[0-9A-Za-z.-]+)?(\+incompatible)?")
-KEYS = ("go-modules", "go-plugins", "k8s-version", "scheduler-config")
+KEYS = ("go-modules", "go-plugins", "go-imports", "k8s-version", "scheduler-config")
 
 
 class BuildSpecError(ConformanceError):
@@ -61,6 +61,9 @@ class PluginRegistration:
 class BuildSpec:
     modules: tuple[GoModule, ...] = ()
     plugins: tuple[PluginRegistration, ...] = ()
+    # Packages linked in for their side effects, e.g. a plugin module's apis/config/scheme, whose init
+    # registers the plugins' args types with kube-scheduler's scheme (scheduler-plugins' main imports it).
+    imports: tuple[str, ...] = ()
     k8s_version: str | None = None       # None: the one the user's modules require, else the pinned one
     scheduler_config: Path | None = None
     origin: str = "flags"
@@ -68,7 +71,7 @@ class BuildSpec:
 
     @property
     def empty(self) -> bool:
-        return not self.modules and not self.plugins and self.k8s_version is None
+        return not self.modules and not self.plugins and not self.imports and self.k8s_version is None
 
     def to_toml(self) -> str:
         """The build inputs as an `--own-scheduler` file (local modules by absolute path; no config: a
@@ -77,6 +80,8 @@ class BuildSpec:
             return "[" + ", ".join(json.dumps(v) for v in values) + "]"
         lines = [f"go-modules = {quoted([m.describe() for m in self.modules])}",
                  f"go-plugins = {quoted([p.describe() for p in self.plugins])}"]
+        if self.imports:
+            lines.append(f"go-imports = {quoted(list(self.imports))}")
         if self.k8s_version:
             lines.append(f"k8s-version = {json.dumps(self.k8s_version.lstrip('v'))}")
         return "\n".join(lines) + "\n"
@@ -120,9 +125,19 @@ def parse_version(text: str) -> str:
     return "v" + match.group(1)
 
 
-def make_spec(*, modules: list[str] = (), plugins: list[str] = (), k8s_version: str | None = None,
-              scheduler_config: str | None = None, base: Path = Path("."), origin: str = "flags") -> BuildSpec:
+def parse_import(text: str) -> str:
+    """An import path linked in for its side effects (`--go-import`)."""
+    if not _IMPORT_PATH.fullmatch(text):
+        raise BuildSpecError(f"--go-import {text!r}: use an import path, e.g. "
+                             f"sigs.k8s.io/scheduler-plugins/apis/config/scheme")
+    return text
+
+
+def make_spec(*, modules: list[str] = (), plugins: list[str] = (), imports: list[str] = (),
+              k8s_version: str | None = None, scheduler_config: str | None = None, base: Path = Path("."),
+              origin: str = "flags") -> BuildSpec:
     regs = tuple(parse_plugin(p) for p in plugins)
+    imps = tuple(dict.fromkeys(parse_import(i) for i in imports))
     seen: set[str] = set()
     for reg in regs:
         if reg.name in seen:
@@ -138,20 +153,24 @@ def make_spec(*, modules: list[str] = (), plugins: list[str] = (), k8s_version: 
         if not any(reg.package == m.path or reg.package.startswith(m.path + "/") for m in mods):
             raise BuildSpecError(f"--go-plugin {reg.describe()}: no --go-module provides package {reg.package}; "
                                  f"add the module that contains it")
-    return BuildSpec(modules=mods, plugins=regs, k8s_version=parse_version(k8s_version) if k8s_version else None,
+    for imp in imps:
+        if not any(imp == m.path or imp.startswith(m.path + "/") for m in mods):
+            raise BuildSpecError(f"--go-import {imp}: no --go-module provides it; add the module that contains it")
+    return BuildSpec(modules=mods, plugins=regs, imports=imps, k8s_version=parse_version(k8s_version) if k8s_version else None,
                      scheduler_config=config, origin=origin)
 
 
 def load_table(table: Mapping[str, Any], *, base: Path, origin: str) -> BuildSpec:
-    """A `[tool.sched-conformance]`-style table: go-modules, go-plugins (lists), k8s-version, scheduler-config."""
+    """A `[tool.sched-conformance]`-style table: go-modules, go-plugins, go-imports (lists), k8s-version,
+    scheduler-config."""
     unknown = sorted(set(table) - set(KEYS))
     if unknown:
         raise BuildSpecError(f"{origin}: unknown key {unknown[0]!r}; the keys are {', '.join(KEYS)}")
-    for key in ("go-modules", "go-plugins"):
+    for key in ("go-modules", "go-plugins", "go-imports"):
         if not isinstance(table.get(key, []), list) or not all(isinstance(v, str) for v in table.get(key, [])):
             raise BuildSpecError(f"{origin}: {key} must be a list of strings")
     return make_spec(modules=table.get("go-modules", []), plugins=table.get("go-plugins", []),
-                     k8s_version=table.get("k8s-version"), scheduler_config=table.get("scheduler-config"),
+                     imports=table.get("go-imports", []), k8s_version=table.get("k8s-version"), scheduler_config=table.get("scheduler-config"),
                      base=base, origin=origin)
 
 
@@ -178,4 +197,4 @@ def from_pyproject(directory: Path = Path(".")) -> BuildSpec | None:
 
 
 __all__ = ["BuildSpec", "BuildSpecError", "GoModule", "PluginRegistration", "from_pyproject", "load_file",
-           "load_table", "make_spec", "parse_module", "parse_plugin", "parse_version"]
+           "load_table", "make_spec", "parse_import", "parse_module", "parse_plugin", "parse_version"]

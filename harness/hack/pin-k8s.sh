@@ -3,7 +3,8 @@
 #
 # Points the Go module in MODULE_DIR (default: harness/) at k8s.io/kubernetes
 # v1.X.Y and rewrites the replace block so that every staging module that
-# kubernetes' own go.mod maps to ./staging/src/k8s.io/... is pinned to v0.X.Y.
+# kubernetes' own go.mod maps to ./staging/src/k8s.io/... is pinned to v0.X.Y,
+# and k8s.io/kubernetes itself to v1.X.Y.
 # The kubernetes go.mod is read from the module proxy, so this works offline
 # from GitHub. It edits go.mod only; run `go mod tidy` afterwards.
 set -euo pipefail
@@ -43,6 +44,9 @@ args+=("-require=k8s.io/kubernetes@v$version")
 	for m in "${staging[@]}"; do
 		printf '\t%s => %s %s\n' "$m" "$m" "$staging_version"
 	done
+	# kubernetes itself too: a plugin module that requires a later patch release
+	# (scheduler-plugins v0.34.7 wants v1.34.7) must not lift it past the staging modules.
+	printf '\tk8s.io/kubernetes => k8s.io/kubernetes v%s\n' "$version"
 	echo ")"
 } >>"$dir/go.mod"
 (cd "$dir" && go mod edit -fmt)

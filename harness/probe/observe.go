@@ -6,7 +6,8 @@ import (
 
 	v1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/util/sets"
-	fwk "k8s.io/kube-scheduler/framework"
+
+	"github.com/kube-scheduler-conformance/harness/fwk"
 )
 
 // Observed plugins: any plugin (in-tree or a user's) recorded at one
@@ -308,12 +309,6 @@ func (o Observer) PreBind(pl fwk.PreBindPlugin) fwk.PreBindPlugin {
 type preBindObserved struct {
 	observed
 	pl fwk.PreBindPlugin
-}
-
-func (w *preBindObserved) PreBindPreFlight(ctx context.Context, state fwk.CycleState, pod *v1.Pod, node string) (*fwk.PreBindPreFlightResult, *fwk.Status) {
-	result, s := w.pl.PreBindPreFlight(ctx, state, pod, node)
-	w.done("PreBindPreFlight", state, pod, node, s)
-	return result, s
 }
 
 func (w *preBindObserved) PreBind(ctx context.Context, state fwk.CycleState, pod *v1.Pod, node string) *fwk.Status {

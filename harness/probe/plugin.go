@@ -10,7 +10,8 @@ import (
 	v1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/sets"
-	fwk "k8s.io/kube-scheduler/framework"
+
+	"github.com/kube-scheduler-conformance/harness/fwk"
 )
 
 // waitingPodGrace bounds how long a Permit signal looks for its waiting pod:
@@ -242,10 +243,6 @@ func (p *Probe) signal(pod *v1.Pod, attempt int, then Signal, stop <-chan struct
 			waiting.Reject(p.name, then.Message)
 		}
 	}
-}
-
-func (p *Probe) PreBindPreFlight(_ context.Context, state fwk.CycleState, pod *v1.Pod, nodeName string) (*fwk.PreBindPreFlightResult, *fwk.Status) {
-	return nil, p.simple("PreBindPreFlight", state, pod, nodeName)
 }
 
 func (p *Probe) PreBind(_ context.Context, state fwk.CycleState, pod *v1.Pod, nodeName string) *fwk.Status {

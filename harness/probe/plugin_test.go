@@ -12,8 +12,9 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	clientset "k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/kubernetes/fake"
-	fwk "k8s.io/kube-scheduler/framework"
 	"k8s.io/kubernetes/pkg/scheduler/framework"
+
+	"github.com/kube-scheduler-conformance/harness/fwk"
 )
 
 // fakeHandle provides what probes use: the client and the waiting pods.

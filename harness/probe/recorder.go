@@ -9,7 +9,8 @@ import (
 	"time"
 
 	"k8s.io/klog/v2"
-	fwk "k8s.io/kube-scheduler/framework"
+
+	"github.com/kube-scheduler-conformance/harness/fwk"
 )
 
 // CycleKey is the CycleState key of the probes' cycle mark.

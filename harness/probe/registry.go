@@ -8,8 +8,9 @@ import (
 	"strings"
 
 	"k8s.io/apimachinery/pkg/runtime"
-	fwk "k8s.io/kube-scheduler/framework"
 	frameworkruntime "k8s.io/kubernetes/pkg/scheduler/framework/runtime"
+
+	"github.com/kube-scheduler-conformance/harness/fwk"
 )
 
 // Args are a probe's pluginConfig args (docs/probes.md, "Names and configuration").

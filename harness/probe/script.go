@@ -7,7 +7,7 @@ import (
 	"strings"
 	"time"
 
-	fwk "k8s.io/kube-scheduler/framework"
+	"github.com/kube-scheduler-conformance/harness/fwk"
 )
 
 // ScriptAnnotation holds a pod's probe script (docs/probes.md, "The script").

@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	fwk "k8s.io/kube-scheduler/framework"
+	"github.com/kube-scheduler-conformance/harness/fwk"
 )
 
 // testdata/script_errors.json is the Python reference's verdict on each script

@@ -1,4 +1,4 @@
-//go:build !k8s136
+//go:build !k8s134 && !k8s135 && !k8s136
 
 package runner
 
@@ -11,8 +11,8 @@ import (
 	"k8s.io/kubernetes/pkg/scheduler/framework"
 )
 
-// The few scheduler APIs that changed between the releases the harness
-// builds; compat_k8s136.go has the v1.36 spelling (build.sh sets the tag).
+// The few scheduler APIs the runner uses that changed in v1.37;
+// compat_until136.go has the v1.34 to v1.36 spelling (build.sh sets the tag).
 
 func newInformerFactory(client kubernetes.Interface) informers.SharedInformerFactory {
 	return scheduler.NewInformerFactory(client, 0, nil)

@@ -6,9 +6,9 @@ import (
 
 	v1 "k8s.io/api/core/v1"
 	extenderv1 "k8s.io/kube-scheduler/extender/v1"
-	fwk "k8s.io/kube-scheduler/framework"
 	"k8s.io/kubernetes/pkg/scheduler"
 
+	"github.com/kube-scheduler-conformance/harness/fwk"
 	"github.com/kube-scheduler-conformance/harness/probe"
 )
 

@@ -6,9 +6,9 @@ import (
 	"slices"
 	"unsafe"
 
-	fwk "k8s.io/kube-scheduler/framework"
 	"k8s.io/kubernetes/pkg/scheduler"
 
+	"github.com/kube-scheduler-conformance/harness/fwk"
 	"github.com/kube-scheduler-conformance/harness/probe"
 )
 

@@ -14,10 +14,10 @@ import (
 	"k8s.io/client-go/informers"
 	"k8s.io/klog/v2"
 	configv1 "k8s.io/kube-scheduler/config/v1"
-	fwk "k8s.io/kube-scheduler/framework"
 	"k8s.io/kubernetes/pkg/scheduler"
 	frameworkruntime "k8s.io/kubernetes/pkg/scheduler/framework/runtime"
 
+	"github.com/kube-scheduler-conformance/harness/fwk"
 	"github.com/kube-scheduler-conformance/harness/probe"
 )
 
@@ -109,7 +109,7 @@ func (r *Runner) Run(parent context.Context, sc *Scenario) (*Result, error) {
 	}()
 	r.status.set("starting the scheduler", rec.Start(), "")
 	registry := probe.Registry(rec)
-	if err := registry.Merge(r.opts.Plugins); err != nil {
+	if err := registry.Merge(guarded(r.opts.Plugins)); err != nil {
 		return nil, fmt.Errorf("registering the runner's plugins beside the probes: %w", err)
 	}
 	opts := append(schedulerOptions(cfg), scheduler.WithFrameworkOutOfTreeRegistry(registry))

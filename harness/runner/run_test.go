@@ -14,8 +14,9 @@ import (
 
 	v1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/runtime"
-	fwk "k8s.io/kube-scheduler/framework"
 	frameworkruntime "k8s.io/kubernetes/pkg/scheduler/framework/runtime"
+
+	"github.com/kube-scheduler-conformance/harness/fwk"
 )
 
 const probeConfig = `{"apiVersion": "kubescheduler.config.k8s.io/v1", "kind": "KubeSchedulerConfiguration",
@@ -169,6 +170,29 @@ func TestInvalidConfigIsUpstreamsError(t *testing.T) {
 	want := "percentageOfNodesToScore: Invalid value: 300: not in valid range [0-100]"
 	if err == nil || err.Error() != want {
 		t.Errorf("error %v, want %q", err, want)
+	}
+}
+
+// A user's plugin whose factory panics (scheduler-plugins' Coscheduling on a nil
+// KubeConfig) is a scenario error naming it; the runner goes on.
+func TestAPanickingFactoryIsAnErrorNamingThePlugin(t *testing.T) {
+	opts := DefaultOptions
+	opts.Plugins = frameworkruntime.Registry{"Boom": func(context.Context, runtime.Object, fwk.Handle) (fwk.Plugin, error) {
+		var config *struct{ Host string }
+		return nil, fmt.Errorf("unreachable: %s", config.Host)
+	}}
+	r := New(opts)
+	config := `{"apiVersion": "kubescheduler.config.k8s.io/v1", "kind": "KubeSchedulerConfiguration",
+		"profiles": [{"schedulerName": "default-scheduler", "plugins": {"filter": {"enabled": [{"name": "Boom"}]}}}]}`
+	_, err := runOne(t, r, testScenario(t, config, 5, testPod("pod-0", "100m", "")))
+	for _, want := range []string{"plugin Boom panicked while being built: runtime error: invalid memory address",
+		"Handle.KubeConfig() is nil"} {
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("error %v lacks %q", err, want)
+		}
+	}
+	if res, err := runOne(t, r, testScenario(t, "", 5, testPod("pod-0", "100m", ""))); err != nil || res.Outcome.Pods["default/pod-0"].Phase != "bound" {
+		t.Errorf("the next scenario: %v, %v", res, err)
 	}
 }
 

@@ -138,7 +138,7 @@ func (s *store) since() float64 {
 }
 
 // recorderFactory gives every profile the synchronous event recorder.
-func (s *store) recorderFactory(string) events.EventRecorderLogger { return eventRecorder{s} }
+func (s *store) recorderFactory(string) profileRecorder { return eventRecorder{s} }
 
 type eventRecorder struct{ s *store }
 

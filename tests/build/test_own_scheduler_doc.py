@@ -4,6 +4,7 @@ replays on the same build, and the pyproject table alone is enough (needs Go and
 
 from __future__ import annotations
 
+import os
 import re
 import shlex
 import shutil
@@ -89,3 +90,31 @@ def test_the_extender_command_checks_a_running_extender(tmp_path):
         extender.close()
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-2000:]
     assert "1 passed" in result.stdout
+
+
+# Section 8 builds Kubernetes 1.34 (a cold build of several minutes) with scheduler-plugins from the proxy.
+third_party = pytest.mark.skipif(os.environ.get("SCHED_CONFORMANCE_OTHER_RELEASES") != "1",
+                                 reason="builds Kubernetes 1.34 with sigs.k8s.io/scheduler-plugins (minutes); set "
+                                        "SCHED_CONFORMANCE_OTHER_RELEASES=1 to run")
+
+
+@third_party
+def test_scheduler_plugins_allocatable_runs_on_1_34(tmp_path):
+    argv = command("sched-conformance run --backend upstream --go-module sigs.k8s.io/scheduler-plugins@v0.34.7")
+    result = run(argv + ["--max-examples", "3", "--invariant", "observed-score-range", "--invariant",
+                         "plugin-order-matches-expansion", "--reproducers", str(tmp_path)], ROOT)
+    assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-2000:]
+    assert "Kubernetes v1.34.3" in result.stdout
+    # The reference expands configs as v1.37 does; a v1.34 build lacks `reference-release`.
+    assert "lacks capability reference-release" in result.stdout
+    assert "failed" not in result.stdout.splitlines()[-1]
+
+
+@third_party
+def test_coscheduling_needs_an_api_server_and_says_so():
+    argv = command("sched-conformance run --backend upstream --own-scheduler examples/scheduler-plugins")
+    result = run(argv, ROOT)
+    assert result.returncode == 4, result.stdout[-3000:] + result.stderr[-2000:]
+    assert ('initializing plugin "Coscheduling": plugin Coscheduling panicked while being built'
+            in result.stdout + result.stderr)
+    assert "Handle.KubeConfig() is nil" in result.stdout + result.stderr

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from conformance.build import BuildSpecError, load_file, make_spec
-from conformance.build.build import choose_version, generated_registrations, pinned_version
+from conformance.build.build import _first_error, choose_version, generated_registrations, pinned_version
 from conformance.build.spec import from_pyproject
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "plugins"
@@ -36,6 +36,8 @@ def test_a_versioned_module():
     ({"modules": ["example.com/x@latest"]}, r"use module/path@vX\.Y\.Z"),
     ({"k8s_version": "1.37"}, r"--k8s-version '1.37': use a Kubernetes release such as 1\.37\.1"),
     ({"scheduler_config": "/nonexistent.yaml"}, r"--scheduler-config '/nonexistent.yaml': .* does not exist"),
+    ({"imports": ["example.com/x/scheme"]}, r"--go-import example.com/x/scheme: no --go-module provides it"),
+    ({"imports": ["not a path"]}, r"--go-import 'not a path': use an import path"),
 ])
 def test_bad_values_are_named_with_the_fix(kwargs, message):
     with pytest.raises(BuildSpecError, match=message) as info:
@@ -62,8 +64,27 @@ def test_the_version_follows_the_users_module_else_the_pin(tmp_path):
         choose_version(make_spec(k8s_version="1.30.2"), tmp_path)
 
 
+def test_go_imports_are_blank_imports_and_survive_the_toml():
+    scheme = "sigs.k8s.io/scheduler-plugins/apis/config/scheme"
+    spec = make_spec(modules=["sigs.k8s.io/scheduler-plugins@v0.34.7"], imports=[scheme, scheme],
+                     plugins=["Coscheduling=sigs.k8s.io/scheduler-plugins/pkg/coscheduling.New"])
+    assert spec.imports == (scheme,)
+    assert f'\t_ "{scheme}" // --go-import {scheme}' in generated_registrations(spec.plugins, spec.imports).splitlines()
+    assert f'go-imports = ["{scheme}"]' in spec.to_toml().splitlines()
+
+
 def test_generated_registrations_name_each_flag_on_its_line():
     spec = make_spec(modules=[str(EXAMPLE)], plugins=[PREFER, "Other=example.com/sched-plugins/prefer.New"])
     code = generated_registrations(spec.plugins)
     assert 'plugin0 "example.com/sched-plugins/prefer"' in code
     assert f'\tRegistry["PreferLabeled"] = plugin0.New // --go-plugin {PREFER}' in code.splitlines()
+
+
+def test_a_module_the_proxy_does_not_serve_is_named_past_the_import_stack():
+    output = ("go: downloading k8s.io/api v0.34.7\ngo: github.com/kube-scheduler-conformance/harness imports\n"
+              "\tk8s.io/kubernetes/pkg/scheduler imports\n\tk8s.io/csi-translation-lib: "
+              "k8s.io/csi-translation-lib@v0.34.7: reading https://proxy.golang.org/k8s.io/csi-translation-lib/@v/"
+              "v0.34.7.zip: 403 Forbidden\n\tserver response: This module version is not available.\n")
+    assert _first_error(output) == ("k8s.io/csi-translation-lib@v0.34.7: reading https://proxy.golang.org/"
+                                    "k8s.io/csi-translation-lib/@v/v0.34.7.zip: 403 Forbidden")
+    assert _first_error("go: cannot find main module\n") == "go: cannot find main module"

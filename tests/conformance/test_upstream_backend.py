@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from conformance.backends.upstream import UpstreamBackend, default_runner, merge_traces
+from conformance.backends.upstream import UpstreamBackend, default_runner, merge_traces, same_minor
 from conformance.errors import BackendFailure, BackendUnavailable
 from conformance.expected import plugin_lists
 from conformance.extender_server import ExtenderServer
@@ -67,6 +67,11 @@ def backend():
 def test_missing_runner_is_unavailable_with_the_build_command(tmp_path):
     with pytest.raises(BackendUnavailable, match=r"harness/bin/runner; build it with `harness/build\.sh`"):
         UpstreamBackend(runner=tmp_path / "runner")
+
+
+def test_another_minor_release_is_not_the_references():
+    """plugin-order-matches-expansion needs `reference-release`: a v1.34 build has other default plugins."""
+    assert same_minor("v1.37.2", "v1.37.1") and not same_minor("v1.34.3", "v1.37.1")
 
 
 def test_go_script_errors_are_the_references():

@@ -1,4 +1,4 @@
-//go:build k8s136
+//go:build k8s134 || k8s135 || k8s136
 
 package runner
 
@@ -11,7 +11,7 @@ import (
 	"k8s.io/kubernetes/pkg/scheduler/framework"
 )
 
-// v1.36 spellings of compat.go's functions.
+// v1.34 to v1.36 spellings of compat.go's functions.
 
 func newInformerFactory(client kubernetes.Interface) informers.SharedInformerFactory {
 	return scheduler.NewInformerFactory(client, 0)

@@ -1,0 +1,34 @@
+//go:build !k8s134
+
+package fwk
+
+import upstream "k8s.io/kube-scheduler/framework"
+
+// The plugin API, in k8s.io/kube-scheduler/framework since v1.35.
+type (
+	Plugin              = upstream.Plugin
+	PreEnqueuePlugin    = upstream.PreEnqueuePlugin
+	PreFilterPlugin     = upstream.PreFilterPlugin
+	PreFilterExtensions = upstream.PreFilterExtensions
+	PreFilterResult     = upstream.PreFilterResult
+	FilterPlugin        = upstream.FilterPlugin
+	PostFilterPlugin    = upstream.PostFilterPlugin
+	PostFilterResult    = upstream.PostFilterResult
+	NodeToStatusReader  = upstream.NodeToStatusReader
+	NominatingInfo      = upstream.NominatingInfo
+	PreScorePlugin      = upstream.PreScorePlugin
+	ScorePlugin         = upstream.ScorePlugin
+	ScoreExtensions     = upstream.ScoreExtensions
+	NodeScoreList       = upstream.NodeScoreList
+	ReservePlugin       = upstream.ReservePlugin
+	PermitPlugin        = upstream.PermitPlugin
+	WaitingPod          = upstream.WaitingPod
+	PreBindPlugin       = upstream.PreBindPlugin
+	BindPlugin          = upstream.BindPlugin
+	PostBindPlugin      = upstream.PostBindPlugin
+	Handle              = upstream.Handle
+	Extender            = upstream.Extender
+	NodeInfoLister      = upstream.NodeInfoLister
+)
+
+const ModeOverride = upstream.ModeOverride

@@ -1,0 +1,23 @@
+//go:build !k8s134 && !k8s135
+
+package probe
+
+import (
+	"context"
+
+	v1 "k8s.io/api/core/v1"
+
+	"github.com/kube-scheduler-conformance/harness/fwk"
+)
+
+// PreBindPreFlight's signature since v1.36; preflight_until135.go has the older one.
+
+func (p *Probe) PreBindPreFlight(_ context.Context, state fwk.CycleState, pod *v1.Pod, nodeName string) (*fwk.PreBindPreFlightResult, *fwk.Status) {
+	return nil, p.simple("PreBindPreFlight", state, pod, nodeName)
+}
+
+func (w *preBindObserved) PreBindPreFlight(ctx context.Context, state fwk.CycleState, pod *v1.Pod, node string) (*fwk.PreBindPreFlightResult, *fwk.Status) {
+	result, s := w.pl.PreBindPreFlight(ctx, state, pod, node)
+	w.done("PreBindPreFlight", state, pod, node, s)
+	return result, s
+}
