@@ -112,6 +112,12 @@ def pytest_report_header(config: pytest.Config) -> list[str] | None:
 
 
 def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> None:
+    """The run's summary: what the backend could check, and how often each rule was exercised."""
+    _capability_summary(terminalreporter, config)
+    _exercised_summary(terminalreporter)
+
+
+def _capability_summary(terminalreporter: Any, config: pytest.Config) -> None:
     """Which of the invariant tests that ran the backend could check, and which it could not, with
     the capability it lacks."""
     if config.getoption("conformance_backend") is None or hasattr(config, "workerinput"):
@@ -290,7 +296,7 @@ def record_exercised(item: pytest.Item, invariant_id: str, exercised: int, examp
     item.user_properties.append((EXERCISED_PROPERTY, (invariant_id, exercised, examples)))
 
 
-def pytest_terminal_summary(terminalreporter: Any) -> None:
+def _exercised_summary(terminalreporter: Any) -> None:
     """One line per invariant that ran: in how many examples its rule was exercised."""
     counts: dict[str, tuple[int, int]] = {}
     for reports in terminalreporter.stats.values():
