@@ -72,7 +72,8 @@ def test_the_pyproject_table_alone_builds_and_runs_the_module(tmp_path):
                          "--reproducers", str(tmp_path)], ROOT / "examples" / "plugins")
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-2000:]
     assert "using the cached build" in result.stderr or "building Kubernetes" in result.stderr
-    assert "1 passed" in result.stdout
+    # The module's plugin ran (3 examples may not reach a scoring cycle: then the rule says so, skipped).
+    assert "observed-score-range: exercised in" in result.stdout and "failed" not in result.stdout.splitlines()[-1]
 
 
 def test_the_extender_command_checks_a_running_extender(tmp_path):
