@@ -34,9 +34,14 @@ def _named(config: Mapping[str, Any]) -> Iterator[str]:
                 yield entry["name"]
 
 
+@lru_cache(maxsize=1)
+def _known_plugins() -> frozenset[str]:
+    return frozenset(spec.name for spec in in_tree_registry().merged(probe_registry()))
+
+
 def unknown_plugins(config: Mapping[str, Any] | None) -> frozenset[str]:
     """Plugins the config names that neither the reference nor the probes implement."""
-    known = in_tree_registry().merged(probe_registry())
+    known = _known_plugins()
     return frozenset(n for n in _named(config or {}) if n != "*" and n not in known)
 
 

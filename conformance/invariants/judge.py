@@ -26,7 +26,7 @@ from functools import cached_property
 from typing import Callable, Iterable, Sequence
 
 from reference import codec
-from reference.config import OpaquePlugin
+from reference.config import opaque_registry
 from reference.cycle_state import CycleState
 from reference.errors import ReferenceError_
 from reference.framework.runtime import Framework
@@ -34,10 +34,9 @@ from reference.interfaces import FilterPlugin
 from reference.nodeinfo import Snapshot
 from reference.plugins import in_tree_registry
 from reference.probe import PROBE_NAMES, ProbeTracker, probe_registry
-from reference.registry import PluginSpec, Registry
-from reference.scheduler.build import build_scheduler
+from reference.scheduler.build import add_objects, build_scheduler
 from reference.status import SUCCESS, Code, Status
-from reference.types import Namespace, Node, Pod, PodDisruptionBudget, Workload
+from reference.types import Node, Pod
 
 from .. import expected
 from .run import Run
@@ -76,16 +75,11 @@ class Judge:
         document = run.scenario.config if honoured else None
         try:
             config, profiles = expected.load(document)
-            stand_ins = _stand_ins(expected.unknown_plugins(document))
+            # A user's plugins fill their places as inert opaque plugins; every check that would need
+            # them (`stock_only`) skips the pod.
+            stand_ins = opaque_registry(expected.unknown_plugins(document))
             sched = build_scheduler(config, out_of_tree=probe_registry(ProbeTracker()).merged(stand_ins))
-            for manifest in run.scenario.objects:
-                obj = codec.from_manifest(manifest)
-                if isinstance(obj, Namespace):
-                    sched.add_namespace(obj)
-                elif isinstance(obj, Workload):
-                    sched.add_workload(obj)
-                elif isinstance(obj, PodDisruptionBudget):
-                    sched.add_pdb(obj)
+            add_objects(sched, run.scenario.objects)
             judge = Judge(run, config, profiles, sched.frameworks, sched.store.namespace_labels(),
                           list(sched.store.pdbs))
         except (ReferenceError_, ValueError, KeyError, TypeError, NotImplementedError):
@@ -233,12 +227,6 @@ class Judge:
             statuses[key] = status
         return statuses
 
-
-
-def _stand_ins(names: Iterable[str]) -> Registry:
-    """A user's plugins (read as opaque ones) built as inert stand-ins: they fill their places in the
-    frameworks but are never run, since every check that would need them (`stock_only`) skips the pod."""
-    return Registry(PluginSpec(name, OpaquePlugin, lambda args, handle: OpaquePlugin()) for name in sorted(names))
 
 
 def _with_uid(pod: Pod) -> Pod:

@@ -1,7 +1,7 @@
 """Plugins the reference does not implement (a user's out-of-tree plugins), for reading a config.
 
-An opaque plugin claims every extension point, so it is accepted wherever a config names it; it is
-never run. Only a config that names each point's plugins explicitly (every point `"*"`-free and
+An opaque plugin claims every extension point, so it is accepted wherever a config names it; built,
+it is inert (the reference never runs it: its point methods are the interfaces' unimplemented ones). Only a config that names each point's plugins explicitly (every point `"*"`-free and
 multiPoint disabled, as the own-scheduler scenarios are written) expands as upstream expands it: a
 multiPoint entry of an opaque plugin would land at every point.
 """
@@ -25,13 +25,9 @@ class OpaquePlugin(interfaces.PreEnqueuePlugin, interfaces.QueueSortPlugin, inte
     NAME = ""
 
 
-def _cannot_run(args, handle):  # noqa: ANN001 - the Factory signature
-    raise NotImplementedError("an opaque plugin is a name in a config; the reference cannot run it")
-
-
 def opaque_registry(names: Iterable[str]) -> Registry:
     """A registry of opaque plugins, one per name (args stay raw mappings)."""
-    return Registry(PluginSpec(name, OpaquePlugin, _cannot_run) for name in sorted(set(names)))
+    return Registry(PluginSpec(name, OpaquePlugin, lambda args, handle: OpaquePlugin()) for name in sorted(set(names)))
 
 
 __all__ = ["OpaquePlugin", "opaque_registry"]

@@ -60,9 +60,9 @@ def build_scheduler(config: KubeSchedulerConfiguration | str | Mapping[str, Any]
                          "NominatedNodeNameForExpectation", True))
 
 
-def populate(sched: Scheduler, scenario: Scenario) -> None:
-    """Add a scenario's objects, nodes, bound pods and then its workload pods, in that order."""
-    for manifest in scenario.objects:
+def add_objects(sched: Scheduler, objects) -> None:
+    """Add the scheduler-relevant objects of a scenario's `objects` (Namespaces, PDBs, Workloads)."""
+    for manifest in objects:
         obj = codec.from_manifest(manifest)
         if isinstance(obj, Namespace):
             sched.add_namespace(obj)
@@ -70,10 +70,15 @@ def populate(sched: Scheduler, scenario: Scenario) -> None:
             sched.add_pdb(obj)
         elif isinstance(obj, Workload):
             sched.add_workload(obj)
+
+
+def populate(sched: Scheduler, scenario: Scenario) -> None:
+    """Add a scenario's objects, nodes, bound pods and then its workload pods, in that order."""
+    add_objects(sched, scenario.objects)
     for manifest in scenario.nodes:
         sched.add_node(codec.node_from_manifest(manifest))
     for manifest in (*scenario.pods, *scenario.workload):
         sched.add_pod(codec.pod_from_manifest(manifest))
 
 
-__all__ = ["build_scheduler", "populate"]
+__all__ = ["add_objects", "build_scheduler", "populate"]

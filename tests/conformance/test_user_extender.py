@@ -108,7 +108,7 @@ def suite(pytester, monkeypatch, url: str):
     return pytester.runpytest_subprocess(
         "--pyargs", "conformance.suite", "-p", "no:cacheprovider", "--backend", "reference", "--extender", url,
         "--invariant", "extender-wire-contract", "-k", "invariant", "--conformance-profile", "ci",
-        "--conformance-max-examples", "20", "--reproducers", str(pytester.path / "repro"))
+        "--conformance-max-examples", "20", "--strict-coverage", "--reproducers", str(pytester.path / "repro"))
 
 
 def test_a_contract_keeping_extender_passes(pytester, monkeypatch):
