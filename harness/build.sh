@@ -1,11 +1,15 @@
 #!/usr/bin/env bash
 # Builds the upstream binaries the conformance suite runs.
 #
-#   harness/build.sh [--control-plane] [--force] [--mod DIR --out DIR]
+#   harness/build.sh [--control-plane] [--kind] [--force] [--mod DIR --out DIR]
 #
 # Outputs (gitignored):
 #   bin/runner, bin/kube-scheduler                 always
 #   bin/kube-apiserver, bin/etcd                   with --control-plane
+#   bin/kubelet, kubeadm, kubectl, kube-controller-manager (from ../kind-node/bin-module),
+#   bin/containerd, ctr, containerd-shim-runc-v2, kind, pause
+#                                                  with --kind (the kind node image's
+#                                                  binaries, see kind-node/build-image.sh)
 # With K8S_VERSION=1.X.Y (other than the pinned one) the module is copied to
 # bin/.mod-v1.X.Y, re-pinned there and tidied (the committed go.mod is never
 # touched), and the binaries go to bin/v1.X.Y/.
@@ -20,6 +24,7 @@ set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
 control_plane=false
+kind=false
 force=false
 given_mod=
 given_out=
@@ -28,11 +33,12 @@ while (($#)); do
 	shift
 	case $arg in
 	--control-plane) control_plane=true ;;
+	--kind) kind=true ;;
 	--force) force=true ;;
 	--mod) given_mod=$(cd "$1" && pwd) && shift ;;
 	--out) given_out=$1 && shift ;;
 	-h | --help)
-		sed -n '2,19s/^# \{0,1\}//p' "$0"
+		sed -n '2,23s/^# \{0,1\}//p' "$0"
 		exit 0
 		;;
 	*)
@@ -115,7 +121,7 @@ build() {
 	local name=$1 pkg=$2
 	shift 2
 	local stamp_file=$out/.stamp-$name
-	local stamp="$gover $version $tree_sum $*"
+	local stamp="$gover $version $tree_sum ${BUILD_MOD:+$BUILD_MOD $(cat "$BUILD_MOD/go.sum" | sha256sum | cut -c1-16)} $*"
 	if ! $force && [[ -x $out/$name && -f $stamp_file && $(<"$stamp_file") == "$stamp" ]]; then
 		log "step $name: up to date"
 		return
@@ -128,7 +134,7 @@ build() {
 	fi
 	rm -f "$stamp_file"
 	# shellcheck disable=SC2086 # GO_BUILD is two words for the runner
-	(cd "$mod" && "${timer[@]}" nice -n 10 go ${GO_BUILD:-build} -mod=readonly -trimpath "$@" -o "$out/$name" "$pkg")
+	(cd "${BUILD_MOD:-$mod}" && "${timer[@]}" nice -n 10 go ${GO_BUILD:-build} -mod=readonly -trimpath "$@" -o "$out/$name" "$pkg")
 	echo "$stamp" >"$stamp_file"
 	log "step $name: done in $((SECONDS - t))s ($(du -h "$out/$name" | cut -f1))"
 }
@@ -139,5 +145,38 @@ build kube-scheduler ./cmd/kube-scheduler -tags "$k8s_tags" -ldflags "$k8s_ldfla
 if $control_plane; then
 	build kube-apiserver k8s.io/kubernetes/cmd/kube-apiserver -ldflags "$k8s_ldflags"
 	build etcd go.etcd.io/etcd/server/v3 -ldflags "-s -w"
+fi
+if $kind; then
+	[[ $version == "$pinned" && -z $given_mod ]] || { echo "build.sh: --kind builds the pinned release only" >&2; exit 2; }
+	# The node binaries of the pinned release, in a module of their own (its go.mod requires
+	# kubelet's dependencies, which the harness does not need).
+	node_mod=$(cd "$here/../kind-node/bin-module" && pwd)
+	for name in kubelet kubeadm kubectl kube-controller-manager; do
+		BUILD_MOD=$node_mod build "$name" "k8s.io/kubernetes/cmd/$name" -ldflags "$k8s_ldflags"
+	done
+	# shellcheck source=../kind-node/versions.env
+	source "$here/../kind-node/versions.env"
+	# go_install NAME STAMP PACKAGE@VERSION...: `go install` in module mode, binaries into $out.
+	go_install() {
+		local name=$1 stamp="$gover $2" stamp_file=$out/.stamp-$1
+		shift 2
+		if ! $force && [[ -x $out/$name && -f $stamp_file && $(<"$stamp_file") == "$stamp" ]]; then
+			log "step $name: up to date"
+			return
+		fi
+		local t=$SECONDS
+		log "step $name: go install $*"
+		rm -f "$stamp_file"
+		(cd "$here/../kind-node/pause" && GOBIN=$out GOFLAGS= nice -n 10 go install -trimpath -ldflags "-s -w" "$@")
+		echo "$stamp" >"$stamp_file"
+		log "step $name: done in $((SECONDS - t))s"
+	}
+	go_install kind "$KIND_VERSION" "sigs.k8s.io/kind@$KIND_VERSION"
+	go_install containerd "$CONTAINERD_VERSION" -tags "no_aufs no_zfs no_btrfs no_devmapper" \
+		"github.com/containerd/containerd/v2/cmd/containerd@$CONTAINERD_VERSION" \
+		"github.com/containerd/containerd/v2/cmd/ctr@$CONTAINERD_VERSION" \
+		"github.com/containerd/containerd/v2/cmd/containerd-shim-runc-v2@$CONTAINERD_VERSION"
+	pause_src=$here/../kind-node/pause/pause.go
+	go_install pause "$(sha256sum <"$pause_src" | cut -c1-16)" "$pause_src"
 fi
 log "all done in $((SECONDS - start))s"

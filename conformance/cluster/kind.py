@@ -1,21 +1,30 @@
-"""`--cluster kind`: create or reuse a kind cluster where Docker exists, else say what is missing.
+"""`--cluster kind`: a kind cluster on the offline node image, created or reused, or the reason it cannot run.
 
-kind comes from the `kind` command on PATH, or from pytest-kind (the optional extra `kind`), which
-fetches the kind binary itself. Configs for the three setups are in kind-configs/ at the repo root.
+The kind CLI is the one `harness/build.sh --kind` builds from its Go module (harness/bin/kind), else
+`kind` on PATH. The node image comes from kind-node/build-image.sh (kind_image.py): everything is
+built here, nothing is pulled. A cluster is "ours" when its nodes run that image; a cluster of the
+same name that is not ours is never reused or deleted. A create that fails or is interrupted
+deletes what it made; `tied` clusters are also deleted when this process dies (kind_watchdog.py).
 """
 
 from __future__ import annotations
 
 import shutil
 import subprocess
+import time
 from pathlib import Path
 from typing import Callable
 
 from ..errors import BackendUnavailable
-from .state import StateDir
+from . import kind_image
+from .kind_watchdog import Watchdog
+from .state import StateDir, bin_dir
 
 DEFAULT_NAME = "sched-conformance"
 CONFIGS = Path(__file__).resolve().parents[2] / "kind-configs"
+CONFIG = CONFIGS / "offline.yaml"
+CLUSTER_LABEL = "io.x-k8s.kind.cluster"  # kind labels every node container with its cluster's name
+CREATE_TIMEOUT = 600
 
 Runner = Callable[[list[str]], "subprocess.CompletedProcess[str]"]
 
@@ -24,56 +33,109 @@ def _run(argv: list[str]) -> "subprocess.CompletedProcess[str]":
     return subprocess.run(argv, capture_output=True, text=True, timeout=600, check=False)
 
 
-def _pytest_kind() -> bool:
-    """Is the optional extra installed? (Asked without importing it.)"""
-    import importlib.util
-    return importlib.util.find_spec("pytest_kind") is not None
+def _last_line(text: str) -> str:
+    return (text.strip().splitlines() or ["no output"])[-1]
 
 
-def unavailable_reason(*, which: Callable[[str], str | None] = shutil.which, run: Runner = _run,
-                       has_pytest_kind: Callable[[], bool] = _pytest_kind) -> str | None:
-    """None when kind can run here; otherwise what is missing, naming the thing to install or start."""
+def kind_command(which: Callable[[str], str | None] = shutil.which) -> str | None:
+    built = bin_dir() / "kind"
+    return str(built) if built.is_file() else which("kind")
+
+
+def unavailable_reason(*, which: Callable[[str], str | None] = shutil.which, run: Runner = _run) -> str | None:
+    """None when kind can run here; otherwise what is missing and the command that fixes it."""
+    setup = f"{kind_image.DOCKER_SETUP.relative_to(kind_image.ROOT)}"
     if which("docker") is None:
-        return "kind needs Docker: the `docker` command is not on PATH (install Docker)"
+        return f"kind needs Docker: the `docker` command is not on PATH (as root: {setup} --install)"
     info = run(["docker", "info", "--format", "{{.ServerVersion}}"])
     if info.returncode != 0:
-        last = (info.stderr.strip().splitlines() or ["no output"])[-1]
-        return f"kind needs a running Docker daemon: `docker info` failed: {last}"
-    if which("kind") is None and not has_pytest_kind():
-        return ("kind is not installed: put `kind` on PATH or install the extra "
-                "`pip install 'kube-scheduler-conformance[kind]'` (pytest-kind)")
+        return f"kind needs a running Docker daemon: `docker info` failed: {_last_line(info.stderr)} (as root: {setup})"
+    check = run([str(kind_image.DOCKER_SETUP), "--check"])
+    if check.returncode != 0:
+        return f"kind needs privileged containers: {_last_line(check.stderr).removeprefix('docker-setup: ')}"
+    if kind_command(which) is None:
+        return f"kind is not built: run `{kind_image.BUILD_HINT}` (or put `kind` on PATH)"
     return None
 
 
+def node_images(name: str, run: Runner = _run) -> dict[str, str]:
+    """Container name -> image of every node container of kind cluster `name` (running or not)."""
+    out = run(["docker", "ps", "-a", "--filter", f"label={CLUSTER_LABEL}={name}", "--format",
+               "{{.Names}}\t{{.Image}}"])
+    if out.returncode != 0:
+        raise BackendUnavailable(f"`docker ps` failed: {_last_line(out.stderr)}")
+    return dict(line.split("\t", 1) for line in out.stdout.splitlines() if "\t" in line)
+
+
+def check_ours(name: str, run: Runner = _run) -> bool:
+    """True when cluster `name` exists and is ours, False when it does not exist; raises when it is not ours."""
+    nodes = node_images(name, run)
+    foreign = sorted(f"{c} ({img})" for c, img in nodes.items() if not kind_image.is_ours(img))
+    if foreign:
+        raise BackendUnavailable(f"kind cluster {name!r} exists and is not ours (node {foreign[0]} does not run a "
+                                 f"{kind_image.IMAGE_REPOSITORY} image): pick another name with --kind-name, "
+                                 f"or delete it yourself with `kind delete cluster --name {name}`")
+    return bool(nodes)
+
+
+def delete(name: str, *, run: Runner = _run, which: Callable[[str], str | None] = shutil.which) -> list[str]:
+    """Delete cluster `name` if it is ours; what was removed, one line each."""
+    if not check_ours(name, run):
+        return []
+    kind = kind_command(which)
+    if kind:
+        run([kind, "delete", "cluster", "--name", name])
+    left = list(node_images(name, run))
+    if left:  # no kind binary, or kind failed half-way: the containers are all there is to a kind cluster
+        run(["docker", "rm", "-f", "-v", *left])
+    return [f"deleted kind cluster {name}"]
+
+
 def ensure_cluster(name: str = DEFAULT_NAME, *, config: Path | None = None, state: StateDir | None = None,
-                   run: Runner = _run, which: Callable[[str], str | None] = shutil.which) -> tuple[str, str]:
-    """(kubeconfig path, context) of kind cluster `name`, created with `config` unless it exists."""
+                   run: Runner = _run, which: Callable[[str], str | None] = shutil.which,
+                   progress: Callable[[str], None] | None = None, tied: bool = False,
+                   build: Callable[..., str] = kind_image.build_image) -> tuple[str, str]:
+    """(kubeconfig path, context) of our kind cluster `name`, created unless it exists.
+
+    `tied`: a cluster created here is deleted when this process ends, however it ends (a cluster
+    that existed already is left as it was)."""
+    say = progress or (lambda _msg: None)
     reason = unavailable_reason(which=which, run=run)
     if reason:
         raise BackendUnavailable(reason)
+    kind = str(kind_command(which))
     state = state or StateDir.default()
     kubeconfig = state.root / f"kind-{name}.kubeconfig"
     kubeconfig.parent.mkdir(parents=True, exist_ok=True)
     # xdist workers (or concurrent sessions) get here at once: one creates the cluster or writes the
     # shared kubeconfig at a time, and the others find the cluster there.
-    with state.lock():
-        if which("kind") is None:
-            from pytest_kind import KindCluster  # the optional extra; downloads kind on first use
-            cluster = KindCluster(name, kubeconfig=kubeconfig)
-            cluster.create(config_file=config)
-            return str(kubeconfig), f"kind-{name}"
-        clusters = run(["kind", "get", "clusters"]).stdout.split()
-        if name not in clusters:
-            argv = ["kind", "create", "cluster", "--name", name, "--kubeconfig", str(kubeconfig), "--wait", "120s"]
-            created = run(argv + (["--config", str(config)] if config else []))
-            if created.returncode != 0:
-                raise BackendUnavailable(f"`{' '.join(argv)}` failed: {created.stderr.strip()[-300:]}")
-        else:
-            exported = run(["kind", "export", "kubeconfig", "--name", name, "--kubeconfig", str(kubeconfig)])
+    with state.lock(f"kind-{name}.lock"):
+        if check_ours(name, run):
+            exported = run([kind, "export", "kubeconfig", "--name", name, "--kubeconfig", str(kubeconfig)])
             if exported.returncode != 0:
                 raise BackendUnavailable(f"kind cluster {name} exists but its kubeconfig cannot be exported: "
-                                         f"{exported.stderr.strip()[-300:]}")
+                                         f"{_last_line(exported.stderr)}; `sched-conformance cluster down "
+                                         f"--cluster kind` removes it")
+            say(f"reusing kind cluster {name}")
+            return str(kubeconfig), f"kind-{name}"
+        image = build(progress=say)
+        watchdog = Watchdog.start(name, kind) if tied else None
+        argv = [kind, "create", "cluster", "--name", name, "--image", image, "--kubeconfig", str(kubeconfig),
+                "--config", str(config or CONFIG)]
+        say(f"creating kind cluster {name} with {image}")
+        start = time.monotonic()
+        try:
+            created = subprocess.run(argv, capture_output=True, text=True, timeout=CREATE_TIMEOUT, check=False)
+        except BaseException:
+            delete(name, run=run, which=which)  # Ctrl-C or timeout: kind may have made containers already
+            raise
+        if created.returncode != 0:
+            delete(name, run=run, which=which)
+            raise BackendUnavailable(f"`kind create cluster --name {name}` failed: {_last_line(created.stderr)} "
+                                     "(see `docker logs`; rerun with the node image from kind-node/build-image.sh)")
+        say(f"kind cluster {name} created in {time.monotonic() - start:.1f} s")
     return str(kubeconfig), f"kind-{name}"
 
 
-__all__ = ["CONFIGS", "DEFAULT_NAME", "ensure_cluster", "unavailable_reason"]
+__all__ = ["CONFIG", "CONFIGS", "DEFAULT_NAME", "check_ours", "delete", "ensure_cluster", "kind_command",
+           "node_images", "unavailable_reason"]
