@@ -40,7 +40,10 @@ class ClusterBackend:
                  allow_any_cluster: bool = False, local: bool = False, control_plane: ControlPlane | None = None,
                  extender_server: Any = None, extender_url: str | None = None, settle: float = SETTLE,
                  fresh_scheduler: bool = False, stop_control_plane: bool = False,
-                 progress: Callable[[str], None] | None = None) -> None:
+                 progress: Callable[[str], None] | None = None,
+                 cluster_scheduler: Callable[[Kube], Any] | None = None, collector_host: str = "127.0.0.1") -> None:
+        """`cluster_scheduler(kube)`: the cluster's own scheduler, driven like the local one (KindScheduler):
+        the scenario's profiles and probes apply on that cluster. `collector_host`: where it reaches us."""
         self.progress = progress or (lambda _msg: None)
         self.local = local or control_plane is not None
         self.settle = settle
@@ -61,15 +64,22 @@ class ClusterBackend:
                           f"({ensure_test_cluster(target, allow_any_cluster=allow_any_cluster)})")
         self.kube = Kube.connect(target.path, target.context)
         self.kubernetes_version = str(self.kube.request("GET", "/version").get("gitVersion", ""))
-        self.scheduler_name = None if self.local else (scheduler_name or "default-scheduler")
+        if cluster_scheduler is not None:
+            self._scheduler = cluster_scheduler(self.kube)
+            self._scheduler_kubeconfig = self._scheduler.kubeconfig
+        elif self.local:
+            self._scheduler_kubeconfig = str(self.control_plane.kubeconfig)
+        # With a scheduler of ours (local or driven), pods keep the scenario's schedulerName.
+        self.scheduler_name = None if self._scheduler is not None else (scheduler_name or "default-scheduler")
         caps = {"preemption"}
         if self._scheduler is not None:
             caps.add("config-per-scenario")
-            if self.extender_url:
+            # The extender server listens on 127.0.0.1: only a scheduler on this machine reaches it.
+            if self.extender_url and self.local:
                 caps.add("extenders")
             if self._scheduler.supports_probes():
                 caps.add("probes")
-                self.collector = TraceCollector()
+                self.collector = TraceCollector(collector_host)
                 self.collector.start()
         if "probes" not in caps:
             self.notes.append("probes: not available (the scheduler has no probe plugins); only outcome-level "
@@ -117,6 +127,8 @@ class ClusterBackend:
         finally:
             if self.collector is not None:
                 self.collector.stop()
+            if hasattr(self._scheduler, "restore"):
+                self._scheduler.restore()  # a driven cluster scheduler goes back to the cluster's own config
             self.kube.close()
             if self.stop_control_plane:
                 self.control_plane.down()
@@ -138,7 +150,7 @@ class ClusterBackend:
             pass
 
     def _config(self, scenario: Scenario) -> dict[str, Any]:
-        return render(scenario.config, kubeconfig=str(self.control_plane.kubeconfig),
+        return render(scenario.config, kubeconfig=self._scheduler_kubeconfig,
                       collector_url=self.collector.url if self.collector else None, extender_url=self.extender_url)
 
     def _run(self, scenario: Scenario, nsmap: NamespaceMap) -> Outcome:
@@ -148,7 +160,7 @@ class ClusterBackend:
                 self._scheduler.stop()
             else:
                 self._scheduler.ensure(self._config(scenario))
-        reporters = set(scheduler_names(scenario.config)) if self.local else {str(self.scheduler_name)}
+        reporters = set(scheduler_names(scenario.config)) if self._scheduler is not None else {str(self.scheduler_name)}
         workload = {f"{p['metadata']['namespace']}/{p['metadata']['name']}" for p in plan.workload}
         apply.setup(self.kube, plan)
         if self.collector is not None:

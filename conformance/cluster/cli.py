@@ -7,6 +7,8 @@ prints errors as one line naming the fix.
 from __future__ import annotations
 
 import argparse
+import os
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -39,8 +41,36 @@ def _say(msg: str) -> None:
     print(msg, flush=True)
 
 
+def _kind_docker(args: argparse.Namespace) -> None:
+    """Docker for kind: set up by kind-node/docker-setup.sh when --install-docker allows it, else the command."""
+    from . import kind
+    from .kind_image import DOCKER_SETUP
+    reason = kind.unavailable_reason()
+    if reason is None or "kind is not built" in reason:
+        return
+    if not args.install_docker:
+        raise ConformanceError(f"{reason}; or pass --install-docker (as root) to let this command do it")
+    if os.geteuid() != 0:
+        raise ConformanceError(f"{reason}; --install-docker needs root: sudo {DOCKER_SETUP} --install")
+    if subprocess.run([str(DOCKER_SETUP), "--install"], check=False).returncode != 0:
+        raise ConformanceError(f"{DOCKER_SETUP} --install failed (its last line above names the cause)")
+
+
+def _kind_up(args: argparse.Namespace) -> int:
+    from . import kind
+    _kind_docker(args)
+    start = time.monotonic()
+    kubeconfig, context = kind.ensure_cluster(args.kind_name, state=_state(args), progress=_say)
+    print(f"kind cluster {args.kind_name} up in {time.monotonic() - start:.1f} s; use it with --cluster kind "
+          f"(or --kubeconfig {kubeconfig} --context {context}); `sched-conformance cluster down --cluster kind` "
+          "removes it")
+    return 0
+
+
 @_guard
 def _up(args: argparse.Namespace) -> int:
+    if args.cluster == "kind":
+        return _kind_up(args)
     start = time.monotonic()
     cp = ControlPlane(_state(args), binaries=args.bin_dir, apiserver_port=args.port, progress=_say)
     status = cp.up(start_scheduler=not args.no_scheduler)
@@ -51,6 +81,11 @@ def _up(args: argparse.Namespace) -> int:
 
 @_guard
 def _down(args: argparse.Namespace) -> int:
+    if args.cluster == "kind":
+        from . import kind
+        for line in kind.delete(args.kind_name) or [f"no kind cluster {args.kind_name}"]:
+            print(line)
+        return 0
     for line in ControlPlane(_state(args), binaries=args.bin_dir).down():
         print(line)
     return 0
@@ -58,6 +93,13 @@ def _down(args: argparse.Namespace) -> int:
 
 @_guard
 def _status(args: argparse.Namespace) -> int:
+    if args.cluster == "kind":
+        from . import kind
+        nodes = kind.node_images(args.kind_name) if kind.check_ours(args.kind_name) else {}
+        for container, image in sorted(nodes.items()):
+            print(f"kind node {container} ({image})")
+        print(f"kind cluster {args.kind_name} {'up' if nodes else 'not running'}")
+        return 0 if nodes else 1
     status = ControlPlane(_state(args), binaries=args.bin_dir).status()
     print("\n".join(status.lines()))
     return 0 if status.ready else 1
@@ -94,14 +136,23 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                                                         "~/.cache/sched-conformance/cluster)")
     common.add_argument("--bin-dir", metavar="DIR", help="where etcd, kube-apiserver, kube-scheduler are "
                                                          "(default $SCHED_CONFORMANCE_BIN or harness/bin)")
-    cluster = subparsers.add_parser("cluster", help="the local control plane: etcd + kube-apiserver + kube-scheduler")
+    where = argparse.ArgumentParser(add_help=False)
+    where.add_argument("--cluster", choices=("local", "kind"), default="local",
+                        help="local: etcd + kube-apiserver + kube-scheduler on this machine (default); kind: a kind "
+                             "cluster on the offline node image (kind-node/), whose kube-scheduler is the probe build")
+    where.add_argument("--kind-name", default="sched-conformance", metavar="NAME", help="the kind cluster's name")
+    cluster = subparsers.add_parser("cluster", help="the cluster the suite runs against: the local control plane "
+                                                    "or a kind cluster")
     sub = cluster.add_subparsers(dest="cluster_command", required=True)
-    up = sub.add_parser("up", parents=[common], help="start (or find running) and write a kubeconfig")
+    up = sub.add_parser("up", parents=[common, where], help="start (or find running) and write a kubeconfig")
     up.add_argument("--port", type=int, help="kube-apiserver port on 127.0.0.1 (default: a free one)")
     up.add_argument("--no-scheduler", action="store_true", help="start etcd and the apiserver only")
+    up.add_argument("--install-docker", action="store_true",
+                    help="with --cluster kind, as root: install/start Docker and its runtime wrapper if needed "
+                         "(kind-node/docker-setup.sh)")
     up.set_defaults(run=_up)
-    sub.add_parser("down", parents=[common], help="stop everything (fine if nothing runs)").set_defaults(run=_down)
-    sub.add_parser("status", parents=[common], help="what runs, where, and the log paths").set_defaults(run=_status)
+    sub.add_parser("down", parents=[common, where], help="stop everything (fine if nothing runs)").set_defaults(run=_down)
+    sub.add_parser("status", parents=[common, where], help="what runs, where, and the log paths").set_defaults(run=_status)
     clean = subparsers.add_parser("cleanup", parents=[common],
                                   help="remove everything the suite created on a cluster, and nothing else")
     clean.add_argument("--kubeconfig", help="default: the local control plane if it runs, else $KUBECONFIG")

@@ -1,4 +1,5 @@
-"""The HTTP trace collector: Go probe plugins POST their records to http://127.0.0.1:PORT/trace.
+"""The HTTP trace collector: Go probe plugins POST their records to http://HOST:PORT/trace
+(HOST 127.0.0.1, or the Docker network gateway for a scheduler in a kind node).
 
 A body is one JSON record, a JSON list of records, or JSON lines. Each record is stamped with the
 collector's arrival time, because the probes in a long-lived scheduler cannot know when a scenario
@@ -19,7 +20,9 @@ ARRIVAL = "_arrival"
 
 
 class TraceCollector:
-    def __init__(self) -> None:
+    def __init__(self, host: str = "127.0.0.1") -> None:
+        # A scheduler in a kind node reaches this machine at its Docker network's gateway, not 127.0.0.1.
+        self.host = host
         self._records: list[dict[str, Any]] = []
         self._lock = threading.Lock()
         self._httpd: ThreadingHTTPServer | None = None
@@ -29,7 +32,7 @@ class TraceCollector:
 
     def start(self) -> str:
         if self._httpd is None:
-            httpd = ThreadingHTTPServer(("127.0.0.1", 0), _Handler)
+            httpd = ThreadingHTTPServer((self.host, 0), _Handler)
             httpd.daemon_threads = True
             httpd.collector = self  # type: ignore[attr-defined]
             self._httpd = httpd
@@ -51,7 +54,7 @@ class TraceCollector:
     def url(self) -> str:
         if self._httpd is None:
             raise RuntimeError("the trace collector is not started; call start() first")
-        return f"http://127.0.0.1:{self._httpd.server_address[1]}{PATH}"
+        return f"http://{self.host}:{self._httpd.server_address[1]}{PATH}"
 
     def add(self, records: list[dict[str, Any]]) -> None:
         now = time.time()

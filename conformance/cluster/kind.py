@@ -30,7 +30,7 @@ Runner = Callable[[list[str]], "subprocess.CompletedProcess[str]"]
 
 
 def _run(argv: list[str]) -> "subprocess.CompletedProcess[str]":
-    return subprocess.run(argv, capture_output=True, text=True, timeout=600, check=False)
+    return subprocess.run(argv, capture_output=True, text=True, timeout=CREATE_TIMEOUT, check=False)
 
 
 def _last_line(text: str) -> str:
@@ -125,7 +125,7 @@ def ensure_cluster(name: str = DEFAULT_NAME, *, config: Path | None = None, stat
         say(f"creating kind cluster {name} with {image}")
         start = time.monotonic()
         try:
-            created = subprocess.run(argv, capture_output=True, text=True, timeout=CREATE_TIMEOUT, check=False)
+            created = run(argv)
         except BaseException:
             delete(name, run=run, which=which)  # Ctrl-C or timeout: kind may have made containers already
             raise

@@ -3,7 +3,9 @@
 The pytest plugin and `sched-conformance run` pass their options here (through `make_backend`):
 
 - `--kubeconfig`/`--context`: that cluster (safety check, `--scheduler-name`, no probes);
-- `--cluster kind`: a kind cluster, created or reused, or a one-line error naming what is missing;
+- `--cluster kind`: a kind cluster on the offline node image (kind.py), created or reused, whose own
+  kube-scheduler (the probe build) runs each scenario's config (kind_scheduler.py); with
+  `--scheduler-name`, its scheduler as it is (outcome-level only); or a one-line error naming what is missing;
 - `--cluster local`, or none of these: the local control plane from harness/bin. One that runs
   already (`sched-conformance cluster up`, state in `$SCHED_CONFORMANCE_STATE`) is reused and left
   running; one this session starts dies with it and is stopped when the backend closes.
@@ -43,10 +45,18 @@ def open_backend(*, cluster: str | None = None, kubeconfig: str | None = None, c
     check_options(cluster=cluster, kubeconfig=kubeconfig, context=context, scheduler_name=scheduler_name)
     common = dict(extender_server=extender_server, fresh_scheduler=fresh_scheduler, progress=progress)
     if cluster == "kind":
+        from .kind import DEFAULT_NAME, ensure_cluster
+        from .kind_scheduler import KindScheduler, gateway
         if ensure_kind is None:
-            from .kind import ensure_cluster
-            ensure_kind = ensure_cluster
+            # A cluster made for this session alone is deleted when it ends; one that was up is kept.
+            ensure_kind = lambda: ensure_cluster(progress=progress, tied=True)  # noqa: E731
         kubeconfig, context = ensure_kind()
+        if not scheduler_name:
+            # The node's kube-scheduler is the probe build: driven per scenario, like the local one.
+            name = context.removeprefix("kind-") if context else DEFAULT_NAME
+            return ClusterBackend(kubeconfig=kubeconfig, context=context, allow_any_cluster=allow_any_cluster,
+                                  cluster_scheduler=lambda kube: KindScheduler(name, kube, progress=progress),
+                                  collector_host=gateway(), **common)
     if kubeconfig or context or cluster == "kind":
         return ClusterBackend(kubeconfig=kubeconfig, context=context, scheduler_name=scheduler_name,
                               allow_any_cluster=allow_any_cluster, **common)

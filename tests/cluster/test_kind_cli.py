@@ -1,4 +1,5 @@
-"""kind availability (up to where Docker is needed) and the CLI's registration and errors."""
+"""kind availability, cluster ownership and cleanup of a failed create (with a fake docker/kind), and the
+CLI's registration and errors. The live kind tests are in test_kind_live.py."""
 
 import argparse
 import subprocess
@@ -14,44 +15,97 @@ def _done(code: int, out: str = "", err: str = ""):
     return lambda argv: subprocess.CompletedProcess(argv, code, out, err)
 
 
+class FakeDocker:
+    """Answers the docker/kind commands kind.py runs; `nodes` are the cluster's containers -> images."""
+
+    def __init__(self, nodes=None, *, info=0, check=0, create=0, interrupt=False):
+        self.nodes = dict(nodes or {})
+        self.info, self.check, self.create, self.interrupt = info, check, create, interrupt
+        self.calls = []
+
+    def __call__(self, argv):
+        self.calls.append(argv)
+        if argv[:2] == ["docker", "info"]:
+            return _done(self.info, "20.10.24", "" if self.info == 0 else "Cannot connect to the Docker daemon")(argv)
+        if argv[-1] == "--check":
+            return _done(self.check, "", "docker-setup: privileged containers fail here (the bounding set lacks "
+                                         "CAP_SYS_RESOURCE): run kind-node/docker-setup.sh as root")(argv)
+        if argv[:2] == ["docker", "ps"]:
+            return _done(0, "".join(f"{c}\t{i}\n" for c, i in self.nodes.items()))(argv)
+        if argv[1:3] == ["create", "cluster"]:
+            self.nodes["sc-control-plane"] = "sched-conformance/kind-node:v1.37.1-abc"  # half-made
+            if self.interrupt:
+                raise KeyboardInterrupt
+            return _done(self.create, "", "ERROR: failed to init node with kubeadm")(argv)
+        if argv[1:3] == ["delete", "cluster"] or argv[:2] == ["docker", "rm"]:
+            self.nodes.clear()
+        return _done(0)(argv)
+
+
+def _which(name):
+    return "/usr/bin/" + name
+
+
+def _image(**_):
+    return "sched-conformance/kind-node:v1.37.1-abc"
+
+
 def test_kind_names_a_missing_docker_command():
-    reason = kind.unavailable_reason(which=lambda name: None, run=_done(0))
-    assert reason == "kind needs Docker: the `docker` command is not on PATH (install Docker)"
+    reason = kind.unavailable_reason(which=lambda name: None, run=FakeDocker())
+    assert reason == ("kind needs Docker: the `docker` command is not on PATH "
+                      "(as root: kind-node/docker-setup.sh --install)")
 
 
 def test_kind_names_a_docker_daemon_that_does_not_answer():
-    reason = kind.unavailable_reason(which=lambda name: "/usr/bin/" + name,
-                                     run=_done(1, err="Cannot connect to the Docker daemon at unix:///var/run/docker.sock."))
+    reason = kind.unavailable_reason(which=_which, run=FakeDocker(info=1))
     assert reason.startswith("kind needs a running Docker daemon: `docker info` failed: Cannot connect")
+    assert reason.endswith("(as root: kind-node/docker-setup.sh)")
 
 
-def test_kind_names_missing_kind_and_the_extra():
+def test_kind_names_docker_without_privileges():
+    reason = kind.unavailable_reason(which=_which, run=FakeDocker(check=1))
+    assert reason == ("kind needs privileged containers: privileged containers fail here (the bounding set lacks "
+                      "CAP_SYS_RESOURCE): run kind-node/docker-setup.sh as root")
+
+
+def test_kind_names_a_missing_kind_binary(monkeypatch, tmp_path):
+    monkeypatch.setenv("SCHED_CONFORMANCE_BIN", str(tmp_path))
     reason = kind.unavailable_reason(which=lambda name: "/usr/bin/docker" if name == "docker" else None,
-                                     run=_done(0, "28.2.2"), has_pytest_kind=lambda: False)
-    assert "put `kind` on PATH" in reason and "[kind]" in reason
-    assert kind.unavailable_reason(which=lambda name: "/usr/bin/" + name, run=_done(0, "28.2.2")) is None
+                                     run=FakeDocker())
+    assert reason == "kind is not built: run `harness/build.sh --control-plane --kind` (or put `kind` on PATH)"
+    assert kind.unavailable_reason(which=_which, run=FakeDocker()) is None
 
 
-def test_ensure_cluster_reuses_an_existing_cluster(tmp_path):
+def test_ensure_cluster_reuses_our_cluster(tmp_path):
     from conformance.cluster.state import StateDir
-    calls = []
-
-    def run(argv):
-        calls.append(argv[:3])
-        return subprocess.CompletedProcess(argv, 0, "sched-conformance\nother\n" if argv[1] == "get" else "28", "")
-    kubeconfig, context = kind.ensure_cluster(state=StateDir(tmp_path), run=run, which=lambda n: "/bin/" + n)
-    assert context == "kind-sched-conformance" and kubeconfig.endswith("kind-sched-conformance.kubeconfig")
-    assert ["kind", "create", "cluster"] not in calls and ["kind", "export", "kubeconfig"] in calls
+    docker = FakeDocker({"sc-control-plane": "sched-conformance/kind-node:v1.37.1-abc"})
+    kubeconfig, context = kind.ensure_cluster("sc", state=StateDir(tmp_path), run=docker, which=_which,
+                                              build=lambda **_: pytest.fail("no image build for a reused cluster"))
+    assert context == "kind-sc" and kubeconfig.endswith("kind-sc.kubeconfig")
+    assert not [c for c in docker.calls if c[1:3] == ["create", "cluster"]]
+    assert [c for c in docker.calls if c[1:3] == ["export", "kubeconfig"]]
 
 
-def test_kind_cluster_here_or_the_reason_it_cannot_run():
-    reason = kind.unavailable_reason()
-    if reason:
-        with pytest.raises(BackendUnavailable, match="kind"):
-            kind.ensure_cluster()
-        pytest.skip(reason)
-    kubeconfig, context = kind.ensure_cluster(config=kind.CONFIGS / "stock.yaml")
-    assert context.startswith("kind-")
+def test_a_cluster_that_is_not_ours_is_neither_reused_nor_deleted(tmp_path):
+    from conformance.cluster.state import StateDir
+    docker = FakeDocker({"sc-control-plane": "kindest/node:v1.35.0"})
+    with pytest.raises(BackendUnavailable, match=r"^kind cluster 'sc' exists and is not ours \(node sc-control-plane "
+                                                 r"\(kindest/node:v1.35.0\) does not run a sched-conformance/kind-node"):
+        kind.ensure_cluster("sc", state=StateDir(tmp_path), run=docker, which=_which, build=_image)
+    with pytest.raises(BackendUnavailable, match="is not ours"):
+        kind.delete("sc", run=docker, which=_which)
+    assert docker.nodes and not [c for c in docker.calls if "delete" in c or c[:2] == ["docker", "rm"]]
+
+
+@pytest.mark.parametrize("interrupt", [False, True])
+def test_a_create_that_fails_or_is_interrupted_leaves_nothing(tmp_path, interrupt):
+    from conformance.cluster.state import StateDir
+    docker = FakeDocker(create=1, interrupt=interrupt)
+    with pytest.raises(KeyboardInterrupt if interrupt else BackendUnavailable) as raised:
+        kind.ensure_cluster("sc", state=StateDir(tmp_path), run=docker, which=_which, build=_image)
+    if not interrupt:
+        assert str(raised.value).startswith("`kind create cluster --name sc` failed: ERROR: failed to init node")
+    assert docker.nodes == {}, "the half-made node container is left behind"
 
 
 def test_kind_configs_are_valid_yaml():
