@@ -16,10 +16,12 @@ $(STAMP): pyproject.toml
 	$(PY) -m pip install --quiet -e '.[dev]'
 	@touch $(STAMP)
 
-## harness: build the real kube-scheduler runner, the probe kube-scheduler, kube-apiserver and etcd
-## (incremental: a binary is rebuilt only when its stamp changed); without Go the tests that need them skip
+## harness: build the real kube-scheduler runner, the probe kube-scheduler, kube-apiserver and etcd, and where
+## Docker runs, the kind node image's binaries (kubelet, kubeadm, kubectl, kube-controller-manager, containerd,
+## kind, pause) (incremental: a binary is rebuilt only when its stamp changed); without Go the tests that need them skip
 harness:
-	@if command -v go >/dev/null 2>&1; then harness/build.sh --control-plane; \
+	@if command -v go >/dev/null 2>&1; then \
+		harness/build.sh --control-plane $$(docker info >/dev/null 2>&1 && echo --kind); \
 	else echo ">> no Go toolchain: tests of the upstream and cluster backends will skip"; fi
 
 ## go-test: the harness's own Go tests (probe plugins, golden traces, runner)

@@ -59,11 +59,19 @@ mapfile -t wanted < <("$bin/kubeadm" config images list --kubernetes-version "$k
 image_of() { printf '%s\n' "${wanted[@]}" | grep -m1 "/$1:" || die "kubeadm lists no $1 image"; }
 
 sha() { sha256sum | cut -c1-64; }
+# quiet CMD...: CMD's output only when it fails (docker build's progress and deprecation notes are noise here).
+quiet() {
+	local out
+	if ! out=$("$@" 2>&1); then
+		echo "$out" | tail -20 >&2
+		die "\`$*\` failed (its output is above)"
+	fi
+}
 base_key=$( (cat "$here/packages.txt"; echo "$mirror") | sha | cut -c1-16)
 base_image=sched-conformance/kind-base:$base_key
 inputs_key=$( {
 	echo "$base_key $k8s_version $KIND_VERSION"
-	cat "$here/Dockerfile" "$here/build-image.sh" "$here/versions.env"
+	cat "$here/Dockerfile" "$here/build-image.sh" "$here/versions.env" "$here"/files/*
 	(cd "$kind_files" && find . -type f | LC_ALL=C sort | xargs sha256sum)
 	(cd "$bin" && sha256sum "${binaries[@]}")
 } | sha | cut -c1-16)
@@ -113,7 +121,8 @@ image_context() {
 	mkdir -p "$dir/usr/local/bin" "$dir/tmp"
 	chmod 1777 "$dir/tmp"
 	cp "$binary" "$dir/usr/local/bin/"
-	ldd "$binary" 2>/dev/null | grep -oE '/[^ ]+' | while read -r lib; do
+	# (a static binary has none: ldd fails, grep finds nothing)
+	{ ldd "$binary" 2>/dev/null || true; } | { grep -oE '/[^ ]+' || true; } | while read -r lib; do
 		mkdir -p "$dir$(dirname "$lib")"
 		cp -L "$lib" "$dir$lib"
 	done
@@ -132,7 +141,7 @@ for name in kube-apiserver kube-controller-manager kube-scheduler etcd pause; do
 	# Built under a private name (a real registry.k8s.io image in this docker stays untouched),
 	# renamed to what kubeadm expects inside the node's containerd.
 	private=sched-conformance/cp-$name:$inputs_key
-	docker build -q -t "$private" "$work/img-$name" >/dev/null
+	quiet docker build -q -t "$private" "$work/img-$name"
 	temp_images+=("$private")
 	docker save "$private" -o "$work/$name.tar"
 	tars+=("$work/$name.tar")
@@ -145,6 +154,7 @@ log "step node: assembling kind $KIND_VERSION base files and the node binaries"
 ctx=$work/node
 mkdir -p "$ctx/bin"
 cp -r "$kind_files" "$ctx/files"
+cp -r "$here/files" "$ctx/own"
 chmod -R u+w "$ctx/files"
 for b in containerd ctr containerd-shim-runc-v2 kubelet kubeadm kubectl; do cp "$bin/$b" "$ctx/bin/"; done
 echo "$k8s_version" >"$ctx/version"
@@ -157,7 +167,7 @@ spec["process"].pop("rlimits", None)
 json.dump(spec, sys.stdout, indent=2)' >"$ctx/cri-base.json"
 cp "$here/Dockerfile" "$ctx/Dockerfile"
 stage=$node_image-stage
-docker build -q --build-arg "BASE=$base_image" --build-arg "PAUSE_IMAGE=$(image_of pause)" -t "$stage" "$ctx" >/dev/null
+quiet docker build -q --build-arg "BASE=$base_image" --build-arg "PAUSE_IMAGE=$(image_of pause)" -t "$stage" "$ctx"
 temp_images+=("$stage")
 rm -rf "$ctx"
 
@@ -168,14 +178,15 @@ docker exec "$container" bash -c 'for i in $(seq 50); do [ -S /run/containerd/co
 	die "containerd did not start in the build container"
 for tar in "${tars[@]}"; do
 	docker exec -i "$container" ctr --namespace=k8s.io images import --label=io.cri-containerd.pinned=pinned \
-		--all-platforms --no-unpack --digests - <"$tar" >/dev/null
+		--all-platforms --no-unpack --digests - <"$tar" 2>&1 >/dev/null | { grep -v 'level=warning' >&2 || true; }
 done
 for rename in "${renames[@]}"; do
-	docker exec "$container" ctr --namespace=k8s.io images tag --force "${rename%%=*}" "${rename#*=}" >/dev/null
-	docker exec "$container" ctr --namespace=k8s.io images rm "${rename%%=*}" >/dev/null
+	quiet docker exec "$container" ctr --namespace=k8s.io images tag --force "${rename%%=*}" "${rename#*=}"
+	quiet docker exec "$container" ctr --namespace=k8s.io images rm "${rename%%=*}"
 done
-docker exec "$container" ctr --namespace=k8s.io images list -q | grep -v '^sha256:' | sed 's/^/    /' >&2
-docker exec "$container" bash -c 'pkill containerd; for i in $(seq 50); do pgrep containerd >/dev/null || exit 0; sleep 0.2; done; exit 1' ||
+docker exec "$container" ctr --namespace=k8s.io images list -q 2>/dev/null | grep -v '^sha256:' | sed 's/^/    /' >&2
+# (it stays a zombie: `sleep` as PID 1 reaps nobody)
+docker exec "$container" bash -c 'pkill -x containerd; for i in $(seq 150); do ps -o stat= -C containerd | grep -qv Z || exit 0; sleep 0.2; done; ps -ef; exit 1' >&2 ||
 	die "containerd did not stop in the build container"
 docker exec "$container" rm -f /tmp/containerd.log
 docker commit --change 'ENTRYPOINT [ "/usr/local/bin/entrypoint", "/sbin/init" ]' \

@@ -58,6 +58,7 @@ def _kind_docker(args: argparse.Namespace) -> None:
 
 def _kind_up(args: argparse.Namespace) -> int:
     from . import kind
+    args.kind_name = args.kind_name or kind.default_name()
     _kind_docker(args)
     start = time.monotonic()
     kubeconfig, context = kind.ensure_cluster(args.kind_name, state=_state(args), progress=_say)
@@ -83,6 +84,7 @@ def _up(args: argparse.Namespace) -> int:
 def _down(args: argparse.Namespace) -> int:
     if args.cluster == "kind":
         from . import kind
+        args.kind_name = args.kind_name or kind.default_name()
         for line in kind.delete(args.kind_name) or [f"no kind cluster {args.kind_name}"]:
             print(line)
         return 0
@@ -95,6 +97,7 @@ def _down(args: argparse.Namespace) -> int:
 def _status(args: argparse.Namespace) -> int:
     if args.cluster == "kind":
         from . import kind
+        args.kind_name = args.kind_name or kind.default_name()
         nodes = kind.node_images(args.kind_name) if kind.check_ours(args.kind_name) else {}
         for container, image in sorted(nodes.items()):
             print(f"kind node {container} ({image})")
@@ -140,7 +143,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     where.add_argument("--cluster", choices=("local", "kind"), default="local",
                         help="local: etcd + kube-apiserver + kube-scheduler on this machine (default); kind: a kind "
                              "cluster on the offline node image (kind-node/), whose kube-scheduler is the probe build")
-    where.add_argument("--kind-name", default="sched-conformance", metavar="NAME", help="the kind cluster's name")
+    where.add_argument("--kind-name", default=None, metavar="NAME",
+                       help="the kind cluster's name (default $SCHED_CONFORMANCE_KIND_NAME or sched-conformance)")
     cluster = subparsers.add_parser("cluster", help="the cluster the suite runs against: the local control plane "
                                                     "or a kind cluster")
     sub = cluster.add_subparsers(dest="cluster_command", required=True)

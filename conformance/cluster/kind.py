@@ -9,6 +9,7 @@ deletes what it made; `tied` clusters are also deleted when this process dies (k
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 import time
@@ -21,6 +22,7 @@ from .kind_watchdog import Watchdog
 from .state import StateDir, bin_dir
 
 DEFAULT_NAME = "sched-conformance"
+NAME_ENV = "SCHED_CONFORMANCE_KIND_NAME"  # another cluster name for --cluster kind (tests use their own)
 CONFIGS = Path(__file__).resolve().parents[2] / "kind-configs"
 CONFIG = CONFIGS / "offline.yaml"
 CLUSTER_LABEL = "io.x-k8s.kind.cluster"  # kind labels every node container with its cluster's name
@@ -35,6 +37,10 @@ def _run(argv: list[str]) -> "subprocess.CompletedProcess[str]":
 
 def _last_line(text: str) -> str:
     return (text.strip().splitlines() or ["no output"])[-1]
+
+
+def default_name() -> str:
+    return os.environ.get(NAME_ENV) or DEFAULT_NAME
 
 
 def kind_command(which: Callable[[str], str | None] = shutil.which) -> str | None:
@@ -73,7 +79,8 @@ def check_ours(name: str, run: Runner = _run) -> bool:
     foreign = sorted(f"{c} ({img})" for c, img in nodes.items() if not kind_image.is_ours(img))
     if foreign:
         raise BackendUnavailable(f"kind cluster {name!r} exists and is not ours (node {foreign[0]} does not run a "
-                                 f"{kind_image.IMAGE_REPOSITORY} image): pick another name with --kind-name, "
+                                 f"{kind_image.IMAGE_REPOSITORY} image): pick another name with --kind-name or "
+                                 f"${NAME_ENV}, "
                                  f"or delete it yourself with `kind delete cluster --name {name}`")
     return bool(nodes)
 
@@ -91,7 +98,7 @@ def delete(name: str, *, run: Runner = _run, which: Callable[[str], str | None] 
     return [f"deleted kind cluster {name}"]
 
 
-def ensure_cluster(name: str = DEFAULT_NAME, *, config: Path | None = None, state: StateDir | None = None,
+def ensure_cluster(name: str | None = None, *, config: Path | None = None, state: StateDir | None = None,
                    run: Runner = _run, which: Callable[[str], str | None] = shutil.which,
                    progress: Callable[[str], None] | None = None, tied: bool = False,
                    build: Callable[..., str] = kind_image.build_image) -> tuple[str, str]:
@@ -100,6 +107,7 @@ def ensure_cluster(name: str = DEFAULT_NAME, *, config: Path | None = None, stat
     `tied`: a cluster created here is deleted when this process ends, however it ends (a cluster
     that existed already is left as it was)."""
     say = progress or (lambda _msg: None)
+    name = name or default_name()
     reason = unavailable_reason(which=which, run=run)
     if reason:
         raise BackendUnavailable(reason)
@@ -137,5 +145,6 @@ def ensure_cluster(name: str = DEFAULT_NAME, *, config: Path | None = None, stat
     return str(kubeconfig), f"kind-{name}"
 
 
-__all__ = ["CONFIG", "CONFIGS", "DEFAULT_NAME", "check_ours", "delete", "ensure_cluster", "kind_command",
+__all__ = ["CONFIG", "CONFIGS", "DEFAULT_NAME", "NAME_ENV", "check_ours", "default_name", "delete", "ensure_cluster",
+           "kind_command",
            "node_images", "unavailable_reason"]

@@ -45,7 +45,7 @@ def open_backend(*, cluster: str | None = None, kubeconfig: str | None = None, c
     check_options(cluster=cluster, kubeconfig=kubeconfig, context=context, scheduler_name=scheduler_name)
     common = dict(extender_server=extender_server, fresh_scheduler=fresh_scheduler, progress=progress)
     if cluster == "kind":
-        from .kind import DEFAULT_NAME, ensure_cluster
+        from .kind import default_name, ensure_cluster
         from .kind_scheduler import KindScheduler, gateway
         if ensure_kind is None:
             # A cluster made for this session alone is deleted when it ends; one that was up is kept.
@@ -53,7 +53,7 @@ def open_backend(*, cluster: str | None = None, kubeconfig: str | None = None, c
         kubeconfig, context = ensure_kind()
         if not scheduler_name:
             # The node's kube-scheduler is the probe build: driven per scenario, like the local one.
-            name = context.removeprefix("kind-") if context else DEFAULT_NAME
+            name = context.removeprefix("kind-") if context else default_name()
             return ClusterBackend(kubeconfig=kubeconfig, context=context, allow_any_cluster=allow_any_cluster,
                                   cluster_scheduler=lambda kube: KindScheduler(name, kube, progress=progress),
                                   collector_host=gateway(), **common)
