@@ -9,8 +9,11 @@ Ready through the API server. Stopping moves the manifest out of the kubelet's d
 
 from __future__ import annotations
 
+import ssl
 import subprocess
 import time
+import urllib.error
+import urllib.request
 from pathlib import Path
 from typing import Any, Callable, Mapping
 
@@ -29,6 +32,9 @@ CONFIG_DIR = "/etc/kubernetes/sched-conformance"  # on the node; mounted at the 
 KUBECONFIG = "/etc/kubernetes/scheduler.conf"      # kubeadm's kubeconfig for the scheduler, in the pod
 HASH_ANNOTATION = "sched-conformance.io/config-hash"
 START_TIMEOUT = 90.0
+PORT = 10259  # kube-scheduler's secure port
+NAMES = ("kube-scheduler", "kube-scheduler-sc")  # kubeadm's static pod's name, and the alternate one
+_INSECURE = ssl._create_unverified_context()  # the scheduler's self-signed serving cert
 
 Runner = Callable[..., "subprocess.CompletedProcess[str]"]
 
@@ -52,15 +58,33 @@ def scheduler_manifest(kubeadm: Mapping[str, Any], digest: str) -> dict[str, Any
     pod = yaml.safe_load(yaml.safe_dump(dict(kubeadm)))  # a deep copy
     pod["metadata"].setdefault("annotations", {})[HASH_ANNOTATION] = digest
     container = pod["spec"]["containers"][0]
+    # kubeadm's startupProbe (first check after 10 s, then every 10 s) holds readiness back that long
+    # at every restart; the readinessProbe (every second) alone says when the new config runs.
+    container.pop("startupProbe", None)
+    container.pop("livenessProbe", None)
     kept = [a for a in container["command"][1:] if a.split("=", 1)[0] in
-            ("--authentication-kubeconfig", "--authorization-kubeconfig", "--bind-address")]
-    container["command"] = [container["command"][0], *kept, f"--config={CONFIG_DIR}/config-{digest}.yaml"]
+            ("--authentication-kubeconfig", "--authorization-kubeconfig")]
+    # Serving on the node's address too (host network), so that this machine can ask /readyz directly:
+    # the kubelet reports the pod Ready up to ~15 s late here.
+    container["command"] = [container["command"][0], *kept, "--bind-address=0.0.0.0",
+                            f"--config={CONFIG_DIR}/config-{digest}.yaml"]
     mounts = [m for m in container.get("volumeMounts") or [] if m["name"] != "sched-conformance"]
     container["volumeMounts"] = mounts + [{"name": "sched-conformance", "mountPath": CONFIG_DIR, "readOnly": True}]
     volumes = [v for v in pod["spec"].get("volumes") or [] if v["name"] != "sched-conformance"]
     pod["spec"]["volumes"] = volumes + [{"name": "sched-conformance",
                                          "hostPath": {"path": CONFIG_DIR, "type": "DirectoryOrCreate"}}]
     return pod
+
+
+def _ready(host: str) -> int | None:
+    """The status of the scheduler's /readyz at `host` (None: nothing listens)."""
+    try:
+        with urllib.request.urlopen(f"https://{host}:{PORT}/readyz", timeout=1, context=_INSECURE) as resp:
+            return resp.status
+    except urllib.error.HTTPError as err:
+        return err.code
+    except OSError:
+        return None
 
 
 class KindScheduler:
@@ -76,6 +100,8 @@ class KindScheduler:
         self.run = run
         self.progress = progress or (lambda _msg: None)
         self._digest: str | None = None
+        self._ip: str | None = None
+        self._turn = -1  # -1: kubeadm's scheduler runs; else the index in NAMES of ours
 
     def _exec(self, *argv: str, stdin: str | None = None) -> str:
         out = self.run(["docker", "exec", "-i", self.node, *argv], stdin)
@@ -89,7 +115,8 @@ class KindScheduler:
         return yaml.safe_load(self._exec("cat", KUBEADM_MANIFEST))
 
     def _mirror(self) -> dict[str, Any] | None:
-        return self.kube.get(path("Pod", "kube-system", f"kube-scheduler-{self.node}"))
+        """kubeadm's scheduler's mirror pod."""
+        return self.kube.get(path("Pod", "kube-system", f"{NAMES[0]}-{self.node}"))
 
     def ensure(self, config: Mapping[str, Any], *, force: bool = False) -> bool:
         """Run with `config` (rendered with `kubeconfig`); True when the pod was replaced."""
@@ -99,9 +126,13 @@ class KindScheduler:
         self._exec("sh", "-c", f"mkdir -p {CONFIG_DIR} && cat > {CONFIG_DIR}/config-{digest}.yaml",
                    stdin=yaml.safe_dump(dict(config), sort_keys=False))
         manifest = scheduler_manifest(self._kubeadm_manifest(), digest)
-        if force:  # a new pod even for the same config: the annotation changes
-            manifest["metadata"]["annotations"][HASH_ANNOTATION] = f"{digest}-{time.monotonic_ns()}"
-        wanted = manifest["metadata"]["annotations"][HASH_ANNOTATION]
+        # Removed, then added: a manifest changed in place takes the kubelet ~19 s to act on here.
+        self.stop()
+        # The kubelet starts a static pod only once the last one of the same name is fully torn down,
+        # up to ~15 s after its process exited; alternating two names lets the next one start as soon
+        # as the old process is gone (what stop() waits for).
+        self._turn = 1 if self._turn == 0 else 0
+        manifest["metadata"]["name"] = NAMES[self._turn]
         # Written beside the kubelet's directory and moved in, so the kubelet never reads half a file.
         self._exec("sh", "-c", f"cat > /etc/kubernetes/kube-scheduler.next.yaml && "
                                f"mv /etc/kubernetes/kube-scheduler.next.yaml {MANIFEST} && rm -f {STOPPED}",
@@ -109,13 +140,11 @@ class KindScheduler:
         self._digest = None
         deadline = time.monotonic() + START_TIMEOUT
         while time.monotonic() < deadline:
-            pod = self._mirror() or {}
-            ready = any(c.get("type") == "Ready" and c.get("status") == "True"
-                        for c in (pod.get("status") or {}).get("conditions") or [])
-            if ready and (pod.get("metadata") or {}).get("annotations", {}).get(HASH_ANNOTATION) == wanted:
+            # stop() saw the old process go: whatever answers now runs this config.
+            if _ready(self._address()) == 200:
                 self._digest = digest
                 return True
-            time.sleep(0.2)
+            time.sleep(0.1)
         logs = self.run(["docker", "exec", self.node, "sh", "-c",
                          "tail -q -n 3 /var/log/pods/kube-system_kube-scheduler-*/kube-scheduler/*.log 2>&1"])
         raise BackendFailure(f"the kind node's kube-scheduler did not become Ready with config {digest} in "
@@ -126,16 +155,30 @@ class KindScheduler:
         self._exec("sh", "-c", f"[ ! -f {MANIFEST} ] || mv {MANIFEST} {STOPPED}")
         self._digest = None
         deadline = time.monotonic() + START_TIMEOUT
-        while self._mirror() is not None:
+        # Until nothing listens on the scheduler's port; kubeadm's own binds 127.0.0.1 only, so from
+        # here it looks gone at once: its mirror pod says when the kubelet removed it.
+        kubeadms = self._turn < 0
+        while _ready(self._address()) is not None or (kubeadms and self._mirror() is not None):
             if time.monotonic() > deadline:
-                raise BackendFailure(f"the kind node's kube-scheduler pod did not go away in {START_TIMEOUT:.0f} s")
-            time.sleep(0.2)
+                raise BackendFailure(f"the kind node's kube-scheduler did not stop in {START_TIMEOUT:.0f} s")
+            time.sleep(0.1)
         return True
+
+    def _address(self) -> str:
+        if self._ip is None:
+            out = self.run(["docker", "inspect", "-f", "{{range .NetworkSettings.Networks}}{{.IPAddress}} {{end}}",
+                            self.node])
+            ips = out.stdout.split()
+            if out.returncode != 0 or not ips:
+                raise BackendFailure(f"no IP address for kind node {self.node}: {out.stderr.strip()}")
+            self._ip = ips[0]
+        return self._ip
 
     def restore(self) -> None:
         """Put kubeadm's own scheduler back (the cluster as kind made it)."""
         self._exec("sh", "-c", f"[ ! -f {KUBEADM_MANIFEST} ] || cp {KUBEADM_MANIFEST} {MANIFEST}; rm -f {STOPPED}")
         self._digest = None
+        self._turn = -1
 
     def supports_probes(self) -> bool:
         # The node image's scheduler is harness/bin's kube-scheduler (build-image.sh copies it in).
