@@ -109,9 +109,14 @@ class KindScheduler:
             raise BackendFailure(f"`docker exec {self.node} {' '.join(argv)}` failed: {out.stderr.strip()[-300:]}")
         return out.stdout
 
+    def _keep_kubeadm_manifest(self) -> None:
+        # The first time, kubeadm's manifest is the one in place; keep it before moving or replacing it.
+        # (Without that copy, a stopped manifest is kubeadm's: ours are written only once it exists.)
+        self._exec("sh", "-c", f"[ -f {KUBEADM_MANIFEST} ] || cp {MANIFEST} {KUBEADM_MANIFEST} 2>/dev/null || "
+                               f"cp {STOPPED} {KUBEADM_MANIFEST}")
+
     def _kubeadm_manifest(self) -> dict[str, Any]:
-        # The first time, kubeadm's manifest is the one in place; keep it before replacing it.
-        self._exec("sh", "-c", f"[ -f {KUBEADM_MANIFEST} ] || cp {MANIFEST} {KUBEADM_MANIFEST}")
+        self._keep_kubeadm_manifest()
         return yaml.safe_load(self._exec("cat", KUBEADM_MANIFEST))
 
     def _mirror(self) -> dict[str, Any] | None:
@@ -152,6 +157,7 @@ class KindScheduler:
                              f"{logs.stdout.strip()[-300:]}")
 
     def stop(self) -> bool:
+        self._keep_kubeadm_manifest()
         self._exec("sh", "-c", f"[ ! -f {MANIFEST} ] || mv {MANIFEST} {STOPPED}")
         self._digest = None
         deadline = time.monotonic() + START_TIMEOUT
@@ -176,7 +182,8 @@ class KindScheduler:
 
     def restore(self) -> None:
         """Put kubeadm's own scheduler back (the cluster as kind made it)."""
-        self._exec("sh", "-c", f"[ ! -f {KUBEADM_MANIFEST} ] || cp {KUBEADM_MANIFEST} {MANIFEST}; rm -f {STOPPED}")
+        self._exec("sh", "-c", f"if [ -f {KUBEADM_MANIFEST} ]; then cp {KUBEADM_MANIFEST} {MANIFEST}; "
+                               f"elif [ -f {STOPPED} ]; then mv {STOPPED} {MANIFEST}; fi; rm -f {STOPPED}")
         self._digest = None
         self._turn = -1
 
