@@ -93,7 +93,9 @@ class ClusterBackend:
         state = self.control_plane.state if self.local else StateDir.default()
         self._one_at_a_time = functools.partial(state.lock, f"scenarios-{key}.lock")
         self.run_id = new_run_id()
-        self.adapter = Adapter(self.run_id, scheduler_name=self.scheduler_name, guard_foreign_nodes=not self.local)
+        # A driven cluster scheduler (kind) runs on a cluster whose own node is hidden (kind.hide_node).
+        self.adapter = Adapter(self.run_id, scheduler_name=self.scheduler_name,
+                               guard_foreign_nodes=not self.local and cluster_scheduler is None)
         self._count = 0
         self._closed = False
         swept = cleanup.sweep(self.kube, finalize=self.local, keep=self.run_id)

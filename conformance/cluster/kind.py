@@ -85,6 +85,22 @@ def check_ours(name: str, run: Runner = _run) -> bool:
     return bool(nodes)
 
 
+def hide_node(name: str, run: Runner = _run) -> None:
+    """Delete the kind node's Node object (and its mirror pods): the scheduler then sees exactly the
+    scenario's nodes, as on the reference and the local control plane, and FitError messages count
+    the same nodes. The static control-plane pods keep running (the kubelet runs them from files) and
+    the kubelet does not register again while it runs."""
+    node = f"{name}-control-plane"
+    kubectl = ["docker", "exec", node, "kubectl", "--kubeconfig=/etc/kubernetes/admin.conf"]
+    for argv in ([*kubectl, "delete", "node", node, "--ignore-not-found", "--wait=false"],
+                 [*kubectl, "delete", "pods", "-n", "kube-system", "--field-selector", f"spec.nodeName={node}",
+                  "--force", "--grace-period=0", "--ignore-not-found", "--wait=false"]):
+        out = run(argv)
+        if out.returncode != 0:
+            raise BackendUnavailable(f"cannot remove kind node {node}'s Node object: {_last_line(out.stderr)}; "
+                                     f"`sched-conformance cluster down --cluster kind --kind-name {name}` and retry")
+
+
 def delete(name: str, *, run: Runner = _run, which: Callable[[str], str | None] = shutil.which) -> list[str]:
     """Delete cluster `name` if it is ours; what was removed, one line each."""
     if not check_ours(name, run):
@@ -125,6 +141,7 @@ def ensure_cluster(name: str | None = None, *, config: Path | None = None, state
                                          f"{_last_line(exported.stderr)}; `sched-conformance cluster down "
                                          f"--cluster kind` removes it")
             say(f"reusing kind cluster {name}")
+            hide_node(name, run)
             return str(kubeconfig), f"kind-{name}"
         image = build(progress=say)
         watchdog = Watchdog.start(name, kind) if tied else None
@@ -141,6 +158,7 @@ def ensure_cluster(name: str | None = None, *, config: Path | None = None, state
             delete(name, run=run, which=which)
             raise BackendUnavailable(f"`kind create cluster --name {name}` failed: {_last_line(created.stderr)} "
                                      "(see `docker logs`; rerun with the node image from kind-node/build-image.sh)")
+        hide_node(name, run)
         say(f"kind cluster {name} created in {time.monotonic() - start:.1f} s")
     return str(kubeconfig), f"kind-{name}"
 

@@ -3,8 +3,8 @@
 The node image's kube-scheduler is the harness's, with the probe plugins (kind-node/build-image.sh),
 so on kind the suite drives the cluster's real scheduler the way it drives the local one
 (local_scheduler.py): the rendered config goes into the node, kubeadm's static pod manifest is
-rewritten to run with it, and the kubelet replaces the pod; the backend waits for the new pod to be
-Ready through the API server. Stopping moves the manifest out of the kubelet's directory.
+rewritten to run with it, and the kubelet replaces the pod; readiness is asked of the new scheduler
+itself (/readyz). Stopping moves the manifest out of the kubelet's directory.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from typing import Any, Callable, Mapping
 import yaml
 
 from ..errors import BackendFailure, BackendUnavailable
-from .kube import Kube, path
+from .kube import Kube
 from .local_scheduler import LocalScheduler
 from .schedconfig import config_hash
 from .state import StateDir, bin_dir
@@ -101,7 +101,7 @@ class KindScheduler:
         self.progress = progress or (lambda _msg: None)
         self._digest: str | None = None
         self._ip: str | None = None
-        self._turn = -1  # -1: kubeadm's scheduler runs; else the index in NAMES of ours
+        self._turn = -1  # the index in NAMES of our last pod (-1: none yet)
 
     def _exec(self, *argv: str, stdin: str | None = None) -> str:
         out = self.run(["docker", "exec", "-i", self.node, *argv], stdin)
@@ -118,10 +118,6 @@ class KindScheduler:
     def _kubeadm_manifest(self) -> dict[str, Any]:
         self._keep_kubeadm_manifest()
         return yaml.safe_load(self._exec("cat", KUBEADM_MANIFEST))
-
-    def _mirror(self) -> dict[str, Any] | None:
-        """kubeadm's scheduler's mirror pod."""
-        return self.kube.get(path("Pod", "kube-system", f"{NAMES[0]}-{self.node}"))
 
     def ensure(self, config: Mapping[str, Any], *, force: bool = False) -> bool:
         """Run with `config` (rendered with `kubeconfig`); True when the pod was replaced."""
@@ -161,10 +157,8 @@ class KindScheduler:
         self._exec("sh", "-c", f"[ ! -f {MANIFEST} ] || mv {MANIFEST} {STOPPED}")
         self._digest = None
         deadline = time.monotonic() + START_TIMEOUT
-        # Until nothing listens on the scheduler's port; kubeadm's own binds 127.0.0.1 only, so from
-        # here it looks gone at once: its mirror pod says when the kubelet removed it.
-        kubeadms = self._turn < 0
-        while _ready(self._address()) is not None or (kubeadms and self._mirror() is not None):
+        # Until no kube-scheduler process is left in the node (the kubelet kills it).
+        while self.run(["docker", "exec", self.node, "pgrep", "-x", "kube-scheduler"]).returncode == 0:
             if time.monotonic() > deadline:
                 raise BackendFailure(f"the kind node's kube-scheduler did not stop in {START_TIMEOUT:.0f} s")
             time.sleep(0.1)
