@@ -34,6 +34,9 @@ def _guard(fn: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Namesp
         except ConformanceError as exc:
             print(f"sched-conformance: {exc}", file=sys.stderr)
             return 2
+        except KeyboardInterrupt:
+            print("sched-conformance: interrupted (what it had started is removed)", file=sys.stderr)
+            return 130
     return run
 
 

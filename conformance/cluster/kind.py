@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import signal
 import subprocess
 import time
 from pathlib import Path
@@ -33,6 +34,19 @@ Runner = Callable[[list[str]], "subprocess.CompletedProcess[str]"]
 
 def _run(argv: list[str]) -> "subprocess.CompletedProcess[str]":
     return subprocess.run(argv, capture_output=True, text=True, timeout=CREATE_TIMEOUT, check=False)
+
+
+def _run_group(argv: list[str]) -> "subprocess.CompletedProcess[str]":
+    """`argv` in its own process group, all of which dies with it: `kind create` runs `docker run` and
+    `docker exec`, which would otherwise go on (and make a node container) after kind is stopped."""
+    proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    try:
+        out, err = proc.communicate(timeout=CREATE_TIMEOUT)
+    except BaseException:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait()
+        raise
+    return subprocess.CompletedProcess(argv, proc.returncode, out, err)
 
 
 def _last_line(text: str) -> str:
@@ -114,9 +128,25 @@ def delete(name: str, *, run: Runner = _run, which: Callable[[str], str | None] 
     return [f"deleted kind cluster {name}"]
 
 
+def delete_until_gone(name: str, *, run: Runner = _run, which: Callable[[str], str | None] = shutil.which,
+                      quiet: float = 3.0, timeout: float = 60.0, sleep: Callable[[float], None] = time.sleep) -> None:
+    """Delete cluster `name` until no node container of it has appeared for `quiet` seconds."""
+    deadline = time.monotonic() + timeout
+    empty_since: float | None = None
+    while time.monotonic() < deadline:
+        if node_images(name, run):
+            delete(name, run=run, which=which)
+            empty_since = None
+        elif empty_since is None:
+            empty_since = time.monotonic()
+        elif time.monotonic() - empty_since >= quiet:
+            return
+        sleep(0.5)
+
+
 def ensure_cluster(name: str | None = None, *, config: Path | None = None, state: StateDir | None = None,
                    run: Runner = _run, which: Callable[[str], str | None] = shutil.which,
-                   progress: Callable[[str], None] | None = None, tied: bool = False,
+                   progress: Callable[[str], None] | None = None, tied: bool = False, create: Runner = _run_group,
                    build: Callable[..., str] = kind_image.build_image) -> tuple[str, str]:
     """(kubeconfig path, context) of our kind cluster `name`, created unless it exists.
 
@@ -150,9 +180,12 @@ def ensure_cluster(name: str | None = None, *, config: Path | None = None, state
         say(f"creating kind cluster {name} with {image}")
         start = time.monotonic()
         try:
-            created = run(argv)
+            created = create(argv)
         except BaseException:
-            delete(name, run=run, which=which)  # Ctrl-C or timeout: kind may have made containers already
+            # Ctrl-C or timeout: kind may have made containers already, and a `docker run` it had sent
+            # may still land in the daemon after kind is gone: delete until nothing shows up for a while.
+            say(f"interrupted: deleting the half-made kind cluster {name}")
+            delete_until_gone(name, run=run, which=which)
             raise
         if created.returncode != 0:
             delete(name, run=run, which=which)

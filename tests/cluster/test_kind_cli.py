@@ -91,7 +91,7 @@ def test_a_cluster_that_is_not_ours_is_neither_reused_nor_deleted(tmp_path):
     docker = FakeDocker({"sc-control-plane": "kindest/node:v1.35.0"})
     with pytest.raises(BackendUnavailable, match=r"^kind cluster 'sc' exists and is not ours \(node sc-control-plane "
                                                  r"\(kindest/node:v1.35.0\) does not run a sched-conformance/kind-node"):
-        kind.ensure_cluster("sc", state=StateDir(tmp_path), run=docker, which=_which, build=_image)
+        kind.ensure_cluster("sc", state=StateDir(tmp_path), run=docker, create=docker, which=_which, build=_image)
     with pytest.raises(BackendUnavailable, match="is not ours"):
         kind.delete("sc", run=docker, which=_which)
     assert docker.nodes and not [c for c in docker.calls if "delete" in c or c[:2] == ["docker", "rm"]]
@@ -102,7 +102,7 @@ def test_a_create_that_fails_or_is_interrupted_leaves_nothing(tmp_path, interrup
     from conformance.cluster.state import StateDir
     docker = FakeDocker(create=1, interrupt=interrupt)
     with pytest.raises(KeyboardInterrupt if interrupt else BackendUnavailable) as raised:
-        kind.ensure_cluster("sc", state=StateDir(tmp_path), run=docker, which=_which, build=_image)
+        kind.ensure_cluster("sc", state=StateDir(tmp_path), run=docker, create=docker, which=_which, build=_image)
     if not interrupt:
         assert str(raised.value).startswith("`kind create cluster --name sc` failed: ERROR: failed to init node")
     assert docker.nodes == {}, "the half-made node container is left behind"
@@ -147,3 +147,29 @@ contexts: [{name: prod, context: {cluster: prod, user: u}}]
     args = _parser().parse_args(["cleanup", "--state", str(tmp_path / "s"), "--kubeconfig", str(kc)])
     assert args.run(args) == 2
     assert "does not look like a test cluster" in capsys.readouterr().err
+
+
+def test_the_scheduler_manifest_runs_the_scenario_config_with_kubeadm_s_credentials():
+    from conformance.cluster.kind_scheduler import CONFIG_DIR, HASH_ANNOTATION, scheduler_manifest
+    kubeadm = {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "kube-scheduler", "namespace": "kube-system"},
+               "spec": {"containers": [{
+                   "name": "kube-scheduler", "image": "registry.k8s.io/kube-scheduler:v1.37.1",
+                   "command": ["kube-scheduler", "--authentication-kubeconfig=/etc/kubernetes/scheduler.conf",
+                               "--authorization-kubeconfig=/etc/kubernetes/scheduler.conf",
+                               "--bind-address=127.0.0.1", "--kubeconfig=/etc/kubernetes/scheduler.conf",
+                               "--leader-elect=true"],
+                   "startupProbe": {"initialDelaySeconds": 10}, "livenessProbe": {"periodSeconds": 10},
+                   "readinessProbe": {"periodSeconds": 1},
+                   "volumeMounts": [{"name": "kubeconfig", "mountPath": "/etc/kubernetes/scheduler.conf"}]}],
+                   "volumes": [{"name": "kubeconfig", "hostPath": {"path": "/etc/kubernetes/scheduler.conf"}}]}}
+    pod = scheduler_manifest(kubeadm, "abc")
+    container = pod["spec"]["containers"][0]
+    assert container["command"] == ["kube-scheduler", "--authentication-kubeconfig=/etc/kubernetes/scheduler.conf",
+                                    "--authorization-kubeconfig=/etc/kubernetes/scheduler.conf",
+                                    "--bind-address=0.0.0.0", f"--config={CONFIG_DIR}/config-abc.yaml"]
+    assert "startupProbe" not in container and "livenessProbe" not in container and container["readinessProbe"]
+    assert {"name": "sched-conformance", "mountPath": CONFIG_DIR, "readOnly": True} in container["volumeMounts"]
+    assert {"name": "sched-conformance", "hostPath": {"path": CONFIG_DIR, "type": "DirectoryOrCreate"}} in \
+        pod["spec"]["volumes"]
+    assert pod["metadata"]["annotations"][HASH_ANNOTATION] == "abc"
+    assert kubeadm["spec"]["containers"][0]["command"][3] == "--bind-address=127.0.0.1", "kubeadm's is not changed"
