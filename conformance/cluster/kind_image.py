@@ -37,8 +37,9 @@ def build_image(*, binaries: Path | None = None, progress: Callable[[str], None]
     try:
         for line in proc.stderr:
             line = line.rstrip()
+            if line.startswith("build-image: ") or (line and not last.startswith("build-image: ")):
+                last = line  # the script's own error line names the cause; its trap's line follows it
             if line:
-                last = line
                 say(line)
         tag = proc.stdout.read().strip()
         code = proc.wait()

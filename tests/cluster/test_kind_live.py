@@ -156,8 +156,9 @@ def test_ctrl_c_during_cluster_up_leaves_no_container(kind_cluster, tmp_path):
 
 def test_a_killed_session_leaves_no_cluster(kind_cluster, tmp_path):
     name = f"sc-kill-{os.getpid()}"
-    code = ("import sys, time; from conformance.cluster import kind; from conformance.cluster.state import StateDir;"
-            f"kind.ensure_cluster({name!r}, state=StateDir(sys.argv[1]), tied=True,"
+    code = ("import sys, time; from pathlib import Path; from conformance.cluster import kind;"
+            "from conformance.cluster.state import StateDir;"
+            f"kind.ensure_cluster({name!r}, state=StateDir(Path(sys.argv[1])), tied=True,"
             f" build=lambda **_: {kind_cluster['image']!r}); print('up', flush=True); time.sleep(600)")
     proc = subprocess.Popen([sys.executable, "-c", code, str(tmp_path)], cwd=ROOT, text=True,
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
