@@ -173,3 +173,14 @@ def test_the_scheduler_manifest_runs_the_scenario_config_with_kubeadm_s_credenti
         pod["spec"]["volumes"]
     assert pod["metadata"]["annotations"][HASH_ANNOTATION] == "abc"
     assert kubeadm["spec"]["containers"][0]["command"][3] == "--bind-address=127.0.0.1", "kubeadm's is not changed"
+
+
+def test_cluster_up_kind_without_docker_names_the_command(monkeypatch, tmp_path, capsys):
+    monkeypatch.setattr(kind, "unavailable_reason", lambda: "kind needs Docker: the `docker` command is not on PATH "
+                                                            "(as root: kind-node/docker-setup.sh --install)")
+    monkeypatch.setattr(kind, "ensure_cluster", lambda *a, **k: pytest.fail("no cluster without Docker"))
+    args = _parser().parse_args(["cluster", "up", "--cluster", "kind", "--state", str(tmp_path)])
+    assert args.run(args) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err == ["sched-conformance: kind needs Docker: the `docker` command is not on PATH (as root: "
+                   "kind-node/docker-setup.sh --install); or pass --install-docker (as root) to let this command do it"]

@@ -4,6 +4,8 @@ The ClusterBackend itself is replaced by a recorder here (tests/cluster/test_liv
 test_suite_subset.py run the real one).
 """
 
+from pathlib import Path
+
 import pytest
 
 from conformance.cluster import target
@@ -63,9 +65,16 @@ def test_kubeconfig_options_reach_the_backend(recorder):
                            "extender_server": None, "fresh_scheduler": True, "progress": None}
 
 
-def test_kind_uses_the_kind_clusters_kubeconfig_or_fails_naming_what_is_missing(recorder):
+def test_kind_uses_the_kind_clusters_kubeconfig_or_fails_naming_what_is_missing(recorder, monkeypatch):
+    from conformance.cluster import kind_scheduler
+    monkeypatch.setattr(kind_scheduler, "gateway", lambda: "172.18.0.1")
     target.open_backend(cluster="kind", ensure_kind=lambda: ("/kind.kubeconfig", "kind-x"))
     assert (recorder[0]["kubeconfig"], recorder[0]["context"]) == ("/kind.kubeconfig", "kind-x")
+    # The node's scheduler is driven per scenario and posts its traces to the Docker network's gateway.
+    assert recorder[0]["collector_host"] == "172.18.0.1"
+    assert recorder[0]["cluster_scheduler"](object()).node == "x-control-plane"
+    target.open_backend(cluster="kind", ensure_kind=lambda: ("/kind.kubeconfig", "kind-x"), scheduler_name="s")
+    assert "cluster_scheduler" not in recorder[1] and recorder[1]["scheduler_name"] == "s"
 
     def missing():
         raise BackendUnavailable("kind needs Docker: the `docker` command is not on PATH (install Docker)")
@@ -133,14 +142,16 @@ def test_cluster_options_without_the_cluster_backend_are_a_usage_error(suite):
     result.stderr.fnmatch_lines(["*--kubeconfig applies to the cluster backend; add --backend cluster or drop --kubeconfig"])
 
 
-def test_unavailable_kind_ends_the_session_at_once_with_one_line(pytester):
+def test_unavailable_kind_ends_the_session_at_once_with_one_line(pytester, monkeypatch, tmp_path):
     from conformance.cluster import kind
-    if kind.unavailable_reason() is None:
-        pytest.skip("kind can run here: tests/cluster/test_kind_cli.py creates the cluster")
+    monkeypatch.setenv("PATH", str(tmp_path))  # no docker here, whether or not this machine has one
+    monkeypatch.setenv("PYTHONPATH", str(Path(kind.__file__).resolve().parents[2]))  # this checkout's package
+    reason = kind.unavailable_reason()
+    assert reason == "kind needs Docker: the `docker` command is not on PATH (as root: kind-node/docker-setup.sh --install)"
     pytester.makepyfile(test_backend=_TEST)
     result = pytester.runpytest_subprocess("--backend", "cluster", "--cluster", "kind")
     assert result.ret == 4
-    result.stdout.fnmatch_lines([f"*sched-conformance: {kind.unavailable_reason()}*"])
+    result.stdout.fnmatch_lines([f"*sched-conformance: {reason}*"])
     result.assert_outcomes()
 
 
