@@ -9,19 +9,15 @@ itself (/readyz). Stopping moves the manifest out of the kubelet's directory.
 
 from __future__ import annotations
 
-import ssl
 import subprocess
 import time
-import urllib.error
-import urllib.request
-from pathlib import Path
 from typing import Any, Callable, Mapping
 
 import yaml
 
 from ..errors import BackendFailure, BackendUnavailable
 from .kube import Kube
-from .local_scheduler import LocalScheduler
+from .local_scheduler import LocalScheduler, _ready
 from .schedconfig import config_hash
 from .state import StateDir, bin_dir
 
@@ -34,7 +30,6 @@ HASH_ANNOTATION = "sched-conformance.io/config-hash"
 START_TIMEOUT = 90.0
 PORT = 10259  # kube-scheduler's secure port
 NAMES = ("kube-scheduler", "kube-scheduler-sc")  # kubeadm's static pod's name, and the alternate one
-_INSECURE = ssl._create_unverified_context()  # the scheduler's self-signed serving cert
 
 Runner = Callable[..., "subprocess.CompletedProcess[str]"]
 
@@ -74,17 +69,6 @@ def scheduler_manifest(kubeadm: Mapping[str, Any], digest: str) -> dict[str, Any
     pod["spec"]["volumes"] = volumes + [{"name": "sched-conformance",
                                          "hostPath": {"path": CONFIG_DIR, "type": "DirectoryOrCreate"}}]
     return pod
-
-
-def _ready(host: str) -> int | None:
-    """The status of the scheduler's /readyz at `host` (None: nothing listens)."""
-    try:
-        with urllib.request.urlopen(f"https://{host}:{PORT}/readyz", timeout=1, context=_INSECURE) as resp:
-            return resp.status
-    except urllib.error.HTTPError as err:
-        return err.code
-    except OSError:
-        return None
 
 
 class KindScheduler:
@@ -142,7 +126,7 @@ class KindScheduler:
         deadline = time.monotonic() + START_TIMEOUT
         while time.monotonic() < deadline:
             # stop() saw the old process go: whatever answers now runs this config.
-            if _ready(self._address()) == 200:
+            if _ready(PORT, self._address()):
                 self._digest = digest
                 return True
             time.sleep(0.1)

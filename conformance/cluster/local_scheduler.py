@@ -23,9 +23,9 @@ PROBE_CHECK = "Probe0"
 _INSECURE = ssl._create_unverified_context()  # the scheduler's in-memory self-signed cert, on loopback
 
 
-def _ready(port: int) -> bool:
+def _ready(port: int, host: str = "127.0.0.1") -> bool:
     try:
-        with urllib.request.urlopen(f"https://127.0.0.1:{port}/readyz", timeout=1, context=_INSECURE) as resp:
+        with urllib.request.urlopen(f"https://{host}:{port}/readyz", timeout=1, context=_INSECURE) as resp:
             return resp.status == 200
     except OSError:
         return False
