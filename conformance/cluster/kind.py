@@ -174,7 +174,8 @@ def ensure_cluster(name: str | None = None, *, config: Path | None = None, state
             hide_node(name, run)
             return str(kubeconfig), f"kind-{name}"
         image = build(progress=say)
-        watchdog = Watchdog.start(name, kind) if tied else None
+        if tied:
+            Watchdog.start(name, kind)
         argv = [kind, "create", "cluster", "--name", name, "--image", image, "--kubeconfig", str(kubeconfig),
                 "--config", str(config or CONFIG)]
         say(f"creating kind cluster {name} with {image}")
@@ -190,7 +191,8 @@ def ensure_cluster(name: str | None = None, *, config: Path | None = None, state
         if created.returncode != 0:
             delete(name, run=run, which=which)
             raise BackendUnavailable(f"`kind create cluster --name {name}` failed: {_last_line(created.stderr)} "
-                                     "(see `docker logs`; rerun with the node image from kind-node/build-image.sh)")
+                                     f"(the half-made cluster is removed; `{' '.join(argv)} --retain` keeps it "
+                                     f"for `docker logs {name}-control-plane`)")
         hide_node(name, run)
         say(f"kind cluster {name} created in {time.monotonic() - start:.1f} s")
     return str(kubeconfig), f"kind-{name}"
