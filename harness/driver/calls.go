@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"runtime/debug"
+	"slices"
 	"sort"
 	"strings"
 
@@ -34,6 +35,14 @@ type Call struct {
 	Repeat int `json:"repeat,omitempty"`
 	// Parallel is the point parallel calls (filter or score).
 	Parallel string `json:"parallel,omitempty"`
+	// When, the index of an earlier call of the sequence, runs this call only
+	// as the framework would after that one: it returned Success (not Skip,
+	// not a rejection) and, for a PreFilter result naming nodes, Node is one.
+	When *int `json:"when,omitempty"`
+	// Unless, the index of an earlier call, skips this call when that one
+	// rejected the pod (any code but Success and Skip) or was skipped: the
+	// framework runs PreScore and Score after a PreFilter that returned Skip.
+	Unless *int `json:"unless,omitempty"`
 }
 
 // Result is what one call returned. Panic is set when the plugin panicked;
@@ -51,6 +60,8 @@ type Result struct {
 	Panic      string           `json:"panic,omitempty"`
 	Mutated    []string         `json:"mutated,omitempty"`
 	Error      string           `json:"error,omitempty"`
+	// Skipped: When said the framework would not make this call.
+	Skipped bool `json:"skipped,omitempty"`
 }
 
 // sequence is one request's state: its cycle states and decoded manifests.
@@ -58,17 +69,50 @@ type sequence struct {
 	d      *Driver
 	states map[string]fwk.CycleState
 	pods   map[string]*v1.Pod
+	// feasible records, per cycle state, the nodes Filter answered for and
+	// whether it accepted them: PreScore and Score see the accepted ones, as
+	// upstream passes them only the feasible nodes.
+	feasible map[string]map[string]bool
 }
 
 // Run runs calls in order on a fresh empty snapshot and fresh cycle states.
 func (d *Driver) Run(calls []Call) []Result {
 	*d.snap = *internalcache.NewEmptySnapshot()
-	s := &sequence{d: d, states: map[string]fwk.CycleState{}, pods: map[string]*v1.Pod{}}
+	s := &sequence{d: d, states: map[string]fwk.CycleState{}, pods: map[string]*v1.Pod{},
+		feasible: map[string]map[string]bool{}}
 	out := make([]Result, len(calls))
 	for i, c := range calls {
+		if (c.When != nil && !follows(out, *c.When, i, c.Node)) || (c.Unless != nil && rejected(out, *c.Unless, i)) {
+			out[i] = Result{Skipped: true}
+			continue
+		}
 		out[i] = s.call(c)
 	}
 	return out
+}
+
+// follows says whether the framework makes a call after results[when].
+func follows(results []Result, when, i int, node string) bool {
+	if when < 0 || when >= i {
+		return false
+	}
+	r := results[when]
+	if r.Skipped || r.Code != fwk.Success.String() {
+		return false
+	}
+	if node == "" || r.AllNodes || r.NodeNames == nil {
+		return true
+	}
+	return slices.Contains(r.NodeNames, node)
+}
+
+// rejected says whether results[unless] ended the pod's cycle.
+func rejected(results []Result, unless, i int) bool {
+	if unless < 0 || unless >= i {
+		return true
+	}
+	r := results[unless]
+	return r.Skipped || (r.Code != fwk.Success.String() && r.Code != fwk.Skip.String())
 }
 
 func (s *sequence) call(c Call) (res Result) {
@@ -157,6 +201,21 @@ func (s *sequence) nodeInfo(name string) (fwk.NodeInfo, error) {
 		return nil, fmt.Errorf("node %q is not in the snapshot", name)
 	}
 	return ni, nil
+}
+
+// feasibleNodes are the nodes Filter accepted with state, or every node when Filter never ran with it.
+func (s *sequence) feasibleNodes(state string) []fwk.NodeInfo {
+	answered, ok := s.feasible[state]
+	if !ok {
+		return s.nodes()
+	}
+	var out []fwk.NodeInfo
+	for _, ni := range s.nodes() {
+		if answered[ni.Node().Name] {
+			out = append(out, ni)
+		}
+	}
+	return out
 }
 
 // nodes are the snapshot's node infos in name order (the snapshot's own list order is a map's).

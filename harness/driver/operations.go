@@ -2,6 +2,7 @@ package driver
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"sort"
 	"sync"
@@ -113,6 +114,10 @@ func (s *sequence) filter(c Call) (Result, error) {
 	w := watch("pod", pod, "nodeInfo", ni, "otherPluginsState", foreign(st))
 	out := status(pl.Filter(s.d.ctx, st, pod, ni))
 	out.Mutated = w.changed()
+	if s.feasible[c.State] == nil {
+		s.feasible[c.State] = map[string]bool{}
+	}
+	s.feasible[c.State][c.Node] = out.Code == fwk.Success.String()
 	return out, nil
 }
 
@@ -184,7 +189,7 @@ func (s *sequence) preScore(c Call) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
-	nodes := s.nodes()
+	nodes := s.feasibleNodes(c.State)
 	w := watch("pod", pod, "nodeInfos", nodes, "otherPluginsState", foreign(st))
 	out := status(pl.PreScore(s.d.ctx, st, pod, nodes))
 	out.Mutated = w.changed()
@@ -220,7 +225,7 @@ func (s *sequence) scores(c Call) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
-	nodes := s.nodes()
+	nodes := s.feasibleNodes(c.State)
 	w := watch("pod", pod, "nodeInfos", nodes, "otherPluginsState", foreign(st))
 	out := Result{Code: fwk.Success.String(), Scores: map[string]int64{}}
 	list := make(fwk.NodeScoreList, 0, len(nodes))
@@ -322,12 +327,12 @@ func (s *sequence) parallel(c Call) (Result, error) {
 // QueuedPod is a pod as the scheduling queue holds it; times are
 // nanoseconds after a fixed epoch.
 type QueuedPod struct {
-	Pod                 []byte `json:"pod"`
-	Timestamp           int64  `json:"timestamp"`
-	Attempts            int    `json:"attempts"`
-	UnschedulableCount  int    `json:"unschedulableCount"`
-	BackoffExpiration   int64  `json:"backoffExpiration"`
-	InitialAttemptDelta *int64 `json:"initialAttempt,omitempty"`
+	Pod                 json.RawMessage `json:"pod"`
+	Timestamp           int64           `json:"timestamp"`
+	Attempts            int             `json:"attempts"`
+	UnschedulableCount  int             `json:"unschedulableCount"`
+	BackoffExpiration   int64           `json:"backoffExpiration"`
+	InitialAttemptDelta *int64          `json:"initialAttempt,omitempty"`
 }
 
 // lessMatrix is Less over every ordered pair of queued pods.
@@ -360,10 +365,10 @@ func (s *sequence) lessMatrix(c Call) (Result, error) {
 
 // Event is a cluster event: an assigned pod or a node added, updated or deleted.
 type Event struct {
-	Kind   string `json:"kind"`
-	Action string `json:"action"`
-	Old    []byte `json:"old,omitempty"`
-	New    []byte `json:"new,omitempty"`
+	Kind   string          `json:"kind"`
+	Action string          `json:"action"`
+	Old    json.RawMessage `json:"old,omitempty"`
+	New    json.RawMessage `json:"new,omitempty"`
 }
 
 // HintResult says what the scheduling queue would do with a pod the plugin
@@ -465,12 +470,18 @@ func (s *sequence) clusterEvents(e Event) ([]fwk.ClusterEvent, any, any, error) 
 	case "node/delete":
 		return []fwk.ClusterEvent{{Resource: fwk.EventResource("Node"), ActionType: fwk.Delete}}, oldObj, nil, nil
 	case "node/update":
+		if oldObj == nil || newObj == nil {
+			return nil, nil, nil, fmt.Errorf("a node update needs old and new")
+		}
 		return framework.NodeSchedulingPropertiesChange(newObj.(*v1.Node), oldObj.(*v1.Node)), oldObj, newObj, nil
 	case "pod/add":
 		return []fwk.ClusterEvent{framework.EventAssignedPodAdd}, nil, newObj, nil
 	case "pod/delete":
 		return []fwk.ClusterEvent{framework.EventAssignedPodDelete}, oldObj, nil, nil
 	case "pod/update":
+		if oldObj == nil || newObj == nil {
+			return nil, nil, nil, fmt.Errorf("a pod update needs old and new")
+		}
 		return framework.PodSchedulingPropertiesChange(newObj.(*v1.Pod), oldObj.(*v1.Pod), false), oldObj, newObj, nil
 	}
 	return nil, nil, nil, fmt.Errorf("event %s/%s: use kind node or pod and action add, update or delete", e.Kind, e.Action)

@@ -1,0 +1,153 @@
+"""Generated inputs of one plugin: a snapshot (nodes, bound pods), the pod to schedule, and what a property adds
+(another pod, a queue, a cluster event). Built from `generators`, so they shrink as the scenarios do."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Any
+
+from hypothesis import strategies as st
+from hypothesis.strategies import SearchStrategy
+
+from generators import clusters, nodes, pods
+from generators.pools import NODE_NAMES
+
+Manifest = dict[str, Any]
+MAX_NODES = 3
+
+
+@dataclass(frozen=True)
+class PluginInput:
+    nodes: tuple[Manifest, ...]
+    pods: tuple[Manifest, ...]  # bound to the nodes
+    pod: Manifest               # the pod being scheduled
+
+    @property
+    def node_names(self) -> list[str]:
+        return [n["metadata"]["name"] for n in self.nodes]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"nodes": list(self.nodes), "pods": list(self.pods), "pod": self.pod}
+
+
+@dataclass(frozen=True)
+class WithOther:
+    """An input and another pod bound to one of its nodes (added or removed, reserved, nominated)."""
+    input: PluginInput
+    other: Manifest
+
+    @property
+    def node(self) -> str:
+        return self.other["spec"]["nodeName"]
+
+    def with_other(self) -> PluginInput:
+        return replace(self.input, pods=self.input.pods + (self.other,))
+
+    def to_dict(self) -> dict[str, Any]:
+        return {**self.input.to_dict(), "other": self.other}
+
+
+@dataclass(frozen=True)
+class QueuedPods:
+    """Pods as the scheduling queue holds them: times in nanoseconds after a fixed epoch."""
+    queued: tuple[Manifest, ...]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"queued": list(self.queued)}
+
+
+@dataclass(frozen=True)
+class WithEvent:
+    """An input, a cluster event (a node or an assigned pod added, updated or deleted) and the input after it."""
+    input: PluginInput
+    event: Manifest
+    after: PluginInput
+
+    def to_dict(self) -> dict[str, Any]:
+        return {**self.input.to_dict(), "event": self.event}
+
+
+def _unscheduled(name: str, node_names: list[str]) -> SearchStrategy[Manifest]:
+    return pods(name=name, nodes=node_names or NODE_NAMES[:1], gates=False)
+
+
+@st.composite
+def plugin_inputs(draw: Any) -> PluginInput:
+    """A cluster of 1 to 3 nodes with up to 4 bound pods and a pod to schedule; shrinks towards one empty node
+    and the simplest pod."""
+    cluster = draw(clusters(max_nodes=MAX_NODES, max_pods=4, objects=False))
+    names = [n["metadata"]["name"] for n in cluster.nodes]
+    return PluginInput(cluster.nodes, cluster.pods, draw(_unscheduled("pod-0", names)))
+
+
+@st.composite
+def with_other(draw: Any) -> WithOther:
+    """An input and another pod bound to one of its nodes; shrinks towards the simplest pod on the first node."""
+    inp = draw(plugin_inputs())
+    node = draw(st.sampled_from(inp.node_names))
+    return WithOther(inp, draw(pods(name="other-0", node_name=node, nodes=inp.node_names)))
+
+
+@st.composite
+def queued_pods(draw: Any) -> QueuedPods:
+    """2 to 5 queued pods with priorities, timestamps 0-3 s apart, attempts and backoff; shrinks towards two
+    equal pods queued at the same instant."""
+    count = draw(st.integers(2, 5))
+    second = 1_000_000_000
+    out = []
+    for i in range(count):
+        out.append({"pod": draw(pods(name=f"pod-{i}", gates=False)),
+                    "timestamp": draw(st.integers(0, 3)) * second,
+                    "attempts": draw(st.integers(0, 3)), "unschedulableCount": draw(st.integers(0, 3)),
+                    "backoffExpiration": draw(st.integers(0, 3)) * second})
+    return QueuedPods(tuple(out))
+
+
+def _replace(items: tuple[Manifest, ...], name: str, new: Manifest | None) -> tuple[Manifest, ...]:
+    out = [new if i["metadata"]["name"] == name else i for i in items]
+    return tuple(i for i in out if i is not None)
+
+
+@st.composite
+def with_events(draw: Any) -> WithEvent:
+    """An input and one event on it: a node added, updated (relabelled, retainted, resized) or deleted, an
+    assigned pod added, updated or deleted; shrinks towards adding a simple node."""
+    inp = draw(plugin_inputs())
+    names = inp.node_names
+    kinds = ["node/add", "node/update", "pod/add"]
+    if len(inp.nodes) > 1:
+        kinds.append("node/delete")
+    if inp.pods:
+        kinds += ["pod/update", "pod/delete"]
+    kind, action = draw(st.sampled_from(kinds)).split("/")
+    if kind == "node":
+        if action == "add":
+            new = draw(nodes(name=NODE_NAMES[len(names)]))
+            return WithEvent(inp, {"kind": kind, "action": action, "new": new},
+                             replace(inp, nodes=inp.nodes + (new,)))
+        old = draw(st.sampled_from(inp.nodes))
+        name = old["metadata"]["name"]
+        if action == "delete":
+            return WithEvent(inp, {"kind": kind, "action": action, "old": old},
+                             replace(inp, nodes=_replace(inp.nodes, name, None),
+                                     pods=tuple(p for p in inp.pods if p["spec"]["nodeName"] != name)))
+        new = draw(nodes(name=name))
+        return WithEvent(inp, {"kind": kind, "action": action, "old": old, "new": new},
+                         replace(inp, nodes=_replace(inp.nodes, name, new)))
+    if action == "add":
+        node = draw(st.sampled_from(names))
+        new = draw(pods(name=f"running-{len(inp.pods) + 10}", node_name=node, nodes=names))
+        return WithEvent(inp, {"kind": kind, "action": action, "new": new}, replace(inp, pods=inp.pods + (new,)))
+    old = draw(st.sampled_from(inp.pods))
+    name = old["metadata"]["name"]
+    if action == "delete":
+        return WithEvent(inp, {"kind": kind, "action": action, "old": old},
+                         replace(inp, pods=_replace(inp.pods, name, None)))
+    new = draw(pods(name=name, node_name=old["spec"]["nodeName"], nodes=names,
+                    namespaces=(old["metadata"].get("namespace", "default"),)))
+    return WithEvent(inp, {"kind": kind, "action": action, "old": old, "new": new},
+                     replace(inp, pods=_replace(inp.pods, name, new)))
+
+
+__all__ = ["PluginInput", "QueuedPods", "WithEvent", "WithOther", "plugin_inputs", "queued_pods", "with_events",
+           "with_other"]
