@@ -63,7 +63,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     commands.add_to(sub)
     from .cluster.cli import register as register_cluster_commands
     register_cluster_commands(sub)
+    argv = list(sys.argv[1:] if argv is None else argv)
+    passed_on: list[str] = []
+    if argv[:1] == ["check-plugin"] and "--" in argv:
+        argv, passed_on = argv[:argv.index("--")], argv[argv.index("--") + 1:]
     args = parser.parse_args(argv)
+    if passed_on:
+        args.pytest_args = passed_on
     try:
         return args.run(args)
     except ConformanceError as e:

@@ -59,6 +59,14 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption("--extender", dest="conformance_extenders", action="append", default=[],
                     help="your running HTTP extender's URL prefix (filter and prioritize verbs; repeatable): "
                          "its answers are checked against the wire contract")
+    # Plugin contracts (conformance/contracts): one plugin driven directly.
+    group.addoption("--check-plugin", dest="conformance_check_plugins", action="append", default=[],
+                    help="contract suite: check this plugin of the effective profile (repeatable)")
+    group.addoption("--check-plugin-all", dest="conformance_check_plugin_all", action="store_true",
+                    help="contract suite: check every plugin of the effective profile")
+    group.addoption("--contract", dest="conformance_contracts", action="append", default=[],
+                    help="contract suite: only this property id (repeatable); see `sched-conformance check-plugin "
+                         "--list`")
     group.addoption("--own-scheduler", dest="conformance_own_scheduler", default=None,
                     help="a TOML file with go-modules, go-plugins, go-imports, k8s-version, scheduler-config "
                          "(default: [tool.sched-conformance] of ./pyproject.toml)")
@@ -243,9 +251,26 @@ def _session(config: pytest.Config) -> ConformanceSession:
     return config.stash[_KEY]
 
 
+_CONTRACTS = pytest.StashKey[Any]()
+
+
+def contract_session(config: pytest.Config) -> Any:
+    """The contract suite's drivers, for the scheduler the own-scheduler options describe (or the stock one)."""
+    if _CONTRACTS not in config.stash:
+        from .contracts.session import ContractSession
+        from .errors import ConformanceError
+        try:
+            config.stash[_CONTRACTS] = ContractSession(_session(config).own_scheduler())
+        except ConformanceError as exc:
+            raise pytest.UsageError(str(exc)) from None
+    return config.stash[_CONTRACTS]
+
+
 def pytest_unconfigure(config: pytest.Config) -> None:
     if _KEY in config.stash:
         config.stash[_KEY].close()
+    if _CONTRACTS in config.stash:
+        config.stash[_CONTRACTS].close()
 
 
 def _open_backends(config: pytest.Config) -> None:
