@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from .base import PANIC, ContractViolation, Property, brief, register, run_checked
-from .calls import answers, cycle
+from .calls import answers, cycle, snapshot
 from .inputs import PluginInput, plugin_inputs
 
 CYCLE_POINTS = frozenset({"preFilter", "filter", "preScore", "score", "reserve"})
@@ -15,10 +15,13 @@ def _no_panic(driver, inp: PluginInput) -> bool:
 
 
 def _deterministic(driver, inp: PluginInput) -> bool:
+    # Both cycles in one sequence: the driver gives every sequence a fresh plugin instance, and a plugin
+    # that answers from what earlier calls left in it must meet its own history here.
     calls = cycle(driver.points, inp, inp.pod)
-    first = answers(calls, run_checked(driver, calls))
+    again = len(calls)
+    calls = cycle(driver.points, inp, inp.pod, state="again", calls=calls + [snapshot(inp)])
     results = run_checked(driver, calls)
-    second = answers(calls, results)
+    first, second = answers(calls[:again], results[:again]), answers(calls, results, again)
     for a, b in zip(first, second):
         if a != b:
             raise ContractViolation("plugin-deterministic", f"{a[0]}{' on ' + a[1] if a[1] else ''} answered "

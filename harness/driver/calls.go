@@ -75,8 +75,12 @@ type sequence struct {
 	feasible map[string]map[string]bool
 }
 
-// Run runs calls in order on a fresh empty snapshot and fresh cycle states.
-func (d *Driver) Run(calls []Call) []Result {
+// Run runs calls in order on a fresh plugin instance, a fresh empty snapshot
+// and fresh cycle states.
+func (d *Driver) Run(calls []Call) ([]Result, error) {
+	if err := d.Fresh(); err != nil {
+		return nil, err
+	}
 	*d.snap = *internalcache.NewEmptySnapshot()
 	s := &sequence{d: d, states: map[string]fwk.CycleState{}, pods: map[string]*v1.Pod{},
 		feasible: map[string]map[string]bool{}}
@@ -88,7 +92,7 @@ func (d *Driver) Run(calls []Call) []Result {
 		}
 		out[i] = s.call(c)
 	}
-	return out
+	return out, nil
 }
 
 // follows says whether the framework makes a call after results[when].

@@ -12,14 +12,20 @@ import (
 	"sort"
 	"strings"
 
+	v1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/client-go/kubernetes/fake"
+	"k8s.io/klog/v2"
+	fwk "k8s.io/kube-scheduler/framework"
 	"k8s.io/kubernetes/pkg/scheduler"
+	"k8s.io/kubernetes/pkg/scheduler/apis/config"
 	internalcache "k8s.io/kubernetes/pkg/scheduler/backend/cache"
 	internalqueue "k8s.io/kubernetes/pkg/scheduler/backend/queue"
+	"k8s.io/kubernetes/pkg/scheduler/framework"
+	frameworkplugins "k8s.io/kubernetes/pkg/scheduler/framework/plugins"
 	frameworkruntime "k8s.io/kubernetes/pkg/scheduler/framework/runtime"
 
 	"github.com/kube-scheduler-conformance/harness/runner"
-	fwk "k8s.io/kube-scheduler/framework"
 )
 
 // Driver holds the one plugin under test and the scheduler it was built in.
@@ -31,6 +37,11 @@ type Driver struct {
 	plugin  fwk.Plugin
 	snap    *internalcache.Snapshot
 	hints   internalqueue.QueueingHintMap
+	// renew builds the plugin afresh: its factory, its args from the
+	// profile, the framework as its Handle, as NewFramework built it.
+	renew func() (fwk.Plugin, error)
+	// notRenewable says why renew is nil: every call sequence then shares the framework's instance.
+	notRenewable string
 }
 
 // InitRequest chooses the plugin: Config is a KubeSchedulerConfiguration
@@ -98,15 +109,96 @@ func New(req InitRequest, registry frameworkruntime.Registry) (*Driver, error) {
 		cancel()
 		return nil, &UnknownPluginError{Name: req.Plugin, Plugins: d.plugins}
 	}
-	d.plugin = pl.Interface().(fwk.Plugin)
-	perProfile, err := runner.Unexported(reflect.ValueOf(sched.SchedulingQueue), "queueingHintMap")
-	if err != nil {
+	merged := frameworkplugins.NewInTreeRegistry()
+	if err := merged.Merge(runner.Guarded(registry)); err != nil {
 		cancel()
 		return nil, err
 	}
-	d.hints = perProfile.Interface().(internalqueue.QueueingHintMapPerProfile)[profile]
+	factory := merged[req.Plugin]
+	args := pluginArgs(cfg, profile, req.Plugin)
+	d.renew = func() (fwk.Plugin, error) { return factory(ctx, args, fw) }
+	if err := d.use(pl.Interface().(fwk.Plugin)); err != nil {
+		cancel()
+		return nil, err
+	}
+	// Some plugins cannot be built twice on one Handle (DynamicResources adds
+	// an informer indexer of a fixed name): they keep the framework's instance.
+	if _, err := d.renew(); err != nil {
+		d.renew, d.notRenewable = nil, oneLine(err)
+	}
 	return d, nil
 }
+
+// pluginArgs are the plugin's args in the (defaulted) profile, as NewFramework passes them.
+func pluginArgs(cfg *config.KubeSchedulerConfiguration, profile, name string) runtime.Object {
+	for _, p := range cfg.Profiles {
+		if p.SchedulerName != profile {
+			continue
+		}
+		for _, pc := range p.PluginConfig {
+			if pc.Name == name {
+				return pc.Args
+			}
+		}
+	}
+	return nil
+}
+
+// use makes pl the plugin under test, with the queueing hints it registers.
+func (d *Driver) use(pl fwk.Plugin) error {
+	hints, err := registrations(d.ctx, pl)
+	if err != nil {
+		return fmt.Errorf("%s.EventsToRegister: %w", pl.Name(), err)
+	}
+	d.plugin, d.hints = pl, hints
+	return nil
+}
+
+// Fresh replaces the plugin with a new instance, so that one call sequence
+// never sees what an earlier one left in the plugin's own memory.
+func (d *Driver) Fresh() error {
+	if d.renew == nil {
+		return nil
+	}
+	pl, err := d.renew()
+	if err != nil {
+		return fmt.Errorf("building %s again: %w", d.plugin.Name(), err)
+	}
+	return d.use(pl)
+}
+
+// registrations is what scheduler.New's buildQueueingHintMap registers for
+// one plugin (a nil hint is Queue; a Pod event counts for assigned,
+// unscheduled and target pods), with NewFramework's default for a plugin
+// without EnqueueExtensions: every resource, every action.
+func registrations(ctx context.Context, pl fwk.Plugin) (internalqueue.QueueingHintMap, error) {
+	events := framework.UnrollWildCardResource()
+	if ext, ok := pl.(fwk.EnqueueExtensions); ok {
+		var err error
+		if events, err = ext.EventsToRegister(ctx); err != nil {
+			return nil, err
+		}
+	}
+	out := internalqueue.QueueingHintMap{}
+	for _, e := range events {
+		fn := e.QueueingHintFn
+		if fn == nil {
+			fn = queueAlways
+		}
+		hint := &internalqueue.QueueingHintFunction{PluginName: pl.Name(), QueueingHintFn: fn,
+			PreQueueingHintFn: e.PreQueueingHintFn}
+		if e.Event.Resource == fwk.Pod {
+			for _, pe := range framework.UnrollPodEvent(e.Event) {
+				out[pe] = append(out[pe], hint)
+			}
+		} else {
+			out[e.Event] = append(out[e.Event], hint)
+		}
+	}
+	return out, nil
+}
+
+func queueAlways(klog.Logger, *v1.Pod, any, any) (fwk.QueueingHint, error) { return fwk.Queue, nil }
 
 // Close stops the scheduler's informers.
 func (d *Driver) Close() { d.cancel() }

@@ -94,13 +94,21 @@ func answer(d **Driver, req *request, registry frameworkruntime.Registry) map[st
 			"goVersion": runtime.Version(), "race": Race}
 		if nd.plugin != nil {
 			resp["points"] = nd.Points()
+			resp["fresh"] = nd.renew != nil
+			if nd.notRenewable != "" {
+				resp["notFresh"] = nd.notRenewable
+			}
 		}
 		return resp
 	case req.Calls != nil:
 		if *d == nil || (*d).plugin == nil {
 			return map[string]any{"error": "no plugin yet: send init with a plugin first"}
 		}
-		return map[string]any{"results": (*d).Run(req.Calls)}
+		results, err := (*d).Run(req.Calls)
+		if err != nil {
+			return map[string]any{"error": oneLine(err)}
+		}
+		return map[string]any{"results": results}
 	}
 	return map[string]any{"error": fmt.Sprintf("request has neither init nor calls")}
 }
