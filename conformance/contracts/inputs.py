@@ -67,6 +67,17 @@ class WithEvent:
         return {**self.input.to_dict(), "event": self.event}
 
 
+@dataclass(frozen=True)
+class WithEvents:
+    """An input and several events, each applied to it alone: drawn ones, then every deletion of a bound pod
+    and of a node (the events that free room), so one input tries many wake-ups."""
+    input: PluginInput
+    events: tuple[WithEvent, ...]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {**self.input.to_dict(), "events": [e.event for e in self.events]}
+
+
 def _unscheduled(name: str, node_names: list[str]) -> SearchStrategy[Manifest]:
     return pods(name=name, nodes=node_names or NODE_NAMES[:1], gates=False)
 
@@ -108,11 +119,29 @@ def _replace(items: tuple[Manifest, ...], name: str, new: Manifest | None) -> tu
     return tuple(i for i in out if i is not None)
 
 
+def _deletions(inp: PluginInput) -> list[WithEvent]:
+    out = [WithEvent(inp, {"kind": "pod", "action": "delete", "old": p},
+                     replace(inp, pods=_replace(inp.pods, p["metadata"]["name"], None))) for p in inp.pods]
+    if len(inp.nodes) > 1:
+        for node in inp.nodes:
+            name = node["metadata"]["name"]
+            out.append(WithEvent(inp, {"kind": "node", "action": "delete", "old": node},
+                                 replace(inp, nodes=_replace(inp.nodes, name, None),
+                                         pods=tuple(p for p in inp.pods if p["spec"]["nodeName"] != name))))
+    return out
+
+
 @st.composite
-def with_events(draw: Any) -> WithEvent:
-    """An input and one event on it: a node added, updated (relabelled, retainted, resized) or deleted, an
-    assigned pod added, updated or deleted; shrinks towards adding a simple node."""
+def with_events(draw: Any) -> WithEvents:
+    """An input, 1 to 3 drawn events (see `_event`) and every deletion; shrinks towards one added simple node."""
     inp = draw(plugin_inputs())
+    drawn = [_event(draw, inp) for _ in range(draw(st.integers(1, 3)))]
+    return WithEvents(inp, tuple(drawn + _deletions(inp)))
+
+
+def _event(draw: Any, inp: PluginInput) -> WithEvent:
+    """A node added, updated (relabelled, retainted, resized) or deleted, an assigned pod added, updated or
+    deleted; shrinks towards adding a simple node."""
     names = inp.node_names
     kinds = ["node/add", "node/update", "pod/add"]
     if len(inp.nodes) > 1:
@@ -149,5 +178,5 @@ def with_events(draw: Any) -> WithEvent:
                      replace(inp, pods=_replace(inp.pods, name, new)))
 
 
-__all__ = ["PluginInput", "QueuedPods", "WithEvent", "WithOther", "plugin_inputs", "queued_pods", "with_events",
+__all__ = ["PluginInput", "QueuedPods", "WithEvent", "WithEvents", "WithOther", "plugin_inputs", "queued_pods", "with_events",
            "with_other"]
