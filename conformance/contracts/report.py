@@ -7,14 +7,14 @@ from pathlib import Path
 
 import yaml
 
-from .reproducer import replay_command
+from .reproducer import PlainDumper, replay_command
 from .search import ContractFailure
 
 
 def describe(failure: ContractFailure, directory: Path) -> str:
     prop, violation = failure.prop, failure.violation
     calls = "\n".join("    " + json.dumps(_short(c), sort_keys=False) for c in violation.calls)
-    shown = yaml.safe_dump(failure.example.to_dict(), sort_keys=False, width=110)
+    shown = yaml.dump(failure.example.to_dict(), Dumper=PlainDumper, sort_keys=False, width=110)
     return (f"{failure.plugin} breaks {violation.property_id}: {violation.message}\n"
             f"  property {prop.id}: {prop.statement}\n  source: {prop.source}\n\n"
             f"Shrunk input (found after {failure.examples} examples, {failure.seconds:.1f}s):\n"

@@ -14,6 +14,13 @@ from .search import ContractFailure
 CALLS = "calls.json"
 
 
+class PlainDumper(yaml.SafeDumper):
+    """YAML without anchors: an event's object is spelled out again, as a person would write the input."""
+
+    def ignore_aliases(self, data: Any) -> bool:
+        return True
+
+
 def replay_command(directory: str | Path) -> str:
     return f"sched-conformance reproduce {directory}"
 
@@ -26,7 +33,7 @@ def write(directory: str | Path, failure: ContractFailure, *, config: dict[str, 
     out = Path(directory)
     out.mkdir(parents=True, exist_ok=True)
     violation = failure.violation
-    (out / "input.yaml").write_text(yaml.safe_dump(failure.example.to_dict(), sort_keys=False, width=110))
+    (out / "input.yaml").write_text(yaml.dump(failure.example.to_dict(), Dumper=PlainDumper, sort_keys=False, width=110))
     (out / CALLS).write_text(json.dumps({"init": {"config": config, "plugin": failure.plugin},
                                          "calls": violation.calls, "results": violation.results}, indent=1) + "\n")
     meta = {"contract": violation.property_id, "plugin": failure.plugin, "race": race}
@@ -85,4 +92,4 @@ def replay(directory: str | Path, meta: dict[str, Any]) -> int:
     return 0
 
 
-__all__ = ["CALLS", "is_contract", "replay", "replay_command", "slug", "write"]
+__all__ = ["CALLS", "PlainDumper", "is_contract", "replay", "replay_command", "slug", "write"]

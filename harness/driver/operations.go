@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"sort"
+	"strings"
 	"sync"
 
 	v1 "k8s.io/api/core/v1"
@@ -414,7 +415,7 @@ func (d *Driver) requeue(out *HintResult, pod *v1.Pod, evt fwk.ClusterEvent, old
 			if fn.PluginName != name {
 				continue
 			}
-			out.Registered = append(out.Registered, registered.Label())
+			out.Registered = append(out.Registered, registrationText(registered))
 			if fn.PreQueueingHintFn != nil && (oldObj != nil || newObj != nil) {
 				res, err := fn.PreQueueingHintFn(logger, oldObj, newObj)
 				if err == nil && !res.AllPods && !containsName(res.Pods, podNN) {
@@ -432,6 +433,21 @@ func (d *Driver) requeue(out *HintResult, pod *v1.Pod, evt fwk.ClusterEvent, old
 		}
 	}
 	sort.Strings(out.Registered)
+}
+
+// registrationText names a registered event with each of its actions
+// (Label() prints nothing for a union such as Add|UpdateNodeLabel).
+func registrationText(e fwk.ClusterEvent) string {
+	if e.ActionType == fwk.All {
+		return string(e.Resource) + "/All"
+	}
+	var actions []string
+	for bit := fwk.ActionType(1); bit != 0 && bit <= e.ActionType; bit <<= 1 {
+		if e.ActionType&bit != 0 {
+			actions = append(actions, bit.String())
+		}
+	}
+	return string(e.Resource) + "/" + strings.Join(actions, "|")
 }
 
 func containsName(names []types.NamespacedName, n types.NamespacedName) bool {
