@@ -3,7 +3,8 @@
 Subcommands:
   run            run the conformance suite against a backend (wraps pytest)
   invariants     the catalogue of invariants
-  reproduce DIR  replay a reproducer written by a failing run
+  check-plugin   check one plugin's contract properties, driving it directly (wraps pytest)
+  reproduce DIR  replay a reproducer written by a failing run (of an invariant or a contract)
   version        versions of the suite and what it is pinned to
   plugins FILE   effective plugin list per extension point of every profile (what the suite compares)
   validate FILE  load, default and validate a KubeSchedulerConfiguration; one line per outcome
