@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Callable, Mapping, Sequence
 
 from hypothesis.strategies import SearchStrategy
@@ -30,10 +30,9 @@ class Property:
     strategy: Callable[[], SearchStrategy[Any]]
     check: Callable[[Any, Any], bool]
     race: bool = False  # needs the driver built with -race
-    requires_all: frozenset[str] = field(default=frozenset())
 
     def applies(self, points: frozenset[str]) -> bool:
-        return bool(self.points & points) and self.requires_all <= points
+        return bool(self.points & points)
 
     def to_dict(self) -> dict[str, Any]:
         return {"id": self.id, "statement": self.statement, "source": self.source, "points": sorted(self.points)}

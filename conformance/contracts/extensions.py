@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from .base import ContractViolation, Property, brief, register, run_checked
 from .calls import Call, filtering, snapshot, verdicts
-from .inputs import PluginInput, WithOther, with_other
+from .inputs import WithOther, with_other
 
 
 def _incremental(driver, ex: WithOther, add: bool) -> bool:

@@ -178,5 +178,5 @@ def _event(draw: Any, inp: PluginInput) -> WithEvent:
                      replace(inp, pods=_replace(inp.pods, name, new)))
 
 
-__all__ = ["PluginInput", "QueuedPods", "WithEvent", "WithEvents", "WithOther", "plugin_inputs", "queued_pods", "with_events",
-           "with_other"]
+__all__ = ["PluginInput", "QueuedPods", "WithEvent", "WithEvents", "WithOther", "plugin_inputs", "queued_pods",
+           "with_events", "with_other"]

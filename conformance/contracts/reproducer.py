@@ -33,7 +33,8 @@ def write(directory: str | Path, failure: ContractFailure, *, config: dict[str, 
     out = Path(directory)
     out.mkdir(parents=True, exist_ok=True)
     violation = failure.violation
-    (out / "input.yaml").write_text(yaml.dump(failure.example.to_dict(), Dumper=PlainDumper, sort_keys=False, width=110))
+    (out / "input.yaml").write_text(yaml.dump(failure.example.to_dict(), Dumper=PlainDumper, sort_keys=False,
+                                              width=110))
     (out / CALLS).write_text(json.dumps({"init": {"config": config, "plugin": failure.plugin},
                                          "calls": violation.calls, "results": violation.results}, indent=1) + "\n")
     meta = {"contract": violation.property_id, "plugin": failure.plugin, "race": race}
