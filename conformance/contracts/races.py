@@ -7,7 +7,7 @@ from .calls import Call, snapshot
 from .driver import DriverCrash
 from .inputs import PluginInput, plugin_inputs
 
-REPEAT = 4  # calls per node: more interleavings per request
+REPEAT = 16  # calls per node: more interleavings per request
 
 
 def _race_free(driver, inp: PluginInput) -> bool:
