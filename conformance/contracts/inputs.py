@@ -70,7 +70,7 @@ class WithEvent:
 @dataclass(frozen=True)
 class WithEvents:
     """An input and several events, each applied to it alone: drawn ones, then every deletion of a bound pod
-    and of a node (the events that free room), so one input tries many wake-ups."""
+    and of a node and every relaxation of a node (the events that free room), so one input tries many wake-ups."""
     input: PluginInput
     events: tuple[WithEvent, ...]
 
@@ -131,12 +131,40 @@ def _deletions(inp: PluginInput) -> list[WithEvent]:
     return out
 
 
+_ROOMY = {"cpu": "64", "memory": "256Gi", "pods": "110"}
+
+
+def _relaxations(inp: PluginInput) -> list[WithEvent]:
+    """Per node, each update that lifts one kind of constraint on its own: its taints removed, spec.unschedulable
+    cleared, allocatable raised, the pod's nodeSelector labels added (only those that change the node)."""
+    out = []
+    selector = (inp.pod.get("spec") or {}).get("nodeSelector") or {}
+    for node in inp.nodes:
+        spec, status = node.get("spec") or {}, node.get("status") or {}
+        labels = node["metadata"].get("labels") or {}
+        changes = []
+        if spec.get("taints"):
+            changes.append({**node, "spec": {k: v for k, v in spec.items() if k != "taints"}})
+        if spec.get("unschedulable"):
+            changes.append({**node, "spec": {k: v for k, v in spec.items() if k != "unschedulable"}})
+        roomy = {**(status.get("allocatable") or {}), **_ROOMY}
+        if roomy != status.get("allocatable"):
+            changes.append({**node, "status": {**status, "capacity": roomy, "allocatable": roomy}})
+        if any(labels.get(k) != v for k, v in selector.items()):
+            changes.append({**node, "metadata": {**node["metadata"], "labels": {**labels, **selector}}})
+        name = node["metadata"]["name"]
+        out += [WithEvent(inp, {"kind": "node", "action": "update", "old": node, "new": new},
+                          replace(inp, nodes=_replace(inp.nodes, name, new))) for new in changes]
+    return out
+
+
 @st.composite
 def with_events(draw: Any) -> WithEvents:
-    """An input, 1 to 3 drawn events (see `_event`) and every deletion; shrinks towards one added simple node."""
+    """An input, 1 to 3 drawn events (see `_event`), every deletion and every one-constraint relaxation of a
+    node; shrinks towards one added simple node."""
     inp = draw(plugin_inputs())
     drawn = [_event(draw, inp) for _ in range(draw(st.integers(1, 3)))]
-    return WithEvents(inp, tuple(drawn + _deletions(inp)))
+    return WithEvents(inp, tuple(drawn + _deletions(inp) + _relaxations(inp)))
 
 
 def _event(draw: Any, inp: PluginInput) -> WithEvent:
