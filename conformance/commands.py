@@ -38,8 +38,13 @@ def add_to(sub: argparse._SubParsersAction) -> None:
     own.add_argument("--scheduler-config", help="your KubeSchedulerConfiguration: the base of every scenario")
     own.add_argument("--extender", action="append", default=[],
                      help="your running extender's http:// URL prefix (filter, prioritize; repeatable)")
+    own.add_argument("--objects", help="package.module:name: your plugins' objects and pod labels as a Hypothesis "
+                                       "strategy of generators.Extras (or a function Scenario -> one)")
+    own.add_argument("--crd", action="append", default=[],
+                     help="backend cluster: install the CustomResourceDefinitions of this YAML file for the run and "
+                          "remove them afterwards (repeatable)")
     own.add_argument("--own-scheduler", help="TOML file with go-modules, go-plugins, go-imports, k8s-version, "
-                                            "scheduler-config "
+                                            "scheduler-config, objects, crds "
                                             "(default: [tool.sched-conformance] in ./pyproject.toml)")
     r.add_argument("--strict-coverage", action="store_true",
                    help="fail an invariant whose rule no example exercised (skipped invariants stay skipped)")
@@ -72,10 +77,10 @@ def _run(args: argparse.Namespace) -> int:
     if args.max_examples:
         argv += ["--conformance-max-examples", args.max_examples]
     for flag in ("cluster", "kubeconfig", "context", "scheduler_name", "k8s_version", "scheduler_config",
-                 "own_scheduler"):
+                 "own_scheduler", "objects"):
         if getattr(args, flag):
             argv += ["--" + flag.replace("_", "-"), getattr(args, flag)]
-    for flag in ("go_module", "go_plugin", "go_import", "extender"):
+    for flag in ("go_module", "go_plugin", "go_import", "extender", "crd"):
         for value in getattr(args, flag):
             argv += ["--" + flag.replace("_", "-"), value]
     if args.allow_any_cluster:
@@ -162,13 +167,18 @@ def _reproduce(args: argparse.Namespace) -> int:
 
 
 def _own_runner(directory: str, meta: dict, backend_name: str) -> dict:
-    """For a reproducer of the user's own scheduler, the upstream backend's runner from that build."""
-    if backend_name != "upstream" or not meta.get("ownScheduler"):
+    """For a reproducer of the user's own scheduler, the backend's options from that build: the upstream
+    backend's runner; on a cluster, its kube-scheduler and the CRDs the run installed."""
+    if backend_name not in ("upstream", "cluster") or not meta.get("ownScheduler"):
         return {}
     from pathlib import Path
 
     from .build import build, load_file
-    return {"runner": build(load_file(Path(directory) / meta["ownScheduler"])).runner}
+    spec = load_file(Path(directory) / meta["ownScheduler"])
+    if backend_name == "upstream":
+        return {"runner": build(spec).runner}
+    return {**({"scheduler_binary": str(build(spec).kube_scheduler)} if not spec.empty else {}),
+            **({"crds": spec.crds} if spec.crds else {})}
 
 
 def _with_user_extenders(backend, meta: dict):
