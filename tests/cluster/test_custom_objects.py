@@ -87,3 +87,26 @@ def test_a_crd_file_that_is_not_crds_is_refused_before_anything_starts(control_p
     bad.write_text("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\n")
     with pytest.raises(BackendUnavailable, match=r"document 1 is a ConfigMap, not a CustomResourceDefinition"):
         ClusterBackend(control_plane=control_plane, crds=(bad,))
+
+
+def test_the_runners_layout_against_the_api_server_matches_an_empty_scenarios_plugins(control_plane):
+    # The layout request builds the frameworks with Handle.KubeConfig() at the control plane, for plugins
+    # that start their own clients (Coscheduling); it must report what an in-process scenario reports.
+    from conformance.backends.upstream import UpstreamBackend
+    from reference.scenario import Scenario
+    try:
+        runner = UpstreamBackend(observe=())
+    except BackendUnavailable as exc:
+        pytest.skip(str(exc))
+    config = {"apiVersion": "kubescheduler.config.k8s.io/v1", "kind": "KubeSchedulerConfiguration",
+              "profiles": [{"schedulerName": "default-scheduler",
+                            "plugins": {"multiPoint": {"enabled": [{"name": "Probe0"}]}}}]}
+    try:
+        laid_out = runner.layout(config, str(control_plane.kubeconfig))
+        assert laid_out == dict(runner.run(Scenario(config=config)).plugins)
+        assert any(p["name"] == "Probe0" for p in laid_out["default-scheduler"]["filter"]["enabled"])
+        with pytest.raises(BackendFailure, match="does not exist"):
+            runner.layout({**config, "profiles": [{"schedulerName": "x", "plugins": {
+                "filter": {"enabled": [{"name": "NoSuchPlugin"}]}}}]}, str(control_plane.kubeconfig))
+    finally:
+        runner.close()
