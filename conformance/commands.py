@@ -30,6 +30,14 @@ def add_to(sub: argparse._SubParsersAction) -> None:
     own = _own_scheduler_flags(r)
     own.add_argument("--extender", action="append", default=[],
                      help="your running extender's http:// URL prefix (filter, prioritize; repeatable)")
+    own.add_argument("--objects", help="package.module:name: your plugins' objects and pod labels as a Hypothesis "
+                                       "strategy of generators.Extras (or a function Scenario -> one)")
+    own.add_argument("--crd", action="append", default=[],
+                     help="backend cluster: install the CustomResourceDefinitions of this YAML file for the run and "
+                          "remove them afterwards (repeatable)")
+    own.add_argument("--own-scheduler", help="TOML file with go-modules, go-plugins, go-imports, k8s-version, "
+                                            "scheduler-config, objects, crds "
+                                            "(default: [tool.sched-conformance] in ./pyproject.toml)")
     r.add_argument("--strict-coverage", action="store_true",
                    help="fail an invariant whose rule no example exercised (skipped invariants stay skipped)")
     r.add_argument("pytest_args", nargs=argparse.REMAINDER, help="after --: passed to pytest (e.g. --junitxml=x)")
@@ -45,7 +53,9 @@ def add_to(sub: argparse._SubParsersAction) -> None:
                    help="Hypothesis settings profile")
     c.add_argument("--max-examples", help="examples per property instead of the profile's")
     c.add_argument("--reproducers", help="directory for reproducers of failures")
-    _own_scheduler_flags(c)
+    _own_scheduler_flags(c).add_argument(
+        "--own-scheduler", help="TOML file with go-modules, go-plugins, go-imports, k8s-version, scheduler-config "
+                                "(default: [tool.sched-conformance] in ./pyproject.toml)")
     # After a positional, REMAINDER would swallow the options: cli.main splits the pytest arguments off at `--`.
     c.set_defaults(run=_check_plugin, pytest_args=[])
     i = sub.add_parser("invariants", help="the catalogue: id, statement, upstream source, capabilities")
@@ -73,9 +83,6 @@ def _own_scheduler_flags(parser: argparse.ArgumentParser) -> argparse._ArgumentG
                           "that registers your plugins' args types (repeatable)")
     own.add_argument("--k8s-version", help="build this Kubernetes release (default: the one your module requires)")
     own.add_argument("--scheduler-config", help="your KubeSchedulerConfiguration: the base of every scenario")
-    own.add_argument("--own-scheduler", help="TOML file with go-modules, go-plugins, go-imports, k8s-version, "
-                                            "scheduler-config "
-                                            "(default: [tool.sched-conformance] in ./pyproject.toml)")
     return own
 
 
@@ -92,7 +99,8 @@ def _run(args: argparse.Namespace) -> int:
     if args.max_examples:
         argv += ["--conformance-max-examples", args.max_examples]
     argv += _passed_on(args, ("cluster", "kubeconfig", "context", "scheduler_name", "k8s_version",
-                              "scheduler_config", "own_scheduler"), ("go_module", "go_plugin", "go_import", "extender"))
+                              "scheduler_config", "own_scheduler", "objects"),
+                       ("go_module", "go_plugin", "go_import", "extender", "crd"))
     if args.allow_any_cluster:
         argv.append("--allow-any-cluster")
     if args.strict_coverage:
@@ -237,13 +245,18 @@ def _reproduce(args: argparse.Namespace) -> int:
 
 
 def _own_runner(directory: str, meta: dict, backend_name: str) -> dict:
-    """For a reproducer of the user's own scheduler, the upstream backend's runner from that build."""
-    if backend_name != "upstream" or not meta.get("ownScheduler"):
+    """For a reproducer of the user's own scheduler, the backend's options from that build: the upstream
+    backend's runner; on a cluster, its kube-scheduler and the CRDs the run installed."""
+    if backend_name not in ("upstream", "cluster") or not meta.get("ownScheduler"):
         return {}
     from pathlib import Path
 
     from .build import build, load_file
-    return {"runner": build(load_file(Path(directory) / meta["ownScheduler"])).runner}
+    spec = load_file(Path(directory) / meta["ownScheduler"])
+    if backend_name == "upstream":
+        return {"runner": build(spec).runner}
+    return {**({"scheduler_binary": str(build(spec).kube_scheduler)} if not spec.empty else {}),
+            **({"crds": spec.crds} if spec.crds else {})}
 
 
 def _with_user_extenders(backend, meta: dict):
