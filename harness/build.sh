@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # Builds the upstream binaries the conformance suite runs.
 #
-#   harness/build.sh [--control-plane] [--driver] [--race-driver] [--force] [--mod DIR --out DIR]
+#   harness/build.sh [--control-plane] [--driver] [--race-driver] [--no-scheduler] [--force] [--mod DIR --out DIR]
 #
 # Outputs (gitignored):
-#   bin/runner, bin/kube-scheduler                 always
+#   bin/runner, bin/kube-scheduler                 unless --no-scheduler
 #   bin/kube-apiserver, bin/etcd                   with --control-plane
 #   bin/driver (v1.37 only)                        with --driver: one plugin driven directly
 #   bin/driver-race                                with --race-driver: the same with -race (CGO)
@@ -24,6 +24,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 control_plane=false
 driver=false
 race_driver=false
+scheduler=true
 force=false
 given_mod=
 given_out=
@@ -34,6 +35,7 @@ while (($#)); do
 	--control-plane) control_plane=true ;;
 	--driver) driver=true ;;
 	--race-driver) race_driver=true ;;
+	--no-scheduler) scheduler=false ;;
 	--force) force=true ;;
 	--mod) given_mod=$(cd "$1" && pwd) && shift ;;
 	--out) given_out=$1 && shift ;;
@@ -140,8 +142,10 @@ build() {
 }
 
 k8s_ldflags="-s -w -X k8s.io/component-base/version.gitVersion=$version"
-GO_BUILD="test -c" build runner ./cmd/runner -tags "$runner_tags" -ldflags "$k8s_ldflags"
-build kube-scheduler ./cmd/kube-scheduler -tags "$k8s_tags" -ldflags "$k8s_ldflags"
+if $scheduler; then
+	GO_BUILD="test -c" build runner ./cmd/runner -tags "$runner_tags" -ldflags "$k8s_ldflags"
+	build kube-scheduler ./cmd/kube-scheduler -tags "$k8s_tags" -ldflags "$k8s_ldflags"
+fi
 if $driver || $race_driver; then
 	# The driver speaks the v1.37 plugin API only (harness/driver).
 	if [[ -n $k8s_tags ]]; then

@@ -20,20 +20,25 @@ def _log(message: str) -> None:
 
 
 def stock_driver(race: bool = False) -> Path:
-    """$SCHED_CONFORMANCE_BIN/driver, else the checkout's harness/bin/driver (built now when missing)."""
+    """$SCHED_CONFORMANCE_BIN/driver, else the checkout's harness/bin/driver, brought up to date by build.sh
+    (a no-op when its stamp matches the sources, a build with progress otherwise)."""
     name = "driver-race" if race else "driver"
+    flag = "--race-driver" if race else "--driver"
     given = os.environ.get("SCHED_CONFORMANCE_BIN")
     if given and (Path(given) / name).is_file():
         return Path(given) / name
     binary = STOCK_BIN / name
-    if not binary.is_file():
-        _log(f"building harness/bin/{name} (harness/build.sh {'--race-driver' if race else '--driver'})")
-        proc = subprocess.run([str(HARNESS / "build.sh"), "--race-driver" if race else "--driver"],
-                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-        if proc.returncode != 0 or not binary.is_file():
-            tail = proc.stderr.strip().splitlines()[-1:] or ["(no output)"]
-            raise ConformanceError(f"building the plugin driver failed: {tail[0]}; run harness/build.sh "
-                                   f"{'--race-driver' if race else '--driver'} (needs Go{' and gcc' if race else ''})")
+    with subprocess.Popen([str(HARNESS / "build.sh"), "--no-scheduler", flag], stdout=subprocess.DEVNULL,
+                          stderr=subprocess.PIPE, text=True) as proc:
+        output = []
+        for line in proc.stderr:  # build.sh reports one line per step
+            output.append(line)
+            if "step driver" in line and "up to date" not in line:
+                _log(line.rstrip())
+    if proc.returncode != 0 or not binary.is_file():
+        tail = [line.strip() for line in output if line.strip()][-1:] or ["(no output)"]
+        raise ConformanceError(f"building the plugin driver failed: {tail[0]}; run harness/build.sh {flag} "
+                               f"(needs Go{' and gcc for -race' if race else ''})")
     return binary
 
 
