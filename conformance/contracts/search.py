@@ -41,8 +41,9 @@ class ContractFailure:
 
 
 def find_violation(driver: Any, prop: Property, *, profile: str = "ci", max_examples: int | None = None,
-                   tally: Tally | None = None) -> ContractFailure | None:
-    """The shrunk counterexample of `prop` on the driver's plugin, or None when every example passes."""
+                   tally: Tally | None = None, shrink_seconds: float | None = None) -> ContractFailure | None:
+    """The shrunk counterexample of `prop` on the driver's plugin (the smallest found within `shrink_seconds`,
+    default the profile's budget), or None when every example passes."""
     last: dict[str, Any] = {}
     tally = tally if tally is not None else Tally()
     base = for_profile(profile)
@@ -72,7 +73,7 @@ def find_violation(driver: Any, prop: Property, *, profile: str = "ci", max_exam
         check = seed(zlib.crc32(key.encode()))(check)
     start = time.perf_counter()
     try:
-        with repeatable(), shrink_budget(SHRINK_SECONDS[profile]):
+        with repeatable(), shrink_budget(shrink_seconds or SHRINK_SECONDS[profile]):
             check()
     except ContractViolation as violation:
         found, seconds = last["detected"]

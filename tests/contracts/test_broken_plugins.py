@@ -39,7 +39,7 @@ def test_the_broken_plugin_is_caught_by_its_property(broken, plugin):
     if prop.race and not os.environ.get(RACE_ENV):
         pytest.skip(f"the -race driver is a cold build of several minutes; set {RACE_ENV}=1 to run it")
     driver = broken.driver(plugin, race=prop.race)
-    failure = find_violation(driver, prop, profile="ci", max_examples=100)
+    failure = find_violation(driver, prop, profile="ci", max_examples=100, shrink_seconds=5)
     assert failure is not None, f"{prop.id} let {plugin} through"
     assert failure.violation.property_id == prop.id
     assert failure.violation.calls, "the violation carries the call sequence that shows it"
