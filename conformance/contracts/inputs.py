@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from functools import lru_cache
 from typing import Any
 
 from hypothesis import strategies as st
@@ -78,17 +79,27 @@ class WithEvents:
         return {**self.input.to_dict(), "events": [e.event for e in self.events]}
 
 
-def _unscheduled(name: str, node_names: list[str]) -> SearchStrategy[Manifest]:
-    return pods(name=name, nodes=node_names or NODE_NAMES[:1], gates=False)
+# Strategies are built once per set of options: building one is dearer than drawing from it.
+_CLUSTERS = clusters(max_nodes=MAX_NODES, max_pods=4, objects=False)
+
+
+@lru_cache(maxsize=None)
+def _pods(**options: Any) -> SearchStrategy[Manifest]:
+    return pods(**options)
+
+
+@lru_cache(maxsize=None)
+def _nodes(name: str) -> SearchStrategy[Manifest]:
+    return nodes(name=name)
 
 
 @st.composite
 def plugin_inputs(draw: Any) -> PluginInput:
     """A cluster of 1 to 3 nodes with up to 4 bound pods and a pod to schedule; shrinks towards one empty node
     and the simplest pod."""
-    cluster = draw(clusters(max_nodes=MAX_NODES, max_pods=4, objects=False))
-    names = [n["metadata"]["name"] for n in cluster.nodes]
-    return PluginInput(cluster.nodes, cluster.pods, draw(_unscheduled("pod-0", names)))
+    cluster = draw(_CLUSTERS)
+    names = tuple(n["metadata"]["name"] for n in cluster.nodes)
+    return PluginInput(cluster.nodes, cluster.pods, draw(_pods(name="pod-0", nodes=names, gates=False)))
 
 
 @st.composite
@@ -96,7 +107,7 @@ def with_other(draw: Any) -> WithOther:
     """An input and another pod bound to one of its nodes; shrinks towards the simplest pod on the first node."""
     inp = draw(plugin_inputs())
     node = draw(st.sampled_from(inp.node_names))
-    return WithOther(inp, draw(pods(name="other-0", node_name=node, nodes=inp.node_names)))
+    return WithOther(inp, draw(_pods(name="other-0", node_name=node, nodes=tuple(inp.node_names))))
 
 
 @st.composite
@@ -107,7 +118,7 @@ def queued_pods(draw: Any) -> QueuedPods:
     second = 1_000_000_000
     out = []
     for i in range(count):
-        out.append({"pod": draw(pods(name=f"pod-{i}", gates=False)),
+        out.append({"pod": draw(_pods(name=f"pod-{i}", gates=False)),
                     "timestamp": draw(st.integers(0, 3)) * second,
                     "attempts": draw(st.integers(0, 3)), "unschedulableCount": draw(st.integers(0, 3)),
                     "backoffExpiration": draw(st.integers(0, 3)) * second})
@@ -179,7 +190,7 @@ def _event(draw: Any, inp: PluginInput) -> WithEvent:
     kind, action = draw(st.sampled_from(kinds)).split("/")
     if kind == "node":
         if action == "add":
-            new = draw(nodes(name=NODE_NAMES[len(names)]))
+            new = draw(_nodes(NODE_NAMES[len(names)]))
             return WithEvent(inp, {"kind": kind, "action": action, "new": new},
                              replace(inp, nodes=inp.nodes + (new,)))
         old = draw(st.sampled_from(inp.nodes))
@@ -188,20 +199,20 @@ def _event(draw: Any, inp: PluginInput) -> WithEvent:
             return WithEvent(inp, {"kind": kind, "action": action, "old": old},
                              replace(inp, nodes=_replace(inp.nodes, name, None),
                                      pods=tuple(p for p in inp.pods if p["spec"]["nodeName"] != name)))
-        new = draw(nodes(name=name))
+        new = draw(_nodes(name))
         return WithEvent(inp, {"kind": kind, "action": action, "old": old, "new": new},
                          replace(inp, nodes=_replace(inp.nodes, name, new)))
     if action == "add":
         node = draw(st.sampled_from(names))
-        new = draw(pods(name=f"running-{len(inp.pods) + 10}", node_name=node, nodes=names))
+        new = draw(_pods(name=f"running-{len(inp.pods) + 10}", node_name=node, nodes=tuple(names)))
         return WithEvent(inp, {"kind": kind, "action": action, "new": new}, replace(inp, pods=inp.pods + (new,)))
     old = draw(st.sampled_from(inp.pods))
     name = old["metadata"]["name"]
     if action == "delete":
         return WithEvent(inp, {"kind": kind, "action": action, "old": old},
                          replace(inp, pods=_replace(inp.pods, name, None)))
-    new = draw(pods(name=name, node_name=old["spec"]["nodeName"], nodes=names,
-                    namespaces=(old["metadata"].get("namespace", "default"),)))
+    new = draw(_pods(name=name, node_name=old["spec"]["nodeName"], nodes=tuple(names),
+                     namespaces=(old["metadata"].get("namespace", "default"),)))
     return WithEvent(inp, {"kind": kind, "action": action, "old": old, "new": new},
                      replace(inp, pods=_replace(inp.pods, name, new)))
 
