@@ -26,7 +26,7 @@ class Tally:
 
     def line(self, label: str) -> str:
         rate = self.examples / self.seconds if self.seconds else 0.0
-        return f"{label}: exercised in {self.exercised}/{self.examples} examples ({rate:.0f} examples/s)"
+        return f"{label}: exercised in {self.exercised}/{self.examples} examples ({rate:.0f} examples/s in the checks)"
 
 
 @dataclass
