@@ -49,9 +49,25 @@ def register(prop: Property) -> Property:
     return prop
 
 
+RACE = "plugin-race-free"
+RACE_REPORT = "WARNING: DATA RACE"
+
+
 def run_checked(driver: Any, calls: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
-    """Run `calls`; a panic in any of them is a `plugin-no-panic` violation, whatever property asked."""
-    results = driver.run(calls)
+    """Run `calls`; a panic in any of them is a `plugin-no-panic` violation, whatever property asked, and so is
+    a driver that dies (a fatal error such as concurrent map writes, a plugin calling os.Exit), unless the race
+    detector stopped it: that is `plugin-race-free`. The driver is restarted for the next example."""
+    from .driver import DriverCrash
+    try:
+        results = driver.run(calls)
+    except DriverCrash as crash:
+        driver.restart()
+        if RACE_REPORT in crash.output:
+            report = crash.output[crash.output.index(RACE_REPORT):].strip()
+            raise ContractViolation(RACE, "the race detector reported a data race while Filter/Score ran from 16 "
+                                    f"goroutines:\n{report[:4000]}", calls) from None
+        raise ContractViolation(PANIC, f"the plugin driver died during the sequence ({crash}):\n"
+                                f"{crash.output.strip()[-4000:]}", calls) from None
     for call, result in zip(calls, results):
         if result.get("panic"):
             raise ContractViolation(PANIC, f"{call['point']} panicked: {result['panic']}", calls, results)
@@ -65,4 +81,4 @@ def brief(result: Mapping[str, Any]) -> str:
     return json.dumps(keep, sort_keys=True)
 
 
-__all__ = ["ContractViolation", "PANIC", "Property", "REGISTRY", "brief", "register", "run_checked"]
+__all__ = ["ContractViolation", "PANIC", "RACE", "Property", "REGISTRY", "brief", "register", "run_checked"]

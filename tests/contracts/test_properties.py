@@ -75,3 +75,31 @@ def test_a_cycle_calls_only_what_the_framework_would():
 def test_every_property_names_its_upstream_source():
     for prop in REGISTRY.values():
         assert prop.statement and ("pkg/scheduler" in prop.source or "kube-scheduler/framework" in prop.source)
+
+
+class CrashingDriver:
+    """Dies on its first sequence, as a driver whose plugin hit a Go fatal error (or the race detector) would."""
+    points = frozenset({"filter"})
+    plugin = "Fake"
+
+    def __init__(self, output: str) -> None:
+        self.output, self.restarts = output, 0
+
+    def run(self, calls):
+        from conformance.contracts.driver import DriverCrash
+        raise DriverCrash("the plugin driver (driver) exited with status 2", self.output)
+
+    def restart(self):
+        self.restarts += 1
+
+
+@pytest.mark.parametrize("output, property_id", [
+    ("fatal error: concurrent map writes\n", PANIC),
+    ("==================\nWARNING: DATA RACE\nWrite at 0x00c by goroutine 7:\n", "plugin-race-free"),
+])
+def test_a_dead_driver_is_a_violation_and_is_restarted(output, property_id):
+    driver = CrashingDriver(output)
+    with pytest.raises(ContractViolation) as caught:
+        REGISTRY["plugin-no-panic"].check(driver, PluginInput((NODE,), (), POD))
+    assert caught.value.property_id == property_id and driver.restarts == 1
+    assert output.strip().splitlines()[-1] in caught.value.message
