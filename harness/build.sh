@@ -1,11 +1,14 @@
 #!/usr/bin/env bash
 # Builds the upstream binaries the conformance suite runs.
 #
-#   harness/build.sh [--control-plane] [--kind] [--force] [--mod DIR --out DIR]
+#   harness/build.sh [--control-plane] [--kind] [--driver] [--race-driver] [--no-scheduler] [--force]
+#                    [--mod DIR --out DIR]
 #
 # Outputs (gitignored):
-#   bin/runner, bin/kube-scheduler                 always
+#   bin/runner, bin/kube-scheduler                 unless --no-scheduler
 #   bin/kube-apiserver, bin/etcd                   with --control-plane
+#   bin/driver (v1.37 only)                        with --driver: one plugin driven directly
+#   bin/driver-race                                with --race-driver: the same with -race (CGO)
 #   bin/kubelet, kubeadm, kubectl, kube-controller-manager (from ../kind-node/bin-module),
 #   bin/containerd, ctr, containerd-shim-runc-v2, kind, pause
 #                                                  with --kind (the kind node image's
@@ -24,6 +27,9 @@ set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
 control_plane=false
+driver=false
+race_driver=false
+scheduler=true
 kind=false
 force=false
 given_mod=
@@ -33,12 +39,15 @@ while (($#)); do
 	shift
 	case $arg in
 	--control-plane) control_plane=true ;;
+	--driver) driver=true ;;
+	--race-driver) race_driver=true ;;
+	--no-scheduler) scheduler=false ;;
 	--kind) kind=true ;;
 	--force) force=true ;;
 	--mod) given_mod=$(cd "$1" && pwd) && shift ;;
 	--out) given_out=$1 && shift ;;
 	-h | --help)
-		sed -n '2,23s/^# \{0,1\}//p' "$0"
+		sed -n '2,26s/^# \{0,1\}//p' "$0"
 		exit 0
 		;;
 	*)
@@ -140,8 +149,23 @@ build() {
 }
 
 k8s_ldflags="-s -w -X k8s.io/component-base/version.gitVersion=$version"
-GO_BUILD="test -c" build runner ./cmd/runner -tags "$runner_tags" -ldflags "$k8s_ldflags"
-build kube-scheduler ./cmd/kube-scheduler -tags "$k8s_tags" -ldflags "$k8s_ldflags"
+if $scheduler; then
+	GO_BUILD="test -c" build runner ./cmd/runner -tags "$runner_tags" -ldflags "$k8s_ldflags"
+	build kube-scheduler ./cmd/kube-scheduler -tags "$k8s_tags" -ldflags "$k8s_ldflags"
+fi
+if $driver || $race_driver; then
+	# The driver speaks the v1.37 plugin API only (harness/driver).
+	if [[ -n $k8s_tags ]]; then
+		echo "build.sh: the plugin driver builds against Kubernetes v1.37 only, not $version" >&2
+		exit 2
+	fi
+	if $driver; then
+		build driver ./cmd/driver -ldflags "$k8s_ldflags"
+	fi
+	if $race_driver; then
+		CGO_ENABLED=1 build driver-race ./cmd/driver -race -ldflags "$k8s_ldflags"
+	fi
+fi
 if $control_plane; then
 	build kube-apiserver k8s.io/kubernetes/cmd/kube-apiserver -ldflags "$k8s_ldflags"
 	build etcd go.etcd.io/etcd/server/v3 -ldflags "-s -w"

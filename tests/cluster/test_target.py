@@ -151,7 +151,7 @@ def test_unavailable_kind_ends_the_session_at_once_with_one_line(pytester, monke
     pytester.makepyfile(test_backend=_TEST)
     result = pytester.runpytest_subprocess("--backend", "cluster", "--cluster", "kind")
     assert result.ret == 4
-    result.stdout.fnmatch_lines([f"*sched-conformance: {reason}*"])
+    assert f"sched-conformance: {reason}" in result.stdout.str()  # the reason may hold [brackets]
     result.assert_outcomes()
 
 
