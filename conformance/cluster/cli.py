@@ -65,7 +65,8 @@ def _kind_up(args: argparse.Namespace) -> int:
     _kind_docker(args)
     start = time.monotonic()
     kubeconfig, context = kind.ensure_cluster(args.kind_name, state=_state(args), progress=_say)
-    print(f"kind cluster {args.kind_name} up in {time.monotonic() - start:.1f} s; use it with --cluster kind "
+    named = "" if args.kind_name == kind.DEFAULT_NAME else f" and ${kind.NAME_ENV}={args.kind_name}"
+    print(f"kind cluster {args.kind_name} up in {time.monotonic() - start:.1f} s; use it with --cluster kind{named} "
           f"(or --kubeconfig {kubeconfig} --context {context}); `sched-conformance cluster down --cluster kind"
           f"{'' if args.kind_name == kind.DEFAULT_NAME else ' --kind-name ' + args.kind_name}` removes it")
     return 0
