@@ -126,7 +126,9 @@ def _preemption(a: Run, b: Run) -> list[Disagreement]:
                                 sorted(b.outcome.deleted), "preemption", (("PostFilter", "DefaultPreemption"),)))
     for pod in a.live_pods:
         ra, rb = a.outcome.pods.get(pod), b.outcome.pods.get(pod)
-        if ra and rb and ra.nominated_node_name != rb.nominated_node_name:
+        # A bound pod's nomination is bookkeeping whose last state is timing (NominatedNodeNameForExpectation
+        # sets it before binding, ClearingNominatedNodeNameAfterBinding clears it after).
+        if ra and rb and "bound" not in (ra.phase, rb.phase) and ra.nominated_node_name != rb.nominated_node_name:
             out.append(Disagreement("the nominated node", pod, ra.nominated_node_name, rb.nominated_node_name,
                                     "preemption", (("PostFilter", "DefaultPreemption"),)))
     return out
