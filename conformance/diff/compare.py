@@ -12,11 +12,14 @@ deletion), because a random choice earlier changes what every later pod sees.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
-from ..differential import (Disagreement, call_multiset, calls_disagreement, disagreements, errored_in_parallel,
-                            partial_dry_run, settled, stops_at_first_feasible)
+from reference.probe import PROBE_NAMES
+
+from ..differential import (AFTER_SELECTION, Disagreement, call_multiset, calls_disagreement, disagreements,
+                            errored_in_parallel, partial_dry_run, settled, stops_at_first_feasible)
 from ..errors import BackendFailure
 from ..invariants import Run
 
@@ -41,14 +44,10 @@ class SideResult:
 
 @dataclass
 class ScenarioDiff:
-    """The differences of one scenario; the first is the cause, the others may follow from it."""
+    """The differences of one scenario, config-level first, then per pod in creation order."""
 
     name: str
     differences: list[Disagreement] = field(default_factory=list)
-
-    @property
-    def cause(self) -> Disagreement | None:
-        return self.differences[0] if self.differences else None
 
 
 def run_side(backend: Any, scenario: Any) -> SideResult:
@@ -63,31 +62,82 @@ def differences(a: SideResult, b: SideResult) -> list[Disagreement]:
     if a.run is None or b.run is None:
         if a.error == b.error:
             return []
-        return [Disagreement("whether the scenario runs", "", a.error or "runs", b.error or "runs", "error")]
+        return [_error(a, b)]
     out = _plugin_lists(a.run, b.run)
     out += list(disagreements(a.run, b.run, coarse=True))
+    seen = {d.pod for d in out}
     if settled(a.run, b.run):
-        seen = {d.pod for d in out}
         out += [d for d in (_observed(a.run, b.run, pod) for pod in a.run.live_pods if pod not in seen) if d]
         out += _preemption(a.run, b.run) + _events(a.run, b.run, {d.pod for d in out})
+    elif first := _first_cycle(a.run, b.run):
+        out += [first] if first.pod not in seen else []
     return out
 
 
+def _first(run: Run) -> tuple[str, int] | None:
+    """The pod and observed attempt of the run's first scheduling cycle, when every cycle is seen in `observed`:
+    each pod's first PreFilter plugin is an observed one (not a probe), so its call opens every cycle."""
+    pods = run.live_pods
+    if not pods or any(not run.plugins_at(p, "preFilter") or run.plugins_at(p, "preFilter")[0] in PROBE_NAMES
+                       for p in pods):
+        return None
+    cycles = [r for r in run.outcome.observed if r.get("point") == "PreFilter"]
+    if not cycles:
+        return None
+    r = min(cycles, key=lambda r: r["seq"])
+    return str(r["pod"]), int(r.get("attempt") or 0)
+
+
+def _first_cycle(a: Run, b: Run) -> Disagreement | None:
+    """Where the run is not settled, the first scheduling cycle still is: nothing was assumed or deleted
+    before it and the queue pops by priority, then creation. Compared up to host selection."""
+    first_a, first_b = _first(a), _first(b)
+    if first_a is None or first_b is None:
+        return None
+    if first_a != first_b:  # PreEnqueue and the queue decide; a difference there shows in the pods' results
+        return None
+    pod, attempt = first_a
+    left = [r for r in _observed_attempts(a, pod).get(attempt, []) if r["point"] not in AFTER_SELECTION]
+    right = [r for r in _observed_attempts(b, pod).get(attempt, []) if r["point"] not in AFTER_SELECTION]
+    return _compare_calls(a, pod, attempt, left, right)
+
+
 def _plugin_lists(a: Run, b: Run) -> list[Disagreement]:
+    """One difference per plugin added to or removed from a point of a profile (or per point whose order moved)."""
     out = []
     for profile in sorted(set(a.outcome.plugins) | set(b.outcome.plugins)):
         left, right = a.outcome.plugins.get(profile) or {}, b.outcome.plugins.get(profile) or {}
         for point in sorted(set(left) | set(right)):
             names_a, names_b = _names(left.get(point)), _names(right.get(point))
-            if names_a != names_b:
-                causes = tuple(sorted((point, p) for p in set(names_a) ^ set(names_b))) or ((point, "(order)"),)
-                out.append(Disagreement(f"the plugins of profile {profile} at {point}", "", names_a, names_b,
-                                        "plugin-list", causes))
+            if names_a == names_b:
+                continue
+            for plugin in (p for p in names_b if p not in names_a):
+                out.append(Disagreement(f"plugin added at {point}", "", names_a, names_b, "plugin-list",
+                                        ((point, plugin),)))
+            for plugin in (p for p in names_a if p not in names_b):
+                out.append(Disagreement(f"plugin removed at {point}", "", names_a, names_b, "plugin-list",
+                                        ((point, plugin),)))
+            if sorted(names_a) == sorted(names_b):
+                out.append(Disagreement(f"the order of the plugins at {point}", "", names_a, names_b, "plugin-list",
+                                        ((point, "(order)"),)))
     return out
 
 
 def _names(entries: Any) -> list[str]:
+    """Plugin names of one point of an outcome's plugin list: {"enabled": [{"name", "weight"}]} or a list."""
+    if isinstance(entries, Mapping):
+        entries = entries.get("enabled")
     return [e.get("name", "") if isinstance(e, Mapping) else str(e) for e in entries or ()]
+
+
+_REFUSED_PLUGIN = re.compile(r'plugin "(\w+)" does not extend (\w+?)Plugin')
+
+
+def _error(a: SideResult, b: SideResult) -> Disagreement:
+    """A run that fails on one side (or differently): caused by a plugin when the error names it."""
+    causes = tuple(sorted({(point, plugin) for e in (a.error, b.error) for plugin, point in _REFUSED_PLUGIN.findall(e)}))
+    return Disagreement("whether the scenario runs" + (" (a plugin at a point it does not implement)" if causes else ""),
+                        "", a.error or "runs", b.error or "runs", "error", causes)
 
 
 def _observed_attempts(run: Run, pod: str) -> dict[int, list[Mapping[str, Any]]]:
@@ -106,16 +156,23 @@ def _observed(a: Run, b: Run, pod: str) -> Disagreement | None:
     if sorted(left) != sorted(right) or a.attempts(pod) != b.attempts(pod):
         return None
     for attempt in sorted(left):
-        cut = errored_in_parallel(left[attempt]) | errored_in_parallel(right[attempt])
-        if stops_at_first_feasible(a, pod):
-            cut |= {"Filter", "AddPod"}
-        if partial_dry_run(a, pod):
-            cut |= {"Filter", "AddPod", "RemovePod"}
-        calls_a = call_multiset(left[attempt], True, cut, extra=("score", "scores"), coarse=True)
-        calls_b = call_multiset(right[attempt], True, cut, extra=("score", "scores"), coarse=True)
-        if calls_a != calls_b:
-            return calls_disagreement(f"the observed plugin calls of attempt {attempt} (plugin, point, node, code, "
-                                      f"score, scores)", pod, calls_a, calls_b)
+        if found := _compare_calls(a, pod, attempt, left[attempt], right[attempt]):
+            return found
+    return None
+
+
+def _compare_calls(a: Run, pod: str, attempt: int, left: list, right: list) -> Disagreement | None:
+    cut = errored_in_parallel(left) | errored_in_parallel(right)
+    if stops_at_first_feasible(a, pod):
+        cut |= {"Filter", "AddPod"}
+    if partial_dry_run(a, pod) or any(r["point"] == "RemovePod" for r in (*left, *right)):
+        # A preemption's dry run evaluates candidates in parallel and stops once it has enough.
+        cut |= {"Filter", "AddPod", "RemovePod"}
+    calls_a = call_multiset(left, True, cut, extra=("score", "scores"), coarse=True)
+    calls_b = call_multiset(right, True, cut, extra=("score", "scores"), coarse=True)
+    if calls_a != calls_b:
+        return calls_disagreement(f"the observed plugin calls of attempt {attempt} (plugin, point, node, code, "
+                                  f"score, scores)", pod, calls_a, calls_b)
     return None
 
 

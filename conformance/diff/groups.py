@@ -1,8 +1,8 @@
 """Differences grouped by cause, each group shrunk to a small scenario that still differs the same way.
 
-A scenario's first difference is its cause (the others may follow from it: a pod placed elsewhere
-changes what the next pods see); scenarios whose causes agree on kind, extension points, plugins and
-what differs form a group. The key leaves out pods, nodes and attempt numbers, so the same cause
+A scenario's first difference in behaviour is its cause (the others may follow from it: a pod placed
+elsewhere changes what the next pods see), and each change of a profile's plugin list is one too;
+scenarios whose causes agree on kind, extension points, plugins and what differs form a group. The key leaves out pods, nodes and attempt numbers, so the same cause
 found with other seeds (or another profile) lands in the same group, which is what a baseline accepts.
 """
 
@@ -55,13 +55,22 @@ class Group:
         return self.shrunk if self.shrunk is not None else self.scenarios[0][0].scenario
 
 
+def causes_of(differences: list[Disagreement]) -> dict[str, Disagreement]:
+    """Key -> difference for the groups a scenario belongs to: each plugin-list change (a config-level fact, not
+    a consequence of anything) and the first difference in behaviour (the others may follow from it)."""
+    out = {cause_key(d): d for d in differences if d.kind == "plugin-list"}
+    first = next((d for d in differences if d.kind != "plugin-list"), None)
+    if first is not None:
+        out[cause_key(first)] = first
+    return out
+
+
 def group(found: list[tuple[Drawn, ScenarioDiff]]) -> list[Group]:
-    """Groups by the cause key of each scenario's first difference, largest group first."""
+    """Groups by cause key (`causes_of`), largest group first."""
     out: dict[str, Group] = {}
     for drawn, diff in found:
-        cause = diff.cause
-        key = cause_key(cause)
-        out.setdefault(key, Group(key, cause.kind, cause.causes)).scenarios.append((drawn, diff))
+        for key, cause in causes_of(diff.differences).items():
+            out.setdefault(key, Group(key, cause.kind, cause.causes)).scenarios.append((drawn, diff))
     for g in out.values():
         g.scenarios.sort(key=lambda item: _weight(item[0].scenario))
     return sorted(out.values(), key=lambda g: (-len(g.scenarios), g.key))
@@ -130,14 +139,15 @@ def shrink(g: Group, sides: Sides, *, budget_runs: int = 150, budget_seconds: fl
                 break
             runs += 1
             diffs = diff_one(sides, candidate)
-            if diffs and cause_key(diffs[0]) == g.key:
+            if g.key in causes_of(diffs):
                 current, current_diffs, improved = candidate, diffs, True
                 break
     if current is not g.scenarios[0][0].scenario:
         runs += 1
-        confirm = diff_one(sides, current)
-        if not confirm or cause_key(confirm[0]) != g.key:  # a difference that does not repeat: keep the original
+        if g.key not in causes_of(diff_one(sides, current)):  # a difference that does not repeat: keep the original
             current, current_diffs = g.scenarios[0][0].scenario, g.scenarios[0][1].differences
+    # The group's own difference first: the example shows it, then what else differs there.
+    current_diffs = sorted(current_diffs, key=lambda d: cause_key(d) != g.key)
     g.shrunk, g.shrunk_differences, g.shrink_runs = current, current_diffs, runs
 
 
@@ -150,4 +160,4 @@ def shrink_all(groups: list[Group], sides: Sides, *, progress: Callable[[str], N
                  f"in {g.shrink_runs} runs")
 
 
-__all__ = ["Group", "PROBE", "candidates", "cause_key", "group", "shrink", "shrink_all"]
+__all__ = ["Group", "PROBE", "candidates", "cause_key", "causes_of", "group", "shrink", "shrink_all"]

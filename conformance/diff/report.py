@@ -114,7 +114,7 @@ def markdown(result: DiffResult) -> str:
         if g.gates:
             lines.append("Follows a feature-gate default change: " + ", ".join(
                 f"{name} (--from {x}, --to {y})" for name, (x, y) in g.gates.items()) + ".")
-        lines += ["", "Shrunk example (differences, first is the cause):", ""]
+        lines += ["", "Shrunk example (the group's difference first, then what else differs there):", ""]
         lines += [f"- {_difference_line(d)}" for d in g.shrunk_differences[:5]]
         lines += ["", "```yaml", yaml.safe_dump(g.example.to_dict(), sort_keys=False, width=110).rstrip(), "```"]
         if g.key in result.examples:
