@@ -242,10 +242,11 @@ def _compare_attempt(a: Run, b: Run, pod: str, attempt: int, coarse: bool = Fals
         cut |= {"Filter", "AddPod"}
     if partial_dry_run(a, pod) and (_dry_ran(a, pod, attempt) or _dry_ran(b, pod, attempt)):
         cut |= {"Filter", "AddPod", "RemovePod"}
-    if coarse and (a.outcome.deleted or b.outcome.deleted) and node_a is None and node_b is None:
-        # A preemption's dry run evaluates candidate nodes in parallel and stops once it has enough; on the
-        # same build, which nodes got Filter and AddPod calls was seen to change from run to run.
-        cut |= {"Filter", "AddPod", "RemovePod"}
+    if coarse and (a.outcome.deleted or b.outcome.deleted):
+        # A preemption's dry run evaluates candidate nodes in parallel and stops once it has enough, and the
+        # nomination it leaves reaches other pods' attempts (AddPod of nominated pods) when the asynchronous
+        # preemption gets there: on the same build, these calls were seen to change from run to run.
+        cut |= {"AddPod", "RemovePod"} | ({"Filter"} if node_a is None and node_b is None else set())
     left = call_multiset(a.probe_records(pod, attempt), with_chosen, cut, coarse=coarse)
     right = call_multiset(b.probe_records(pod, attempt), with_chosen, cut, coarse=coarse)
     if left != right:

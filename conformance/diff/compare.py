@@ -171,8 +171,8 @@ def _compare_calls(a: Run, pod: str, attempt: int, left: list, right: list) -> D
     calls_a = call_multiset(left, True, cut, extra=("score", "scores"), coarse=True)
     calls_b = call_multiset(right, True, cut, extra=("score", "scores"), coarse=True)
     if calls_a != calls_b:
-        return calls_disagreement(f"the observed plugin calls of attempt {attempt} (plugin, point, node, code, "
-                                  f"score, scores)", pod, calls_a, calls_b)
+        return calls_disagreement(f"the observed calls of attempt {attempt} (plugin, point, node, code, score, "
+                                  f"scores)", pod, calls_a, calls_b)
     return None
 
 

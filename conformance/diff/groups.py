@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Iterator
 
 from reference.scenario import Scenario, ScenarioError
@@ -27,9 +27,10 @@ from .scenarios import Drawn
 PROBE = "Probe*"
 
 
-def cause_key(d: Disagreement) -> str:
-    """`kind point/plugin[,...] what`, with attempt numbers, pods and probe numbers left out."""
-    causes = sorted({f"{point}/{PROBE if plugin in PROBE_NAMES else plugin}" for point, plugin in d.causes})
+def cause_key(d: Disagreement, causes: tuple[tuple[str, str], ...] | None = None) -> str:
+    """`kind point/plugin[,...] (what)`, with attempt numbers, pods and probe numbers left out."""
+    causes = sorted({f"{point}/{PROBE if plugin in PROBE_NAMES else plugin}"
+                     for point, plugin in (d.causes if causes is None else causes)})
     what = re.sub(r"\battempt \d+", "attempt N", re.sub(r"profile \S+", "profile P", d.what))
     return " ".join(p for p in (d.kind, ",".join(causes), f"({what})") if p)
 
@@ -61,7 +62,11 @@ def causes_of(differences: list[Disagreement]) -> dict[str, Disagreement]:
     out = {cause_key(d): d for d in differences if d.kind == "plugin-list"}
     first = next((d for d in differences if d.kind != "plugin-list"), None)
     if first is not None:
-        out[cause_key(first)] = first
+        # One group per (point, plugin) whose calls changed: new PreFilter calls of three plugins are three
+        # causes, which other scenarios show in other combinations.
+        for cause in first.causes or ((),):
+            key = cause_key(first, (cause,) if cause else ())
+            out[key] = replace(first, causes=(cause,) if cause else ())
     return out
 
 
@@ -146,8 +151,9 @@ def shrink(g: Group, sides: Sides, *, budget_runs: int = 150, budget_seconds: fl
         runs += 1
         if g.key not in causes_of(diff_one(sides, current)):  # a difference that does not repeat: keep the original
             current, current_diffs = g.scenarios[0][0].scenario, g.scenarios[0][1].differences
-    # The group's own difference first: the example shows it, then what else differs there.
-    current_diffs = sorted(current_diffs, key=lambda d: cause_key(d) != g.key)
+    # The group's own difference first: the example shows it, then what else differs there (once each).
+    current_diffs = sorted(current_diffs, key=lambda d: g.key not in causes_of([d]))
+    current_diffs = list({(d.what, d.pod, repr(d.left), repr(d.right)): d for d in current_diffs}.values())
     g.shrunk, g.shrunk_differences, g.shrink_runs = current, current_diffs, runs
 
 

@@ -37,6 +37,11 @@ class DiffResult:
     def new_groups(self) -> list[Group]:
         return [g for g in self.groups if g.accepted is None]
 
+    @property
+    def differing(self) -> int:
+        """Scenarios with any difference (a scenario can be in several groups)."""
+        return len({drawn.name for g in self.groups for drawn, _ in g.scenarios})
+
     def rate(self, side: str) -> float:
         return self.scenarios / self.run_seconds[side] if self.run_seconds.get(side) else 0.0
 
@@ -93,7 +98,7 @@ def markdown(result: DiffResult) -> str:
     a, b = result.sides
     new = result.new_groups
     lines = [f"# sched-conformance diff: {a.label} -> {b.label}", "",
-             f"{result.scenarios} scenarios on both sides; {sum(len(g.scenarios) for g in result.groups)} differ, "
+             f"{result.scenarios} scenarios on both sides; {result.differing} differ, "
              f"in {len(result.groups)} group(s), {len(new)} not in the baseline.", "",
              f"Speed: --from {result.rate('--from'):.1f} scenarios/s, --to {result.rate('--to'):.1f} scenarios/s; "
              f"builds: --from {result.build_seconds.get('--from', 0):.0f} s, --to "
@@ -130,7 +135,7 @@ def markdown(result: DiffResult) -> str:
 
 def to_json(result: DiffResult) -> dict[str, Any]:
     a, b = result.sides
-    return {"from": a.label, "to": b.label, "scenarios": result.scenarios,
+    return {"from": a.label, "to": b.label, "scenarios": result.scenarios, "differing": result.differing,
             "seconds": result.run_seconds, "scenariosPerSecond": {s: result.rate(s) for s in ("--from", "--to")},
             "buildSeconds": result.build_seconds, "movedGateDefaults": {k: list(v) for k, v in result.moved_gates.items()},
             "pinnedGates": result.pinned_gates,
