@@ -21,13 +21,16 @@ PLUGINS = {"default-scheduler": {"preFilter": {"enabled": [{"name": "NodeResourc
                                                         {"name": "NodeResourcesFit", "weight": 0}]}}}
 
 
-def calls(pod: str, attempt: int, seq: int, *, score: int = 10, fit_code: str = "Success") -> list[dict]:
+def calls(pod: str, attempt: int, seq: int, *, score: int = 10, fit_code: str = "Success",
+          chosen: str = "node-0") -> list[dict]:
     out = [{"pod": pod, "attempt": attempt, "point": "PreFilter", "plugin": "NodeResourcesFit", "code": "Success"}]
     for node in ("node-0", "node-1"):
         out += [{"pod": pod, "attempt": attempt, "point": "Filter", "plugin": "NodeResourcesFit", "node": node,
                  "code": fit_code if node == "node-1" else "Success"},
                 {"pod": pod, "attempt": attempt, "point": "Score", "plugin": "NodeResourcesFit", "node": node,
                  "code": "Success", "score": score}]
+    out.append({"pod": pod, "attempt": attempt, "point": "Reserve", "plugin": "VolumeBinding", "node": chosen,
+                "code": "Success"})
     return [{**r, "seq": seq + i} for i, r in enumerate(out)]
 
 
@@ -51,7 +54,7 @@ def test_the_same_outcome_differs_nowhere():
 
 def test_a_random_host_choice_and_what_follows_it_are_no_difference():
     # Equal scores (not traced by probes): which node each pod got, and the second pod's calls, are open.
-    later = calls("default/pod-0", 1, 0) + calls("default/pod-1", 1, 100, score=70)
+    later = calls("default/pod-0", 1, 0, chosen="node-1") + calls("default/pod-1", 1, 100, score=70)
     assert differences(side(nodes=("node-0", "node-0")), side(nodes=("node-1", "node-0"), observed=later)) == []
 
 
