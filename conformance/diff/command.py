@@ -16,7 +16,7 @@ from .engine import Sides, run_all
 from .groups import group, shrink_all
 from .report import DiffResult, markdown, write_all
 from .scenarios import fixed_scenarios
-from .sides import backend_for, build_both, log, make_sides
+from .sides import backend_for, build_both, check_gates, log, make_sides
 
 
 def add_to(sub: argparse._SubParsersAction) -> None:
@@ -54,6 +54,8 @@ def run(args: argparse.Namespace) -> int:
                       to_module=args.to_module, modules=args.go_module, plugins=args.go_plugin,
                       imports=args.go_import, scheduler_config=args.scheduler_config, own_file=args.own_scheduler)
     build_a, build_b, build_seconds = build_both(a, b)
+    check_gates(build_a, args.feature_gates, "--from")
+    check_gates(build_b, args.feature_gates, "--to")
     from ..extender_server import ExtenderServer
     with ExtenderServer() as server:
         backend_a = backend_for(build_a, extender_server=server, feature_gates=args.feature_gates)

@@ -3,6 +3,7 @@ that differs), both built (or taken from the build cache), and a backend on each
 
 from __future__ import annotations
 
+import subprocess
 import sys
 import time
 from dataclasses import dataclass, replace
@@ -111,10 +112,23 @@ def build_both(a: Side, b: Side) -> tuple[Build, Build, dict[str, float]]:
     return built["--from"], built["--to"], seconds
 
 
+def check_gates(built: Build, feature_gates: str, flag: str) -> None:
+    """The build's runner accepts the gates (it parses them as kube-scheduler does); else one line why."""
+    if not feature_gates:
+        return
+    proc = subprocess.run([str(built.runner), f"-feature-gates={feature_gates}", "-test.list=^$"],
+                          capture_output=True, text=True, timeout=120)
+    if proc.returncode != 0:
+        first = (proc.stderr.strip().splitlines() or ["no output"])[0]
+        raise ConformanceError(f"--feature-gates {feature_gates}: Kubernetes {built.k8s_version} (the {flag} side) "
+                               f"refuses them: {first.split(': ', 1)[-1]}; pin only gates both releases have "
+                               f"and do not lock")
+
+
 def backend_for(built: Build, *, extender_server: Any, feature_gates: str = "") -> Any:
     from ..backends.upstream import UpstreamBackend
     args = (f"-feature-gates={feature_gates}",) if feature_gates else ()
     return UpstreamBackend(runner=built.runner, extender_server=extender_server, runner_args=args)
 
 
-__all__ = ["Side", "SideBuildError", "backend_for", "build_both", "log", "make_sides"]
+__all__ = ["Side", "SideBuildError", "backend_for", "check_gates", "build_both", "log", "make_sides"]

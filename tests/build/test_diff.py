@@ -112,3 +112,24 @@ def test_a_side_that_does_not_compile_is_named_and_the_other_build_kept(modules,
     assert first_line.startswith("the --to side (Kubernetes ") and "does not build" in first_line, first_line
     assert "prefer.go" in first_line and "the --from side's build is kept in" in first_line, first_line
     assert "Traceback" not in result.stderr
+
+
+def test_feature_gates_reach_the_runner_and_a_gate_it_refuses_is_one_line():
+    from conformance.diff.sides import check_gates
+    from conformance.errors import ConformanceError
+    pinned = build(make_spec())
+    check_gates(pinned, "SchedulerAsyncPreemption=false", "--from")
+    with pytest.raises(ConformanceError) as info:
+        check_gates(pinned, "NoSuchGate=true", "--to")
+    assert str(info.value) == (f"--feature-gates NoSuchGate=true: Kubernetes {pinned.k8s_version} (the --to side) "
+                               "refuses them: unrecognized feature gate: NoSuchGate; pin only gates both releases "
+                               "have and do not lock")
+    # The runner started with a pinned gate runs scenarios (the flag is parsed before the first one).
+    with ExtenderServer() as server:
+        backend = backend_for(pinned, extender_server=server, feature_gates="SchedulerAsyncPreemption=false")
+        try:
+            drawn = list(fixed_scenarios("dev", only=("preemption-victims-minimal",)))
+            found, tally = run_all(Sides(backend, backend, "a", "b"), drawn[:3])
+        finally:
+            backend.close()
+    assert tally.scenarios == 3 and found == []
