@@ -56,6 +56,8 @@ def add_to(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--backend", help="default: the backend that failed")
     p.add_argument("--version", help="a diff's reproducer: replay on this side's release (e.g. v1.36.4) and show "
                                      "the outcome; default: both sides, compared")
+    p.add_argument("--side", choices=("from", "to"), help="a diff's reproducer: replay on this side only (with "
+                                                          "--version: that release with this side's modules)")
     p.set_defaults(run=_reproduce)
     from .diff.command import add_to as add_diff
     add_diff(sub)
@@ -144,10 +146,10 @@ def _reproduce(args: argparse.Namespace) -> int:
     scenario, meta = reproducer.read(args.directory)
     if meta.get("invariant") == "diff":
         from .diff.replay import replay
-        return replay(args.directory, scenario, meta, args.version)
-    if args.version:
-        raise ConformanceError(f"--version applies to a diff's reproducer; {args.directory} is one of "
-                               f"{meta.get('invariant')!r}: drop --version")
+        return replay(args.directory, scenario, meta, args.version, args.side)
+    if args.version or args.side:
+        raise ConformanceError(f"--version and --side apply to a diff's reproducer; {args.directory} is one of "
+                               f"{meta.get('invariant')!r}: drop them")
     backend_name = args.backend or meta.get("backend") or "reference"
     if meta.get("invariant") == "differential":
         return _reproduce_differential(args.directory, scenario, backend_name, meta.get("compare") or "reference", meta)

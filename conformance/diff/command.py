@@ -54,6 +54,8 @@ def run(args: argparse.Namespace) -> int:
                       to_module=args.to_module, modules=args.go_module, plugins=args.go_plugin,
                       imports=args.go_import, scheduler_config=args.scheduler_config, own_file=args.own_scheduler)
     build_a, build_b, build_seconds = build_both(a, b)
+    # The release each side resolved to (a module's go.mod or the pin), for the labels and the reproducers.
+    a, b = a.resolved(build_a.k8s_version), b.resolved(build_b.k8s_version)
     check_gates(build_a, args.feature_gates, "--from")
     check_gates(build_b, args.feature_gates, "--to")
     from ..extender_server import ExtenderServer

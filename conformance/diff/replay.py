@@ -1,5 +1,6 @@
-"""Replay a diff's reproducer: on both sides, compared (exit 1 when the difference is still there), or with
-`--version` on the side of that release (or that release with the --from side's modules), shown."""
+"""Replay a diff's reproducer: on both sides, compared (exit 1 when the difference is still there), or on one
+side, shown: `--version` picks the side of that release (or builds that release with the --from side's
+modules), `--side` picks a side (and with `--version`, that release with its modules)."""
 
 from __future__ import annotations
 
@@ -18,7 +19,8 @@ from .report import outcome_text, side_by_side
 from .sides import backend_for
 
 
-def replay(directory: str, scenario: Scenario, meta: dict[str, Any], version: str | None) -> int:
+def replay(directory: str, scenario: Scenario, meta: dict[str, Any], version: str | None,
+           side: str | None = None) -> int:
     from ..extender_server import ExtenderServer
     sides = meta.get("sides") or {}
     if set(sides) != {"from", "to"}:
@@ -27,16 +29,17 @@ def replay(directory: str, scenario: Scenario, meta: dict[str, Any], version: st
     specs = {name: load_file(Path(directory) / side["ownScheduler"]) for name, side in sides.items()}
     gates = str(meta.get("featureGates") or "")
     with ExtenderServer() as server:
-        if version:
-            wanted = versions.check("--version", version)
-            name = next((n for n, s in specs.items() if s.k8s_version == wanted), "from")
-            spec = replace(specs[name], k8s_version=wanted)
+        if version or side:
+            wanted = versions.check("--version", version) if version else None
+            name = side or next((n for n, s in specs.items() if s.k8s_version == wanted), "from")
+            spec = replace(specs[name], k8s_version=wanted or specs[name].k8s_version)
             backend = backend_for(build(spec), extender_server=server, feature_gates=gates)
             try:
                 result = run_side(backend, scenario)
             finally:
                 backend.close()
-            print(f"Kubernetes {wanted} ({sides[name]['label']} side's modules) on {directory}:")
+            print(f"Kubernetes {spec.k8s_version} with the --{name} side's modules ({sides[name]['label']}) "
+                  f"on {directory}:")
             print(outcome_text(result, scenario.workload_keys()))
             return 0
         backends = [backend_for(build(specs[n]), extender_server=server, feature_gates=gates) for n in ("from", "to")]

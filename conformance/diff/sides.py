@@ -33,6 +33,9 @@ class Side:
         modules = ", ".join(m.describe() for m in self.spec.modules)
         return f"{self.spec.k8s_version or 'pinned'}" + (f" with {modules}" if modules else "")
 
+    def resolved(self, version: str) -> "Side":
+        return replace(self, spec=replace(self.spec, k8s_version=version))
+
 
 def log(message: str) -> None:
     print(f"[sched-conformance diff] {message}", file=sys.stderr, flush=True)

@@ -94,7 +94,8 @@ def test_a_changed_plugin_is_a_new_group_a_baseline_accepts_it_and_it_replays(mo
                             capture_output=True, text=True, timeout=900)
     assert replay.returncode == 1 and "REPRODUCED" in replay.stdout, replay.stdout[-2000:] + replay.stderr[-2000:]
     one_side = subprocess.run([sys.executable, "-m", "conformance.cli", "reproduce", directory, "--version",
-                               data["to"].split()[0]], cwd=ROOT, capture_output=True, text=True, timeout=900)
+                               data["to"].split()[0], "--side", "to"], cwd=ROOT, capture_output=True, text=True,
+                              timeout=900)
     assert one_side.returncode == 0, one_side.stderr[-2000:]
     assert "Score PreferLabeled" in one_side.stdout and "score=50" in one_side.stdout
 
