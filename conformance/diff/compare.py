@@ -99,7 +99,7 @@ def _first_cycle(a: Run, b: Run) -> Disagreement | None:
     pod, attempt = first_a
     left = [r for r in _observed_attempts(a, pod).get(attempt, []) if r["point"] not in AFTER_SELECTION]
     right = [r for r in _observed_attempts(b, pod).get(attempt, []) if r["point"] not in AFTER_SELECTION]
-    return _compare_calls(a, pod, attempt, left, right)
+    return _compare_calls(a, b, pod, attempt, left, right)
 
 
 def _plugin_lists(a: Run, b: Run) -> list[Disagreement]:
@@ -156,13 +156,16 @@ def _observed(a: Run, b: Run, pod: str) -> Disagreement | None:
     if sorted(left) != sorted(right) or a.attempts(pod) != b.attempts(pod):
         return None
     for attempt in sorted(left):
-        if found := _compare_calls(a, pod, attempt, left[attempt], right[attempt]):
+        if found := _compare_calls(a, b, pod, attempt, left[attempt], right[attempt]):
             return found
     return None
 
 
-def _compare_calls(a: Run, pod: str, attempt: int, left: list, right: list) -> Disagreement | None:
-    cut = errored_in_parallel(left) | errored_in_parallel(right)
+def _compare_calls(a: Run, b: Run, pod: str, attempt: int, left: list, right: list) -> Disagreement | None:
+    # A probe's failing Filter or Score call cancels the observed plugins' calls still running too; the probe
+    # trace numbers its attempts on its own, so any attempt of the pod's counts (cutting more is safe).
+    probes = [r for run in (a, b) for r in run.outcome.trace if r.get("pod") == pod and "plugin" in r]
+    cut = errored_in_parallel(left) | errored_in_parallel(right) | errored_in_parallel(probes)
     if stops_at_first_feasible(a, pod):
         cut |= {"Filter", "AddPod"}
     if partial_dry_run(a, pod) or any(r["point"] == "RemovePod" for r in (*left, *right)):

@@ -127,9 +127,8 @@ def markdown(result: DiffResult) -> str:
                       side_by_side(*result.examples[g.key], _example_pods(g)), "```"]
         if g.key in result.reproducers:
             directory = result.reproducers[g.key]
-            lines += ["", f"Reproduce with: `sched-conformance reproduce {directory} --version "
-                          f"{a.spec.k8s_version or 'V'}` (or `--version {b.spec.k8s_version or 'V'}`; without "
-                          f"--version: both sides, compared)"]
+            lines += ["", f"Reproduce with: `{replay_command(directory)}` (both sides, compared); one side: "
+                          f"{one_side(directory, a, b)}"]
     return "\n".join(lines) + "\n"
 
 
@@ -172,6 +171,17 @@ def junit(result: DiffResult) -> str:
             + "\n</testsuite>\n</testsuites>\n")
 
 
+def replay_command(directory: Path) -> str:
+    return f"sched-conformance reproduce {directory}"
+
+
+def one_side(directory: Path, a: Side, b: Side) -> str:
+    """The commands that replay on one side: by release when the releases differ, else by side."""
+    if a.spec.k8s_version != b.spec.k8s_version:
+        return " or ".join(f"`{replay_command(directory)} --version {s.spec.k8s_version}`" for s in (a, b))
+    return " or ".join(f"`{replay_command(directory)} --side {s.flag.lstrip('-')}`" for s in (a, b))
+
+
 def write_reproducers(result: DiffResult, root: Path) -> None:
     a, b = result.sides
     for i, g in enumerate(result.groups, 1):
@@ -182,7 +192,7 @@ def write_reproducers(result: DiffResult, root: Path) -> None:
                  for side in (a, b)}
         reproducer.write(directory, g.example, invariant="diff", backend="upstream", message=message,
                          extra_meta={"group": g.key, "sides": sides, "featureGates": result.pinned_gates},
-                         replay=f"sched-conformance reproduce {directory} --version {a.spec.k8s_version or 'V'}")
+                         replay=f"{replay_command(directory)}\n# one side: {one_side(directory, a, b)}")
         for side in (a, b):
             (directory / f"{side.flag.lstrip('-')}-scheduler.toml").write_text(side.spec.to_toml())
         result.reproducers[g.key] = directory

@@ -100,3 +100,17 @@ def test_in_a_settled_run_results_and_event_reasons_count_but_not_how_often():
     other = [{"pod": "default/pod-0", "reason": "FailedScheduling"}, {"pod": "default/pod-0", "reason": "Preempted"}]
     found = differences(side(**unschedulable, events=three), side(**unschedulable, events=other))
     assert [(d.kind, d.pod) for d in found] == [("status-text", "default/pod-0")]
+
+
+def test_calls_cancelled_by_a_failing_probe_are_no_difference():
+    # A probe's Score error cancels the other Score calls still running: how many of NodeResourcesFit's
+    # happened is a race.
+    failing = {"pod": "default/pod-0", "attempt": 1, "seq": 0, "point": "Score", "plugin": "Probe0",
+               "node": "node-0", "code": "Error"}
+    cancelled = [r for r in calls("default/pod-0", 1, 0) if not (r["point"] == "Score" and r["node"] == "node-1")]
+    a, b = side(), side(observed=cancelled + calls("default/pod-1", 1, 100))
+    for s in (a, b):
+        object.__setattr__(s.run.outcome, "trace", (failing,))
+    assert differences(a, b) == []
+    # Without the probe's error, the missing call is a difference.
+    assert differences(side(), side(observed=cancelled + calls("default/pod-1", 1, 100)))
