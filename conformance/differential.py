@@ -242,11 +242,13 @@ def _compare_attempt(a: Run, b: Run, pod: str, attempt: int, coarse: bool = Fals
         cut |= {"Filter", "AddPod"}
     if partial_dry_run(a, pod) and (_dry_ran(a, pod, attempt) or _dry_ran(b, pod, attempt)):
         cut |= {"Filter", "AddPod", "RemovePod"}
-    if coarse and (a.outcome.deleted or b.outcome.deleted):
-        # A preemption's dry run evaluates candidate nodes in parallel and stops once it has enough, and the
-        # nomination it leaves reaches other pods' attempts (AddPod of nominated pods) when the asynchronous
-        # preemption gets there: on the same build, these calls were seen to change from run to run.
-        cut |= {"AddPod", "RemovePod"} | ({"Filter"} if node_a is None and node_b is None else set())
+    nominated = any(r["point"] == "AddPod" for run in (a, b) for r in run.probe_records(pod, attempt))
+    if coarse and (a.outcome.deleted or b.outcome.deleted or nominated):
+        # A preemption's dry run evaluates candidate nodes in parallel and stops once it has enough; a
+        # nomination (by preemption or a PostFilter result) reaches other pods' attempts, as AddPod and a second
+        # Filter pass with the nominated pods, only once the scheduler has recorded it, which races with them:
+        # on the same build under load, these calls were seen to change from run to run.
+        cut |= {"AddPod", "RemovePod"} | ({"Filter"} if nominated or (node_a is None and node_b is None) else set())
     left = call_multiset(a.probe_records(pod, attempt), with_chosen, cut, coarse=coarse)
     right = call_multiset(b.probe_records(pod, attempt), with_chosen, cut, coarse=coarse)
     if left != right:

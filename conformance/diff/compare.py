@@ -168,8 +168,9 @@ def _compare_calls(a: Run, b: Run, pod: str, attempt: int, left: list, right: li
     cut = errored_in_parallel(left) | errored_in_parallel(right) | errored_in_parallel(probes)
     if stops_at_first_feasible(a, pod):
         cut |= {"Filter", "AddPod"}
-    if partial_dry_run(a, pod) or any(r["point"] == "RemovePod" for r in (*left, *right)):
-        # A preemption's dry run evaluates candidates in parallel and stops once it has enough.
+    if partial_dry_run(a, pod) or any(r["point"] in ("RemovePod", "AddPod") for r in (*left, *right, *probes)):
+        # A preemption's dry run evaluates candidates in parallel and stops once it has enough; nominated pods
+        # (AddPod, a second Filter pass) reach an attempt only once the scheduler has recorded the nomination.
         cut |= {"Filter", "AddPod", "RemovePod"}
     calls_a = call_multiset(left, True, cut, extra=("score", "scores"), coarse=True)
     calls_b = call_multiset(right, True, cut, extra=("score", "scores"), coarse=True)

@@ -114,3 +114,12 @@ def test_calls_cancelled_by_a_failing_probe_are_no_difference():
     assert differences(a, b) == []
     # Without the probe's error, the missing call is a difference.
     assert differences(side(), side(observed=cancelled + calls("default/pod-1", 1, 100)))
+
+
+def test_a_nominated_pods_pass_on_one_side_only_is_no_difference():
+    # Whether an attempt already sees another pod's nomination (AddPod, then Filter again with it) races with
+    # the scheduler recording that nomination.
+    second_pass = [{"pod": "default/pod-0", "attempt": 1, "seq": 50 + i, "point": point, "plugin": "NodeResourcesFit",
+                    "node": "node-0", "code": "Success"} for i, point in enumerate(("AddPod", "Filter"))]
+    observed = calls("default/pod-0", 1, 0) + second_pass + calls("default/pod-1", 1, 100)
+    assert differences(side(), side(observed=observed)) == []
