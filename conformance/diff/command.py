@@ -50,6 +50,8 @@ def run(args: argparse.Namespace) -> int:
     except ValueError as exc:
         raise ConformanceError(str(exc)) from None
     accepted = baseline.read(args.baseline) if args.baseline else None
+    if args.only and not args.scheduler_config and not args.own_scheduler:
+        next(fixed_scenarios(args.profile, only=tuple(args.only)), None)  # an unknown --only fails before building
     a, b = make_sides(from_version=args.from_version, to_version=args.to_version, from_module=args.from_module,
                       to_module=args.to_module, modules=args.go_module, plugins=args.go_plugin,
                       imports=args.go_import, scheduler_config=args.scheduler_config, own_file=args.own_scheduler)

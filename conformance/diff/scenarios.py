@@ -18,6 +18,7 @@ from hypothesis.strategies import SearchStrategy
 
 from reference.scenario import Scenario
 
+from ..errors import ConformanceError
 from ..repeatable import repeatable
 from ..settings import for_profile
 
@@ -76,7 +77,12 @@ def fixed_scenarios(profile: str, *, base: Any = None, only: tuple[str, ...] = (
                     progress: Callable[[str], None] = lambda _: None) -> Iterator[Drawn]:
     """The diff's scenario list for `profile`: a tenth of its examples per situation, its count of general ones."""
     count = for_profile(profile).max_examples
-    for name, strategy in sources(base).items():
+    known = sources(base)
+    unknown = [name for name in only if name not in known]
+    if unknown:
+        raise ConformanceError(f"--only {unknown[0]}: no such scenario source; the sources are "
+                               f"{', '.join(known)}")
+    for name, strategy in known.items():
         if only and name not in only:
             continue
         n = count if name == "general" else max(1, count // SITUATION_SHARE)

@@ -40,7 +40,8 @@ def test_the_scenarios_are_the_same_in_every_process():
     (["--from", "v1.37.1", "--to", "v1.37.1", "--feature-gates", "SchedulerAsyncPreemption"],
      "--feature-gates entry 'SchedulerAsyncPreemption': give Name=true or Name=false"),
     (["--from-module", "no/such/dir", "--to-module", "examples/plugins"], "--from-module 'no/such/dir'"),
-], ids=["one-module", "no-sides", "bad-version", "bad-gates", "missing-module"])
+    (["--from", "v1.37.1", "--to", "v1.37.1", "--only", "no-such-invariant"], "--only no-such-invariant: no such scenario source; the sources are "),
+], ids=["one-module", "no-sides", "bad-version", "bad-gates", "missing-module", "bad-only"])
 def test_bad_command_lines_are_one_line_and_exit_2(capsys, argv, expected, monkeypatch):
     monkeypatch.chdir(ROOT)
     assert main(["diff", *argv]) == 2
