@@ -3,7 +3,8 @@
 Subcommands:
   run            run the conformance suite against a backend (wraps pytest)
   invariants     the catalogue of invariants
-  reproduce DIR  replay a reproducer written by a failing run
+  check-plugin   check one plugin's contract properties, driving it directly (wraps pytest)
+  reproduce DIR  replay a reproducer written by a failing run (of an invariant or a contract)
   version        versions of the suite and what it is pinned to
   plugins FILE   effective plugin list per extension point of every profile (what the suite compares)
   validate FILE  load, default and validate a KubeSchedulerConfiguration; one line per outcome
@@ -64,7 +65,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     commands.add_to(sub)
     from .cluster.cli import register as register_cluster_commands
     register_cluster_commands(sub)
+    argv = list(sys.argv[1:] if argv is None else argv)
+    passed_on: list[str] = []
+    if argv[:1] == ["check-plugin"] and "--" in argv:
+        argv, passed_on = argv[:argv.index("--")], argv[argv.index("--") + 1:]
     args = parser.parse_args(argv)
+    if passed_on:
+        args.pytest_args = passed_on
     try:
         return args.run(args)
     except ConformanceError as e:

@@ -6,6 +6,7 @@ import argparse
 import json
 import sys
 from importlib import metadata
+from pathlib import Path
 
 from . import reproducer
 from .errors import ConformanceError
@@ -26,25 +27,37 @@ def add_to(sub: argparse._SubParsersAction) -> None:
     r.add_argument("--allow-any-cluster", action="store_true",
                    help="backend cluster: also on a context that does not look like a test cluster")
     r.add_argument("--max-examples", help="examples per invariant instead of the profile's")
-    own = r.add_argument_group("your own scheduler (docs/own-scheduler.md)")
-    own.add_argument("--go-module", action="append", default=[],
-                     help="build with this Go module: ./dir or module/path@vX.Y.Z (repeatable)")
-    own.add_argument("--go-plugin", action="append", default=[],
-                     help="register NAME=import/path.Func from a --go-module (repeatable)")
-    own.add_argument("--go-import", action="append", default=[],
-                     help="link this package of a --go-module for its side effects, e.g. the scheme package "
-                          "that registers your plugins' args types (repeatable)")
-    own.add_argument("--k8s-version", help="build this Kubernetes release (default: the one your module requires)")
-    own.add_argument("--scheduler-config", help="your KubeSchedulerConfiguration: the base of every scenario")
+    own = _own_scheduler_flags(r)
     own.add_argument("--extender", action="append", default=[],
                      help="your running extender's http:// URL prefix (filter, prioritize; repeatable)")
+    own.add_argument("--objects", help="package.module:name: your plugins' objects and pod labels as a Hypothesis "
+                                       "strategy of generators.Extras (or a function Scenario -> one)")
+    own.add_argument("--crd", action="append", default=[],
+                     help="backend cluster: install the CustomResourceDefinitions of this YAML file for the run and "
+                          "remove them afterwards (repeatable)")
     own.add_argument("--own-scheduler", help="TOML file with go-modules, go-plugins, go-imports, k8s-version, "
-                                            "scheduler-config "
+                                            "scheduler-config, objects, crds "
                                             "(default: [tool.sched-conformance] in ./pyproject.toml)")
     r.add_argument("--strict-coverage", action="store_true",
                    help="fail an invariant whose rule no example exercised (skipped invariants stay skipped)")
     r.add_argument("pytest_args", nargs=argparse.REMAINDER, help="after --: passed to pytest (e.g. --junitxml=x)")
     r.set_defaults(run=_run)
+    c = sub.add_parser("check-plugin", help="check one plugin's contract properties, driving it directly "
+                                            "(wraps pytest --pyargs conformance.contracts.suite)",
+                       epilog="after --: passed to pytest (e.g. -- --junitxml=x)")
+    c.add_argument("plugin", nargs="?", help="a plugin of the effective profile (in-tree or yours)")
+    c.add_argument("--all", action="store_true", help="every plugin of the effective profile, in-tree included")
+    c.add_argument("--list", action="store_true", help="the properties: id, statement, upstream source")
+    c.add_argument("--contract", action="append", default=[], help="only this property id (repeatable)")
+    c.add_argument("--profile", default="ci", choices=("dev", "ci", "thorough", "mutation"),
+                   help="Hypothesis settings profile")
+    c.add_argument("--max-examples", help="examples per property instead of the profile's")
+    c.add_argument("--reproducers", help="directory for reproducers of failures")
+    _own_scheduler_flags(c).add_argument(
+        "--own-scheduler", help="TOML file with go-modules, go-plugins, go-imports, k8s-version, scheduler-config "
+                                "(default: [tool.sched-conformance] in ./pyproject.toml)")
+    # After a positional, REMAINDER would swallow the options: cli.main splits the pytest arguments off at `--`.
+    c.set_defaults(run=_check_plugin, pytest_args=[])
     i = sub.add_parser("invariants", help="the catalogue: id, statement, upstream source, capabilities")
     i.add_argument("--json", action="store_true")
     i.add_argument("--coverage", action="store_true",
@@ -65,6 +78,20 @@ def add_to(sub: argparse._SubParsersAction) -> None:
     v.set_defaults(run=_version)
 
 
+def _own_scheduler_flags(parser: argparse.ArgumentParser) -> argparse._ArgumentGroup:
+    own = parser.add_argument_group("your own scheduler (docs/own-scheduler.md)")
+    own.add_argument("--go-module", action="append", default=[],
+                     help="build with this Go module: ./dir or module/path@vX.Y.Z (repeatable)")
+    own.add_argument("--go-plugin", action="append", default=[],
+                     help="register NAME=import/path.Func from a --go-module (repeatable)")
+    own.add_argument("--go-import", action="append", default=[],
+                     help="link this package of a --go-module for its side effects, e.g. the scheme package "
+                          "that registers your plugins' args types (repeatable)")
+    own.add_argument("--k8s-version", help="build this Kubernetes release (default: the one your module requires)")
+    own.add_argument("--scheduler-config", help="your KubeSchedulerConfiguration: the base of every scenario")
+    return own
+
+
 def _run(args: argparse.Namespace) -> int:
     import pytest
     argv = ["--pyargs", "conformance.suite", "-p", "no:cacheprovider", "--backend", args.backend,
@@ -77,19 +104,71 @@ def _run(args: argparse.Namespace) -> int:
         argv += ["--reproducers", args.reproducers]
     if args.max_examples:
         argv += ["--conformance-max-examples", args.max_examples]
-    for flag in ("cluster", "kubeconfig", "context", "scheduler_name", "k8s_version", "scheduler_config",
-                 "own_scheduler"):
-        if getattr(args, flag):
-            argv += ["--" + flag.replace("_", "-"), getattr(args, flag)]
-    for flag in ("go_module", "go_plugin", "go_import", "extender"):
-        for value in getattr(args, flag):
-            argv += ["--" + flag.replace("_", "-"), value]
+    argv += _passed_on(args, ("cluster", "kubeconfig", "context", "scheduler_name", "k8s_version",
+                              "scheduler_config", "own_scheduler", "objects"),
+                       ("go_module", "go_plugin", "go_import", "extender", "crd"))
     if args.allow_any_cluster:
         argv.append("--allow-any-cluster")
     if args.strict_coverage:
         argv.append("--strict-coverage")
     extra = [a for a in args.pytest_args if a != "--"]
     return int(pytest.main(argv + extra))
+
+
+def _passed_on(args: argparse.Namespace, single: tuple[str, ...], repeated: tuple[str, ...]) -> list[str]:
+    """The given options, as pytest options of the same names."""
+    argv: list[str] = []
+    for flag in single:
+        if getattr(args, flag):
+            argv += ["--" + flag.replace("_", "-"), getattr(args, flag)]
+    for flag in repeated:
+        for value in getattr(args, flag):
+            argv += ["--" + flag.replace("_", "-"), value]
+    return argv
+
+
+def _check_plugin(args: argparse.Namespace) -> int:
+    from .contracts import REGISTRY
+    if args.list:
+        for prop in REGISTRY.values():
+            print(f"{prop.id}{' [race build]' if prop.race else ''}\n    {prop.statement}\n    source: {prop.source}")
+        return 0
+    if bool(args.plugin) == bool(args.all):
+        raise ConformanceError("name one plugin (`check-plugin NodeResourcesFit`) or pass --all, not both or neither")
+    for prop in args.contract:
+        if prop not in REGISTRY:
+            raise ConformanceError(f"--contract {prop}: no such property; use one of {', '.join(REGISTRY)}")
+    if args.plugin:
+        _known_plugin(args)
+    import pytest
+    argv = ["--pyargs", "conformance.contracts.suite", "-p", "no:cacheprovider", "--conformance-profile", args.profile]
+    argv += ["--check-plugin-all"] if args.all else ["--check-plugin", args.plugin]
+    for prop in args.contract:
+        argv += ["--contract", prop]
+    if args.max_examples:
+        argv += ["--conformance-max-examples", args.max_examples]
+    if args.reproducers:
+        argv += ["--reproducers", args.reproducers]
+    argv += _passed_on(args, ("k8s_version", "scheduler_config", "own_scheduler"),
+                       ("go_module", "go_plugin", "go_import"))
+    extra = [a for a in args.pytest_args if a != "--"]
+    return int(pytest.main(argv + extra))
+
+
+def _known_plugin(args: argparse.Namespace) -> None:
+    """An unknown plugin name ends the command with one line listing the effective profile's plugins."""
+    from .contracts.session import ContractSession
+    from .own_scheduler import resolve
+    own = resolve(modules=args.go_module, plugins=args.go_plugin, imports=args.go_import,
+                  k8s_version=args.k8s_version, scheduler_config=args.scheduler_config, own_file=args.own_scheduler)
+    session = ContractSession(own)
+    try:
+        plugins = session.plugins()
+    finally:
+        session.close()
+    if args.plugin not in plugins:
+        raise ConformanceError(f"plugin {args.plugin!r} is not in the effective profile; its plugins are: "
+                               f"{', '.join(plugins)}")
 
 
 def _invariants(args: argparse.Namespace) -> int:
@@ -143,6 +222,10 @@ def _reproduce(args: argparse.Namespace) -> int:
     from .backends import make_backend
     from .extender_server import ExtenderServer
     from .invariants import REGISTRY, Run, Violation
+    from .contracts import reproducer as contract_reproducer
+    meta = json.loads(meta_file.read_text()) if (meta_file := Path(args.directory) / reproducer.META).is_file() else {}
+    if contract_reproducer.is_contract(meta):
+        return contract_reproducer.replay(args.directory, meta)
     scenario, meta = reproducer.read(args.directory)
     if meta.get("invariant") == "diff":
         from .diff.replay import replay
@@ -174,13 +257,18 @@ def _reproduce(args: argparse.Namespace) -> int:
 
 
 def _own_runner(directory: str, meta: dict, backend_name: str) -> dict:
-    """For a reproducer of the user's own scheduler, the upstream backend's runner from that build."""
-    if backend_name != "upstream" or not meta.get("ownScheduler"):
+    """For a reproducer of the user's own scheduler, the backend's options from that build: the upstream
+    backend's runner; on a cluster, its kube-scheduler and the CRDs the run installed."""
+    if backend_name not in ("upstream", "cluster") or not meta.get("ownScheduler"):
         return {}
     from pathlib import Path
 
     from .build import build, load_file
-    return {"runner": build(load_file(Path(directory) / meta["ownScheduler"])).runner}
+    spec = load_file(Path(directory) / meta["ownScheduler"])
+    if backend_name == "upstream":
+        return {"runner": build(spec).runner}
+    return {**({"scheduler_binary": str(build(spec).kube_scheduler)} if not spec.empty else {}),
+            **({"crds": spec.crds} if spec.crds else {})}
 
 
 def _with_user_extenders(backend, meta: dict):

@@ -61,6 +61,10 @@ class OwnScheduler:
                                     "(kind: KubeSchedulerConfiguration, apiVersion: kubescheduler.config.k8s.io/v1)")
         return _with_extenders(document, self.extenders)
 
+    def objects_hook(self) -> Any:
+        """The `--objects` hook (a strategy of `generators.Extras`, or a function Scenario -> one), or None."""
+        return load_hook(self.spec.objects) if self.spec.objects else None
+
     def user_extenders(self) -> list[dict[str, Any]]:
         """The config's extenders[] entries (the user's running extenders), as written."""
         from .extender.proxy import placeholder_config
@@ -81,11 +85,18 @@ class OwnScheduler:
     def layout(self, config: Mapping[str, Any], backend: Any) -> dict[str, Any]:
         """Per profile, the plugins `backend` runs at each point for `config` (an empty scenario's plugin list)."""
         if "plugin-list" not in backend.capabilities and self.builds:
-            # The same build's runner knows where the plugins run (a cluster does not report it).
+            # The same build's runner knows where the plugins run (a cluster does not report it); on the
+            # local control plane, plugins that start their own clients get its API server to start.
             from .backends.upstream import UpstreamBackend
             runner = UpstreamBackend(runner=self.runner(), observe=())
+            kubeconfig = getattr(getattr(backend, "control_plane", None), "kubeconfig", None)
             try:
-                return self.layout(config, runner)
+                if kubeconfig is None:
+                    return self.layout(config, runner)
+                try:
+                    return runner.layout(dict(config), str(kubeconfig))
+                except BackendFailure as exc:
+                    raise OwnSchedulerError(self._explain(str(exc), backend)) from None
             finally:
                 runner.close()
         if "plugin-list" not in backend.capabilities:
@@ -114,6 +125,38 @@ class OwnScheduler:
         return f"{where}: the scheduler ({backend.name}) rejects it: {first}"
 
 
+def load_hook(text: str) -> Any:
+    """Import `package.module:name` (the working directory is searched too, as `python -m` would) or
+    `/path/to/file.py:name`."""
+    import importlib
+    import importlib.util
+    import sys
+
+    from hypothesis.strategies import SearchStrategy
+    module_name, _, attr = text.rpartition(":")
+    try:
+        if module_name.endswith(".py"):
+            spec = importlib.util.spec_from_file_location(Path(module_name).stem, module_name)
+            module = importlib.util.module_from_spec(spec)  # type: ignore[arg-type]
+            spec.loader.exec_module(module)  # type: ignore[union-attr]
+        else:
+            if str(Path.cwd()) not in sys.path:
+                sys.path.append(str(Path.cwd()))
+            module = importlib.import_module(module_name)
+    except ImportError as exc:
+        raise OwnSchedulerError(f"--objects {text}: cannot import {module_name} ({exc}); run from the directory "
+                                "that contains it, put it on PYTHONPATH, or give path/to/file.py:name") from None
+    except Exception as exc:  # noqa: BLE001 - the user's module failed while importing: say so in one line
+        raise OwnSchedulerError(f"--objects {text}: importing {module_name} raised {type(exc).__name__}: {exc}") from None
+    hook = getattr(module, attr, None)
+    if hook is None:
+        raise OwnSchedulerError(f"--objects {text}: {module_name} has no {attr!r}")
+    if not isinstance(hook, SearchStrategy) and not callable(hook):
+        raise OwnSchedulerError(f"--objects {text}: {attr} is a {type(hook).__name__}; give a function "
+                                "Scenario -> strategy of generators.Extras, or such a strategy")
+    return hook
+
+
 def _with_extenders(config: dict[str, Any], urls: tuple[str, ...]) -> dict[str, Any]:
     if not urls:
         return config
@@ -123,22 +166,23 @@ def _with_extenders(config: dict[str, Any], urls: tuple[str, ...]) -> dict[str, 
 
 def resolve(*, modules: list[str] = (), plugins: list[str] = (), imports: list[str] = (),
             k8s_version: str | None = None, scheduler_config: str | None = None, own_file: str | None = None,
-            extenders: list[str] = (), directory: Path = Path(".")) -> OwnScheduler | None:
+            extenders: list[str] = (), objects: str | None = None, crds: list[str] = (),
+            directory: Path = Path(".")) -> OwnScheduler | None:
     """The own scheduler the options describe, or None (the stock scheduler with generated configs)."""
     flags = make_spec(modules=list(modules), plugins=list(plugins), imports=list(imports), k8s_version=k8s_version,
-                      scheduler_config=scheduler_config, base=directory)
-    spec = load_file(own_file) if own_file else (from_pyproject(directory) if flags.empty and
-                                                  flags.scheduler_config is None else None)
+                      scheduler_config=scheduler_config, objects=objects, crds=list(crds), base=directory)
+    given = not flags.empty or flags.scheduler_config is not None or flags.objects is not None or bool(flags.crds)
+    spec = load_file(own_file) if own_file else (from_pyproject(directory) if not given else None)
     if spec is None:
         spec = flags
-    elif not flags.empty or flags.scheduler_config is not None:
+    elif given:
         spec = _merge(spec, flags)
     for url in extenders:
         if not url.startswith("http://"):
             raise OwnSchedulerError(f"--extender {url!r}: give the extender's http:// URL prefix, e.g. "
                                     "http://127.0.0.1:8888/scheduler (the suite calls <prefix>/filter and "
                                     "<prefix>/prioritize)")
-    if spec.empty and spec.scheduler_config is None and not extenders:
+    if spec.empty and spec.scheduler_config is None and spec.objects is None and not spec.crds and not extenders:
         return None
     return OwnScheduler(spec, tuple(extenders))
 
@@ -152,7 +196,9 @@ def _merge(base: BuildSpec, flags: BuildSpec) -> BuildSpec:
     return replace(base, modules=base.modules + tuple(m for m in flags.modules if m not in base.modules),
                    plugins=base.plugins + flags.plugins,
                    imports=tuple(dict.fromkeys(base.imports + flags.imports)), k8s_version=flags.k8s_version or base.k8s_version,
-                   scheduler_config=flags.scheduler_config or base.scheduler_config, origin=f"{base.origin} and flags")
+                   scheduler_config=flags.scheduler_config or base.scheduler_config,
+                   objects=flags.objects or base.objects, crds=tuple(dict.fromkeys(base.crds + flags.crds)),
+                   origin=f"{base.origin} and flags")
 
 
-__all__ = ["OwnScheduler", "OwnSchedulerError", "resolve"]
+__all__ = ["OwnScheduler", "OwnSchedulerError", "load_hook", "resolve"]

@@ -59,8 +59,22 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption("--extender", dest="conformance_extenders", action="append", default=[],
                     help="your running HTTP extender's URL prefix (filter and prioritize verbs; repeatable): "
                          "its answers are checked against the wire contract")
+    # Plugin contracts (conformance/contracts): one plugin driven directly.
+    group.addoption("--check-plugin", dest="conformance_check_plugins", action="append", default=[],
+                    help="contract suite: check this plugin of the effective profile (repeatable)")
+    group.addoption("--check-plugin-all", dest="conformance_check_plugin_all", action="store_true",
+                    help="contract suite: check every plugin of the effective profile")
+    group.addoption("--contract", dest="conformance_contracts", action="append", default=[],
+                    help="contract suite: only this property id (repeatable); see `sched-conformance check-plugin "
+                         "--list`")
+    group.addoption("--objects", dest="conformance_objects", default=None,
+                    help="package.module:name: your plugins' objects and pod labels, a Hypothesis strategy of "
+                         "generators.Extras (or a function Scenario -> one), added to every scenario")
+    group.addoption("--crd", dest="conformance_crds", action="append", default=[],
+                    help="backend cluster: install the CustomResourceDefinitions of this YAML file for the run, "
+                         "remove them afterwards (repeatable)")
     group.addoption("--own-scheduler", dest="conformance_own_scheduler", default=None,
-                    help="a TOML file with go-modules, go-plugins, go-imports, k8s-version, scheduler-config "
+                    help="a TOML file with go-modules, go-plugins, go-imports, k8s-version, scheduler-config, objects, crds "
                          "(default: [tool.sched-conformance] of ./pyproject.toml)")
 
 
@@ -169,7 +183,8 @@ class ConformanceSession:
                                 k8s_version=opt("conformance_k8s_version"),
                                 scheduler_config=opt("conformance_scheduler_config"),
                                 own_file=opt("conformance_own_scheduler"),
-                                extenders=opt("conformance_extenders")) or False
+                                extenders=opt("conformance_extenders"), objects=opt("conformance_objects"),
+                                crds=opt("conformance_crds")) or False
         return self._own or None
 
     def reproducer_options(self) -> dict[str, Any]:
@@ -177,7 +192,13 @@ class ConformanceSession:
         own = self.own_scheduler()
         if own is None:
             return {}
-        return {"own_scheduler": own.spec.to_toml() if own.builds else None, "user_extenders": own.user_extenders()}
+        return {"own_scheduler": own.spec.to_toml() if own.builds or own.spec.crds else None,
+                "user_extenders": own.user_extenders()}
+
+    def objects_hook(self) -> Any:
+        """The user's `--objects` hook, or None."""
+        own = self.own_scheduler()
+        return own.objects_hook() if own is not None else None
 
     def base_config(self, name: str | None = None) -> Any:
         """The user's config as every scenario's base (laid out by the backend `name`), or None."""
@@ -212,6 +233,8 @@ class ConformanceSession:
                 options.update(_cluster_options(self.config))
                 if own is not None and own.builds:
                     options["scheduler_binary"] = str(own.kube_scheduler())
+                if own is not None and own.spec.crds:
+                    options["crds"] = own.spec.crds
                 # Compared with the reference, the whole workload must be queued before the first pop.
                 options["fresh_scheduler"] = bool(self.config.getoption("conformance_compare"))
             backend = make_backend(name, **options)
@@ -243,9 +266,26 @@ def _session(config: pytest.Config) -> ConformanceSession:
     return config.stash[_KEY]
 
 
+_CONTRACTS = pytest.StashKey[Any]()
+
+
+def contract_session(config: pytest.Config) -> Any:
+    """The contract suite's drivers, for the scheduler the own-scheduler options describe (or the stock one)."""
+    if _CONTRACTS not in config.stash:
+        from .contracts.session import ContractSession
+        from .errors import ConformanceError
+        try:
+            config.stash[_CONTRACTS] = ContractSession(_session(config).own_scheduler())
+        except ConformanceError as exc:
+            raise pytest.UsageError(str(exc)) from None
+    return config.stash[_CONTRACTS]
+
+
 def pytest_unconfigure(config: pytest.Config) -> None:
     if _KEY in config.stash:
         config.stash[_KEY].close()
+    if _CONTRACTS in config.stash:
+        config.stash[_CONTRACTS].close()
 
 
 def _open_backends(config: pytest.Config) -> None:
@@ -259,6 +299,7 @@ def _open_backends(config: pytest.Config) -> None:
         if config.getoption("conformance_compare"):
             session.backend(config.getoption("conformance_compare"))
         session.base_config()  # the user's config must run on their scheduler before any test starts
+        session.objects_hook()
     except (BackendUnavailable, BuildSpecError, OwnSchedulerError) as exc:
         message = f"sched-conformance: {exc}"
     else:

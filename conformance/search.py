@@ -74,19 +74,20 @@ def default_strategy(inv: Invariant, base: Any = None) -> SearchStrategy[Scenari
     """The invariant's situation (when it has one) or the general scenarios focused on its theme; a
     situation with a `weight` gets that many shares of the draws to the general scenarios' one.
 
-    On the user's own config (`base`, a `generators.BaseConfig`) only the general scenarios: a situation
-    brings its own config, which would replace the user's."""
+    On the user's own config (`base`, a `generators.BaseConfig`) the situation runs on that config: its
+    probes join the user's plugins (`BaseConfig.adopt`)."""
     from generators import scenarios  # generators are only needed when searching
     from .situations import situation_for
     general = scenarios(**scenario_options(inv), base=base)
-    situation = situation_for(inv.id) if base is None else None
+    situation = situation_for(inv.id)
     if situation is None:
         return general
+    focused = situation.strategy() if base is None else situation.strategy().map(base.adopt)
     weight = getattr(situation, "weight", 0)
     if not weight:
-        return st.one_of(situation.strategy(), general)
+        return st.one_of(focused, general)
     # An explicit draw, not one_of: Hypothesis steers one_of towards the branch it has explored least.
-    return st.integers(0, weight).flatmap(lambda i: general if i == weight else situation.strategy())
+    return st.integers(0, weight).flatmap(lambda i: general if i == weight else focused)
 
 
 def find_violation(backend: Backend, inv: Invariant, *, profile: str = "ci",

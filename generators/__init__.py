@@ -9,6 +9,7 @@ from ._base_config import BaseConfig
 from ._clusters import Cluster, clusters
 from ._configs import scheduler_configs
 from ._extenders import extender_scripts
+from ._extras import Extras, with_extras
 from ._invalid import InvalidConfig
 from ._node_terms import node_affinities, node_selector_terms, taints, tolerations
 from ._nodes import nodes
@@ -22,6 +23,7 @@ __all__ = [
     "BaseConfig",
     "Cluster",
     "EXTENSION_POINTS",
+    "Extras",
     "InvalidConfig",
     "clusters",
     "extender_scripts",
@@ -39,4 +41,5 @@ __all__ = [
     "taints",
     "tolerations",
     "topology_spread_constraints",
+    "with_extras",
 ]

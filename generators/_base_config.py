@@ -12,10 +12,11 @@ plugin did by its effect.
 from __future__ import annotations
 
 import copy
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Mapping, Sequence
 
 from reference.probe import PROBE_NAMES
+from reference.scenario import Scenario
 
 from ._configs import ConfigOptions, ConfigPlan
 from ._draw import Draw, Manifest, count, elements, flag, optional, subset
@@ -47,9 +48,51 @@ class BaseConfig:
     def plugins(self) -> frozenset[str]:
         return frozenset(name for layout in self.layouts.values() for entries in layout.values() for name, _ in entries)
 
+    def adopt(self, scenario: Scenario) -> Scenario:
+        """`scenario` (built for the stock scheduler: a situation) on the user's config instead of its own.
+
+        A probe-only config (a situation's) gives its probes, their args and its extenders: each probe
+        goes after the user's plugins at its points (at bind before them, as the situation puts it
+        before DefaultBinder), in the first of the user's profiles; the in-tree plugins it kept are
+        dropped, the user's plugins run instead. A scenario without a config (the default profile) runs
+        on the user's config as it is. Workload pods go to that profile."""
+        name = self.scheduler_names[0]
+        config = copy.deepcopy(self.config)
+        theirs = (scenario.config or {}).get("profiles") or ()
+        if theirs:
+            # Every profile written out as draw_based_plan does (queueSort must read the same in all).
+            config["profiles"] = [_with_probes(self, other, theirs[0] if other == name else {})
+                                  for other in self.scheduler_names]
+            extenders = (scenario.config or {}).get("extenders") or ()
+            if extenders:
+                config["extenders"] = [*(config.get("extenders") or ()), *copy.deepcopy(list(extenders))]
+        workload = tuple({**p, "spec": {**p["spec"], "schedulerName": name}}
+                         if p["spec"].get("schedulerName", "default-scheduler") not in self.scheduler_names else p
+                         for p in scenario.workload)
+        return replace(scenario, config=config, workload=workload)
+
 
 def _entry(name: str, weight: int, point: str) -> Manifest:
     return {"name": name, "weight": weight} if point in WEIGHTED else {"name": name}
+
+
+def _with_probes(base: BaseConfig, scheduler_name: str, probe_profile: Manifest) -> Manifest:
+    """The user's profile, every point explicit, with the probes of `probe_profile` added (see adopt)."""
+    orders: dict[str, list[Manifest]] = {point: [_entry(n, w, point) for n, w in entries]
+                                         for point, entries in base.layouts[scheduler_name].items()}
+    for point, sets in (probe_profile.get("plugins") or {}).items():
+        probes = [dict(e) for e in (sets or {}).get("enabled") or () if e.get("name") in PROBE_NAMES]
+        if point == "multiPoint" or not probes:
+            continue
+        orders[point] = probes + orders.get(point, []) if point == "bind" else orders.get(point, []) + probes
+    profile = copy.deepcopy(_user_profile(base.config, scheduler_name))
+    profile["schedulerName"] = scheduler_name
+    profile["plugins"] = {"multiPoint": {"disabled": [{"name": "*"}]},
+                          **{point: {"enabled": order} for point, order in orders.items() if order}}
+    probe_args = [dict(c) for c in probe_profile.get("pluginConfig") or () if c.get("name") in PROBE_NAMES]
+    if probe_args:
+        profile["pluginConfig"] = [*(profile.get("pluginConfig") or ()), *probe_args]
+    return profile
 
 
 def _user_profile(config: Manifest, scheduler_name: str) -> Manifest:

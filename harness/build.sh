@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # Builds the upstream binaries the conformance suite runs.
 #
-#   harness/build.sh [--control-plane] [--force] [--mod DIR --out DIR]
+#   harness/build.sh [--control-plane] [--driver] [--race-driver] [--no-scheduler] [--force] [--mod DIR --out DIR]
 #
 # Outputs (gitignored):
-#   bin/runner, bin/kube-scheduler                 always
+#   bin/runner, bin/kube-scheduler                 unless --no-scheduler
 #   bin/kube-apiserver, bin/etcd                   with --control-plane
+#   bin/driver (v1.37 only)                        with --driver: one plugin driven directly
+#   bin/driver-race                                with --race-driver: the same with -race (CGO)
 # With K8S_VERSION=1.X.Y (other than the pinned one) the module is copied to
 # bin/.mod-v1.X.Y, re-pinned there and tidied (the committed go.mod is never
 # touched), and the binaries go to bin/v1.X.Y/.
@@ -20,6 +22,9 @@ set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
 control_plane=false
+driver=false
+race_driver=false
+scheduler=true
 force=false
 given_mod=
 given_out=
@@ -28,11 +33,14 @@ while (($#)); do
 	shift
 	case $arg in
 	--control-plane) control_plane=true ;;
+	--driver) driver=true ;;
+	--race-driver) race_driver=true ;;
+	--no-scheduler) scheduler=false ;;
 	--force) force=true ;;
 	--mod) given_mod=$(cd "$1" && pwd) && shift ;;
 	--out) given_out=$1 && shift ;;
 	-h | --help)
-		sed -n '2,19s/^# \{0,1\}//p' "$0"
+		sed -n '2,21s/^# \{0,1\}//p' "$0"
 		exit 0
 		;;
 	*)
@@ -134,8 +142,23 @@ build() {
 }
 
 k8s_ldflags="-s -w -X k8s.io/component-base/version.gitVersion=$version"
-GO_BUILD="test -c" build runner ./cmd/runner -tags "$runner_tags" -ldflags "$k8s_ldflags"
-build kube-scheduler ./cmd/kube-scheduler -tags "$k8s_tags" -ldflags "$k8s_ldflags"
+if $scheduler; then
+	GO_BUILD="test -c" build runner ./cmd/runner -tags "$runner_tags" -ldflags "$k8s_ldflags"
+	build kube-scheduler ./cmd/kube-scheduler -tags "$k8s_tags" -ldflags "$k8s_ldflags"
+fi
+if $driver || $race_driver; then
+	# The driver speaks the v1.37 plugin API only (harness/driver).
+	if [[ -n $k8s_tags ]]; then
+		echo "build.sh: the plugin driver builds against Kubernetes v1.37 only, not $version" >&2
+		exit 2
+	fi
+	if $driver; then
+		build driver ./cmd/driver -ldflags "$k8s_ldflags"
+	fi
+	if $race_driver; then
+		CGO_ENABLED=1 build driver-race ./cmd/driver -race -ldflags "$k8s_ldflags"
+	fi
+fi
 if $control_plane; then
 	build kube-apiserver k8s.io/kubernetes/cmd/kube-apiserver -ldflags "$k8s_ldflags"
 	build etcd go.etcd.io/etcd/server/v3 -ldflags "-s -w"

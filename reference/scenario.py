@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
 from typing import Any, Mapping
 
@@ -21,7 +22,10 @@ EXTENDER_URL_PLACEHOLDER = "${EXTENDER_URL}"
 OBJECT_KINDS = ("Namespace", "PodDisruptionBudget", "Service", "ReplicaSet", "ReplicationController",
                 "StatefulSet", "PriorityClass", "RuntimeClass")
 CLUSTER_SCOPED = ("Node", "Namespace", "PriorityClass", "RuntimeClass")
-_FIELDS = ("version", "config", "nodes", "pods", "objects", "workload", "deadline")
+_FIELDS = ("version", "config", "nodes", "pods", "objects", "customObjects", "workload", "deadline")
+# Kinds the reference models: a custom object of one of these belongs in `objects` (or nodes, pods).
+_MODELLED = frozenset((*OBJECT_KINDS, "Node", "Pod"))
+_DNS_SUBDOMAIN = re.compile(r"[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?")
 
 Manifest = dict[str, Any]
 
@@ -40,6 +44,9 @@ class Scenario:
     objects: tuple[Manifest, ...] = ()
     workload: tuple[Manifest, ...] = ()
     deadline: float = DEFAULT_DEADLINE
+    # Objects of kinds the reference does not model (custom resources a user's plugin reads, e.g. a
+    # PodGroup): carried as written, created by backends with an API server, ignored by the reference.
+    custom_objects: tuple[Manifest, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"version": FORMAT_VERSION}
@@ -47,6 +54,8 @@ class Scenario:
             out["config"] = self.config
         out.update(nodes=list(self.nodes), pods=list(self.pods), objects=list(self.objects),
                    workload=list(self.workload))
+        if self.custom_objects:
+            out["customObjects"] = list(self.custom_objects)
         if self.deadline != DEFAULT_DEADLINE:
             out["deadline"] = self.deadline
         return out
@@ -77,6 +86,7 @@ class Scenario:
             objects=_manifests(data, "objects", OBJECT_KINDS),
             workload=_manifests(data, "workload", ("Pod",)),
             deadline=float(deadline),
+            custom_objects=_custom_objects(data),
         )
         scenario.check()
         return scenario
@@ -114,6 +124,12 @@ class Scenario:
                     raise ScenarioError(f"{path}.spec.nodeName: a workload pod must not be bound; "
                                         "put bound pods in scenario.pods")
         self._check_admission(decoded)
+        for i, manifest in enumerate(self.custom_objects):
+            key = ("custom", custom_key(manifest))
+            if key in seen:
+                raise ScenarioError(f"scenario.customObjects[{i}]: duplicate {manifest['kind']} {key[1]!r}; "
+                                    "names must be unique")
+            seen.add(key)
 
     @staticmethod
     def _check_admission(decoded: dict[str, list[tuple[str, object]]]) -> None:
@@ -163,10 +179,49 @@ def _manifests(data: Mapping[str, Any], section: str, kinds: tuple[str, ...]) ->
     return tuple(out)
 
 
+def _custom_objects(data: Mapping[str, Any]) -> tuple[Manifest, ...]:
+    """`customObjects`: any kind the reference does not model, with an API group, a kind and a name."""
+    items = data.get("customObjects") or []
+    if not isinstance(items, list):
+        raise ScenarioError(f"scenario.customObjects: expected a list of manifests, got {type(items).__name__}")
+    out = []
+    for i, m in enumerate(items):
+        where = f"scenario.customObjects[{i}]"
+        if not isinstance(m, Mapping):
+            raise ScenarioError(f"{where}: expected a manifest mapping, got {m!r}")
+        api_version, kind = m.get("apiVersion"), m.get("kind")
+        if not isinstance(api_version, str) or api_version.count("/") != 1:
+            raise ScenarioError(f"{where}.apiVersion: {api_version!r} is not GROUP/VERSION "
+                                "(e.g. scheduling.x-k8s.io/v1alpha1); core objects go in nodes, pods or objects")
+        if not isinstance(kind, str) or not kind[:1].isupper():
+            raise ScenarioError(f"{where}.kind: {kind!r} is not a Kind (e.g. PodGroup)")
+        if kind in _MODELLED:
+            raise ScenarioError(f"{where}.kind: {kind} is modelled by the reference; "
+                                f"put it in {'nodes' if kind == 'Node' else 'pods' if kind == 'Pod' else 'objects'}")
+        meta = m.get("metadata")
+        name = meta.get("name") if isinstance(meta, Mapping) else None
+        if not isinstance(name, str) or not _DNS_SUBDOMAIN.fullmatch(name):
+            raise ScenarioError(f"{where}.metadata.name: {name!r} is not a DNS subdomain name "
+                                "(lowercase letters, digits, '-' and '.')")
+        namespace = meta.get("namespace")
+        if namespace is not None and (not isinstance(namespace, str) or not _DNS_SUBDOMAIN.fullmatch(namespace)):
+            raise ScenarioError(f"{where}.metadata.namespace: {namespace!r} is not a namespace name")
+        out.append(dict(m))
+    return tuple(out)
+
+
+def custom_key(m: Mapping[str, Any]) -> str:
+    """`apiVersion Kind [namespace/]name` of a custom object (namespace as written: the API decides
+    whether the kind is namespaced)."""
+    meta = m.get("metadata") or {}
+    where = f"{meta['namespace']}/{meta['name']}" if meta.get("namespace") else str(meta.get("name", ""))
+    return f"{m.get('apiVersion')} {m.get('kind')} {where}"
+
+
 def pod_key(m: Mapping[str, Any]) -> str:
     """`namespace/name` of a pod manifest."""
     return _key(m)
 
 
 __all__ = ["EXTENDER_SCRIPT_ANNOTATION", "EXTENDER_URL_PLACEHOLDER", "PROBE_SCRIPT_ANNOTATION", "Scenario",
-           "ScenarioError", "pod_key"]
+           "ScenarioError", "custom_key", "pod_key"]

@@ -19,6 +19,8 @@ CAPABILITIES = {
     "creation-order": "workload pods are queued together, in the scenario's order (equal priorities pop in it)",
     "extender-exchanges": "calls of the user's own extenders are recorded (request, answer) in `exchanges`",
     "observed-plugins": "every call of the configured (non-probe) plugins is recorded in `observed`",
+    "custom-objects": "the scenario's `customObjects` (kinds the reference does not model, e.g. a plugin's CRDs) "
+                      "are created on an API server, where the user's plugins read them",
     "reference-release": "runs the Kubernetes minor release the reference models (its default plugins and "
                          "their expansion)",
 }

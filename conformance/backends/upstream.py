@@ -68,7 +68,21 @@ class UpstreamBackend:
             caps.add("reference-release")
         self.capabilities = frozenset(caps)
 
+    def layout(self, config: dict[str, Any] | None, kubeconfig: str) -> dict[str, Any]:
+        """Per profile, the plugins at each point of `config`'s frameworks, built with Handle.KubeConfig() at
+        `kubeconfig`'s API server: for plugins that start their own clients there (runner/layout.go)."""
+        response = self._runner().request({"layout": {"config": config, "kubeconfig": kubeconfig}},
+                                          timeout=RESPONSE_TIMEOUT)
+        if "error" in response:
+            raise BackendFailure(f"the upstream scheduler refuses the scenario: {response['error']}")
+        return dict(response["plugins"])
+
     def run(self, scenario: Scenario) -> Outcome:
+        if scenario.custom_objects:
+            kinds = sorted({m["kind"] for m in scenario.custom_objects})
+            raise BackendFailure(f"the upstream backend has no API server for the scenario's customObjects "
+                                 f"({', '.join(kinds)}): plugins cannot read them in-process; run with "
+                                 "--backend cluster (the local control plane, with --crd FILE for their CRDs)")
         data = scenario.to_dict()
         config = data.get("config")
         if config is not None and _uses_extender_url(config):

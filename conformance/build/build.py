@@ -48,6 +48,10 @@ class Build:
     def kube_scheduler(self) -> Path:
         return self.directory / "bin" / "kube-scheduler"
 
+    def driver(self, *, race: bool = False) -> Path:
+        """The plugin driver (harness/driver), built with -race when `race`; built on first use."""
+        return self.directory / "bin" / ("driver-race" if race else "driver")
+
 
 def cache_root() -> Path:
     return Path(os.environ.get("SCHED_CONFORMANCE_CACHE") or Path.home() / ".cache" / "sched-conformance")
@@ -191,8 +195,9 @@ def _explain(output: str, spec: BuildSpec, mod: Path) -> str:
     return f"compiling with {modules} failed: {errors[0] if errors else _first_error(output)}"
 
 
-def build(spec: BuildSpec, *, control_plane: bool = False) -> Build:
-    """The build for `spec`, made now (progress on stderr) or taken from the cache."""
+def build(spec: BuildSpec, *, control_plane: bool = False, driver: bool = False, race_driver: bool = False) -> Build:
+    """The build for `spec`, made now (progress on stderr) or taken from the cache; `driver` and `race_driver`
+    add the plugin driver (check-plugin) to it, plain or with -race."""
     start = time.monotonic()
     root = cache_root() / "builds"
     root.mkdir(parents=True, exist_ok=True)
@@ -200,14 +205,20 @@ def build(spec: BuildSpec, *, control_plane: bool = False) -> Build:
     directory = root / cache_key(spec, version)
     result = Build(directory=directory, k8s_version=version, spec=spec)
     done = directory / "built.json"
-    if done.is_file() and result.runner.is_file() and result.kube_scheduler.is_file():
-        _log(f"using the cached build {directory} (Kubernetes {version})")
-        return result
-    plugins = ", ".join(p.describe() for p in spec.plugins) or "no plugins of your own"
-    _log(f"building Kubernetes {version} with {plugins} in {directory}")
+    extras = [flag for flag, wanted, binary in (("--driver", driver, result.driver()),
+                                                ("--race-driver", race_driver, result.driver(race=True)))
+              if wanted and not binary.is_file()]
     mod = directory / "mod"
-    _prepare(spec, version, mod)
-    args = [str(HARNESS / "build.sh"), "--mod", str(mod), "--out", str(directory / "bin")]
+    if done.is_file() and result.runner.is_file() and result.kube_scheduler.is_file():
+        if not extras:
+            _log(f"using the cached build {directory} (Kubernetes {version})")
+            return result
+        _log(f"adding {' and '.join(f[2:] for f in extras)} to the cached build {directory}")
+    else:
+        plugins = ", ".join(p.describe() for p in spec.plugins) or "no plugins of your own"
+        _log(f"building Kubernetes {version} with {plugins} in {directory}")
+        _prepare(spec, version, mod)
+    args = [str(HARNESS / "build.sh"), "--mod", str(mod), "--out", str(directory / "bin"), *extras]
     output = []
     with subprocess.Popen(args + (["--control-plane"] if control_plane else []), stdout=subprocess.DEVNULL,
                           stderr=subprocess.PIPE, text=True) as proc:

@@ -22,7 +22,8 @@ _IDENT = re.compile(r"[A-Z][A-Za-z0-9_]*")
 _IMPORT_PATH = re.compile(r"[A-Za-z0-9][A-Za-z0-9._~/-]*[A-Za-z0-9_]")
 _VERSION = re.compile(r"v?(1\.\d+\.\d+)")
 _MODULE_VERSION = re.compile(r"v\d+\.\d+\.\d+(-[0-9A-Za-z.-]+)?(\+incompatible)?")
-KEYS = ("go-modules", "go-plugins", "go-imports", "k8s-version", "scheduler-config")
+_HOOK = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*:[A-Za-z_][A-Za-z0-9_]*")
+KEYS = ("go-modules", "go-plugins", "go-imports", "k8s-version", "scheduler-config", "objects", "crds")
 
 
 class BuildSpecError(ConformanceError):
@@ -66,6 +67,10 @@ class BuildSpec:
     imports: tuple[str, ...] = ()
     k8s_version: str | None = None       # None: the one the user's modules require, else the pinned one
     scheduler_config: Path | None = None
+    # Not build inputs, but the same user's: the Python hook that adds their plugins' objects to
+    # scenarios (`package.module:name`), and the CRD files the cluster backend installs for them.
+    objects: str | None = None
+    crds: tuple[Path, ...] = ()
     origin: str = "flags"
     extra: Mapping[str, Any] = field(default_factory=dict)
 
@@ -84,6 +89,8 @@ class BuildSpec:
             lines.append(f"go-imports = {quoted(list(self.imports))}")
         if self.k8s_version:
             lines.append(f"k8s-version = {json.dumps(self.k8s_version.lstrip('v'))}")
+        if self.crds:
+            lines.append(f"crds = {quoted([str(c) for c in self.crds])}")
         return "\n".join(lines) + "\n"
 
 
@@ -133,9 +140,33 @@ def parse_import(text: str) -> str:
     return text
 
 
+def parse_objects(text: str, *, base: Path = Path(".")) -> str:
+    """`--objects package.module:name` or `path/to/file.py:name` (made absolute; imported when the suite
+    starts, not here)."""
+    source, _, name = text.rpartition(":")
+    if source.endswith(".py") and name.isidentifier():
+        path = (base / source).expanduser().resolve()
+        if not path.is_file():
+            raise BuildSpecError(f"--objects {text!r}: {path} does not exist")
+        return f"{path}:{name}"
+    if not _HOOK.fullmatch(text):
+        raise BuildSpecError(f"--objects {text!r}: use package.module:name or path/to/file.py:name, e.g. "
+                             "my_plugins.objects:pod_groups (a function Scenario -> strategy of generators.Extras, "
+                             "or such a strategy)")
+    return text
+
+
+def parse_crd(text: str, *, base: Path = Path(".")) -> Path:
+    """`--crd FILE`: a YAML file of CustomResourceDefinitions."""
+    path = (base / text).expanduser().resolve()
+    if not path.is_file():
+        raise BuildSpecError(f"--crd {text!r}: {path} does not exist; give a YAML file of CustomResourceDefinitions")
+    return path
+
+
 def make_spec(*, modules: list[str] = (), plugins: list[str] = (), imports: list[str] = (),
-              k8s_version: str | None = None, scheduler_config: str | None = None, base: Path = Path("."),
-              origin: str = "flags") -> BuildSpec:
+              k8s_version: str | None = None, scheduler_config: str | None = None, objects: str | None = None,
+              crds: list[str] = (), base: Path = Path("."), origin: str = "flags") -> BuildSpec:
     regs = tuple(parse_plugin(p) for p in plugins)
     imps = tuple(dict.fromkeys(parse_import(i) for i in imports))
     seen: set[str] = set()
@@ -157,21 +188,23 @@ def make_spec(*, modules: list[str] = (), plugins: list[str] = (), imports: list
         if not any(imp == m.path or imp.startswith(m.path + "/") for m in mods):
             raise BuildSpecError(f"--go-import {imp}: no --go-module provides it; add the module that contains it")
     return BuildSpec(modules=mods, plugins=regs, imports=imps, k8s_version=parse_version(k8s_version) if k8s_version else None,
-                     scheduler_config=config, origin=origin)
+                     scheduler_config=config, objects=parse_objects(objects, base=base) if objects else None,
+                     crds=tuple(dict.fromkeys(parse_crd(c, base=base) for c in crds)), origin=origin)
 
 
 def load_table(table: Mapping[str, Any], *, base: Path, origin: str) -> BuildSpec:
-    """A `[tool.sched-conformance]`-style table: go-modules, go-plugins, go-imports (lists), k8s-version,
-    scheduler-config."""
+    """A `[tool.sched-conformance]`-style table: go-modules, go-plugins, go-imports, crds (lists), k8s-version,
+    scheduler-config, objects."""
     unknown = sorted(set(table) - set(KEYS))
     if unknown:
         raise BuildSpecError(f"{origin}: unknown key {unknown[0]!r}; the keys are {', '.join(KEYS)}")
-    for key in ("go-modules", "go-plugins", "go-imports"):
+    for key in ("go-modules", "go-plugins", "go-imports", "crds"):
         if not isinstance(table.get(key, []), list) or not all(isinstance(v, str) for v in table.get(key, [])):
             raise BuildSpecError(f"{origin}: {key} must be a list of strings")
     return make_spec(modules=table.get("go-modules", []), plugins=table.get("go-plugins", []),
-                     imports=table.get("go-imports", []), k8s_version=table.get("k8s-version"), scheduler_config=table.get("scheduler-config"),
-                     base=base, origin=origin)
+                     imports=table.get("go-imports", []), k8s_version=table.get("k8s-version"),
+                     scheduler_config=table.get("scheduler-config"), objects=table.get("objects"),
+                     crds=table.get("crds", []), base=base, origin=origin)
 
 
 def load_file(path: str | Path) -> BuildSpec:
@@ -197,4 +230,5 @@ def from_pyproject(directory: Path = Path(".")) -> BuildSpec | None:
 
 
 __all__ = ["BuildSpec", "BuildSpecError", "GoModule", "PluginRegistration", "from_pyproject", "load_file",
-           "load_table", "make_spec", "parse_import", "parse_module", "parse_plugin", "parse_version"]
+           "load_table", "make_spec", "parse_crd", "parse_import", "parse_module", "parse_objects", "parse_plugin",
+           "parse_version"]

@@ -47,12 +47,16 @@ class Plan:
     bound_pods: list[Manifest] = field(default_factory=list)
     workload: list[Manifest] = field(default_factory=list)
     status: dict[tuple[str, str, str], Manifest] = field(default_factory=dict)
+    # customObjects with the run's labels and mapped namespaces; one without a namespace goes to the
+    # scenario's `default` namespace if its kind turns out to be namespaced (custom.py asks the API).
+    custom: list[Manifest] = field(default_factory=list)
+    default_namespace: str = ""
 
 
 def scenario_namespaces(scenario: Scenario) -> list[str]:
     """Every namespace the scenario names: of pods and objects, Namespace objects, affinity terms."""
     names = {m["metadata"]["name"] for m in scenario.objects if m["kind"] == "Namespace"}
-    for m in (*scenario.pods, *scenario.workload, *scenario.objects):
+    for m in (*scenario.pods, *scenario.workload, *scenario.objects, *scenario.custom_objects):
         if m["kind"] != "Namespace":
             names.add((m.get("metadata") or {}).get("namespace") or "default")
     for m in (*scenario.pods, *scenario.workload):
@@ -118,6 +122,13 @@ class Adapter:
                 if status:
                     out.status[("Pod", pod["metadata"]["namespace"], pod["metadata"]["name"])] = {"status": status}
         out.classes += classes.values()
+        out.default_namespace = nsmap.forward.get("default", "")
+        for m in scenario.custom_objects:
+            obj = clean_meta(m, labels)
+            obj.pop("status", None)
+            if obj["metadata"].get("namespace"):
+                obj["metadata"]["namespace"] = nsmap.to_cluster(obj["metadata"]["namespace"])
+            out.custom.append(obj)
         return out
 
     def node(self, m: Manifest, labels: Mapping[str, str]) -> Manifest:

@@ -19,6 +19,7 @@ from . import apply, cleanup
 from .adapt import Adapter, scenario_namespaces
 from .collector import TraceCollector
 from .controlplane import ControlPlane
+from .custom import CustomResources, read_crds
 from .kube import Kube, path
 from .kubeconfig import read_target
 from .naming import RUN_LABEL, SCENARIO_LABEL, NamespaceMap, new_run_id
@@ -40,7 +41,7 @@ class ClusterBackend:
                  allow_any_cluster: bool = False, local: bool = False, control_plane: ControlPlane | None = None,
                  extender_server: Any = None, extender_url: str | None = None, settle: float = SETTLE,
                  fresh_scheduler: bool = False, stop_control_plane: bool = False,
-                 progress: Callable[[str], None] | None = None) -> None:
+                 progress: Callable[[str], None] | None = None, crds: tuple[Any, ...] = ()) -> None:
         self.progress = progress or (lambda _msg: None)
         self.local = local or control_plane is not None
         self.settle = settle
@@ -49,6 +50,7 @@ class ClusterBackend:
         self.extender_server = extender_server
         self.extender_url = extender_url or (extender_server.base_url if extender_server is not None else None)
         self.notes: list[str] = []
+        crd_manifests = read_crds(crds)  # a bad file is reported before anything starts
         self.collector: TraceCollector | None = None
         self._scheduler = None
         if self.local:
@@ -62,7 +64,7 @@ class ClusterBackend:
         self.kube = Kube.connect(target.path, target.context)
         self.kubernetes_version = str(self.kube.request("GET", "/version").get("gitVersion", ""))
         self.scheduler_name = None if self.local else (scheduler_name or "default-scheduler")
-        caps = {"preemption"}
+        caps = {"preemption", "custom-objects"}
         if self._scheduler is not None:
             caps.add("config-per-scenario")
             if self.extender_url:
@@ -89,7 +91,13 @@ class ClusterBackend:
         swept = cleanup.sweep(self.kube, finalize=self.local, keep=self.run_id)
         if swept:
             self.notes.append(f"removed {len(swept)} object(s) left by earlier interrupted runs")
+        self.custom = CustomResources(self.kube)
+        self._custom_created: list[Any] = []
         atexit.register(self._close_at_exit)
+        if crd_manifests:
+            present = self.custom.install(crd_manifests, self.adapter.labels, self.adapter.annotations)
+            self.notes.append(f"CRDs: installed {', '.join(self.custom.installed) or 'none'} for this run"
+                              + (f"; already there, left as they are: {', '.join(present)}" if present else ""))
 
     # --- Backend protocol ----------------------------------------------------------------------
 
@@ -102,6 +110,8 @@ class ClusterBackend:
             try:
                 return self._run(scenario, nsmap)
             finally:
+                self.custom.delete_all(self._custom_created, f"{RUN_LABEL}={self.run_id},{SCENARIO_LABEL}={self._count}")
+                self._custom_created = []
                 cleanup.remove_scenario(self.kube, self.run_id, self._count, nsmap.forward.values(),
                                         finalize=self.local)
 
@@ -114,6 +124,7 @@ class ClusterBackend:
         atexit.unregister(self._close_at_exit)
         try:
             cleanup.remove(self.kube, cleanup.find(self.kube, self.run_id), finalize=self.local)
+            self.custom.remove_installed()
         finally:
             if self.collector is not None:
                 self.collector.stop()
@@ -151,6 +162,8 @@ class ClusterBackend:
         reporters = set(scheduler_names(scenario.config)) if self.local else {str(self.scheduler_name)}
         workload = {f"{p['metadata']['namespace']}/{p['metadata']['name']}" for p in plan.workload}
         apply.setup(self.kube, plan)
+        for obj in plan.custom:
+            self._custom_created.append(self.custom.create(obj, plan.default_namespace))
         if self.collector is not None:
             self.collector.take(workload)  # nothing of this scenario's can be there yet; be sure
         cond = threading.Condition()

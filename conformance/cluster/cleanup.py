@@ -16,7 +16,8 @@ from . import processes
 from .kube import Kube, KubeError, path
 from .naming import OWNER_ANNOTATION, RUN_LABEL, SCENARIO_LABEL, STARTED_ANNOTATION
 
-TOP_LEVEL = ("Namespace", "Node", "PriorityClass", "RuntimeClass")
+# CRDs last: a run's CRDs (--crd) go after its objects; deleting one deletes its custom objects too.
+TOP_LEVEL = ("Namespace", "Node", "PriorityClass", "RuntimeClass", "CustomResourceDefinition")
 IN_NAMESPACE = ("Pod", "PodDisruptionBudget", "Service", "ReplicaSet", "ReplicationController", "StatefulSet",
                 "ServiceAccount", "Event")
 STALE_AFTER = 3 * 3600.0

@@ -29,6 +29,7 @@ RESOURCES: dict[str, tuple[str, str, bool]] = {
     "PriorityClass": ("/apis/scheduling.k8s.io/v1", "priorityclasses", False),
     "RuntimeClass": ("/apis/node.k8s.io/v1", "runtimeclasses", False),
     "Event": ("/apis/events.k8s.io/v1", "events", True),
+    "CustomResourceDefinition": ("/apis/apiextensions.k8s.io/v1", "customresourcedefinitions", False),
 }
 
 
@@ -81,7 +82,10 @@ class Kube:
     def request(self, method: str, url: str, **kw: Any) -> dict[str, Any]:
         resp = self._call(method, url, **kw)
         data = resp.data if hasattr(resp, "data") else resp.read()
-        decoded = json.loads(data) if data else {}
+        try:
+            decoded = json.loads(data) if data else {}
+        except ValueError:  # e.g. "404 page not found" for an API group the server does not serve
+            decoded = {"message": data[:200].decode(errors="replace") if isinstance(data, bytes) else str(data)[:200]}
         if not 200 <= resp.status < 300:
             raise KubeError(resp.status, str(decoded.get("reason", "")), str(decoded.get("message", data[:200])))
         return decoded

@@ -37,11 +37,18 @@ def open_backend(*, cluster: str | None = None, kubeconfig: str | None = None, c
                  scheduler_name: str | None = None, allow_any_cluster: bool = False, fresh_scheduler: bool = False,
                  extender_server: Any = None, progress: Callable[[str], None] | None = None,
                  control_plane: ControlPlane | None = None, ensure_kind: Callable[[], tuple[str, str]] | None = None,
-                 scheduler_binary: str | None = None) -> ClusterBackend:
+                 scheduler_binary: str | None = None, crds: tuple[Any, ...] = ()) -> ClusterBackend:
     """A ClusterBackend for the options; `control_plane` and `ensure_kind` replace the defaults in tests.
-    `scheduler_binary`: the local control plane runs this kube-scheduler (the user's build)."""
+    `scheduler_binary`: the local control plane runs this kube-scheduler (the user's build). `crds`: CRD
+    files installed for the run."""
     check_options(cluster=cluster, kubeconfig=kubeconfig, context=context, scheduler_name=scheduler_name)
-    common = dict(extender_server=extender_server, fresh_scheduler=fresh_scheduler, progress=progress)
+    if scheduler_binary and (kubeconfig or context or cluster == "kind"):
+        raise BackendUnavailable("your scheduler build runs on the local control plane only; on another cluster, "
+                                 "deploy your binary (built with probeapp, docs/own-scheduler.md) and pass "
+                                 "--scheduler-name, without --go-module/--go-plugin")
+    common: dict[str, Any] = dict(extender_server=extender_server, fresh_scheduler=fresh_scheduler, progress=progress)
+    if crds:
+        common["crds"] = crds
     if cluster == "kind":
         if ensure_kind is None:
             from .kind import ensure_cluster
@@ -50,10 +57,6 @@ def open_backend(*, cluster: str | None = None, kubeconfig: str | None = None, c
     if kubeconfig or context or cluster == "kind":
         return ClusterBackend(kubeconfig=kubeconfig, context=context, scheduler_name=scheduler_name,
                               allow_any_cluster=allow_any_cluster, **common)
-    if scheduler_binary and (kubeconfig or context or cluster == "kind"):
-        raise BackendUnavailable("your scheduler build runs on the local control plane only; on another cluster, "
-                                 "deploy your binary (built with probeapp, docs/own-scheduler.md) and pass "
-                                 "--scheduler-name, without --go-module/--go-plugin")
     cp = control_plane or ControlPlane(scheduler_binary=scheduler_binary)
     if cp.running():
         return ClusterBackend(control_plane=cp, **common)

@@ -34,6 +34,8 @@ class Exchange:
     error: str = ""              # transport error text
     seconds: float = 0.0
     problems: list[str] = field(default_factory=list)
+    path: str = ""               # the proxy path the scheduler called (`/<index>/<verb>`): its error messages name it
+    ignorable: bool = False      # the config entry's `ignorable`
 
     @property
     def pod(self) -> str:
@@ -49,7 +51,8 @@ class Exchange:
     def to_dict(self) -> dict[str, Any]:
         return {"extender": self.extender, "verb": self.verb, "kind": self.kind, "pod": self.pod,
                 "request": _text(self.request), "status": self.status, "response": _text(self.response),
-                "error": self.error, "seconds": round(self.seconds, 3), "problems": list(self.problems)}
+                "error": self.error, "seconds": round(self.seconds, 3), "problems": list(self.problems),
+                "path": self.path, "ignorable": self.ignorable}
 
 
 def _text(body: bytes, limit: int = 4000) -> str:

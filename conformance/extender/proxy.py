@@ -97,7 +97,8 @@ class ExtenderProxy:
             return 404, b'"unknown extender"'
         entry = self.extenders[int(index)]
         kind = verb_kinds(entry).get(verb, "")
-        exchange = Exchange(extender=entry["urlPrefix"], verb=verb, kind=kind, request=body)
+        exchange = Exchange(extender=entry["urlPrefix"], verb=verb, kind=kind, request=body, path=f"/{index}/{verb}",
+                            ignorable=bool(entry.get("ignorable")))
         timeout = _timeout(entry) + 1.0
         start = time.monotonic()
         request = urllib.request.Request(entry["urlPrefix"].rstrip("/") + "/" + verb, data=body, method="POST",

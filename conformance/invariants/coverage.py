@@ -244,9 +244,9 @@ RULES: tuple[Rule, ...] = (
     _c("extender-filter-error", "§4.5", "A non-ignorable filter error fails the cycle", "schedule_one.go "
        "findNodesThatPassExtenders", "extender-filter-error-fails"),
     _c("ignorable-extender", "§4.5", "An ignorable extender's errors are skipped", "schedule_one.go; "
-       "preemption.go callExtenders", "ignorable-extender-errors-tolerated"),
+       "preemption.go callExtenders", "ignorable-extender-errors-tolerated", "user-extender-ignorable-honoured"),
     _c("prioritize-errors-ignored", "§2.8, §4.5", "Prioritize errors add nothing and never fail",
-       "schedule_one.go prioritizeNodes", "extender-prioritize-errors-tolerated"),
+       "schedule_one.go prioritizeNodes", "extender-prioritize-errors-tolerated", "user-extender-ignorable-honoured"),
     _c("extender-score-scale", "§2.8", "Extender scores count weight x 10, without a range check",
        "schedule_one.go prioritizeNodes", "extender-scores-scaled", "chosen-node-has-max-score"),
     _c("extender-wire-format", "§4.3, §4.4", "PascalCase JSON, POST <prefix>/<verb>, non-200 is an error; answers "

@@ -8,6 +8,8 @@ same node in every call: checks that need no attempt use every call of the pod.
 
 from __future__ import annotations
 
+import json
+
 from .attempts import (cut_short, extender_config, failure_messages, ignorable, may_be_nominated, reached_reserve,
                        scoring_failed, scripted_failure, traced_from_start)
 from .base import Violation, invariant
@@ -258,3 +260,43 @@ def extender_wire_contract(run: Run) -> None:
                             f"\n  request:  {exchange.get('request', '')[:1500]}"
                             f"\n  response: HTTP {exchange.get('status')} {exchange.get('response', '')[:1500]}",
                             pod=exchange.get("pod", ""), plugin=f"extender {exchange['extender']}")
+
+
+def _failure_marker(exchange: dict) -> str | None:
+    """What upstream's error for this exchange would put in a pod's failure message, or None when it
+    answered well: the URL path of a call without a 200 answer (extender.go send: "failed <verb> with
+    extender at URL <url>, code <n>", or the HTTP client's error naming the URL), else a filter or
+    preempt answer's Error field."""
+    if exchange.get("status") != 200:
+        return exchange.get("path") or None
+    try:
+        answer = json.loads(exchange.get("response") or "")
+    except ValueError:
+        return None
+    error = answer.get("Error") if isinstance(answer, dict) else None
+    return str(error) if error else None
+
+
+@invariant("user-extender-ignorable-honoured",
+           "An error of one of the user's extenders never fails a pod when the config makes it ignorable (filter, "
+           "preempt) or when it prioritizes (always ignored): the scheduler skips that answer and goes on.",
+           "schedule_one.go findNodesThatPassExtenders (IsIgnorable), prioritizeNodes; preemption.go "
+           "callExtenders; extender.go send (spec §4.5)", requires=("extender-exchanges",))
+def user_extender_ignorable_honoured(run: Run) -> None:
+    for exchange in run.outcome.exchanges:
+        tolerated = exchange.get("kind") == "prioritize" or (
+            exchange.get("ignorable") and exchange.get("kind") in ("filter", "preempt"))
+        marker = _failure_marker(exchange) if tolerated else None
+        if marker is None:
+            continue
+        run.exercise()
+        pod = str(exchange.get("pod", ""))
+        for message in failure_messages(run, pod):
+            if marker in message:
+                why = "ignorable" if exchange.get("kind") != "prioritize" else "prioritize"
+                raise Violation("user-extender-ignorable-honoured",
+                                f"extender {exchange['extender']} {exchange['verb']} failed ({why}: to be skipped) "
+                                f"and its error failed the pod\n  response: HTTP {exchange.get('status')} "
+                                f"{str(exchange.get('response', ''))[:500]}", pod=pod,
+                                plugin=f"extender {exchange['extender']}", expected=f"no failure message naming "
+                                f"{marker!r}", actual=message)

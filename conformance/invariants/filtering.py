@@ -5,7 +5,10 @@ from __future__ import annotations
 from .base import Violation, invariant
 from .run import Record, Run, order_index
 
-AFTER_FILTERING = ("PostFilter", "PreScore", "Score", "NormalizeScore", "Reserve")
+# RemovePod too: only preemption calls it, and its dry runs (Filter after removing the victims) follow it.
+# A probe placed after untraced PostFilter plugins (DefaultPreemption) records those dry runs before its
+# own PostFilter record.
+AFTER_FILTERING = ("PostFilter", "PreScore", "Score", "NormalizeScore", "Reserve", "RemovePod")
 
 
 def filtering_phase(run: Run, pod: str, attempt: int) -> list[Record]:

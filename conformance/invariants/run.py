@@ -135,7 +135,11 @@ class Run:
         """Whether the pod ended bound and `attempt` is its last traced attempt."""
         result = self.outcome.pods.get(pod)
         attempts = self.attempts(pod)
-        return bool(result and result.phase == "bound" and attempts and attempts[-1] == attempt)
+        if not (result and result.phase == "bound" and attempts and attempts[-1] == attempt):
+            return False
+        # The queue counted more attempts than the probes saw: the pod bound in a later attempt no probe
+        # took part in (e.g. one feasible node left, so no Score probe ran), not in this one.
+        return not ("queue-attempts" in self.capabilities and result.attempts and result.attempts > attempt)
 
 
 def first_stop_passed(records: list[Record], stops) -> int | None:

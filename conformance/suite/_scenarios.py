@@ -17,8 +17,13 @@ from reference.scenario import Scenario
 WALL_CLOCK_DEADLINE = 4.5
 
 
-def for_backends(strategy: SearchStrategy[Scenario], backends: Iterable[Any]) -> SearchStrategy[Scenario]:
-    """`strategy`, with the wall-clock deadline unless every backend runs on virtual time."""
+def for_backends(strategy: SearchStrategy[Scenario], backends: Iterable[Any], *,
+                 objects: Any = None) -> SearchStrategy[Scenario]:
+    """`strategy`, with what the user's `--objects` hook adds (their plugins' objects and pod labels), and
+    the wall-clock deadline unless every backend runs on virtual time."""
+    if objects is not None:
+        from generators import with_extras
+        strategy = with_extras(strategy, objects)
     if all("virtual-time" in b.capabilities for b in backends):
         return strategy
     return strategy.map(lambda s: replace(s, deadline=min(s.deadline, WALL_CLOCK_DEADLINE)))

@@ -28,6 +28,8 @@ import (
 //	    or {"id": 2, "error": "one line"}   (config refused, manifest undecodable, a plugin that never returns, ...)
 //	{"id": 3, "bind": {"namespace": "default", "name": "pod-0", "uid": "...", "node": "node-1"}}
 //	    -> {"id": 3, "bindError": ""}   ("" when bound; else the API error)
+//	{"id": 4, "layout": {"config": {...}, "kubeconfig": "/path"}}
+//	    -> {"id": 4, "plugins": {...}}  (Layout: the frameworks built against a real API server)
 //
 // A response with "restart" (a reason) is the runner's last: it exits after
 // it, and the next scenario needs a fresh runner.
@@ -41,6 +43,10 @@ type request struct {
 		UID       string `json:"uid"`
 		Node      string `json:"node"`
 	} `json:"bind"`
+	Layout *struct {
+		Config     json.RawMessage `json:"config"`
+		Kubeconfig string          `json:"kubeconfig"`
+	} `json:"layout"`
 }
 
 // output serialises response lines.
@@ -109,8 +115,15 @@ func (r *Runner) dispatch(line []byte, o *output, scenarios chan<- request) {
 		}()
 	case req.Scenario != nil:
 		scenarios <- req
+	case req.Layout != nil:
+		plugins, err := r.Layout(req.Layout.Config, req.Layout.Kubeconfig)
+		if err != nil {
+			o.send(map[string]any{"id": req.ID, "error": oneLine(err)})
+		} else {
+			o.send(map[string]any{"id": req.ID, "plugins": plugins})
+		}
 	default:
-		o.send(map[string]any{"id": req.ID, "error": "bad request: expected one of hello, scenario, bind"})
+		o.send(map[string]any{"id": req.ID, "error": "bad request: expected one of hello, scenario, bind, layout"})
 	}
 }
 

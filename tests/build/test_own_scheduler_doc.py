@@ -13,6 +13,7 @@ import sys
 from pathlib import Path
 
 import pytest
+import yaml
 
 ROOT = Path(__file__).resolve().parents[2]
 DOC = ROOT / "docs" / "own-scheduler.md"
@@ -112,10 +113,41 @@ def test_scheduler_plugins_allocatable_runs_on_1_34(tmp_path):
 
 
 @third_party
-def test_coscheduling_needs_an_api_server_and_says_so():
-    argv = command("sched-conformance run --backend upstream --own-scheduler examples/scheduler-plugins")
-    result = run(argv, ROOT)
-    assert result.returncode == 4, result.stdout[-3000:] + result.stderr[-2000:]
-    assert ('initializing plugin "Coscheduling": plugin Coscheduling panicked while being built'
-            in result.stdout + result.stderr)
-    assert "Handle.KubeConfig() is nil" in result.stdout + result.stderr
+def test_coscheduling_runs_on_the_local_control_plane_with_its_pod_groups(tmp_path):
+    argv = command("sched-conformance run --backend cluster --own-scheduler examples/scheduler-plugins")
+    result = run(argv + ["--max-examples", "5", "--invariant", "permit-wait-resolution", "--invariant",
+                         "unreserve-reverse-order", "--reproducers", str(tmp_path)], ROOT)
+    assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-2000:]
+    assert "CRDs: installed podgroups.scheduling.x-k8s.io for this run" in result.stdout
+    assert "failed" not in result.stdout.splitlines()[-1]
+
+
+@third_party
+def test_a_pod_group_decides_on_the_cluster():
+    # The PodGroup reaches Coscheduling: one pod of a group of two waits for its sibling; two are bound.
+    from conformance.build import build, load_file
+    from conformance.cluster.target import open_backend
+    from reference.scenario import Scenario
+    spec = load_file(ROOT / "examples" / "scheduler-plugins" / "own-scheduler.toml")
+    crds = (ROOT / "examples" / "scheduler-plugins" / "crds" / "podgroups.yaml",)
+    config = yaml.safe_load((ROOT / "examples" / "scheduler-plugins" / "coscheduling.yaml").read_text())
+    backend = open_backend(scheduler_binary=str(build(spec).kube_scheduler), crds=crds)
+
+    def scenario(pods: int) -> Scenario:
+        return Scenario.from_dict({
+            "config": config, "deadline": 15,
+            "nodes": [{"apiVersion": "v1", "kind": "Node", "metadata": {"name": "node-0"},
+                       "status": {"allocatable": {"cpu": "4", "memory": "8Gi", "pods": "110"},
+                                  "capacity": {"cpu": "4", "memory": "8Gi", "pods": "110"}}}],
+            "workload": [{"apiVersion": "v1", "kind": "Pod", "metadata": {
+                "name": f"pod-{i}", "namespace": "default", "labels": {"scheduling.x-k8s.io/pod-group": "pg"}},
+                "spec": {"containers": [{"name": "c"}]}} for i in range(pods)],
+            "customObjects": [{"apiVersion": "scheduling.x-k8s.io/v1alpha1", "kind": "PodGroup",
+                               "metadata": {"name": "pg", "namespace": "default"}, "spec": {"minMember": 2}}]})
+    try:
+        alone = backend.run(scenario(1)).pods["default/pod-0"]
+        both = backend.run(scenario(2)).pods
+    finally:
+        backend.close()
+    assert alone.phase != "bound", alone
+    assert [both[k].phase for k in sorted(both)] == ["bound", "bound"], both

@@ -38,6 +38,9 @@ def test_a_versioned_module():
     ({"scheduler_config": "/nonexistent.yaml"}, r"--scheduler-config '/nonexistent.yaml': .* does not exist"),
     ({"imports": ["example.com/x/scheme"]}, r"--go-import example.com/x/scheme: no --go-module provides it"),
     ({"imports": ["not a path"]}, r"--go-import 'not a path': use an import path"),
+    ({"objects": "no-colon"}, r"--objects 'no-colon': use package.module:name or path/to/file.py:name"),
+    ({"objects": "/nonexistent/objects.py:hook"}, r"--objects '/nonexistent/objects.py:hook': .* does not exist"),
+    ({"crds": ["/nonexistent/crd.yaml"]}, r"--crd '/nonexistent/crd.yaml': .* does not exist; give a YAML file"),
 ])
 def test_bad_values_are_named_with_the_fix(kwargs, message):
     with pytest.raises(BuildSpecError, match=message) as info:
@@ -88,3 +91,30 @@ def test_a_module_the_proxy_does_not_serve_is_named_past_the_import_stack():
     assert _first_error(output) == ("k8s.io/csi-translation-lib@v0.34.7: reading https://proxy.golang.org/"
                                     "k8s.io/csi-translation-lib/@v/v0.34.7.zip: 403 Forbidden")
     assert _first_error("go: cannot find main module\n") == "go: cannot find main module"
+
+
+def test_objects_and_crds_from_a_file_are_resolved_against_it(tmp_path):
+    (tmp_path / "hooks.py").write_text("")
+    (tmp_path / "crds.yaml").write_text("")
+    (tmp_path / "own.toml").write_text('objects = "hooks.py:groups"\ncrds = ["crds.yaml"]\n')
+    spec = load_file(tmp_path / "own.toml")
+    assert (spec.objects, spec.crds) == (f"{tmp_path / 'hooks.py'}:groups", (tmp_path / "crds.yaml",))
+    assert spec.empty, "objects and CRDs are not build inputs"
+    assert f'crds = ["{tmp_path / "crds.yaml"}"]' in spec.to_toml(), "a reproducer keeps the CRDs to install"
+    assert make_spec(objects="my_plugins.objects:groups").objects == "my_plugins.objects:groups"
+
+
+@pytest.mark.parametrize(("source", "message"), [
+    ("", r"--objects {hook}: .* has no 'groups'"),
+    ("raise RuntimeError('boom')", r"--objects {hook}: importing .* raised RuntimeError: boom"),
+    ("groups = 3", r"--objects {hook}: groups is a int; give a function Scenario -> strategy of generators.Extras"),
+])
+def test_a_bad_objects_hook_is_one_line(tmp_path, source, message):
+    from conformance.own_scheduler import OwnSchedulerError, load_hook
+    (tmp_path / "hooks.py").write_text(source)
+    hook = f"{tmp_path / 'hooks.py'}:groups"
+    with pytest.raises(OwnSchedulerError, match=message.format(hook=hook)) as info:
+        load_hook(hook)
+    assert "\n" not in str(info.value)
+    with pytest.raises(OwnSchedulerError, match=r"cannot import no_such_module_here .* PYTHONPATH"):
+        load_hook("no_such_module_here:groups")

@@ -140,7 +140,7 @@ def test_unavailable_kind_ends_the_session_at_once_with_one_line(pytester):
     pytester.makepyfile(test_backend=_TEST)
     result = pytester.runpytest_subprocess("--backend", "cluster", "--cluster", "kind")
     assert result.ret == 4
-    result.stdout.fnmatch_lines([f"*sched-conformance: {kind.unavailable_reason()}*"])
+    assert f"sched-conformance: {kind.unavailable_reason()}" in result.stdout.str()  # the reason may hold [brackets]
     result.assert_outcomes()
 
 

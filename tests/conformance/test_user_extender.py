@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import copy
 import json
+import re
 import subprocess
 import sys
 import threading
@@ -68,7 +69,8 @@ def test_an_extender_that_is_not_an_http_url_is_one_line():
 
 
 class Extender:
-    """A running extender: `good` keeps the contract, `extra-node` adds a node it was not given."""
+    """A running extender: `good` keeps the contract, `extra-node` adds a node it was not given, `fail`
+    answers 500."""
 
     def __init__(self, mode: str, port: int = 0) -> None:
         mode_ = mode
@@ -77,6 +79,11 @@ class Extender:
             def do_POST(self) -> None:  # noqa: N802
                 args = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
                 items = (args.get("Nodes") or {}).get("items") or []
+                if mode_ == "fail":
+                    self.send_response(500)
+                    self.send_header("Content-Length", "0")
+                    self.end_headers()
+                    return
                 if self.path.endswith("/filter"):
                     if mode_ == "extra-node" and items:
                         extra = copy.deepcopy(items[0])
@@ -148,3 +155,68 @@ def test_a_dead_extender_is_a_violation_not_a_hang(pytester, monkeypatch):
     result = suite(pytester, monkeypatch, url)
     result.assert_outcomes(failed=1)
     assert "no answer:" in result.stdout.str()
+
+
+# --- user-extender-ignorable-honoured, on hand-made outcomes ----------------------------------------
+
+def _run_with(exchange_fields: dict, message: str):
+    from conformance.invariants import Run
+    from conformance.outcome import Outcome, PodOutcome
+    from reference.scenario import Scenario
+    scenario = Scenario.from_dict({"workload": [{"apiVersion": "v1", "kind": "Pod", "metadata": {
+        "name": "pod-0", "namespace": "default"}, "spec": {"containers": [{"name": "c", "image": "x"}]}}]})
+    exchange = {"extender": "http://127.0.0.1:9/ext", "verb": "filter", "kind": "filter", "pod": "default/pod-0",
+                "request": "{}", "status": 500, "response": "", "error": "", "seconds": 0.0, "problems": [],
+                "path": "/0/filter", "ignorable": True, **exchange_fields}
+    condition = {"type": "PodScheduled", "status": "False", "reason": "SchedulerError", "message": message} \
+        if message else {}
+    phase = "error" if message else "bound"
+    outcome = Outcome("upstream", "v1.37.1", {"default/pod-0": PodOutcome(phase, "" if message else "node-0",
+                                                                         condition=condition)},
+                      exchanges=(exchange,))
+    return Run(scenario, outcome, frozenset({"extender-exchanges"}))
+
+
+UPSTREAM_500 = "failed filter with extender at URL http://127.0.0.1:4242/0/filter, code 500"
+
+
+def test_an_ignorable_extenders_error_that_fails_the_pod_is_caught():
+    from conformance.invariants import REGISTRY, Violation
+    inv = REGISTRY["user-extender-ignorable-honoured"]
+    with pytest.raises(Violation, match=r"extender http://127.0.0.1:9/ext filter failed \(ignorable: to be skipped\)"):
+        inv.check(_run_with({}, UPSTREAM_500))
+    with pytest.raises(Violation, match="boom"):  # an Error field in a 200 answer
+        inv.check(_run_with({"status": 200, "response": '{"Error": "boom"}'}, "boom"))
+    with pytest.raises(Violation, match=r"\(prioritize: to be skipped\)"):  # prioritize errors never count
+        inv.check(_run_with({"kind": "prioritize", "verb": "prioritize", "path": "/0/prioritize",
+                             "ignorable": False}, UPSTREAM_500.replace("filter", "prioritize")))
+
+
+def test_skipping_the_error_holds_and_counts_and_a_non_ignorable_error_may_fail():
+    from conformance.invariants import REGISTRY, Run
+    inv = REGISTRY["user-extender-ignorable-honoured"]
+    run = _run_with({}, "")  # the pod was bound despite the error: upstream skipped the extender
+    inv.check(run)
+    assert run.exercised
+    refused = _run_with({"ignorable": False}, UPSTREAM_500)
+    inv.check(refused)
+    assert not refused.exercised
+
+
+def test_an_ignorable_failing_extender_is_skipped_by_the_scheduler(pytester, monkeypatch, tmp_path):
+    # The reference skips an ignorable extender's errors as upstream does: the rule is exercised and holds.
+    extender = Extender("fail")
+    config = tmp_path / "config.yaml"
+    config.write_text(json.dumps({"apiVersion": "kubescheduler.config.k8s.io/v1", "kind": "KubeSchedulerConfiguration",
+                                  "extenders": [{"urlPrefix": extender.url, "filterVerb": "filter",
+                                                 "prioritizeVerb": "prioritize", "weight": 1, "ignorable": True}]}))
+    monkeypatch.setenv("PYTHONPATH", str(ROOT))
+    try:
+        result = pytester.runpytest_subprocess(
+            "--pyargs", "conformance.suite", "-p", "no:cacheprovider", "--backend", "reference",
+            "--scheduler-config", str(config), "--invariant", "user-extender-ignorable-honoured", "-k", "invariant",
+            "--conformance-max-examples", "10", "--strict-coverage")
+    finally:
+        extender.close()
+    result.assert_outcomes(passed=1)
+    assert re.search(r"user-extender-ignorable-honoured: exercised in [1-9]\d*/10 examples", result.stdout.str())

@@ -53,5 +53,33 @@ def test_probes_land_between_the_users_plugins():
     def probe_between(s) -> bool:
         filters = expected.load(s.config)[1]["default-scheduler"].names("filter")
         return any(n in PROBE_NAMES and 0 < i < len(filters) - 1 for i, n in enumerate(filters))
-    found = find(scenarios(probes=3, base=BASE), probe_between, settings=settings(max_examples=500, database=None))
+    found = find(scenarios(probes=3, base=BASE), probe_between,
+                 settings=settings(max_examples=500, database=None, deadline=None))
     assert probe_between(found)
+
+
+def test_a_situation_adopted_keeps_the_users_plugins_and_adds_its_probes_after_them():
+    from conformance.situations import SITUATIONS
+    from reference.scenario import Scenario
+    situation = SITUATIONS["permit-reject-wins"]
+    drawn = find(situation.strategy(), lambda s: True)
+    adopted = BASE.adopt(drawn)
+    probe_points = {point: [e["name"] for e in sets.get("enabled") or () if e["name"] in PROBE_NAMES]
+                    for point, sets in drawn.config["profiles"][0]["plugins"].items() if point != "multiPoint"}
+    first = expected.load(adopted.config)[1]["default-scheduler"]
+    for point, probes in probe_points.items():
+        names = first.names(point)
+        users = [n for n in names if n not in PROBE_NAMES]
+        assert users == without_probes(USER, "default-scheduler")[point], point
+        # The situation's probes follow the user's plugins (at bind they precede them).
+        assert names == (probes + users if point == "bind" else users + probes), point
+    assert without_probes(adopted.config, "second-scheduler") == without_probes(USER, "second-scheduler")
+    assert first.score_weights["ImageLocality"] == 7
+    # A default-profile situation runs on the user's config as it is; pods go to the user's first profile
+    # when theirs is not a profile of the user's.
+    plain = Scenario.from_dict({"workload": [{"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "p"},
+                                              "spec": {"containers": [{"name": "c"}]}}]})
+    assert BASE.adopt(plain).config == USER
+    only_second = BaseConfig.from_plugin_lists({**USER, "profiles": USER["profiles"][1:]},
+                                               {"second-scheduler": expected.plugin_lists(USER)["second-scheduler"]})
+    assert only_second.adopt(plain).workload[0]["spec"]["schedulerName"] == "second-scheduler"

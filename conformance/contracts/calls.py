@@ -1,0 +1,89 @@
+"""Call sequences for the driver: the snapshot, and one scheduling cycle of the plugin as the framework runs it."""
+
+from __future__ import annotations
+
+from typing import Any, Iterable
+
+from .inputs import Manifest, PluginInput
+
+Call = dict[str, Any]
+
+
+def snapshot(inp: PluginInput) -> Call:
+    return {"point": "snapshot", "nodes": list(inp.nodes), "pods": list(inp.pods)}
+
+
+def filtering(points: Iterable[str], inp: PluginInput, pod: Manifest, state: str, calls: list[Call]) -> int | None:
+    """PreFilter, then Filter on each node the framework would ask (appended to `calls`); returns PreFilter's index."""
+    points = frozenset(points)
+    pre = None
+    if "preFilter" in points:
+        pre = len(calls)
+        calls.append({"point": "preFilter", "state": state, "pod": pod})
+    if "filter" in points:
+        for name in inp.node_names:
+            call = {"point": "filter", "state": state, "pod": pod, "node": name}
+            if pre is not None:
+                call["when"] = pre
+            calls.append(call)
+    return pre
+
+
+def cycle(points: Iterable[str], inp: PluginInput, pod: Manifest, *, state: str = "a",
+          calls: list[Call] | None = None) -> list[Call]:
+    """The plugin's points of one scheduling cycle, in the framework's order: PreFilter, Filter per node (on the
+    nodes PreFilter allows), PreScore and Score+NormalizeScore on the feasible nodes (unless PreFilter rejected),
+    and on the first feasible node Reserve then Unreserve (a failed binding cycle)."""
+    points = frozenset(points)
+    calls = calls if calls is not None else [snapshot(inp)]
+    pre = filtering(points, inp, pod, state, calls)
+    guard = {"unless": pre} if pre is not None else {}
+    pre_score = None
+    if "preScore" in points:
+        pre_score = len(calls)
+        calls.append({"point": "preScore", "state": state, "pod": pod, **guard})
+    if "score" in points:
+        calls.append({"point": "scores", "state": state, "pod": pod,
+                      **({"unless": pre_score} if pre_score is not None else guard)})
+    if "reserve" in points:
+        node = inp.node_names[0]
+        calls.append({"point": "reserve", "state": state, "pod": pod, "node": node, **guard})
+        calls.append({"point": "unreserve", "state": state, "pod": pod, "node": node, **guard})
+    return calls
+
+
+def answers(calls: list[Call], results: list[dict[str, Any]], start: int = 0) -> list[tuple]:
+    """What a sequence's plugin calls answered, comparable between two runs (snapshots left out)."""
+    out = []
+    for call, result in list(zip(calls, results))[start:]:
+        if call["point"] == "snapshot":
+            continue
+        out.append((call["point"], call.get("node"), result.get("skipped", False), result.get("code"),
+                    tuple(result.get("reasons") or ()), tuple(result.get("nodeNames") or ()),
+                    result.get("allNodes", False), result.get("score"),
+                    tuple(sorted((result.get("scores") or {}).items())),
+                    tuple(sorted((result.get("normalized") or {}).items()))))
+    return out
+
+
+def verdicts(inp: PluginInput, calls: list[Call], results: list[dict[str, Any]], pre: int | None,
+             first_filter: int) -> dict[str, bool]:
+    """Per node, whether the plugin lets the pod through (PreFilter and Filter), from a `filtering` run."""
+    out = {}
+    pre_result = results[pre] if pre is not None else {"code": "Success", "allNodes": True}
+    for i, name in enumerate(inp.node_names):
+        code = pre_result.get("code")
+        if code == "Skip":
+            out[name] = True
+        elif code != "Success":
+            out[name] = False
+        elif not pre_result.get("allNodes") and name not in (pre_result.get("nodeNames") or ()):
+            out[name] = False
+        elif first_filter + i < len(results) and calls[first_filter + i].get("point") == "filter":
+            out[name] = results[first_filter + i].get("code") == "Success"
+        else:
+            out[name] = True
+    return out
+
+
+__all__ = ["answers", "cycle", "filtering", "snapshot", "verdicts"]

@@ -1,0 +1,99 @@
+"""The plugins under test: which scheduler build, which config, one driver process per plugin (plain or -race)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+from ..build.build import HARNESS
+from ..errors import ConformanceError
+from .driver import PluginDriver
+
+STOCK_BIN = HARNESS / "bin"
+DRIVER_RELEASE = "v1.37."  # harness/driver uses the v1.37 plugin API (harness/build.sh refuses others)
+
+
+def _log(message: str) -> None:
+    print(f"[sched-conformance check-plugin] {message}", file=sys.stderr, flush=True)
+
+
+def stock_driver(race: bool = False) -> Path:
+    """$SCHED_CONFORMANCE_BIN/driver, else the checkout's harness/bin/driver, brought up to date by build.sh
+    (a no-op when its stamp matches the sources, a build with progress otherwise)."""
+    name = "driver-race" if race else "driver"
+    flag = "--race-driver" if race else "--driver"
+    given = os.environ.get("SCHED_CONFORMANCE_BIN")
+    if given and (Path(given) / name).is_file():
+        return Path(given) / name
+    binary = STOCK_BIN / name
+    with subprocess.Popen([str(HARNESS / "build.sh"), "--no-scheduler", flag], stdout=subprocess.DEVNULL,
+                          stderr=subprocess.PIPE, text=True) as proc:
+        output = []
+        for line in proc.stderr:  # build.sh reports one line per step
+            output.append(line)
+            if "step driver" in line and "up to date" not in line:
+                _log(line.rstrip())
+    if proc.returncode != 0 or not binary.is_file():
+        tail = [line.strip() for line in output if line.strip()][-1:] or ["(no output)"]
+        raise ConformanceError(f"building the plugin driver failed: {tail[0]}; run harness/build.sh {flag} "
+                               f"(needs Go{' and gcc for -race' if race else ''})")
+    return binary
+
+
+class ContractSession:
+    """Drivers for the own scheduler (`own`, an OwnScheduler or None for the stock one), started on first use."""
+
+    def __init__(self, own: Any = None) -> None:
+        self.own = own
+        self._drivers: dict[tuple[str, bool], PluginDriver] = {}
+        self._plugins: tuple[str, ...] | None = None
+
+    def binary(self, race: bool = False) -> Path:
+        if self.own is not None and self.own.builds:
+            from ..build import build
+            from ..build.build import cache_root, choose_version
+            builds = cache_root() / "builds"
+            builds.mkdir(parents=True, exist_ok=True)
+            version = choose_version(self.own.spec, builds)
+            if not version.startswith(DRIVER_RELEASE):
+                raise ConformanceError(f"check-plugin drives plugins on Kubernetes {DRIVER_RELEASE}x only (the "
+                                       f"plugin driver speaks that release's plugin API); your build is {version}: "
+                                       f"pass --k8s-version 1.37.1 if your module builds against it")
+            return build(self.own.spec, driver=not race, race_driver=race).driver(race=race)
+        return stock_driver(race)
+
+    def config(self) -> dict[str, Any] | None:
+        return self.own.config() if self.own is not None else None
+
+    def plugins(self) -> tuple[str, ...]:
+        """Every plugin of the effective profile (the config's first one)."""
+        if self._plugins is None:
+            lister = PluginDriver(self.binary(), config=self.config(), plugin="").start()
+            try:
+                self._plugins = tuple(lister.info["plugins"])
+            finally:
+                lister.close()
+        return self._plugins
+
+    def driver(self, plugin: str, *, race: bool = False) -> PluginDriver:
+        key = (plugin, race)
+        if key not in self._drivers:
+            self._drivers[key] = PluginDriver(self.binary(race), config=self.config(), plugin=plugin,
+                                              race=race).start()
+        return self._drivers[key]
+
+    def reproducer_options(self) -> dict[str, Any]:
+        if self.own is None or not self.own.builds:
+            return {}
+        return {"own_scheduler": self.own.spec.to_toml()}
+
+    def close(self) -> None:
+        for driver in self._drivers.values():
+            driver.close()
+        self._drivers.clear()
+
+
+__all__ = ["ContractSession", "stock_driver"]

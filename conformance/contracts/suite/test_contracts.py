@@ -1,0 +1,65 @@
+"""One test per (plugin, property): draw inputs, drive the plugin, check, shrink, report, write a reproducer."""
+
+from __future__ import annotations
+
+import pytest
+
+from conformance.contracts import REGISTRY, Tally, UnknownPlugin, find_violation
+from conformance.contracts import reproducer
+from conformance.contracts.report import describe
+from conformance.pytest_plugin import contract_session, record_exercised, reproducers_dir
+
+
+def _chosen_properties(config: pytest.Config) -> list[str]:
+    wanted = config.getoption("conformance_contracts")
+    unknown = [p for p in wanted if p not in REGISTRY]
+    if unknown:
+        raise pytest.UsageError(f"--contract {unknown[0]}: no such property; use one of {', '.join(REGISTRY)}")
+    return wanted or list(REGISTRY)
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    if "plugin" not in metafunc.fixturenames:
+        return
+    config = metafunc.config
+    session = contract_session(config)
+    plugins = list(config.getoption("conformance_check_plugins"))
+    if config.getoption("conformance_check_plugin_all"):
+        plugins = list(session.plugins())
+    if not plugins:
+        raise pytest.UsageError("name the plugin to check: --check-plugin NAME (repeatable) or --check-plugin-all")
+    known = session.plugins()
+    for name in plugins:
+        if name not in known:
+            raise pytest.UsageError(f"plugin {name!r} is not in the effective profile; its plugins are: "
+                                    f"{', '.join(known)}")
+    metafunc.parametrize(("plugin", "property_id"), [(pl, p) for pl in plugins for p in _chosen_properties(config)])
+
+
+@pytest.mark.conformance
+def test_contract(plugin: str, property_id: str, request: pytest.FixtureRequest) -> None:
+    prop = REGISTRY[property_id]
+    session = contract_session(request.config)
+    try:
+        driver = session.driver(plugin)
+    except UnknownPlugin as exc:
+        pytest.fail(str(exc), pytrace=False)
+    if not prop.applies(driver.points):
+        pytest.skip(f"{plugin} implements none of {', '.join(sorted(prop.points))} "
+                    f"(it implements {', '.join(sorted(driver.points)) or 'no extension point'})")
+    if prop.race:
+        driver = session.driver(plugin, race=True)
+    tally = Tally()
+    failure = find_violation(driver, prop, profile=request.config.getoption("conformance_profile"),
+                             max_examples=request.config.getoption("conformance_max_examples"), tally=tally)
+    record_exercised(request.node, f"{plugin}/{property_id}", tally.exercised, tally.examples)
+    request.node.user_properties.append(("sched_conformance_examples_per_second",
+                                         round(tally.examples / tally.seconds) if tally.seconds else 0))
+    if failure is None:
+        if tally.exercised == 0:
+            pytest.skip(f"{tally.line(property_id)}: no generated input reached the situation the rule governs, "
+                        "so it was not checked")
+        return
+    directory = reproducers_dir(request.config) / reproducer.slug(f"{plugin}-{failure.violation.property_id}")
+    reproducer.write(directory, failure, config=session.config(), race=prop.race, **session.reproducer_options())
+    pytest.fail(describe(failure, directory), pytrace=False)

@@ -1,0 +1,504 @@
+package driver
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strings"
+	"sync"
+
+	v1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/types"
+	internalcache "k8s.io/kubernetes/pkg/scheduler/backend/cache"
+	"k8s.io/kubernetes/pkg/scheduler/framework"
+	"k8s.io/kubernetes/pkg/scheduler/framework/parallelize"
+
+	"github.com/kube-scheduler-conformance/harness/runner"
+	fwk "k8s.io/kube-scheduler/framework"
+)
+
+type operation func(s *sequence, c Call) (Result, error)
+
+// operations are the calls a sequence may make (docs/contracts.md).
+var operations = map[string]operation{
+	"snapshot":   (*sequence).snapshot,
+	"preFilter":  (*sequence).preFilter,
+	"filter":     (*sequence).filter,
+	"addPod":     func(s *sequence, c Call) (Result, error) { return s.extension(c, true) },
+	"removePod":  func(s *sequence, c Call) (Result, error) { return s.extension(c, false) },
+	"preScore":   (*sequence).preScore,
+	"score":      (*sequence).score,
+	"scores":     (*sequence).scores,
+	"reserve":    (*sequence).reserve,
+	"unreserve":  (*sequence).unreserve,
+	"lessMatrix": (*sequence).lessMatrix,
+	"hint":       (*sequence).hint,
+	"parallel":   (*sequence).parallel,
+}
+
+func operationNames() []string {
+	var out []string
+	for name := range operations {
+		out = append(out, name)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// ParallelWorkers is upstream's default parallelism (config v1 `parallelism: 16`).
+const ParallelWorkers = 16
+
+func (s *sequence) snapshot(c Call) (Result, error) {
+	var nodes []*v1.Node
+	var pods []*v1.Pod
+	for i, raw := range c.Nodes {
+		obj, err := runner.DecodeManifest(raw)
+		if err != nil {
+			return Result{}, fmt.Errorf("nodes[%d]: %v", i, err)
+		}
+		n, ok := obj.(*v1.Node)
+		if !ok {
+			return Result{}, fmt.Errorf("nodes[%d]: expected a Node manifest, got %T", i, obj)
+		}
+		nodes = append(nodes, n)
+	}
+	for i, raw := range c.Pods {
+		p, err := s.pod(raw)
+		if err != nil {
+			return Result{}, fmt.Errorf("pods[%d]: %v", i, err)
+		}
+		pods = append(pods, p)
+	}
+	*s.d.snap = *internalcache.NewSnapshot(pods, nodes)
+	return Result{}, nil
+}
+
+func (s *sequence) preFilter(c Call) (Result, error) {
+	pl, ok := s.d.plugin.(fwk.PreFilterPlugin)
+	if !ok {
+		return Result{}, fmt.Errorf("%s has no PreFilter", s.d.plugin.Name())
+	}
+	pod, err := s.pod(c.Pod)
+	if err != nil {
+		return Result{}, err
+	}
+	st, _ := s.state(c.State, true)
+	nodes := s.nodes()
+	w := watch("pod", pod, "nodeInfos", nodes)
+	res, sts := pl.PreFilter(s.d.ctx, st, pod, nodes)
+	out := status(sts)
+	if res == nil || res.AllNodes() {
+		out.AllNodes = true
+	} else {
+		out.NodeNames = sets(res.NodeNames)
+	}
+	out.Mutated = w.changed()
+	return out, nil
+}
+
+func sets[T interface{ UnsortedList() []string }](names T) []string {
+	out := names.UnsortedList()
+	sort.Strings(out)
+	return out
+}
+
+func (s *sequence) filter(c Call) (Result, error) {
+	pl, ok := s.d.plugin.(fwk.FilterPlugin)
+	if !ok {
+		return Result{}, fmt.Errorf("%s has no Filter", s.d.plugin.Name())
+	}
+	pod, st, ni, err := s.podStateNode(c)
+	if err != nil {
+		return Result{}, err
+	}
+	w := watch("pod", pod, "nodeInfo", ni, "otherPluginsState", foreign(st))
+	out := status(pl.Filter(s.d.ctx, st, pod, ni))
+	out.Mutated = w.changed()
+	if s.feasible[c.State] == nil {
+		s.feasible[c.State] = map[string]bool{}
+	}
+	s.feasible[c.State][c.Node] = out.Code == fwk.Success.String()
+	return out, nil
+}
+
+// podStateNode reads a call's pod, existing cycle state (a fresh one if it names none) and node.
+func (s *sequence) podStateNode(c Call) (*v1.Pod, fwk.CycleState, fwk.NodeInfo, error) {
+	pod, err := s.pod(c.Pod)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	st, err := s.existingState(c.State)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	if c.Node == "" {
+		return pod, st, nil, nil
+	}
+	ni, err := s.nodeInfo(c.Node)
+	return pod, st, ni, err
+}
+
+func (s *sequence) existingState(name string) (fwk.CycleState, error) {
+	if name == "" {
+		return s.state("", true)
+	}
+	if _, ok := s.states[name]; !ok {
+		return s.state(name, true)
+	}
+	return s.state(name, false)
+}
+
+// extension calls AddPod or RemovePod with Other on Node, as upstream does
+// for nominated pods and preemption victims: the node info passed already
+// has Other added (removed), so the snapshot set before must say so.
+func (s *sequence) extension(c Call, add bool) (Result, error) {
+	pl, ok := s.d.plugin.(fwk.PreFilterPlugin)
+	if !ok || pl.PreFilterExtensions() == nil {
+		return Result{}, fmt.Errorf("%s has no PreFilterExtensions", s.d.plugin.Name())
+	}
+	pod, st, ni, err := s.podStateNode(c)
+	if err != nil {
+		return Result{}, err
+	}
+	other, err := s.pod(c.Other)
+	if err != nil {
+		return Result{}, err
+	}
+	info, err := framework.NewPodInfo(other)
+	if err != nil {
+		return Result{}, err
+	}
+	w := watch("pod", pod, "otherPod", other, "nodeInfo", ni, "otherPluginsState", foreign(st))
+	var sts *fwk.Status
+	if add {
+		sts = pl.PreFilterExtensions().AddPod(s.d.ctx, st, pod, info, ni)
+	} else {
+		sts = pl.PreFilterExtensions().RemovePod(s.d.ctx, st, pod, info, ni)
+	}
+	out := status(sts)
+	out.Mutated = w.changed()
+	return out, nil
+}
+
+func (s *sequence) preScore(c Call) (Result, error) {
+	pl, ok := s.d.plugin.(fwk.PreScorePlugin)
+	if !ok {
+		return Result{}, fmt.Errorf("%s has no PreScore", s.d.plugin.Name())
+	}
+	pod, st, _, err := s.podStateNode(c)
+	if err != nil {
+		return Result{}, err
+	}
+	nodes := s.feasibleNodes(c.State)
+	w := watch("pod", pod, "nodeInfos", nodes, "otherPluginsState", foreign(st))
+	out := status(pl.PreScore(s.d.ctx, st, pod, nodes))
+	out.Mutated = w.changed()
+	return out, nil
+}
+
+func (s *sequence) score(c Call) (Result, error) {
+	pl, ok := s.d.plugin.(fwk.ScorePlugin)
+	if !ok {
+		return Result{}, fmt.Errorf("%s has no Score", s.d.plugin.Name())
+	}
+	pod, st, ni, err := s.podStateNode(c)
+	if err != nil {
+		return Result{}, err
+	}
+	w := watch("pod", pod, "nodeInfo", ni, "otherPluginsState", foreign(st))
+	score, sts := pl.Score(s.d.ctx, st, pod, ni)
+	out := status(sts)
+	out.Score = &score
+	out.Mutated = w.changed()
+	return out, nil
+}
+
+// scores is RunScorePlugins for the one plugin: Score on every node, then
+// NormalizeScore when the plugin has ScoreExtensions. Code is the first
+// non-success status.
+func (s *sequence) scores(c Call) (Result, error) {
+	pl, ok := s.d.plugin.(fwk.ScorePlugin)
+	if !ok {
+		return Result{}, fmt.Errorf("%s has no Score", s.d.plugin.Name())
+	}
+	pod, st, _, err := s.podStateNode(c)
+	if err != nil {
+		return Result{}, err
+	}
+	nodes := s.feasibleNodes(c.State)
+	w := watch("pod", pod, "nodeInfos", nodes, "otherPluginsState", foreign(st))
+	out := Result{Code: fwk.Success.String(), Scores: map[string]int64{}}
+	list := make(fwk.NodeScoreList, 0, len(nodes))
+	for _, ni := range nodes {
+		score, sts := pl.Score(s.d.ctx, st, pod, ni)
+		if !sts.IsSuccess() {
+			r := status(sts)
+			r.Mutated = w.changed()
+			return r, nil
+		}
+		out.Scores[ni.Node().Name] = score
+		list = append(list, fwk.NodeScore{Name: ni.Node().Name, Score: score})
+	}
+	if ext := pl.ScoreExtensions(); ext != nil {
+		if sts := ext.NormalizeScore(s.d.ctx, st, pod, list); !sts.IsSuccess() {
+			r := status(sts)
+			r.Mutated = w.changed()
+			return r, nil
+		}
+		out.Normalized = map[string]int64{}
+		for _, ns := range list {
+			out.Normalized[ns.Name] = ns.Score
+		}
+	}
+	out.Mutated = w.changed()
+	return out, nil
+}
+
+func (s *sequence) reserve(c Call) (Result, error) {
+	pl, ok := s.d.plugin.(fwk.ReservePlugin)
+	if !ok {
+		return Result{}, fmt.Errorf("%s has no Reserve", s.d.plugin.Name())
+	}
+	pod, st, _, err := s.podStateNode(c)
+	if err != nil {
+		return Result{}, err
+	}
+	w := watch("pod", pod, "otherPluginsState", foreign(st))
+	out := status(pl.Reserve(s.d.ctx, st, pod, c.Node))
+	out.Mutated = w.changed()
+	return out, nil
+}
+
+func (s *sequence) unreserve(c Call) (Result, error) {
+	pl, ok := s.d.plugin.(fwk.ReservePlugin)
+	if !ok {
+		return Result{}, fmt.Errorf("%s has no Reserve", s.d.plugin.Name())
+	}
+	pod, st, _, err := s.podStateNode(c)
+	if err != nil {
+		return Result{}, err
+	}
+	w := watch("pod", pod, "otherPluginsState", foreign(st))
+	pl.Unreserve(s.d.ctx, st, pod, c.Node)
+	return Result{Code: fwk.Success.String(), Mutated: w.changed()}, nil
+}
+
+// parallel calls Filter or Score on every node Repeat times from
+// ParallelWorkers goroutines through upstream's Parallelizer, on one cycle
+// state, as RunFilterPlugins/RunScorePlugins do. Built with -race, the race
+// detector reports what the plugin shares unsafely.
+func (s *sequence) parallel(c Call) (Result, error) {
+	pod, st, _, err := s.podStateNode(c)
+	if err != nil {
+		return Result{}, err
+	}
+	nodes := s.nodes()
+	var call func(fwk.NodeInfo)
+	switch c.Parallel {
+	case "filter":
+		pl, ok := s.d.plugin.(fwk.FilterPlugin)
+		if !ok {
+			return Result{}, fmt.Errorf("%s has no Filter", s.d.plugin.Name())
+		}
+		call = func(ni fwk.NodeInfo) { pl.Filter(s.d.ctx, st, pod, ni) }
+	case "score":
+		pl, ok := s.d.plugin.(fwk.ScorePlugin)
+		if !ok {
+			return Result{}, fmt.Errorf("%s has no Score", s.d.plugin.Name())
+		}
+		call = func(ni fwk.NodeInfo) { pl.Score(s.d.ctx, st, pod, ni) }
+	default:
+		return Result{}, fmt.Errorf("parallel %q: use filter or score", c.Parallel)
+	}
+	repeat := max(1, c.Repeat)
+	var once sync.Once
+	var panicked string
+	parallelize.NewParallelizer(ParallelWorkers).Until(context.Background(), len(nodes)*repeat, func(i int) {
+		defer func() {
+			if p := recover(); p != nil {
+				once.Do(func() { panicked = panicText(p) })
+			}
+		}()
+		call(nodes[i%len(nodes)])
+	}, "")
+	return Result{Code: fwk.Success.String(), Panic: panicked}, nil
+}
+
+// QueuedPod is a pod as the scheduling queue holds it; times are
+// nanoseconds after a fixed epoch.
+type QueuedPod struct {
+	Pod                 json.RawMessage `json:"pod"`
+	Timestamp           int64           `json:"timestamp"`
+	Attempts            int             `json:"attempts"`
+	UnschedulableCount  int             `json:"unschedulableCount"`
+	BackoffExpiration   int64           `json:"backoffExpiration"`
+	InitialAttemptDelta *int64          `json:"initialAttempt,omitempty"`
+}
+
+// lessMatrix is Less over every ordered pair of queued pods.
+func (s *sequence) lessMatrix(c Call) (Result, error) {
+	pl, ok := s.d.plugin.(fwk.QueueSortPlugin)
+	if !ok {
+		return Result{}, fmt.Errorf("%s has no QueueSort", s.d.plugin.Name())
+	}
+	infos := make([]fwk.QueuedEntityInfo, len(c.Queued))
+	for i, q := range c.Queued {
+		pod, err := s.pod(q.Pod)
+		if err != nil {
+			return Result{}, fmt.Errorf("queued[%d]: %v", i, err)
+		}
+		info, err := queued(pod, q)
+		if err != nil {
+			return Result{}, fmt.Errorf("queued[%d]: %v", i, err)
+		}
+		infos[i] = info
+	}
+	out := Result{Code: fwk.Success.String(), Less: make([][]bool, len(infos))}
+	for i := range infos {
+		out.Less[i] = make([]bool, len(infos))
+		for j := range infos {
+			out.Less[i][j] = pl.Less(infos[i], infos[j])
+		}
+	}
+	return out, nil
+}
+
+// Event is a cluster event: an assigned pod or a node added, updated or deleted.
+type Event struct {
+	Kind   string          `json:"kind"`
+	Action string          `json:"action"`
+	Old    json.RawMessage `json:"old,omitempty"`
+	New    json.RawMessage `json:"new,omitempty"`
+}
+
+// HintResult says what the scheduling queue would do with a pod the plugin
+// rejected when Event happens: the cluster events upstream's handlers derive
+// from it, the plugin's registrations that match them, and whether one of
+// their hints says Queue.
+type HintResult struct {
+	Events     []string `json:"events"`
+	Registered []string `json:"registered"`
+	Queue      bool     `json:"queue"`
+	Errors     []string `json:"errors,omitempty"`
+}
+
+func (s *sequence) hint(c Call) (Result, error) {
+	pod, err := s.pod(c.Pod)
+	if err != nil {
+		return Result{}, err
+	}
+	if c.Event == nil {
+		return Result{}, fmt.Errorf("hint needs an event")
+	}
+	events, oldObj, newObj, err := s.clusterEvents(*c.Event)
+	if err != nil {
+		return Result{}, err
+	}
+	out := &HintResult{Events: []string{}, Registered: []string{}}
+	for _, evt := range events {
+		out.Events = append(out.Events, evt.Label())
+		s.d.requeue(out, pod, evt, oldObj, newObj)
+	}
+	return Result{Code: fwk.Success.String(), Hint: out}, nil
+}
+
+// requeue is PriorityQueue.isPodWorthRequeuing for a pod whose only rejector is the plugin.
+func (d *Driver) requeue(out *HintResult, pod *v1.Pod, evt fwk.ClusterEvent, oldObj, newObj any) {
+	name := d.plugin.Name()
+	podNN := types.NamespacedName{Namespace: pod.Namespace, Name: pod.Name}
+	for registered, fns := range d.hints {
+		if !framework.MatchClusterEvents(registered, evt) {
+			continue
+		}
+		for _, fn := range fns {
+			if fn.PluginName != name {
+				continue
+			}
+			out.Registered = append(out.Registered, registrationText(registered))
+			if fn.PreQueueingHintFn != nil && (oldObj != nil || newObj != nil) {
+				res, err := fn.PreQueueingHintFn(logger, oldObj, newObj)
+				if err == nil && !res.AllPods && !containsName(res.Pods, podNN) {
+					continue
+				}
+			}
+			hint, err := fn.QueueingHintFn(logger, pod, oldObj, newObj)
+			if err != nil {
+				out.Errors = append(out.Errors, err.Error())
+				hint = fwk.Queue
+			}
+			if hint == fwk.Queue {
+				out.Queue = true
+			}
+		}
+	}
+	sort.Strings(out.Registered)
+}
+
+// registrationText names a registered event with each of its actions
+// (Label() prints nothing for a union such as Add|UpdateNodeLabel).
+func registrationText(e fwk.ClusterEvent) string {
+	if e.ActionType == fwk.All {
+		return string(e.Resource) + "/All"
+	}
+	var actions []string
+	for bit := fwk.ActionType(1); bit != 0 && bit <= e.ActionType; bit <<= 1 {
+		if e.ActionType&bit != 0 {
+			actions = append(actions, bit.String())
+		}
+	}
+	return string(e.Resource) + "/" + strings.Join(actions, "|")
+}
+
+func containsName(names []types.NamespacedName, n types.NamespacedName) bool {
+	for _, x := range names {
+		if x == n {
+			return true
+		}
+	}
+	return false
+}
+
+// clusterEvents are the events upstream's event handlers (eventhandlers.go)
+// send the queue for a change of a node or an assigned pod.
+func (s *sequence) clusterEvents(e Event) ([]fwk.ClusterEvent, any, any, error) {
+	decode := func(raw []byte) (any, error) {
+		if len(raw) == 0 {
+			return nil, nil
+		}
+		obj, err := runner.DecodeManifest(raw)
+		if err != nil {
+			return nil, err
+		}
+		return obj, nil
+	}
+	oldObj, err := decode(e.Old)
+	if err != nil {
+		return nil, nil, nil, fmt.Errorf("event.old: %v", err)
+	}
+	newObj, err := decode(e.New)
+	if err != nil {
+		return nil, nil, nil, fmt.Errorf("event.new: %v", err)
+	}
+	switch e.Kind + "/" + e.Action {
+	case "node/add":
+		return []fwk.ClusterEvent{{Resource: fwk.EventResource("Node"), ActionType: fwk.Add}}, nil, newObj, nil
+	case "node/delete":
+		return []fwk.ClusterEvent{{Resource: fwk.EventResource("Node"), ActionType: fwk.Delete}}, oldObj, nil, nil
+	case "node/update":
+		if oldObj == nil || newObj == nil {
+			return nil, nil, nil, fmt.Errorf("a node update needs old and new")
+		}
+		return framework.NodeSchedulingPropertiesChange(newObj.(*v1.Node), oldObj.(*v1.Node)), oldObj, newObj, nil
+	case "pod/add":
+		return []fwk.ClusterEvent{framework.EventAssignedPodAdd}, nil, newObj, nil
+	case "pod/delete":
+		return []fwk.ClusterEvent{framework.EventAssignedPodDelete}, oldObj, nil, nil
+	case "pod/update":
+		if oldObj == nil || newObj == nil {
+			return nil, nil, nil, fmt.Errorf("a pod update needs old and new")
+		}
+		return framework.PodSchedulingPropertiesChange(newObj.(*v1.Pod), oldObj.(*v1.Pod), false), oldObj, newObj, nil
+	}
+	return nil, nil, nil, fmt.Errorf("event %s/%s: use kind node or pod and action add, update or delete", e.Kind, e.Action)
+}

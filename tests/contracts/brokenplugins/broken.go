@@ -1,0 +1,213 @@
+// Package broken holds one deliberately broken scheduler plugin per contract
+// property of conformance/contracts: the project's tests build them through
+// the user-plugin path (--go-module/--go-plugin) and assert that each is
+// caught by its property. Each type's comment names the property and the bug.
+package broken
+
+import (
+	"context"
+	"sync"
+
+	v1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/klog/v2"
+	fwk "k8s.io/kube-scheduler/framework"
+)
+
+const zoneLabel = "topology.kubernetes.io/zone"
+
+func priority(e fwk.QueuedEntityInfo) int32 { return e.GetPriority() }
+
+// Sort (queuesort-strict-weak-order): Less uses >=, so a pod is "less" than itself.
+type Sort struct{}
+
+func NewSort(context.Context, runtime.Object, fwk.Handle) (fwk.Plugin, error) { return Sort{}, nil }
+func (Sort) Name() string                                                     { return "BrokenSort" }
+func (Sort) Less(a, b fwk.QueuedEntityInfo) bool                              { return priority(a) >= priority(b) }
+
+// OnePerNode (prefilter-extensions-consistent): rejects nodes that already run a
+// pod; PreFilter counts them, but AddPod/RemovePod forget to update the count.
+type OnePerNode struct{}
+
+type counts map[string]int
+
+func (c counts) Clone() fwk.StateData { return c }
+
+const countsKey fwk.StateKey = "BrokenOnePerNode"
+
+func NewOnePerNode(context.Context, runtime.Object, fwk.Handle) (fwk.Plugin, error) {
+	return OnePerNode{}, nil
+}
+func (OnePerNode) Name() string { return "BrokenOnePerNode" }
+func (OnePerNode) PreFilter(_ context.Context, state fwk.CycleState, _ *v1.Pod, nodes []fwk.NodeInfo) (*fwk.PreFilterResult, *fwk.Status) {
+	c := counts{}
+	for _, n := range nodes {
+		c[n.Node().Name] = len(n.GetPods())
+	}
+	state.Write(countsKey, c)
+	return nil, nil
+}
+func (OnePerNode) PreFilterExtensions() fwk.PreFilterExtensions { return OnePerNode{} }
+func (OnePerNode) AddPod(context.Context, fwk.CycleState, *v1.Pod, fwk.PodInfo, fwk.NodeInfo) *fwk.Status {
+	return nil
+}
+func (OnePerNode) RemovePod(context.Context, fwk.CycleState, *v1.Pod, fwk.PodInfo, fwk.NodeInfo) *fwk.Status {
+	return nil
+}
+func (OnePerNode) Filter(_ context.Context, state fwk.CycleState, _ *v1.Pod, n fwk.NodeInfo) *fwk.Status {
+	data, err := state.Read(countsKey)
+	if err != nil {
+		return fwk.AsStatus(err)
+	}
+	if data.(counts)[n.Node().Name] > 0 {
+		return fwk.NewStatus(fwk.Unschedulable, "node already runs a pod")
+	}
+	return nil
+}
+
+// Flaky (plugin-deterministic): Score counts its calls.
+type Flaky struct {
+	mu    sync.Mutex
+	calls int64
+}
+
+func NewFlaky(context.Context, runtime.Object, fwk.Handle) (fwk.Plugin, error) { return &Flaky{}, nil }
+func (*Flaky) Name() string                                                    { return "BrokenFlaky" }
+func (p *Flaky) Score(context.Context, fwk.CycleState, *v1.Pod, fwk.NodeInfo) (int64, *fwk.Status) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.calls++
+	return p.calls % 100, nil
+}
+func (*Flaky) ScoreExtensions() fwk.ScoreExtensions { return nil }
+
+// Toucher (plugin-no-input-mutation): Filter labels the pod it was given.
+type Toucher struct{}
+
+func NewToucher(context.Context, runtime.Object, fwk.Handle) (fwk.Plugin, error) {
+	return Toucher{}, nil
+}
+func (Toucher) Name() string { return "BrokenToucher" }
+func (Toucher) Filter(_ context.Context, _ fwk.CycleState, pod *v1.Pod, _ fwk.NodeInfo) *fwk.Status {
+	if pod.Labels == nil {
+		pod.Labels = map[string]string{}
+	}
+	pod.Labels["example.com/filtered"] = "true"
+	return nil
+}
+
+// Overscore (score-normalized-range): scores free CPU in milli-CPU / 10, with no NormalizeScore.
+type Overscore struct{}
+
+func NewOverscore(context.Context, runtime.Object, fwk.Handle) (fwk.Plugin, error) {
+	return Overscore{}, nil
+}
+func (Overscore) Name() string { return "BrokenOverscore" }
+func (Overscore) Score(_ context.Context, _ fwk.CycleState, _ *v1.Pod, n fwk.NodeInfo) (int64, *fwk.Status) {
+	return (n.GetAllocatable().GetMilliCPU() - n.GetRequested().GetMilliCPU()) / 10, nil
+}
+func (Overscore) ScoreExtensions() fwk.ScoreExtensions { return nil }
+
+// reservations is what the two Reserve plugins keep: pods reserved per node.
+type reservations struct {
+	mu     sync.Mutex
+	byNode map[string]int
+}
+
+func (r *reservations) filter(n fwk.NodeInfo) *fwk.Status {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.byNode[n.Node().Name] != 0 {
+		return fwk.NewStatus(fwk.Unschedulable, "node has a reservation")
+	}
+	return nil
+}
+
+func (r *reservations) add(node string, d int) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.byNode[node] += d
+}
+
+// Leaky (reserve-unreserve-restores): Unreserve does not release what Reserve took.
+type Leaky struct{ r reservations }
+
+func NewLeaky(context.Context, runtime.Object, fwk.Handle) (fwk.Plugin, error) {
+	return &Leaky{r: reservations{byNode: map[string]int{}}}, nil
+}
+func (*Leaky) Name() string { return "BrokenLeaky" }
+func (p *Leaky) Filter(_ context.Context, _ fwk.CycleState, _ *v1.Pod, n fwk.NodeInfo) *fwk.Status {
+	return p.r.filter(n)
+}
+func (p *Leaky) Reserve(_ context.Context, _ fwk.CycleState, _ *v1.Pod, node string) *fwk.Status {
+	p.r.add(node, 1)
+	return nil
+}
+func (*Leaky) Unreserve(context.Context, fwk.CycleState, *v1.Pod, string) {}
+
+// DoubleRelease (unreserve-idempotent): Unreserve releases whether or not Reserve took anything.
+type DoubleRelease struct{ r reservations }
+
+func NewDoubleRelease(context.Context, runtime.Object, fwk.Handle) (fwk.Plugin, error) {
+	return &DoubleRelease{r: reservations{byNode: map[string]int{}}}, nil
+}
+func (*DoubleRelease) Name() string { return "BrokenDoubleRelease" }
+func (p *DoubleRelease) Filter(_ context.Context, _ fwk.CycleState, _ *v1.Pod, n fwk.NodeInfo) *fwk.Status {
+	return p.r.filter(n)
+}
+func (p *DoubleRelease) Reserve(_ context.Context, _ fwk.CycleState, _ *v1.Pod, node string) *fwk.Status {
+	p.r.add(node, 1)
+	return nil
+}
+func (p *DoubleRelease) Unreserve(_ context.Context, _ fwk.CycleState, _ *v1.Pod, node string) {
+	p.r.add(node, -1)
+}
+
+// ZoneOnly (queueing-hint-no-lost-wakeup): Filter needs a zone label, but the
+// plugin registers only node additions, and its hint skips every one of them.
+type ZoneOnly struct{}
+
+func NewZoneOnly(context.Context, runtime.Object, fwk.Handle) (fwk.Plugin, error) {
+	return ZoneOnly{}, nil
+}
+func (ZoneOnly) Name() string { return "BrokenZoneOnly" }
+func (ZoneOnly) Filter(_ context.Context, _ fwk.CycleState, _ *v1.Pod, n fwk.NodeInfo) *fwk.Status {
+	if _, ok := n.Node().Labels[zoneLabel]; !ok {
+		return fwk.NewStatus(fwk.UnschedulableAndUnresolvable, "node has no zone")
+	}
+	return nil
+}
+func (ZoneOnly) EventsToRegister(context.Context) ([]fwk.ClusterEventWithHint, error) {
+	return []fwk.ClusterEventWithHint{{
+		Event:          fwk.ClusterEvent{Resource: fwk.Node, ActionType: fwk.Add},
+		QueueingHintFn: queueSkip,
+	}}, nil
+}
+
+func queueSkip(klog.Logger, *v1.Pod, any, any) (fwk.QueueingHint, error) { return fwk.QueueSkip, nil }
+
+// Racy (plugin-race-free): Filter counts calls per node in a map without a lock.
+type Racy struct{ calls map[string]int }
+
+func NewRacy(context.Context, runtime.Object, fwk.Handle) (fwk.Plugin, error) {
+	return &Racy{calls: map[string]int{}}, nil
+}
+func (*Racy) Name() string { return "BrokenRacy" }
+func (p *Racy) Filter(_ context.Context, _ fwk.CycleState, _ *v1.Pod, n fwk.NodeInfo) *fwk.Status {
+	p.calls[n.Node().Name]++
+	return nil
+}
+
+// Panicky (plugin-no-panic): Filter reads the pod's node affinity without checking it has one.
+type Panicky struct{}
+
+func NewPanicky(context.Context, runtime.Object, fwk.Handle) (fwk.Plugin, error) {
+	return Panicky{}, nil
+}
+func (Panicky) Name() string { return "BrokenPanicky" }
+func (Panicky) Filter(_ context.Context, _ fwk.CycleState, pod *v1.Pod, _ fwk.NodeInfo) *fwk.Status {
+	if pod.Spec.Affinity.NodeAffinity != nil {
+		return nil
+	}
+	return nil
+}

@@ -1,0 +1,51 @@
+"""Every contract property catches its deliberately broken plugin (tests/contracts/brokenplugins), built as a
+user's scheduler the project has never seen (--own-scheduler, a local Go module), with a shrunk input."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from conformance.contracts import REGISTRY, find_violation
+
+from .conftest import needs_go
+
+pytestmark = needs_go
+
+# plugin -> the property that must catch it
+BROKEN = {
+    "BrokenSort": "queuesort-strict-weak-order",
+    "BrokenOnePerNode": "prefilter-extensions-consistent",
+    "BrokenFlaky": "plugin-deterministic",
+    "BrokenToucher": "plugin-no-input-mutation",
+    "BrokenOverscore": "score-normalized-range",
+    "BrokenLeaky": "reserve-unreserve-restores",
+    "BrokenDoubleRelease": "unreserve-idempotent",
+    "BrokenZoneOnly": "queueing-hint-no-lost-wakeup",
+    "BrokenPanicky": "plugin-no-panic",
+    "BrokenRacy": "plugin-race-free",
+}
+RACE_ENV = "SCHED_CONFORMANCE_RACE"
+
+
+def test_there_is_one_broken_plugin_per_property():
+    assert sorted(BROKEN.values()) == sorted(REGISTRY)
+
+
+@pytest.mark.parametrize("plugin", sorted(BROKEN))
+def test_the_broken_plugin_is_caught_by_its_property(broken, plugin):
+    prop = REGISTRY[BROKEN[plugin]]
+    if prop.race and not os.environ.get(RACE_ENV):
+        pytest.skip(f"the -race driver is a cold build of several minutes; set {RACE_ENV}=1 to run it")
+    driver = broken.driver(plugin, race=prop.race)
+    failure = find_violation(driver, prop, profile="ci", max_examples=100, shrink_seconds=5)
+    assert failure is not None, f"{prop.id} let {plugin} through"
+    assert failure.violation.property_id == prop.id
+    assert failure.violation.calls, "the violation carries the call sequence that shows it"
+
+
+def test_a_correct_reserve_plugin_passes_what_its_twin_fails(broken):
+    """BrokenDoubleRelease restores after one Reserve/Unreserve: only unreserve-idempotent may catch it."""
+    driver = broken.driver("BrokenDoubleRelease")
+    assert find_violation(driver, REGISTRY["reserve-unreserve-restores"], profile="ci", max_examples=50) is None
