@@ -8,6 +8,7 @@ Subcommands:
   version        versions of the suite and what it is pinned to
   plugins FILE   effective plugin list per extension point of every profile (what the suite compares)
   validate FILE  load, default and validate a KubeSchedulerConfiguration; one line per outcome
+  diff           the same scenarios on two scheduler builds: what changed (upgrade gating)
 """
 
 from __future__ import annotations

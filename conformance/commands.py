@@ -1,4 +1,4 @@
-"""The suite's subcommands: run, invariants, reproduce, version."""
+"""The suite's subcommands: run, invariants, reproduce, version, diff (conformance/diff)."""
 
 from __future__ import annotations
 
@@ -67,7 +67,13 @@ def add_to(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("reproduce", help="replay a reproducer directory written by a failing run")
     p.add_argument("directory")
     p.add_argument("--backend", help="default: the backend that failed")
+    p.add_argument("--version", help="a diff's reproducer: replay on this side's release (e.g. v1.36.4) and show "
+                                     "the outcome; default: both sides, compared")
+    p.add_argument("--side", choices=("from", "to"), help="a diff's reproducer: replay on this side only (with "
+                                                          "--version: that release with this side's modules)")
     p.set_defaults(run=_reproduce)
+    from .diff.command import add_to as add_diff
+    add_diff(sub)
     v = sub.add_parser("version", help="versions of the suite, the reference and the harness")
     v.set_defaults(run=_version)
 
@@ -221,6 +227,12 @@ def _reproduce(args: argparse.Namespace) -> int:
     if contract_reproducer.is_contract(meta):
         return contract_reproducer.replay(args.directory, meta)
     scenario, meta = reproducer.read(args.directory)
+    if meta.get("invariant") == "diff":
+        from .diff.replay import replay
+        return replay(args.directory, scenario, meta, args.version, args.side)
+    if args.version or args.side:
+        raise ConformanceError(f"--version and --side apply to a diff's reproducer; {args.directory} is one of "
+                               f"{meta.get('invariant')!r}: drop them")
     backend_name = args.backend or meta.get("backend") or "reference"
     if meta.get("invariant") == "differential":
         return _reproduce_differential(args.directory, scenario, backend_name, meta.get("compare") or "reference", meta)

@@ -16,7 +16,8 @@ OWN_SCHEDULER = "own-scheduler.toml"
 
 
 def write(directory: str | Path, scenario: Scenario, *, invariant: str, backend: str, message: str,
-          own_scheduler: str | None = None, user_extenders: list[dict[str, Any]] | None = None) -> Path:
+          own_scheduler: str | None = None, user_extenders: list[dict[str, Any]] | None = None,
+          extra_meta: dict[str, Any] | None = None, replay: str | None = None) -> Path:
     """Write `scenario.json`, `manifests.yaml`, `scheduler-config.yaml`, `meta.json` and `README.md`; with
     `own_scheduler` (the build's `--own-scheduler` TOML), also `own-scheduler.toml`, which replay builds
     (or takes from the build cache) instead of the stock scheduler; `user_extenders` (the user's extenders[]
@@ -34,10 +35,11 @@ def write(directory: str | Path, scenario: Scenario, *, invariant: str, backend:
         meta["ownScheduler"] = OWN_SCHEDULER
     if user_extenders:
         meta["userExtenders"] = user_extenders
+    meta.update(extra_meta or {})
     (out / META).write_text(json.dumps(meta, indent=2) + "\n")
-    command = replay_command(out, backend)
+    command = replay or replay_command(out, backend)
     (out / "README.md").write_text(
-        f"# Counterexample to `{invariant}`\n\n```\n{message}\n```\n\n"
+        f"# {'Difference' if invariant == 'diff' else 'Counterexample to'} `{invariant}`\n\n```\n{message}\n```\n\n"
         f"Reproduce with:\n\n```sh\n{command}\n```\n\n"
         "On a cluster: `kubectl apply -f manifests.yaml` with a scheduler started from "
         "`scheduler-config.yaml` (nodes are fake: they need `status` patched in, see docs/scenario.md).\n")

@@ -62,8 +62,10 @@ class Situation:
         cluster = draw(clusters(min_nodes=self.min_nodes, max_nodes=self.max_nodes, max_pods=2))
         names = [n["metadata"]["name"] for n in cluster.nodes]
         config = self._config(draw)
+        # In the order the points name them: iterating a set of names follows PYTHONHASHSEED, and the draws
+        # (and so the ci sample) with it.
         placements = {probe: [p for p in self.plugins if probe in self.plugins[p]]
-                      for probe in {p for probes in self.plugins.values() for p in probes}}
+                      for probe in dict.fromkeys(p for probes in self.plugins.values() for p in probes)}
         ext_verbs = {name: [v for v in ("filter", "prioritize", "bind", "preempt") if f"{v}Verb" in e]
                      for name, e in self._named_extenders()}
         workload = []

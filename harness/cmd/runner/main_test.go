@@ -12,6 +12,7 @@ import (
 	"os"
 	"testing"
 
+	utilfeature "k8s.io/apiserver/pkg/util/feature"
 	"k8s.io/klog/v2"
 
 	"github.com/kube-scheduler-conformance/harness/runner"
@@ -26,6 +27,10 @@ func init() {
 	flag.DurationVar(&opts.Teardown, "teardown", opts.Teardown, "virtual time binding cycles get to end after a scenario")
 	flag.DurationVar(&opts.Watchdog, "watchdog", opts.Watchdog, "real time after which a scenario that does not end stops the runner")
 	flag.DurationVar(&opts.BindWait, "bind-wait", opts.BindWait, "real time a bind request waits for its extender call")
+	// As kube-scheduler's --feature-gates: set before any scenario, so the registry and the scheduler read
+	// them. `sched-conformance diff --feature-gates` pins gates whose defaults differ between two releases.
+	flag.Func("feature-gates", "A=true,B=false: feature gates, as kube-scheduler --feature-gates",
+		utilfeature.DefaultMutableFeatureGate.Set)
 }
 
 var responses = os.Stdout

@@ -1,0 +1,59 @@
+"""Run the fixed scenarios on both sides and collect the scenarios that differ, timing each side."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Any, Callable, Iterable
+
+from .compare import ScenarioDiff, differences, run_side
+from .scenarios import Drawn
+
+
+@dataclass
+class Sides:
+    """The two backends of a diff and what each is (its label: version and modules)."""
+
+    a: Any
+    b: Any
+    label_a: str
+    label_b: str
+
+
+@dataclass
+class Tally:
+    scenarios: int = 0
+    seconds: dict[str, float] = field(default_factory=lambda: {"from": 0.0, "to": 0.0})
+
+    def rate(self, side: str) -> float:
+        return self.scenarios / self.seconds[side] if self.seconds[side] else 0.0
+
+
+def diff_one(sides: Sides, scenario: Any, tally: Tally | None = None) -> list:
+    start = time.perf_counter()
+    a = run_side(sides.a, scenario)
+    middle = time.perf_counter()
+    b = run_side(sides.b, scenario)
+    if tally is not None:
+        tally.seconds["from"] += middle - start
+        tally.seconds["to"] += time.perf_counter() - middle
+    return differences(a, b)
+
+
+def run_all(sides: Sides, drawn: Iterable[Drawn], *, progress: Callable[[str], None] = lambda _: None,
+            every: int = 50) -> tuple[list[tuple[Drawn, ScenarioDiff]], Tally]:
+    """Each scenario on side a then side b; the differing ones with their differences."""
+    tally = Tally()
+    found: list[tuple[Drawn, ScenarioDiff]] = []
+    for item in drawn:
+        diffs = diff_one(sides, item.scenario, tally)
+        tally.scenarios += 1
+        if diffs:
+            found.append((item, ScenarioDiff(item.name, diffs)))
+        if tally.scenarios % every == 0:
+            progress(f"{tally.scenarios} scenarios run on both sides, {len(found)} differ "
+                     f"({tally.rate('from'):.1f}/s from, {tally.rate('to'):.1f}/s to)")
+    return found, tally
+
+
+__all__ = ["Sides", "Tally", "diff_one", "run_all"]

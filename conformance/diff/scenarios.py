@@ -1,0 +1,94 @@
+"""The fixed scenarios a diff runs on both sides: drawn once, derandomized, before either side runs.
+
+Both sides get the very same list (byte-identical scenarios), so a difference is the schedulers', never
+the draws'. The list is every invariant's situation (conformance/situations.py) plus the general
+scenarios with probes at every point or a preemption (the differential strategy); the profile sets how
+many of each. The draws are seeded by the situation's name and blind to local-module constants
+(`repeatable`), so the same suite version draws the same list on every machine and with every seed.
+"""
+
+from __future__ import annotations
+
+import zlib
+from dataclasses import dataclass
+from typing import Any, Callable, Iterator
+
+from hypothesis import Phase, given, seed, settings
+from hypothesis.strategies import SearchStrategy
+
+from reference.scenario import Scenario
+
+from ..errors import ConformanceError
+from ..repeatable import repeatable
+from ..settings import for_profile
+
+# A situation is narrow: a tenth of the profile's examples shows its rule; the general scenarios get the
+# full count.
+SITUATION_SHARE = 10
+
+
+@dataclass(frozen=True)
+class Drawn:
+    """One scenario of the list: where it was drawn (`source`: a situation's invariant ID or "general") and
+    its index there, which names it in reports."""
+
+    source: str
+    index: int
+    scenario: Scenario
+
+    @property
+    def name(self) -> str:
+        return f"{self.source}#{self.index}"
+
+
+def draw_fixed(strategy: SearchStrategy[Scenario], count: int, name: str) -> list[Scenario]:
+    """`count` distinct examples of `strategy`, the same on every run (seeded by `name`, no database)."""
+    out: dict[str, Scenario] = {}
+
+    @settings(for_profile("ci"), max_examples=count, phases=(Phase.generate,), database=None)
+    @given(strategy)
+    def collect(scenario: Scenario) -> None:
+        out.setdefault(scenario.to_json(indent=None), scenario)
+
+    collect = seed(zlib.crc32(name.encode()))(collect)
+    with repeatable():
+        collect()
+    return list(out.values())
+
+
+def sources(base: Any = None) -> dict[str, Callable[[], SearchStrategy[Scenario]]]:
+    """Name -> strategy: each distinct situation once (under the first invariant that uses it) and "general".
+    On the user's config (`base`) only the general scenarios: a situation brings its own config."""
+    from ..differential import scenarios_for
+    from ..invariants import REGISTRY
+    from ..situations import situation_for
+    out: dict[str, Callable[[], SearchStrategy[Scenario]]] = {}
+    seen: set[int] = set()
+    for inv in ([] if base is not None else REGISTRY.values()):
+        situation = situation_for(inv.id)
+        if situation is not None and id(situation) not in seen:
+            seen.add(id(situation))
+            out[inv.id] = situation.strategy
+    out["general"] = lambda: scenarios_for(extenders=True, base=base)
+    return out
+
+
+def fixed_scenarios(profile: str, *, base: Any = None, only: tuple[str, ...] = (),
+                    progress: Callable[[str], None] = lambda _: None) -> Iterator[Drawn]:
+    """The diff's scenario list for `profile`: a tenth of its examples per situation, its count of general ones."""
+    count = for_profile(profile).max_examples
+    known = sources(base)
+    unknown = [name for name in only if name not in known]
+    if unknown:
+        raise ConformanceError(f"--only {unknown[0]}: no such scenario source; the sources are "
+                               f"{', '.join(known)}")
+    for name, strategy in known.items():
+        if only and name not in only:
+            continue
+        n = count if name == "general" else max(1, count // SITUATION_SHARE)
+        progress(f"drawing {n} scenarios of {name}")
+        for index, scenario in enumerate(draw_fixed(strategy(), n, name)):
+            yield Drawn(name, index, scenario)
+
+
+__all__ = ["Drawn", "SITUATION_SHARE", "draw_fixed", "fixed_scenarios", "sources"]
