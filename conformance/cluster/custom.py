@@ -99,10 +99,18 @@ class CustomResources:
                                  f"kubectl describe crd {name}")
 
     def remove_installed(self) -> None:
-        """Delete the CRDs this backend created (their objects go with them)."""
+        """Delete the CRDs this backend created (their objects go with them) and wait until they are gone:
+        deletion is asynchronous, and a CRD still terminating is still served to the next run."""
+        removed = []
         while self.installed:
-            self.kube.delete(f"{CRDS}/{self.installed.pop()}")
+            removed.append(self.installed.pop())
+            self.kube.delete(f"{CRDS}/{removed[-1]}")
         self._resources.clear()
+        deadline = time.monotonic() + ESTABLISH_TIMEOUT
+        while removed and time.monotonic() < deadline:
+            removed = [name for name in removed if self.kube.get(f"{CRDS}/{name}") is not None]
+            if removed:
+                time.sleep(0.1)
 
     def resource(self, api_version: str, kind: str) -> Resource:
         """The served resource of `kind` in `api_version`; BackendFailure naming the CRD to install."""
