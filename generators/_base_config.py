@@ -78,20 +78,30 @@ def _entry(name: str, weight: int, point: str) -> Manifest:
 
 def _with_probes(base: BaseConfig, scheduler_name: str, probe_profile: Manifest) -> Manifest:
     """The user's profile, every point explicit, with the probes of `probe_profile` added (see adopt)."""
-    orders: dict[str, list[Manifest]] = {point: [_entry(n, w, point) for n, w in entries]
-                                         for point, entries in base.layouts[scheduler_name].items()}
+    orders = _orders(base, scheduler_name)
     for point, sets in (probe_profile.get("plugins") or {}).items():
         probes = [dict(e) for e in (sets or {}).get("enabled") or () if e.get("name") in PROBE_NAMES]
         if point == "multiPoint" or not probes:
             continue
         orders[point] = probes + orders.get(point, []) if point == "bind" else orders.get(point, []) + probes
+    profile = _explicit_profile(base, scheduler_name, orders)
+    probe_args = [dict(c) for c in probe_profile.get("pluginConfig") or () if c.get("name") in PROBE_NAMES]
+    if probe_args:
+        profile["pluginConfig"] = [*(profile.get("pluginConfig") or ()), *probe_args]
+    return profile
+
+
+def _orders(base: BaseConfig, scheduler_name: str) -> dict[str, list[Manifest]]:
+    """The user's plugins at each point, in run order, as config entries."""
+    return {point: [_entry(n, w, point) for n, w in entries] for point, entries in base.layouts[scheduler_name].items()}
+
+
+def _explicit_profile(base: BaseConfig, scheduler_name: str, orders: Mapping[str, list[Manifest]]) -> Manifest:
+    """The user's profile (args and all) with every point's plugins named explicitly, multiPoint disabled."""
     profile = copy.deepcopy(_user_profile(base.config, scheduler_name))
     profile["schedulerName"] = scheduler_name
     profile["plugins"] = {"multiPoint": {"disabled": [{"name": "*"}]},
                           **{point: {"enabled": order} for point, order in orders.items() if order}}
-    probe_args = [dict(c) for c in probe_profile.get("pluginConfig") or () if c.get("name") in PROBE_NAMES]
-    if probe_args:
-        profile["pluginConfig"] = [*(profile.get("pluginConfig") or ()), *probe_args]
     return profile
 
 
@@ -107,9 +117,7 @@ def draw_based_profile(draw: Draw, base: BaseConfig, scheduler_name: str, *, max
     """The user's profile with up to `max_probes` probes placed between its plugins at `allowed` points.
 
     Shrinks towards no probe; a probe towards every allowed point, in front of the user's plugins."""
-    layout = base.layouts[scheduler_name]
-    orders: dict[str, list[Manifest]] = {point: [_entry(n, w, point) for n, w in entries]
-                                         for point, entries in layout.items()}
+    orders = _orders(base, scheduler_name)
     placements: dict[str, frozenset[str]] = {}
     normalizing: list[str] = []
 
@@ -128,11 +136,7 @@ def draw_based_profile(draw: Draw, base: BaseConfig, scheduler_name: str, *, max
             normalizing.append(probe)
 
     elements(draw, 0, max_probes, place, more=75, kept=apply)
-    plugins: Manifest = {"multiPoint": {"disabled": [{"name": "*"}]}}
-    plugins.update({point: {"enabled": order} for point, order in orders.items() if order})
-    profile = copy.deepcopy(_user_profile(base.config, scheduler_name))
-    profile["schedulerName"] = scheduler_name
-    profile["plugins"] = plugins
+    profile = _explicit_profile(base, scheduler_name, orders)
     plugin_config = [c for c in profile.get("pluginConfig") or () if c.get("name") not in normalizing]
     plugin_config += [{"name": p, "args": {"scoreExtensions": True}} for p in normalizing]
     if plugin_config:

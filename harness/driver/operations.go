@@ -37,6 +37,16 @@ var operations = map[string]operation{
 	"parallel":   (*sequence).parallel,
 }
 
+// pluginAt is the driven plugin as the interface of an extension point, or
+// an error naming the point it does not implement.
+func pluginAt[T any](d *Driver, point string) (T, error) {
+	pl, ok := d.plugin.(T)
+	if !ok {
+		return pl, fmt.Errorf("%s has no %s", d.plugin.Name(), point)
+	}
+	return pl, nil
+}
+
 func operationNames() []string {
 	var out []string
 	for name := range operations {
@@ -75,9 +85,9 @@ func (s *sequence) snapshot(c Call) (Result, error) {
 }
 
 func (s *sequence) preFilter(c Call) (Result, error) {
-	pl, ok := s.d.plugin.(fwk.PreFilterPlugin)
-	if !ok {
-		return Result{}, fmt.Errorf("%s has no PreFilter", s.d.plugin.Name())
+	pl, err := pluginAt[fwk.PreFilterPlugin](s.d, "PreFilter")
+	if err != nil {
+		return Result{}, err
 	}
 	pod, err := s.pod(c.Pod)
 	if err != nil {
@@ -104,9 +114,9 @@ func sets[T interface{ UnsortedList() []string }](names T) []string {
 }
 
 func (s *sequence) filter(c Call) (Result, error) {
-	pl, ok := s.d.plugin.(fwk.FilterPlugin)
-	if !ok {
-		return Result{}, fmt.Errorf("%s has no Filter", s.d.plugin.Name())
+	pl, err := pluginAt[fwk.FilterPlugin](s.d, "Filter")
+	if err != nil {
+		return Result{}, err
 	}
 	pod, st, ni, err := s.podStateNode(c)
 	if err != nil {
@@ -182,9 +192,9 @@ func (s *sequence) extension(c Call, add bool) (Result, error) {
 }
 
 func (s *sequence) preScore(c Call) (Result, error) {
-	pl, ok := s.d.plugin.(fwk.PreScorePlugin)
-	if !ok {
-		return Result{}, fmt.Errorf("%s has no PreScore", s.d.plugin.Name())
+	pl, err := pluginAt[fwk.PreScorePlugin](s.d, "PreScore")
+	if err != nil {
+		return Result{}, err
 	}
 	pod, st, _, err := s.podStateNode(c)
 	if err != nil {
@@ -198,9 +208,9 @@ func (s *sequence) preScore(c Call) (Result, error) {
 }
 
 func (s *sequence) score(c Call) (Result, error) {
-	pl, ok := s.d.plugin.(fwk.ScorePlugin)
-	if !ok {
-		return Result{}, fmt.Errorf("%s has no Score", s.d.plugin.Name())
+	pl, err := pluginAt[fwk.ScorePlugin](s.d, "Score")
+	if err != nil {
+		return Result{}, err
 	}
 	pod, st, ni, err := s.podStateNode(c)
 	if err != nil {
@@ -218,9 +228,9 @@ func (s *sequence) score(c Call) (Result, error) {
 // NormalizeScore when the plugin has ScoreExtensions. Code is the first
 // non-success status.
 func (s *sequence) scores(c Call) (Result, error) {
-	pl, ok := s.d.plugin.(fwk.ScorePlugin)
-	if !ok {
-		return Result{}, fmt.Errorf("%s has no Score", s.d.plugin.Name())
+	pl, err := pluginAt[fwk.ScorePlugin](s.d, "Score")
+	if err != nil {
+		return Result{}, err
 	}
 	pod, st, _, err := s.podStateNode(c)
 	if err != nil {
@@ -256,9 +266,9 @@ func (s *sequence) scores(c Call) (Result, error) {
 }
 
 func (s *sequence) reserve(c Call) (Result, error) {
-	pl, ok := s.d.plugin.(fwk.ReservePlugin)
-	if !ok {
-		return Result{}, fmt.Errorf("%s has no Reserve", s.d.plugin.Name())
+	pl, err := pluginAt[fwk.ReservePlugin](s.d, "Reserve")
+	if err != nil {
+		return Result{}, err
 	}
 	pod, st, _, err := s.podStateNode(c)
 	if err != nil {
@@ -271,9 +281,9 @@ func (s *sequence) reserve(c Call) (Result, error) {
 }
 
 func (s *sequence) unreserve(c Call) (Result, error) {
-	pl, ok := s.d.plugin.(fwk.ReservePlugin)
-	if !ok {
-		return Result{}, fmt.Errorf("%s has no Reserve", s.d.plugin.Name())
+	pl, err := pluginAt[fwk.ReservePlugin](s.d, "Reserve")
+	if err != nil {
+		return Result{}, err
 	}
 	pod, st, _, err := s.podStateNode(c)
 	if err != nil {
@@ -297,15 +307,15 @@ func (s *sequence) parallel(c Call) (Result, error) {
 	var call func(fwk.NodeInfo)
 	switch c.Parallel {
 	case "filter":
-		pl, ok := s.d.plugin.(fwk.FilterPlugin)
-		if !ok {
-			return Result{}, fmt.Errorf("%s has no Filter", s.d.plugin.Name())
+		pl, err := pluginAt[fwk.FilterPlugin](s.d, "Filter")
+		if err != nil {
+			return Result{}, err
 		}
 		call = func(ni fwk.NodeInfo) { pl.Filter(s.d.ctx, st, pod, ni) }
 	case "score":
-		pl, ok := s.d.plugin.(fwk.ScorePlugin)
-		if !ok {
-			return Result{}, fmt.Errorf("%s has no Score", s.d.plugin.Name())
+		pl, err := pluginAt[fwk.ScorePlugin](s.d, "Score")
+		if err != nil {
+			return Result{}, err
 		}
 		call = func(ni fwk.NodeInfo) { pl.Score(s.d.ctx, st, pod, ni) }
 	default:
@@ -338,9 +348,9 @@ type QueuedPod struct {
 
 // lessMatrix is Less over every ordered pair of queued pods.
 func (s *sequence) lessMatrix(c Call) (Result, error) {
-	pl, ok := s.d.plugin.(fwk.QueueSortPlugin)
-	if !ok {
-		return Result{}, fmt.Errorf("%s has no QueueSort", s.d.plugin.Name())
+	pl, err := pluginAt[fwk.QueueSortPlugin](s.d, "QueueSort")
+	if err != nil {
+		return Result{}, err
 	}
 	infos := make([]fwk.QueuedEntityInfo, len(c.Queued))
 	for i, q := range c.Queued {
