@@ -29,8 +29,11 @@ go-test:
 	@if command -v go >/dev/null 2>&1; then echo ">> go test ./... in harness"; cd harness && go test ./...; fi
 
 ## test: set up the virtual environment, build the harness, and run the project's own tests (Python, then Go)
+## (its own --basetemp: pytest keeps only the 3 newest /tmp/pytest-of-USER dirs, so any other pytest session on
+## the machine would otherwise delete this run's temporary files under it)
+TEST_BASETEMP ?= $(CURDIR)/.pytest-tmp
 test: $(STAMP) harness
-	$(PY) -m pytest -q -p no:cacheprovider --durations=15
+	$(PY) -m pytest -q -p no:cacheprovider --durations=15 --basetemp=$(TEST_BASETEMP)
 	@$(MAKE) --no-print-directory go-test
 
 ## conformance: set up and run the conformance suite (ci profile) against the embedded default backends:

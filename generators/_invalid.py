@@ -1,6 +1,6 @@
 """Invalid configs: a valid config plus one defect, each paired with upstream's error text.
 
-Texts are copied from v1.37.1: pkg/scheduler/apis/config/validation (validation.go,
+Texts are copied from v1.37.2: pkg/scheduler/apis/config/validation (validation.go,
 validation_pluginargs.go), framework/runtime/framework.go (NewFramework), profile/profile.go,
 scheduler.go (buildExtenders), and the strict decoder. Field paths are computed from the config,
 since the defect lands after whatever the valid config already holds.

@@ -33,7 +33,7 @@ CONFIG_POINT = {
 # Success first (the default), then the codes by how often they matter.
 CODES = ("Success", "Unschedulable", "Error", "UnschedulableAndUnresolvable", "Skip", "Wait", "Pending")
 BIND_CODES = ("Skip", "Success", "Unschedulable", "Error", "UnschedulableAndUnresolvable", "Wait", "Pending")
-# Not Skip or Wait at PostFilter: kube-scheduler v1.37.1 panics on them (framework.go
+# Not Skip or Wait at PostFilter: kube-scheduler v1.37.2 panics on them (framework.go
 # RunPostFilterPlugins: fwk.AsStatus(s.AsError()) is nil for those codes, then .WithPlugin
 # dereferences it), and neither is a PostFilter answer the framework defines. The reference turns
 # them into an Error; tests/reference keeps that case.

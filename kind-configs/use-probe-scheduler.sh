@@ -3,7 +3,7 @@
 # The kubelet notices the changed manifest and restarts the scheduler with the new image.
 set -euo pipefail
 cluster=${1:-sched-conformance-probes}
-image=${2:-sched-conformance/kube-scheduler:v1.37.1-probes}
+image=${2:-sched-conformance/kube-scheduler:v1.37.2-probes}
 node="${cluster}-control-plane"
 manifest=/etc/kubernetes/manifests/kube-scheduler.yaml
 docker exec "$node" sed -i -E "s#^(\s*image:).*#\1 ${image}#; s#^(\s*imagePullPolicy:).*#\1 Never#" "$manifest"

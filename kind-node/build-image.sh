@@ -54,7 +54,7 @@ fi
 [[ -d $kind_files ]] || die "sigs.k8s.io/kind@$KIND_VERSION has no images/base/files in the module cache"
 
 k8s_version=$("$bin/kubeadm" version -o short)
-# What kubeadm will run, e.g. registry.k8s.io/kube-apiserver:v1.37.1 ... registry.k8s.io/pause:3.10.2
+# What kubeadm will run, e.g. registry.k8s.io/kube-apiserver:v1.37.2 ... registry.k8s.io/pause:3.10.2
 mapfile -t wanted < <("$bin/kubeadm" config images list --kubernetes-version "$k8s_version" 2>/dev/null)
 image_of() { printf '%s\n' "${wanted[@]}" | grep -m1 "/$1:" || die "kubeadm lists no $1 image"; }
 

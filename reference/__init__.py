@@ -1,1 +1,1 @@
-"""A pure-Python reference implementation of the Kubernetes scheduling framework (v1.37.1)."""
+"""A pure-Python reference implementation of the Kubernetes scheduling framework (v1.37.2)."""

@@ -15,7 +15,7 @@ from ..errors import BackendFailure
 from ..outcome import Outcome, PodOutcome
 from .scenario_io import extender_scripts, with_extender_url
 
-KUBERNETES_VERSION = "v1.37.1"
+KUBERNETES_VERSION = "v1.37.2"
 
 # A hook that may replace the built scheduler (mutants in tests/ break one rule this way).
 SchedulerHook = Callable[[Scheduler], None]

@@ -187,7 +187,7 @@ def pod_uids(scenario: Scenario) -> dict[str, str]:
 
 
 def same_minor(a: str, b: str) -> bool:
-    """v1.34.3 and v1.34.7 are one minor release; v1.34.3 and v1.37.1 are not."""
+    """v1.34.3 and v1.34.7 are one minor release; v1.34.3 and v1.37.2 are not."""
     return a.split(".")[:2] == b.split(".")[:2]
 
 

@@ -128,7 +128,7 @@ def parse_plugin(text: str) -> PluginRegistration:
 def parse_version(text: str) -> str:
     match = _VERSION.fullmatch(text.strip())
     if not match:
-        raise BuildSpecError(f"--k8s-version {text!r}: use a Kubernetes release such as 1.37.1")
+        raise BuildSpecError(f"--k8s-version {text!r}: use a Kubernetes release such as 1.37.2")
     return "v" + match.group(1)
 
 

@@ -61,7 +61,7 @@ class ContractSession:
             if not version.startswith(DRIVER_RELEASE):
                 raise ConformanceError(f"check-plugin drives plugins on Kubernetes {DRIVER_RELEASE}x only (the "
                                        f"plugin driver speaks that release's plugin API); your build is {version}: "
-                                       f"pass --k8s-version 1.37.1 if your module builds against it")
+                                       f"pass --k8s-version 1.37.2 if your module builds against it")
             return build(self.own.spec, driver=not race, race_driver=race).driver(race=race)
         return stock_driver(race)
 

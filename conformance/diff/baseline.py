@@ -3,7 +3,7 @@ baseline written from one run accepts the same causes found with other seeds).
 
     # sched-conformance diff baseline
     from: v1.36.4
-    to: v1.37.1
+    to: v1.37.2
     accepted:
     - key: plugin-list preScore/NodeDeclaredFeatures (the plugins of profile P at preScore)
       note: new in-tree plugin in 1.37 (KEP-5328)

@@ -23,7 +23,7 @@ def add_to(sub: argparse._SubParsersAction) -> None:
     d = sub.add_parser("diff", help="run the same scenarios on two scheduler builds and report what changed "
                                     "(upgrade gating; docs/upgrade-gating.md)")
     d.add_argument("--from", dest="from_version", help="the release you run now, e.g. v1.36.4")
-    d.add_argument("--to", dest="to_version", help="the release you move to, e.g. v1.37.1")
+    d.add_argument("--to", dest="to_version", help="the release you move to, e.g. v1.37.2")
     d.add_argument("--from-module", help="your plugin module as it is now (a directory with go.mod)")
     d.add_argument("--to-module", help="your plugin module as you will ship it")
     own = d.add_argument_group("your own scheduler, the same on both sides (docs/own-scheduler.md)")

@@ -46,7 +46,7 @@ def make_sides(*, from_version: str | None, to_version: str | None, from_module:
                scheduler_config: str | None, own_file: str | None, directory: Path = Path(".")) -> tuple[Side, Side]:
     """The specs of both sides; usage errors (a version not served, a module missing) raise before any build."""
     if not (from_version or to_version or from_module or to_module):
-        raise ConformanceError("diff needs two sides: --from and --to releases (e.g. --from v1.36.4 --to v1.37.1), "
+        raise ConformanceError("diff needs two sides: --from and --to releases (e.g. --from v1.36.4 --to v1.37.2), "
                                "or --from-module and --to-module directories of your plugins")
     if bool(from_module) != bool(to_module):
         raise ConformanceError("--from-module and --to-module go together: give both plugin module directories")

@@ -17,7 +17,7 @@ import (
 // line on stdin, one response per line on stdout:
 //
 //	{"id": 1, "init": {"config": {...} | null, "profile": "", "plugin": "NodeResourcesFit"}}
-//	    -> {"id": 1, "plugins": [...], "points": [...], "kubernetesVersion": "v1.37.1", "goVersion": "go1.26.8", "race": false}
+//	    -> {"id": 1, "plugins": [...], "points": [...], "kubernetesVersion": "v1.37.2", "goVersion": "go1.26.8", "race": false}
 //	    or {"id": 1, "error": "...", "plugins": [...]}   (an unknown plugin: the profile's plugins)
 //	{"id": 2, "calls": [{"point": "snapshot", "nodes": [...], "pods": [...]}, {"point": "preFilter", "pod": {...}, "state": "a"}, ...]}
 //	    -> {"id": 2, "results": [{"code": "Success", ...}, ...]}

@@ -22,7 +22,7 @@ import (
 // The JSON-lines protocol of the runner (harness/README.md, "The runner"):
 //
 //	{"id": 1, "hello": true}
-//	    -> {"id": 1, "kubernetesVersion": "v1.37.1", "goVersion": "go1.26.8", "virtualTime": true}
+//	    -> {"id": 1, "kubernetesVersion": "v1.37.2", "goVersion": "go1.26.8", "virtualTime": true}
 //	{"id": 2, "scenario": {...}}   (docs/scenario.md; ${EXTENDER_URL} already substituted)
 //	    -> {"id": 2, "outcome": {...}, "start": 946684800, "extenderCalls": [...]}
 //	    or {"id": 2, "error": "one line"}   (config refused, manifest undecodable, a plugin that never returns, ...)

@@ -73,7 +73,7 @@ def _has_quantities(o: Any, *keys: str) -> bool:
 
 
 def _refuse_unmodelled_resources(spec: Mapping, status: Mapping) -> None:
-    """Refuse what changes component-helpers `PodRequests` under v1.37.1's default gates
+    """Refuse what changes component-helpers `PodRequests` under v1.37.2's default gates
     (PodLevelResources, InPlacePodVerticalScaling, InPlacePodLevelResourcesVerticalScaling) but
     `reference.resources` does not read; empty values change nothing and pass."""
     if _has_quantities(spec.get("resources"), "requests", "limits"):

@@ -1,4 +1,4 @@
-"""The KubeSchedulerConfiguration v1 layer of the reference (pinned: Kubernetes v1.37.1).
+"""The KubeSchedulerConfiguration v1 layer of the reference (pinned: Kubernetes v1.37.2).
 
 load (decode.py, load.py) -> defaults (default_plugins.py, defaults.py) -> validation
 (validation.py) -> framework expansion (expand.py, profiles.py). Every function that needs plugin

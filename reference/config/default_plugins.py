@@ -6,7 +6,7 @@ from typing import Mapping
 
 from .model import PLUGIN_SET_NAMES, PluginEntry, PluginSet, Plugins
 
-# The gates default_plugins.go reads, with their v1.37.1 defaults (pkg/features/kube_features.go).
+# The gates default_plugins.go reads, with their v1.37.2 defaults (pkg/features/kube_features.go).
 FEATURE_DEFAULTS: Mapping[str, bool] = {
     # kube_features.go:1892-1896: GA in 1.37, LockToDefault true.
     "NodeDeclaredFeatures": True,
@@ -43,7 +43,7 @@ _NAMED = (
 
 
 def resolve_features(features: Mapping[str, bool] | None) -> dict[str, bool]:
-    """v1.37.1 defaults overridden by `features`; unknown gate names are errors."""
+    """v1.37.2 defaults overridden by `features`; unknown gate names are errors."""
     resolved = dict(FEATURE_DEFAULTS)
     for name, enabled in (features or {}).items():
         if name not in FEATURE_DEFAULTS:

@@ -16,7 +16,7 @@ def load_config(text_or_mapping: str | bytes | Mapping[str, Any], *, registry: R
                 features: Mapping[str, bool] | None = None, validate: bool = True) -> KubeSchedulerConfiguration:
     """YAML/JSON text or a mapping -> a defaulted (and, unless `validate=False`, valid) configuration.
 
-    `features` overrides the v1.37.1 defaults of the gates in `FEATURE_DEFAULTS`. Raises ConfigError
+    `features` overrides the v1.37.2 defaults of the gates in `FEATURE_DEFAULTS`. Raises ConfigError
     whose str() is `<field path>: <upstream message>`, or `[a, b]` for several validation errors.
     """
     if registry is None:

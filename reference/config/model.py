@@ -17,7 +17,7 @@ API_VERSION = "kubescheduler.config.k8s.io/v1"
 KIND = "KubeSchedulerConfiguration"
 DEFAULT_SCHEDULER_NAME = "default-scheduler"
 
-# Workload-scheduling extension points that v1.37.1 has (`types.go` Plugins) but the reference's
+# Workload-scheduling extension points that v1.37.2 has (`types.go` Plugins) but the reference's
 # `interfaces.py` does not model.
 WORKLOAD_POINT_NAMES: tuple[str, ...] = ("placementGenerate", "placementScore", "podGroupPostFilter")
 # Every PluginSet field of v1 `Plugins`, in struct order (the order of the v1 JSON encoding).

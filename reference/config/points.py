@@ -1,10 +1,10 @@
 """Which extension points a plugin implements, in framework.go `getExtensionPoints` order.
 
 The twelve points of `reference.interfaces` are decided by subclassing, as upstream decides by
-Go interface assertions. The three workload-scheduling points of v1.37.1 (placementGenerate,
+Go interface assertions. The three workload-scheduling points of v1.37.2 (placementGenerate,
 placementScore, podGroupPostFilter) have no interface in `reference.interfaces`; for them a plugin
 implements the point when it subclasses the marker class below, or when it is an in-tree plugin
-that implements the point upstream (`var _ fwk.<Point>Plugin = ...` assertions in v1.37.1).
+that implements the point upstream (`var _ fwk.<Point>Plugin = ...` assertions in v1.37.2).
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ _WORKLOAD_MARKERS: dict[str, type[Plugin]] = {
     "podGroupPostFilter": PodGroupPostFilterPlugin,
 }
 
-# v1.37.1: noderesources/fit.go:50, dynamicresources/dynamicresources.go:254,
+# v1.37.2: noderesources/fit.go:50, dynamicresources/dynamicresources.go:254,
 # defaultpreemption (PodGroupPostFilter method, default_preemption.go:505),
 # podgrouppodscount/podgroup_pods_count.go:36, topologyaware/topology_placement.go:43.
 IN_TREE_WORKLOAD_POINTS: dict[str, frozenset[str]] = {

@@ -1,4 +1,4 @@
-"""The framework runtime: every `Run*`, after upstream `pkg/scheduler/framework/runtime/framework.go` (v1.37.1).
+"""The framework runtime: every `Run*`, after upstream `pkg/scheduler/framework/runtime/framework.go` (v1.37.2).
 
 One `Framework` per profile. It also serves as the plugins' `Handle`.
 """

@@ -1,4 +1,4 @@
-"""The in-tree plugins of the reference, one module per upstream plugin (pinned: Kubernetes v1.37.1)."""
+"""The in-tree plugins of the reference, one module per upstream plugin (pinned: Kubernetes v1.37.2)."""
 
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
 """Mirrors pkg/scheduler/framework/plugins/defaultpreemption/default_preemption.go.
 
 With pkg/scheduler/framework/preemption/{preemption,executor,util}.go in `reference.plugins.preemption`.
-Feature gates at their v1.37.1 defaults: GenericWorkload off (no PodGroup victims or PodGroup
+Feature gates at their v1.37.2 defaults: GenericWorkload off (no PodGroup victims or PodGroup
 preemption), SchedulerAsyncPreemption on (see `preemption.executor`). Not modelled: extenders'
 ProcessPreemption (`callExtenders`: the handle does not reach extenders yet) and the random
 dry-run offset (`GetOffsetAndNumCandidates` uses offset 0 here).

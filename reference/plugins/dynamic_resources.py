@@ -3,7 +3,7 @@ defaults in apis/config/v1/defaults.go, validation in validation_pluginargs.go).
 
 The reference models no ResourceClaims and no DeviceClasses, so extended resources are never
 DRA-backed and a pod with `resourceClaims` raises NotModelledError. For other pods every extension
-point returns what upstream returns for a pod without claims. Feature gates at v1.37.1 defaults:
+point returns what upstream returns for a pod without claims. Feature gates at v1.37.2 defaults:
 DynamicResourceAllocation, DRAExtendedResource, DRAPrioritizedList, DRASchedulerFilterTimeout,
 DRADeviceBindingConditions and DRAResourceClaimDeviceStatus on (so both timeouts are defaulted
 and validated); GenericWorkload and DRAWorkloadResourceClaims off (no pod-group state);

@@ -1,6 +1,6 @@
-"""Mirrors pkg/scheduler/framework/plugins/nodedeclaredfeatures/nodedeclaredfeatures.go (gate on by default in v1.37.1).
+"""Mirrors pkg/scheduler/framework/plugins/nodedeclaredfeatures/nodedeclaredfeatures.go (gate on by default in v1.37.2).
 
-The plugin asks component-helpers/nodedeclaredfeatures which node features a pod needs. In v1.37.1
+The plugin asks component-helpers/nodedeclaredfeatures which node features a pod needs. In v1.37.2
 only pod fields the reference does not model can require one (container restartPolicyRules with
 RestartAllContainers, hostNetwork with hostUsers=false, volume mounts with bindMountOptions), so for
 every pod the reference can express the requirement set is empty and PreFilter returns Skip, which

@@ -1,6 +1,6 @@
 """Mirrors pkg/scheduler/framework/plugins/nodeports/node_ports.go.
 
-InPlacePodVerticalScalingSchedulerPreemption is off in v1.37.1, so only "no host ports" skips.
+InPlacePodVerticalScalingSchedulerPreemption is off in v1.37.2, so only "no host ports" skips.
 """
 
 from __future__ import annotations

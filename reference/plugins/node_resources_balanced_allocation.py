@@ -3,7 +3,7 @@
 Args: v1 defaults.go SetDefaults_NodeResourcesBalancedAllocationArgs and
 validation_pluginargs.go ValidateNodeResourcesBalancedAllocationArgs.
 
-Feature gates at their v1.37.1 defaults: DRAExtendedResource (GA) would let DRA devices count
+Feature gates at their v1.37.2 defaults: DRAExtendedResource (GA) would let DRA devices count
 for an extended resource the node does not list; no DeviceClasses are modelled, so it never
 does. SignPod (pod signatures) has no counterpart in the reference framework.
 """

@@ -3,7 +3,7 @@
 Args live in node_resources_fit_args.py, queueing hints in node_resources_fit_hints.py, the
 scoring core in resource_allocation.py and resource_strategies.py.
 
-Feature gates at their v1.37.1 defaults:
+Feature gates at their v1.37.2 defaults:
 - DRAExtendedResource (GA): an extended resource the node does not list is handed to DRA when a
   DeviceClass maps it. The reference models no DeviceClasses, so that never happens and Filter
   checks every extended resource itself, as upstream does when no class exists.

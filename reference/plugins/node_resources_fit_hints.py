@@ -165,7 +165,7 @@ def after_device_class_event(pod: Pod, old: Any, new: Any) -> HintResult:
 
 
 def events_to_register() -> list[ClusterEventWithHint]:
-    """Events at the v1.37.1 gate defaults: DRAExtendedResource (GA) adds DeviceClass,
+    """Events at the v1.37.2 gate defaults: DRAExtendedResource (GA) adds DeviceClass,
     InPlacePodVerticalScaling (GA) adds the scale-down events; the scale-up events need
     InPlacePodVerticalScalingSchedulerPreemption (alpha, off)."""
     return [

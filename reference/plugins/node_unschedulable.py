@@ -19,7 +19,7 @@ _UNSCHEDULABLE_TAINT = Taint(key=TAINT_NODE_UNSCHEDULABLE, effect=NO_SCHEDULE)
 def tolerates_unschedulable(pod: Pod) -> bool:
     """A pod tolerating the `node.kubernetes.io/unschedulable:NoSchedule` taint also tolerates spec.unschedulable.
 
-    Gt/Lt tolerations never match: TaintTolerationComparisonOperators is off in v1.37.1.
+    Gt/Lt tolerations never match: TaintTolerationComparisonOperators is off in v1.37.2.
     """
     return any(t.tolerates(_UNSCHEDULABLE_TAINT) for t in pod.tolerations)
 
@@ -30,7 +30,7 @@ class NodeUnschedulable(PreFilterPlugin, FilterPlugin):
     def pre_filter(self, state: CycleState, pod: Pod,
                    nodes: list[NodeInfo]) -> tuple[PreFilterResult | None, Status]:
         """Success, not Skip: only a deferred resize skips, behind InPlacePodVerticalScalingSchedulerPreemption
-        (off in v1.37.1)."""
+        (off in v1.37.2)."""
         return None, SUCCESS
 
     def filter(self, state: CycleState, pod: Pod, node_info: NodeInfo) -> Status:

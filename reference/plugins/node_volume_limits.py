@@ -4,7 +4,7 @@ The reference models no PVCs, CSINodes or VolumeAttachments. Only persistentVolu
 ephemeral and in-tree volumes that CSI migration can translate (csi-translation-lib
 `IsInlineMigratable`) are counted; a pod with any of them raises NotModelledError. Other pods get
 upstream's codes: PreFilter Skip, Filter Success. InPlacePodVerticalScalingSchedulerPreemption is
-off in v1.37.1.
+off in v1.37.2.
 """
 
 from __future__ import annotations

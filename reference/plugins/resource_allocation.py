@@ -34,7 +34,7 @@ class ResourceAllocationScorer:
     def pod_resource_request(self, pod: Pod, resource: str) -> int:
         """`calculatePodResourceRequest`: PodRequests (with overhead) for one resource.
 
-        Feature gates at their v1.37.1 defaults: InPlacePodVerticalScaling (GA) would read status
+        Feature gates at their v1.37.2 defaults: InPlacePodVerticalScaling (GA) would read status
         resources and PodLevelResources (beta, on) pod-level requests; the reference models
         neither, so spec container requests are what both reduce to.
         """

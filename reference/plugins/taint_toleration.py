@@ -1,6 +1,6 @@
 """Mirrors pkg/scheduler/framework/plugins/tainttoleration/taint_toleration.go.
 
-Feature gates at their v1.37.1 defaults: TaintTolerationComparisonOperators is off, so Gt/Lt
+Feature gates at their v1.37.2 defaults: TaintTolerationComparisonOperators is off, so Gt/Lt
 tolerations never tolerate (`Toleration.tolerates` already says so); InPlacePodVerticalScalingSchedulerPreemption
 is off, so PreFilter never skips.
 """

@@ -4,7 +4,7 @@ defaults in apis/config/v1/defaults.go, validation in validation_pluginargs.go).
 The reference models no PVCs, PVs or StorageClasses. Only persistentVolumeClaim and ephemeral
 volumes reach the volume binder; a pod with one raises NotModelledError. For other pods every
 extension point returns what upstream returns for a pod without PVCs. StorageCapacityScoring is on
-in v1.37.1, so PreScore does not skip (Score then gives every node 0) and `shape` is defaulted.
+in v1.37.2, so PreScore does not skip (Score then gives every node 0) and `shape` is defaulted.
 InPlacePodVerticalScalingSchedulerPreemption is off.
 """
 

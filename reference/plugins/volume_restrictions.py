@@ -4,7 +4,7 @@ The reference models no PVCs and no node volume state. Only the volume kinds thi
 matter: persistentVolumeClaim (ReadWriteOncePod tracking) and the inline gcePersistentDisk,
 awsElasticBlockStore, rbd and iscsi (disk conflicts). A pod with any of them raises
 NotModelledError; for other pods the plugin returns upstream's codes (PreFilter Skip).
-InPlacePodVerticalScalingSchedulerPreemption is off in v1.37.1.
+InPlacePodVerticalScalingSchedulerPreemption is off in v1.37.2.
 """
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 
 Only persistentVolumeClaim volumes carry zones (through their bound PV); the reference models
 no PVCs or PVs, so a pod with one raises NotModelledError. Other pods get upstream's codes:
-PreFilter Skip, Filter Success. InPlacePodVerticalScalingSchedulerPreemption is off in v1.37.1.
+PreFilter Skip, Filter Success. InPlacePodVerticalScalingSchedulerPreemption is off in v1.37.2.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The scheduling queue, after upstream `pkg/scheduler/backend/queue/` (v1.37.1, default feature gates).
+"""The scheduling queue, after upstream `pkg/scheduler/backend/queue/` (v1.37.2, default feature gates).
 
 activeQ is ordered by the profile's QueueSort `less`; backoffQ by backoff expiry (aligned to the 1 s
 ordering window, SchedulerPopFromBackoffQ); pods rejected by plugins may be popped from backoffQ when

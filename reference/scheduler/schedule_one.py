@@ -1,4 +1,4 @@
-"""One pod through the scheduling cycle, after upstream `pkg/scheduler/schedule_one.go` (v1.37.1).
+"""One pod through the scheduling cycle, after upstream `pkg/scheduler/schedule_one.go` (v1.37.2).
 
 `SchedulingAlgorithm` holds the per-scheduler state the cycle needs (round-robin start index,
 extenders, seeded randomness); `Scheduler` in `scheduler.py` owns queue, cache and binding cycles.

@@ -33,9 +33,9 @@ def test_the_pyproject_table_is_read_when_no_flag_is_given():
 def test_flags_add_to_the_own_scheduler_file_and_win(tmp_path):
     file = tmp_path / "own.toml"
     file.write_text(f'go-modules = ["{EXAMPLE}"]\ngo-plugins = ["{PREFER}"]\nk8s-version = "1.36.3"\n')
-    own = resolve(own_file=str(file), modules=[str(EXAMPLE)], plugins=[FREE_CPU], k8s_version="1.37.1")
+    own = resolve(own_file=str(file), modules=[str(EXAMPLE)], plugins=[FREE_CPU], k8s_version="1.37.2")
     assert [p.name for p in own.spec.plugins] == ["PreferLabeled", "FreeCPU"]
-    assert len(own.spec.modules) == 1 and own.spec.k8s_version == "v1.37.1"
+    assert len(own.spec.modules) == 1 and own.spec.k8s_version == "v1.37.2"
 
 
 def test_a_plugin_registered_by_the_file_and_a_flag_is_one_line(tmp_path):

@@ -34,7 +34,7 @@ def test_a_versioned_module():
     ({"plugins": [PREFER]}, r"no --go-module provides package example.com/sched-plugins/prefer"),
     ({"modules": ["/nonexistent/mod"]}, r"/nonexistent/mod/go.mod does not exist"),
     ({"modules": ["example.com/x@latest"]}, r"use module/path@vX\.Y\.Z"),
-    ({"k8s_version": "1.37"}, r"--k8s-version '1.37': use a Kubernetes release such as 1\.37\.1"),
+    ({"k8s_version": "1.37"}, r"--k8s-version '1.37': use a Kubernetes release such as 1\.37\.2"),
     ({"scheduler_config": "/nonexistent.yaml"}, r"--scheduler-config '/nonexistent.yaml': .* does not exist"),
     ({"imports": ["example.com/x/scheme"]}, r"--go-import example.com/x/scheme: no --go-module provides it"),
     ({"imports": ["not a path"]}, r"--go-import 'not a path': use an import path"),
@@ -49,18 +49,18 @@ def test_bad_values_are_named_with_the_fix(kwargs, message):
 
 
 def test_own_scheduler_file_and_pyproject(tmp_path):
-    body = f'go-modules = ["{EXAMPLE}"]\ngo-plugins = ["{PREFER}"]\nk8s-version = "1.37.1"\n'
+    body = f'go-modules = ["{EXAMPLE}"]\ngo-plugins = ["{PREFER}"]\nk8s-version = "1.37.2"\n'
     (tmp_path / "own.toml").write_text(body)
     assert load_file(tmp_path / "own.toml").plugins[0].name == "PreferLabeled"
     (tmp_path / "pyproject.toml").write_text("[tool.sched-conformance]\n" + body)
-    assert from_pyproject(tmp_path).k8s_version == "v1.37.1"
+    assert from_pyproject(tmp_path).k8s_version == "v1.37.2"
     (tmp_path / "bad.toml").write_text('go-plugin = ["x"]\n')
     with pytest.raises(BuildSpecError, match=r"unknown key 'go-plugin'; the keys are go-modules, go-plugins"):
         load_file(tmp_path / "bad.toml")
 
 
 def test_the_version_follows_the_users_module_else_the_pin(tmp_path):
-    assert choose_version(make_spec(modules=[str(EXAMPLE)]), tmp_path) == "v1.37.1"  # k8s.io/kube-scheduler v0.37.1
+    assert choose_version(make_spec(modules=[str(EXAMPLE)]), tmp_path) == "v1.37.2"  # k8s.io/kube-scheduler v0.37.2
     assert choose_version(make_spec(), tmp_path) == pinned_version()
     assert choose_version(make_spec(k8s_version="1.36.4"), tmp_path) == "v1.36.4"
     with pytest.raises(BuildSpecError, match=r"Kubernetes v1\.30\.2 \(from --k8s-version\) is not a release"):

@@ -19,6 +19,7 @@ from pathlib import Path
 import pytest
 
 from conformance.cluster import kind, kind_image
+from conformance.build.build import pinned_version
 from conformance.cluster.kube import Kube, path
 from conformance.cluster.naming import RUN_LABEL
 from conformance.cluster.state import StateDir, bin_dir
@@ -92,12 +93,12 @@ def _run_suite(kind_cluster, work: Path, label: str, *args: str) -> Session:
 
 def test_the_node_runs_the_probe_scheduler_and_only_scenario_nodes_are_seen(kind_cluster, kube):
     version = kube.request("GET", "/version")["gitVersion"]
-    assert version == "v1.37.1"
+    assert version == pinned_version()
     nodes, _ = kube.list(path("Node"))
     assert nodes == [], "the kind node's Node object is hidden from the scheduler (kind.hide_node)"
     out = subprocess.run(["docker", "exec", f"{kind_cluster['name']}-control-plane", "ctr", "-n", "k8s.io",
                           "images", "list", "-q"], capture_output=True, text=True, check=True).stdout.split()
-    assert "registry.k8s.io/kube-scheduler:v1.37.1" in out and "registry.k8s.io/pause:3.10.2" in out
+    assert f"registry.k8s.io/kube-scheduler:{pinned_version()}" in out and "registry.k8s.io/pause:3.10.2" in out
 
 
 def test_a_subset_of_the_invariants_passes_on_kind(kind_cluster, kube, tmp_path, capsys):

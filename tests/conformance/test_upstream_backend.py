@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from conformance.backends.upstream import UpstreamBackend, default_runner, merge_traces, same_minor
+from conformance.build.build import pinned_version
 from conformance.errors import BackendFailure, BackendUnavailable
 from conformance.expected import plugin_lists
 from conformance.extender_server import ExtenderServer
@@ -108,7 +109,7 @@ def test_merge_places_extender_records_at_their_calls_and_renumbers():
 @needs_runner
 def test_binds_one_pod_and_reports_upstream_plugins(backend):
     out = backend.run(scenario(pod("pod-0"), nodes=("node-0", "node-1")))
-    assert out.backend == "upstream" and out.kubernetes_version == "v1.37.1"
+    assert out.backend == "upstream" and out.kubernetes_version == pinned_version()
     p = out.pods["default/pod-0"]
     assert (p.phase, p.attempts, p.condition, p.nominated_node_name) == ("bound", 1, None, "")
     assert [(b["pod"], b["node"]) for b in out.bindings] == [("default/pod-0", p.node)]

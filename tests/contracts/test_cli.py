@@ -32,7 +32,7 @@ def test_another_release_is_one_line(capsys):
     assert cli.main(["check-plugin", "BrokenSort", "--own-scheduler", str(BROKEN_OWN), "--k8s-version", "1.36.4"]) == 2
     err = capsys.readouterr().err.strip()
     assert err == ("sched-conformance: check-plugin drives plugins on Kubernetes v1.37.x only (the plugin driver speaks "
-                   "that release's plugin API); your build is v1.36.4: pass --k8s-version 1.37.1 if your module builds "
+                   "that release's plugin API); your build is v1.36.4: pass --k8s-version 1.37.2 if your module builds "
                    "against it")
 
 

@@ -1,5 +1,5 @@
 """ClusterStore.bind is the API server's pods/binding (pkg/registry/core/pod/storage/storage.go,
-BindingREST.setPodNodeAndMetadata and assignPod in v1.37.1): what it refuses, in its words."""
+BindingREST.setPodNodeAndMetadata and assignPod in v1.37.2): what it refuses, in its words."""
 
 from __future__ import annotations
 

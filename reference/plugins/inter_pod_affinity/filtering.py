@@ -1,6 +1,6 @@
 """Mirrors pkg/scheduler/framework/plugins/interpodaffinity/filtering.go.
 
-Feature gates (v1.37.1 defaults): InterPodAffinityHostnameFastPath is alpha and off, so every term
+Feature gates (v1.37.2 defaults): InterPodAffinityHostnameFastPath is alpha and off, so every term
 goes through the cluster-wide topology counts; InPlacePodVerticalScalingSchedulerPreemption is
 off, so a deferred resize never makes PreFilter skip or Filter pass.
 """

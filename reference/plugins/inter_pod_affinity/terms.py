@@ -2,7 +2,7 @@
 
 Also `AffinityTerm.Matches` and `podMatchesAllAffinityTerms` (filtering.go) as the plugin uses them.
 
-matchLabelKeys / mismatchLabelKeys: in v1.37.1 the scheduler never reads them. The API server
+matchLabelKeys / mismatchLabelKeys: in v1.37.2 the scheduler never reads them. The API server
 merges them into `labelSelector` when the pod is created (pkg/registry/core/pod/strategy.go
 `applyMatchLabelKeysAndMismatchLabelKeys`, gate MatchLabelKeysInPodAffinity, GA and locked on),
 and `framework.NewPodInfo` only parses `labelSelector`. The reference mirrors the scheduler side:

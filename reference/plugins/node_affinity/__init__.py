@@ -1,6 +1,6 @@
 """Mirrors pkg/scheduler/framework/plugins/nodeaffinity/node_affinity.go.
 
-Feature gate InPlacePodVerticalScalingSchedulerPreemption is off in v1.37.1, so there is no
+Feature gate InPlacePodVerticalScalingSchedulerPreemption is off in v1.37.2, so there is no
 Skip for pods with a deferred resize. A nil and an empty `nodeSelector` / preferred-terms list
 are the same here (the API server's protobuf round trip makes them nil upstream too).
 """

@@ -5,7 +5,7 @@ None is `labels.Nothing()`, a selector without requirements is `labels.Everythin
 selectors keep every requirement ANDed, so extra key=value pairs go in as `In` expressions rather
 than into `match_labels` (where a clashing key would silently replace the original value).
 
-Feature gates (v1.37.1 defaults): NodeInclusionPolicyInPodTopologySpread is GA and locked on, so
+Feature gates (v1.37.2 defaults): NodeInclusionPolicyInPodTopologySpread is GA and locked on, so
 the policies always apply per constraint; MatchLabelKeysInPodTopologySpread is on, so the
 scheduler merges `matchLabelKeys` into the selector itself (the API server may have merged them
 already under MatchLabelKeysInPodTopologySpreadSelectorMerge; a second merge adds the same

@@ -1,6 +1,6 @@
 """Mirrors pkg/scheduler/framework/plugins/podtopologyspread/filtering.go.
 
-Feature gate InPlacePodVerticalScalingSchedulerPreemption is off in v1.37.1, so a deferred
+Feature gate InPlacePodVerticalScalingSchedulerPreemption is off in v1.37.2, so a deferred
 resize never makes PreFilter skip or Filter pass.
 """
 

@@ -1,6 +1,6 @@
 """Mirrors pkg/scheduler/framework/preemption/preemption.go and util.go (pod victims only).
 
-GenericWorkload is off by default in v1.37.1, so every pod on a node is its own victim with its
+GenericWorkload is off by default in v1.37.2, so every pod on a node is its own victim with its
 own priority (`GetVictimsOnNode`'s non-workload path); PodGroup victims are not modelled.
 """
 

@@ -1,6 +1,6 @@
 """Mirrors pkg/scheduler/framework/preemption/executor.go (the pod preemptor path).
 
-SchedulerAsyncPreemption is on by default in v1.37.1: upstream's PostFilter returns Success as soon
+SchedulerAsyncPreemption is on by default in v1.37.2: upstream's PostFilter returns Success as soon
 as the candidate is chosen and a goroutine evicts the victims. The reference runs that goroutine's
 work synchronously (`prepare_candidate_async`), so its effects are visible when PostFilter returns
 and its errors, as upstream, never change PostFilter's result.

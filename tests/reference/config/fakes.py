@@ -1,4 +1,4 @@
-"""Fake plugins for the config tests: the v1.37.1 in-tree names with their upstream interfaces
+"""Fake plugins for the config tests: the v1.37.2 in-tree names with their upstream interfaces
 (no behaviour), fake args classes with v1 defaults, and framework_test.go's test plugins."""
 
 from __future__ import annotations

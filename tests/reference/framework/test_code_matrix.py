@@ -1,6 +1,6 @@
 """Spec §1.2: every status code at every extension point, driven through the public Scheduler API.
 
-Upstream: pkg/scheduler/framework/runtime/framework.go and pkg/scheduler/schedule_one.go (v1.37.1).
+Upstream: pkg/scheduler/framework/runtime/framework.go and pkg/scheduler/schedule_one.go (v1.37.2).
 Scenario: nodes n1, n2 and one pod "p". At the point under test the profile has the scripted plugin
 X (returning the code) followed by L (Success); every other point has the probe P (Success; at
 PostFilter P returns Unschedulable without reasons, so it adds nothing to the message).

@@ -1,4 +1,4 @@
-"""Spec §3.1 failure table, row by row, against upstream schedule_one.go / types.go (v1.37.1).
+"""Spec §3.1 failure table, row by row, against upstream schedule_one.go / types.go (v1.37.2).
 
 For each failure point: which plugins run afterwards (PostFilter, Unreserve, PostBind), where the pod is
 requeued (queue.unschedulable for rejections, error_backoff for errors), the rejector plugins recorded,

@@ -1,5 +1,5 @@
 """Spec §2.3-§2.10 (PreFilter, Filter with nominated pods, Score, host selection, node sampling),
-against framework.go and schedule_one.go (v1.37.1)."""
+against framework.go and schedule_one.go (v1.37.2)."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """Nominated node names: the store's status patch, the queue's nominator update, and preemption
 clearing lower-priority nominations (executor.go `clearNominatedNodeName`, nominator.go
-`UpdateNominatedPod`, eventhandlers.go `updatePodInSchedulingQueue`; v1.37.1)."""
+`UpdateNominatedPod`, eventhandlers.go `updatePodInSchedulingQueue`; v1.37.2)."""
 
 from __future__ import annotations
 

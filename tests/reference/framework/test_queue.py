@@ -1,4 +1,4 @@
-"""Spec §6 (scheduling queue) against pkg/scheduler/backend/queue (v1.37.1, SchedulerPopFromBackoffQ on):
+"""Spec §6 (scheduling queue) against pkg/scheduler/backend/queue (v1.37.2, SchedulerPopFromBackoffQ on):
 pop order, backoff durations and 1 s window alignment, error vs rejected backoff, gates, activate."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Spec §2.12-§2.17 against framework.go / waiting_pods_map.go / schedule_one.go (v1.37.1):
+"""Spec §2.12-§2.17 against framework.go / waiting_pods_map.go / schedule_one.go (v1.37.2):
 Unreserve order, Permit waiting and timeouts on the virtual clock, allow/reject races, PreBindPreFlight,
 Bind skipping and PostBind."""
 

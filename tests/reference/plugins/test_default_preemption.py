@@ -1,12 +1,12 @@
 """DefaultPreemption, ported from pkg/scheduler/framework/plugins/defaultpreemption/default_preemption_test.go
-(v1.37.1) and the DefaultPreemptionArgs cases of apis/config/validation/validation_pluginargs_test.go.
+(v1.37.2) and the DefaultPreemptionArgs cases of apis/config/validation/validation_pluginargs_test.go.
 
 Left out:
 - TestPostFilter "preemption result filtered out by extenders": extenders are not reachable from the handle.
 - TestPostFilter "pod with SchedulingGroup ...", the PodGroup cases of TestPodEligibleToPreemptOthers and
   every TestDefaultPreemption_PodGroupPostFilter_*: GenericWorkload is off by default; PodGroups not modelled.
 - TestPostFilter "deferred pod resize ..." (3 cases): they need InPlacePodVerticalScalingSchedulerPreemption
-  (alpha, off in v1.37.1).
+  (alpha, off in v1.37.2).
 - TestCustomSelection / TestCustomOrdering: custom IsEligiblePod / MoreImportantVictim hooks are not offered.
 - TestPreEnqueue: the reference runs the async preemption to completion inside PostFilter, so no pod is
   ever "running preemption" when PreEnqueue runs (tested below as always-Success).

@@ -5,7 +5,7 @@ TestPostFilter "no claims", TestNormalizeScore (all rows). Left out: every TestP
 ResourceClaims, DeviceClasses or ResourceSlices (not modelled: NotModelledError, tested below),
 "plugin disabled" rows (DynamicResourceAllocation is locked on), and the allocator, manager,
 queueing-hint and pod-group tests. From validation_pluginargs_test.go TestValidateDynamicResourcesArgs:
-the rows with every gate on ("…, disabled" rows need gates that are on in v1.37.1).
+the rows with every gate on ("…, disabled" rows need gates that are on in v1.37.2).
 """
 
 import pytest

@@ -1,8 +1,8 @@
 """InterPodAffinity PreFilter / Filter / AddPod / RemovePod, ported from upstream
-pkg/scheduler/framework/plugins/interpodaffinity/filtering_test.go (Kubernetes v1.37.1).
+pkg/scheduler/framework/plugins/interpodaffinity/filtering_test.go (Kubernetes v1.37.2).
 
 Expected values are upstream's literals. Upstream runs each table with
-InterPodAffinityHostnameFastPath on and off; only "off" (the v1.37.1 default) is ported. Left out:
+InterPodAffinityHostnameFastPath on and off; only "off" (the v1.37.2 default) is ported. Left out:
 - TestPreFilterStateClone (a Go-struct copy check; a clone-independence test stands in below);
 - TestRemovePodHostScopedAffinityCount (only meaningful with the fast path's host-scoped counter)
   and TestInterPodAffinity_DeferredResizeSkipped (InPlacePodVerticalScalingSchedulerPreemption

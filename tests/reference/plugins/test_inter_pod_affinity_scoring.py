@@ -1,5 +1,5 @@
 """InterPodAffinity PreScore / Score / NormalizeScore, ported from upstream
-pkg/scheduler/framework/plugins/interpodaffinity/scoring_test.go (Kubernetes v1.37.1).
+pkg/scheduler/framework/plugins/interpodaffinity/scoring_test.go (Kubernetes v1.37.2).
 
 Expected values are upstream's literals.
 """

@@ -2,7 +2,7 @@
 TestValidateNodeAffinityArgs from apis/config/validation/validation_pluginargs_test.go.
 
 Left out: Test_isSchedulableAfterNodeChange (queueing hints are not modelled) and
-TestNodeAffinity_DeferredResizeSkipped (needs InPlacePodVerticalScalingSchedulerPreemption, off in v1.37.1).
+TestNodeAffinity_DeferredResizeSkipped (needs InPlacePodVerticalScalingSchedulerPreemption, off in v1.37.2).
 """
 
 import pytest

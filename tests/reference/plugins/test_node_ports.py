@@ -1,7 +1,7 @@
 """Ports nodeports/node_ports_test.go: TestNodePorts, TestPreFilterDisabled, TestFits.
 
 Left out: Test_isSchedulableAfterAssignedPodDeleted (queueing hints are not modelled) and
-TestNodePorts_DeferredResizeSkipped (InPlacePodVerticalScalingSchedulerPreemption is off in v1.37.1).
+TestNodePorts_DeferredResizeSkipped (InPlacePodVerticalScalingSchedulerPreemption is off in v1.37.2).
 """
 
 import pytest

@@ -7,7 +7,7 @@ Left out, with the reason:
   "extended resource backed by DRA" / "extended resource was backed by Device Plugin
   (Allocatable: 0)" (they need a DeviceClass; DRA is not modelled).
 - TestFitScore: the two "LeastAllocated with Extended resources" rows (DRA ResourceSlices).
-- TestEventsToRegister: its rows pin gate combinations other than the v1.37.1 defaults; one
+- TestEventsToRegister: its rows pin gate combinations other than the v1.37.2 defaults; one
   derived test checks the default list instead.
 - Test_isSchedulableAfterAssignedPodDelete / ...AssignedPodScaleDown: the deferred-resize rows
   (pod resize conditions are not modelled and InPlacePodVerticalScalingSchedulerPreemption is
@@ -340,7 +340,7 @@ def test_fit_score(request_, nodes, existing, strategy, run_pre_score, want):
 
 def test_events_to_register_at_v1_37_1_defaults():
     """Derived from EventsToRegister with DRAExtendedResource and InPlacePodVerticalScaling on
-    (both GA in v1.37.1), InPlacePodVerticalScalingSchedulerPreemption off."""
+    (both GA in v1.37.2), InPlacePodVerticalScalingSchedulerPreemption off."""
     events = [(e.event.resource, e.event.actions) for e in NodeResourcesFit.new(None, None).events_to_register()]
     assert events == [
         ("AssignedPod", frozenset({"Delete"})),

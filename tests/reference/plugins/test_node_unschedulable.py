@@ -2,7 +2,7 @@
 
 Left out: TestIsSchedulableAfterNodeChange and TestIsSchedulableAfterPodTolerationChange (queueing
 hints are not modelled), TestNodeUnschedulable_DeferredResizeSkipped (needs
-InPlacePodVerticalScalingSchedulerPreemption, off in v1.37.1).
+InPlacePodVerticalScalingSchedulerPreemption, off in v1.37.2).
 """
 
 import pytest

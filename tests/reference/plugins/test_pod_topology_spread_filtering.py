@@ -1,9 +1,9 @@
 """PodTopologySpread PreFilter / Filter / AddPod / RemovePod, ported from upstream
-pkg/scheduler/framework/plugins/podtopologyspread/filtering_test.go (Kubernetes v1.37.1).
+pkg/scheduler/framework/plugins/podtopologyspread/filtering_test.go (Kubernetes v1.37.2).
 
 Expected values are upstream's literals. Left out:
 - cases that run with NodeInclusionPolicyInPodTopologySpread off while the pod sets a policy
-  (the gate is GA and locked on in v1.37.1); gate-off cases without explicit policies behave the
+  (the gate is GA and locked on in v1.37.2); gate-off cases without explicit policies behave the
   same with the gate on and are kept;
 - cases that run with MatchLabelKeysInPodTopologySpread off while the pod sets matchLabelKeys
   (the gate is on by default): TestPreFilterState: matchLabelKeys ignored when feature gate disabled; TestPreFilterState: no pod is matched when LabelSelector is nil when feature gate disabled;

@@ -1,5 +1,5 @@
 """PodTopologySpread PreScore / Score / NormalizeScore, ported from upstream
-pkg/scheduler/framework/plugins/podtopologyspread/scoring_test.go (Kubernetes v1.37.1).
+pkg/scheduler/framework/plugins/podtopologyspread/scoring_test.go (Kubernetes v1.37.2).
 
 Expected values are upstream's literals. Left out:
 - cases that run with MatchLabelKeysInPodTopologySpread off while the pod sets matchLabelKeys

@@ -1,4 +1,4 @@
-"""Preemption helpers, ported from pkg/scheduler/framework/preemption/util_test.go (v1.37.1).
+"""Preemption helpers, ported from pkg/scheduler/framework/preemption/util_test.go (v1.37.2).
 
 Left out (GenericWorkload is off by default; PodGroups are not modelled): the two "podgroup victim"
 cases of TestFilterVictimsWithPDBViolation, TestMoreImportantVictim, TestGetPodPriority and

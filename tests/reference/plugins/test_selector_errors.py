@@ -1,4 +1,4 @@
-"""What each plugin does with a selector that does not parse, as upstream (v1.37.1):
+"""What each plugin does with a selector that does not parse, as upstream (v1.37.2):
 PodTopologySpread fails PreFilter/PreScore with an error (podtopologyspread/plugin.go getConstraints,
 scoring.go initPreScoreState), `helper.DefaultSelector` skips a controller whose selector fails,
 preemption's PDB accounting skips such a PDB (preemption/util.go), and node inclusion follows

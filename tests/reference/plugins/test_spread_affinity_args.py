@@ -1,6 +1,6 @@
 """PodTopologySpreadArgs and InterPodAffinityArgs: v1 defaults (apis/config/v1/defaults.go) and
 validation, ported from upstream apis/config/validation/validation_pluginargs_test.go
-(TestValidatePodTopologySpreadArgs, TestValidateInterPodAffinityArgs; Kubernetes v1.37.1).
+(TestValidatePodTopologySpreadArgs, TestValidateInterPodAffinityArgs; Kubernetes v1.37.2).
 
 Upstream compares error types and fields only; the message bodies here follow apimachinery's
 `field.Error` rendering for those types.

@@ -2,7 +2,7 @@
 TestTaintTolerationFilterWithFeatureGate.
 
 Left out: rows with `enableTaintTolerationComparisonOps: true` (TaintTolerationComparisonOperators is off in
-v1.37.1 and the reference models the defaults): 2 score rows and 5 filter rows, and the 2 gate-on rows of
+v1.37.2 and the reference models the defaults): 2 score rows and 5 filter rows, and the 2 gate-on rows of
 TestTaintTolerationFilterWithFeatureGate; TestIsSchedulableAfterNodeChange and
 Test_isSchedulableAfterTargetPodTolerationChange (queueing hints are not modelled);
 TestTaintToleration_DeferredResizeSkipped (InPlacePodVerticalScalingSchedulerPreemption is off).

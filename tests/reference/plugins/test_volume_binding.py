@@ -26,7 +26,7 @@ def test_pod_has_not_pvcs_runs_every_point():
     plugin, pod, state = VolumeBinding(), Pod(name="pod-a"), CycleState()
     info = NodeInfo.of(Node(name="node-a"))
     assert plugin.pre_filter(state, pod, []) == (None, SKIP)
-    # StorageCapacityScoring is on in v1.37.1, so PreScore does not skip and every node scores 0.
+    # StorageCapacityScoring is on in v1.37.2, so PreScore does not skip and every node scores 0.
     assert plugin.pre_score(state, pod, [info]) == SUCCESS
     assert plugin.score(state, pod, info) == (0, SUCCESS)
     assert plugin.score_extensions() is None
