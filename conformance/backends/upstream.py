@@ -49,6 +49,7 @@ class UpstreamBackend:
         # Plugins whose every call the runner records into the outcome's `observed` ("*": all but the probes).
         self.observe = tuple(observe)
         self._process: RunnerProcess | None = None
+        self.restarts = 0
         try:
             hello = self._runner().request({"hello": True}, timeout=RESPONSE_TIMEOUT)
         except BackendFailure as exc:
@@ -96,6 +97,8 @@ class UpstreamBackend:
         response = self._runner().request({"scenario": data}, timeout=RESPONSE_TIMEOUT)
         if response.get("restart"):
             # The runner exits after this answer (a scenario left it unusable); the next one starts fresh.
+            # Counted: a runner that restarts after ordinary scenarios costs a process start each.
+            self.restarts += 1
             self.close()
         if "error" in response:
             raise BackendFailure(f"the upstream scheduler refuses the scenario: {response['error']}")

@@ -22,6 +22,10 @@ func queuedPod(sched *scheduler.Scheduler, pod *v1.Pod) (*framework.QueuedPodInf
 	return sched.SchedulingQueue.GetPod(pod.Name, pod.Namespace, nil)
 }
 
+// awaitBackgroundStop: v1.37's background goroutines end as soon as the
+// scenario's context is cancelled.
+func awaitBackgroundStop() {}
+
 // onPop wraps the scheduler's NextEntity: popped sees every pod popped.
 func onPop(sched *scheduler.Scheduler, popped func(*framework.QueuedPodInfo)) {
 	next := sched.NextEntity

@@ -105,6 +105,7 @@ func (r *Runner) Run(parent context.Context, sc *Scenario) (*Result, error) {
 	defer func() {
 		cancel()
 		informerFactory.Shutdown()
+		awaitBackgroundStop()
 		rec.Close()
 	}()
 	r.status.set("starting the scheduler", rec.Start(), "")
