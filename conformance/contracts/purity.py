@@ -6,7 +6,8 @@ from .base import PANIC, ContractViolation, Property, brief, register, run_check
 from .calls import answers, cycle, snapshot
 from .inputs import PluginInput, plugin_inputs
 
-CYCLE_POINTS = frozenset({"preFilter", "filter", "preScore", "score", "reserve"})
+CYCLE_POINTS = frozenset({"preEnqueue", "preFilter", "filter", "postFilter", "preScore", "score", "reserve", "permit",
+                          "preBind", "bind", "postBind"})
 
 
 def _no_panic(driver, inp: PluginInput) -> bool:

@@ -7,6 +7,7 @@ package broken
 import (
 	"context"
 	"sync"
+	"time"
 
 	v1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -16,14 +17,12 @@ import (
 
 const zoneLabel = "topology.kubernetes.io/zone"
 
-func priority(e fwk.QueuedEntityInfo) int32 { return e.GetPriority() }
-
-// Sort (queuesort-strict-weak-order): Less uses >=, so a pod is "less" than itself.
+// Sort (queuesort-strict-weak-order): Less uses >=, so a pod is "less" than
+// itself (sort.go: Less's signature changed in v1.37).
 type Sort struct{}
 
 func NewSort(context.Context, runtime.Object, fwk.Handle) (fwk.Plugin, error) { return Sort{}, nil }
 func (Sort) Name() string                                                     { return "BrokenSort" }
-func (Sort) Less(a, b fwk.QueuedEntityInfo) bool                              { return priority(a) >= priority(b) }
 
 // OnePerNode (prefilter-extensions-consistent): rejects nodes that already run a
 // pod; PreFilter counts them, but AddPod/RemovePod forget to update the count.
@@ -210,4 +209,81 @@ func (Panicky) Filter(_ context.Context, _ fwk.CycleState, pod *v1.Pod, _ fwk.No
 		return nil
 	}
 	return nil
+}
+
+// Gate (plugin-no-input-mutation at PreEnqueue): stamps the pod it decides on.
+type Gate struct{}
+
+func NewGate(context.Context, runtime.Object, fwk.Handle) (fwk.Plugin, error) { return Gate{}, nil }
+func (Gate) Name() string                                                     { return "BrokenGate" }
+func (Gate) PreEnqueue(_ context.Context, pod *v1.Pod) *fwk.Status {
+	if pod.Annotations == nil {
+		pod.Annotations = map[string]string{}
+	}
+	pod.Annotations["example.com/seen"] = "true"
+	return nil
+}
+
+// Preempt (plugin-no-panic at PostFilter): reads the first node's status
+// from the map without asking whether the map has any node.
+type Preempt struct{}
+
+func NewPreempt(context.Context, runtime.Object, fwk.Handle) (fwk.Plugin, error) {
+	return Preempt{}, nil
+}
+func (Preempt) Name() string { return "BrokenPreempt" }
+func (Preempt) PostFilter(_ context.Context, _ fwk.CycleState, pod *v1.Pod, _ fwk.NodeToStatusReader) (*fwk.PostFilterResult, *fwk.Status) {
+	if len(pod.Spec.Containers[0].Ports) == 0 && pod.Spec.Containers[0].Resources.Requests.Cpu().IsZero() {
+		var victims []string
+		return nil, fwk.NewStatus(fwk.Unschedulable, victims[0])
+	}
+	return nil, fwk.NewStatus(fwk.Unschedulable, "no victims")
+}
+
+// Permit (permit-result-legal): asks to wait, with no timeout: the
+// framework's timer rejects the pod at once.
+type Permit struct{}
+
+func NewPermit(context.Context, runtime.Object, fwk.Handle) (fwk.Plugin, error) { return Permit{}, nil }
+func (Permit) Name() string                                                     { return "BrokenPermit" }
+func (Permit) Permit(context.Context, fwk.CycleState, *v1.Pod, string) (*fwk.Status, time.Duration) {
+	return fwk.NewStatus(fwk.Wait, "waiting for the gang"), 0
+}
+
+// PreBind (plugin-deterministic at PreBind): fails every other call.
+type PreBind struct {
+	mu    sync.Mutex
+	calls int
+}
+
+func NewPreBind(context.Context, runtime.Object, fwk.Handle) (fwk.Plugin, error) {
+	return &PreBind{}, nil
+}
+func (*PreBind) Name() string { return "BrokenPreBind" }
+func (p *PreBind) PreBind(context.Context, fwk.CycleState, *v1.Pod, string) *fwk.Status {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.calls++
+	if p.calls%2 == 0 {
+		return fwk.NewStatus(fwk.Error, "volume not ready")
+	}
+	return nil
+}
+
+// Binder (bind-success-binds): says Success without binding anything.
+type Binder struct{}
+
+func NewBinder(context.Context, runtime.Object, fwk.Handle) (fwk.Plugin, error)  { return Binder{}, nil }
+func (Binder) Name() string                                                      { return "BrokenBinder" }
+func (Binder) Bind(context.Context, fwk.CycleState, *v1.Pod, string) *fwk.Status { return nil }
+
+// PostBind (plugin-no-input-mutation at PostBind): records the node in the pod it was given.
+type PostBind struct{}
+
+func NewPostBind(context.Context, runtime.Object, fwk.Handle) (fwk.Plugin, error) {
+	return PostBind{}, nil
+}
+func (PostBind) Name() string { return "BrokenPostBind" }
+func (PostBind) PostBind(_ context.Context, _ fwk.CycleState, pod *v1.Pod, node string) {
+	pod.Spec.NodeName = node
 }
