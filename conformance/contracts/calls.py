@@ -10,7 +10,10 @@ Call = dict[str, Any]
 
 
 def snapshot(inp: PluginInput) -> Call:
-    return {"point": "snapshot", "nodes": list(inp.nodes), "pods": list(inp.pods)}
+    call = {"point": "snapshot", "nodes": list(inp.nodes), "pods": list(inp.pods)}
+    if objects := getattr(inp, "objects", ()):  # inputs_objects.WithObjects
+        call["objects"] = list(objects)
+    return call
 
 
 def filtering(points: Iterable[str], inp: PluginInput, pod: Manifest, state: str, calls: list[Call]) -> int | None:
@@ -91,24 +94,36 @@ def answers(calls: list[Call], results: list[dict[str, Any]], start: int = 0) ->
     return out
 
 
-def verdicts(inp: PluginInput, calls: list[Call], results: list[dict[str, Any]], pre: int | None,
-             first_filter: int) -> dict[str, bool]:
-    """Per node, whether the plugin lets the pod through (PreFilter and Filter), from a `filtering` run."""
+Outcome = tuple[str, tuple[str, ...]]  # a code and its reasons
+EXCLUDED = ("UnschedulableAndUnresolvable", ("not in PreFilter's result",))
+
+
+def outcomes(inp: PluginInput, calls: list[Call], results: list[dict[str, Any]], pre: int | None,
+             first_filter: int) -> dict[str, Outcome]:
+    """Per node, what the plugin answers for the pod there (PreFilter's rejection, exclusion by its result, or
+    Filter's status; Success when it does not filter), from a `filtering` run."""
     out = {}
     pre_result = results[pre] if pre is not None else {"code": "Success", "allNodes": True}
+    code = pre_result.get("code")
     for i, name in enumerate(inp.node_names):
-        code = pre_result.get("code")
         if code == "Skip":
-            out[name] = True
+            out[name] = ("Success", ())
         elif code != "Success":
-            out[name] = False
+            out[name] = (code, tuple(pre_result.get("reasons") or ()))
         elif not pre_result.get("allNodes") and name not in (pre_result.get("nodeNames") or ()):
-            out[name] = False
+            out[name] = EXCLUDED
         elif first_filter + i < len(results) and calls[first_filter + i].get("point") == "filter":
-            out[name] = results[first_filter + i].get("code") == "Success"
+            r = results[first_filter + i]
+            out[name] = (r.get("code"), tuple(r.get("reasons") or ()))
         else:
-            out[name] = True
+            out[name] = ("Success", ())
     return out
 
 
-__all__ = ["answers", "cycle", "filtering", "snapshot", "verdicts"]
+def verdicts(inp: PluginInput, calls: list[Call], results: list[dict[str, Any]], pre: int | None,
+             first_filter: int) -> dict[str, bool]:
+    """Per node, whether the plugin lets the pod through (PreFilter and Filter), from a `filtering` run."""
+    return {name: code == "Success" for name, (code, _) in outcomes(inp, calls, results, pre, first_filter).items()}
+
+
+__all__ = ["Outcome", "answers", "cycle", "filtering", "outcomes", "snapshot", "verdicts"]

@@ -31,10 +31,11 @@ BROKEN = {
     "BrokenPreBind": "plugin-deterministic",        # at PreBind
     "BrokenBinder": "bind-success-binds",
     "BrokenPostBind": "plugin-no-input-mutation",   # at PostBind
+    "BrokenUnresolvable": "prefilter-extensions-consistent",  # by the code alone: it rejects the same nodes
 }
 # the new points' plugins: the point the violation must name
 AT = {"BrokenGate": "preEnqueue", "BrokenPreempt": "postFilter", "BrokenPreBind": "preBind",
-      "BrokenPostBind": "postBind"}
+      "BrokenPostBind": "postBind", "BrokenUnresolvable": "UnschedulableAndUnresolvable"}
 RACE_ENV = "SCHED_CONFORMANCE_RACE"
 
 

@@ -5,14 +5,21 @@ from __future__ import annotations
 import pytest
 
 from conformance.contracts import REGISTRY, ContractViolation, Tally, find_violation
+from conformance.contracts.calls import cycle
 from conformance.contracts.inputs import PluginInput, WithEvent, WithEvents
 
 from .conftest import needs_go
 
 pytestmark = needs_go
 
-# A handful for CI: a QueueSort, Filter/Score plugins with and without PreFilterExtensions and ScoreExtensions.
-PLUGINS = ("PrioritySort", "NodeResourcesFit", "TaintToleration", "InterPodAffinity")
+# A handful for CI: a QueueSort, Filter/Score plugins with and without PreFilterExtensions and ScoreExtensions,
+# PodTopologySpread (its system-default constraints need the inputs' Services and owners), and one plugin per
+# point around the scheduling cycle: PreEnqueue, PostFilter, PreBind, Bind.
+PLUGINS = ("PrioritySort", "NodeResourcesFit", "TaintToleration", "InterPodAffinity", "PodTopologySpread",
+           "SchedulingGates", "DefaultPreemption", "VolumeBinding", "DefaultBinder")
+# plugin -> the points around the scheduling cycle its cycle must reach (the driver answers, not skips)
+AROUND = {"SchedulingGates": ("preEnqueue",), "DefaultPreemption": ("preEnqueue", "postFilter"),
+          "VolumeBinding": ("reserve", "preBindPreFlight"), "DefaultBinder": ("bind",)}
 # Upstream v1.37.1 breaks these (docs/contracts.md, "Findings"); test_the_finding pins each on its smallest input.
 FINDINGS = {("InterPodAffinity", "queueing-hint-no-lost-wakeup")}
 
@@ -34,6 +41,23 @@ def test_the_in_tree_plugin_keeps_its_contracts(stock, plugin):
         checked.append((prop.id, tally.exercised))
     assert checked, f"no property applies to {plugin}"
     assert any(exercised for _, exercised in checked), checked
+
+
+@pytest.mark.parametrize("plugin", sorted(AROUND))
+def test_the_points_around_the_cycle_are_driven(stock, plugin):
+    driver = stock.driver(plugin)
+    pod = {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "pod-0", "namespace": "default"},
+           "spec": {"containers": [{"name": "c", "image": "i"}]}}
+    inp = PluginInput((_node("node-0"),), (), pod)
+    calls = cycle(driver.points, inp, pod)
+    results = {c["point"]: r for c, r in zip(calls, driver.run(calls))}
+    for point in AROUND[plugin]:
+        assert not results[point].get("skipped"), (point, results[point])
+        assert results[point]["code"] in ("Success", "Skip", "Unschedulable"), (point, results[point])
+    if plugin == "DefaultBinder":
+        assert results["bind"] == {"code": "Success", "bound": "node-0"}
+    if plugin == "DefaultPreemption":  # no victims: nothing to nominate
+        assert results["postFilter"]["code"] == "Unschedulable"
 
 
 def _node(name: str) -> dict:

@@ -287,3 +287,71 @@ func (PostBind) Name() string { return "BrokenPostBind" }
 func (PostBind) PostBind(_ context.Context, _ fwk.CycleState, pod *v1.Pod, node string) {
 	pod.Spec.NodeName = node
 }
+
+// Unresolvable (prefilter-extensions-consistent, by its code): like
+// OnePerNode, but AddPod/RemovePod keep the count right; a node they changed
+// is rejected UnschedulableAndUnresolvable instead of Unschedulable, so
+// preemption, which skips such nodes, never tries it.
+type Unresolvable struct{}
+
+type tally struct {
+	counts  map[string]int
+	touched map[string]bool
+}
+
+func (t *tally) Clone() fwk.StateData {
+	c := &tally{counts: map[string]int{}, touched: map[string]bool{}}
+	for k, v := range t.counts {
+		c.counts[k] = v
+	}
+	for k, v := range t.touched {
+		c.touched[k] = v
+	}
+	return c
+}
+
+const tallyKey fwk.StateKey = "BrokenUnresolvable"
+
+func NewUnresolvable(context.Context, runtime.Object, fwk.Handle) (fwk.Plugin, error) {
+	return Unresolvable{}, nil
+}
+func (Unresolvable) Name() string { return "BrokenUnresolvable" }
+func (Unresolvable) PreFilter(_ context.Context, state fwk.CycleState, _ *v1.Pod, nodes []fwk.NodeInfo) (*fwk.PreFilterResult, *fwk.Status) {
+	t := &tally{counts: map[string]int{}, touched: map[string]bool{}}
+	for _, n := range nodes {
+		t.counts[n.Node().Name] = len(n.GetPods())
+	}
+	state.Write(tallyKey, t)
+	return nil, nil
+}
+func (Unresolvable) PreFilterExtensions() fwk.PreFilterExtensions { return Unresolvable{} }
+func (Unresolvable) change(state fwk.CycleState, n fwk.NodeInfo, d int) *fwk.Status {
+	data, err := state.Read(tallyKey)
+	if err != nil {
+		return fwk.AsStatus(err)
+	}
+	t := data.(*tally)
+	t.counts[n.Node().Name] += d
+	t.touched[n.Node().Name] = true
+	return nil
+}
+func (u Unresolvable) AddPod(_ context.Context, state fwk.CycleState, _ *v1.Pod, _ fwk.PodInfo, n fwk.NodeInfo) *fwk.Status {
+	return u.change(state, n, 1)
+}
+func (u Unresolvable) RemovePod(_ context.Context, state fwk.CycleState, _ *v1.Pod, _ fwk.PodInfo, n fwk.NodeInfo) *fwk.Status {
+	return u.change(state, n, -1)
+}
+func (Unresolvable) Filter(_ context.Context, state fwk.CycleState, _ *v1.Pod, n fwk.NodeInfo) *fwk.Status {
+	data, err := state.Read(tallyKey)
+	if err != nil {
+		return fwk.AsStatus(err)
+	}
+	t := data.(*tally)
+	if t.counts[n.Node().Name] > 0 {
+		if t.touched[n.Node().Name] {
+			return fwk.NewStatus(fwk.UnschedulableAndUnresolvable, "node already runs a pod")
+		}
+		return fwk.NewStatus(fwk.Unschedulable, "node already runs a pod")
+	}
+	return nil
+}
