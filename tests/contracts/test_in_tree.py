@@ -66,10 +66,8 @@ def _node(name: str) -> dict:
             "status": {"capacity": resources, "allocatable": resources}}
 
 
-def test_the_finding_interpodaffinity_skips_a_new_node_for_a_pod_an_existing_pod_repels(stock):
-    """A running pod's required anti-affinity (every pod, per hostname) rejects pod-0 on node-0; node-1 joins and
-    InterPodAffinity's Filter accepts pod-0 there, but its hint for Node/Add looks only at pod-0's own (anti-)
-    affinity terms and says QueueSkip: pod-0 waits for the unschedulable pods' 5-minute flush."""
+def finding_inputs() -> tuple[PluginInput, WithEvent, WithEvent]:
+    """pod-0 repelled from node-0 by running-0's anti-affinity; node-1 added; running-0 deleted."""
     running = {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "running-0", "namespace": "default"},
                "spec": {"nodeName": "node-0", "containers": [{"name": "c", "image": "i"}], "affinity": {
                    "podAntiAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": [
@@ -79,10 +77,18 @@ def test_the_finding_interpodaffinity_skips_a_new_node_for_a_pod_an_existing_pod
     before = PluginInput((_node("node-0"),), (running,), pod)
     added = WithEvent(before, {"kind": "node", "action": "add", "new": _node("node-1")},
                       PluginInput((_node("node-0"), _node("node-1")), (running,), pod))
+    deleted = WithEvent(before, {"kind": "pod", "action": "delete", "old": running},
+                        PluginInput((_node("node-0"),), (), pod))
+    return before, added, deleted
+
+
+def test_the_finding_interpodaffinity_skips_a_new_node_for_a_pod_an_existing_pod_repels(stock):
+    """A running pod's required anti-affinity (every pod, per hostname) rejects pod-0 on node-0; node-1 joins and
+    InterPodAffinity's Filter accepts pod-0 there, but its hint for Node/Add looks only at pod-0's own (anti-)
+    affinity terms and says QueueSkip: pod-0 waits for the unschedulable pods' 5-minute flush."""
+    before, added, deleted = finding_inputs()
     prop = REGISTRY["queueing-hint-no-lost-wakeup"]
     with pytest.raises(ContractViolation, match=r"node node-1 add.*accept it on node-1.*Node/Add\|UpdateNodeLabel"):
         prop.check(stock.driver("InterPodAffinity"), WithEvents(before, (added,)))
     # Deleting the running pod instead is requeued (upstream fixed that side: kubernetes/kubernetes#135325).
-    deleted = WithEvent(before, {"kind": "pod", "action": "delete", "old": running},
-                        PluginInput((_node("node-0"),), (), pod))
     assert prop.check(stock.driver("InterPodAffinity"), WithEvents(before, (deleted,)))

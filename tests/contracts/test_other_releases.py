@@ -16,13 +16,15 @@ from typing import Iterator
 
 import pytest
 
-from conformance.contracts import REGISTRY, Tally, find_violation
+from conformance.contracts import REGISTRY, ContractViolation, Tally, find_violation
 from conformance.contracts.driver import PluginDriver
 from conformance.contracts.session import ContractSession
 from conformance.own_scheduler import resolve
 
 from .conftest import BROKEN_OWN, needs_go
-from .test_in_tree import FINDINGS
+from conformance.contracts.inputs import WithEvents
+
+from .test_in_tree import FINDINGS, finding_inputs
 
 HARNESS = Path(__file__).resolve().parents[2] / "harness"
 RELEASES = ("1.34.3", "1.35.4", "1.36.4")
@@ -43,7 +45,8 @@ def release(request) -> Iterator[tuple[str, Path]]:
     yield version, HARNESS / "bin" / f"v{version}" / "driver"
 
 
-@pytest.mark.parametrize("plugin", ("PrioritySort", "NodeResourcesFit", "InterPodAffinity"))
+@pytest.mark.parametrize("plugin", ("PrioritySort", "NodeResourcesFit", "InterPodAffinity", "DefaultPreemption",
+                                    "VolumeBinding", "DefaultBinder"))
 def test_the_in_tree_plugin_keeps_its_contracts(release, plugin):
     version, binary = release
     driver = PluginDriver(binary, config=None, plugin=plugin).start()
@@ -58,6 +61,25 @@ def test_the_in_tree_plugin_keeps_its_contracts(release, plugin):
             assert failure is None, f"{plugin} on v{version}: {failure.violation}"
             checked.append((prop.id, tally.exercised))
         assert any(exercised for _, exercised in checked), checked
+    finally:
+        driver.close()
+
+
+def test_the_interpodaffinity_finding_and_the_upstream_fix_before_it(release):
+    """The node-add side of kubernetes/kubernetes#134393 is lost on every release; its pod-delete side, fixed by
+    #135325 in v1.36, is caught on v1.34 and v1.35: the property finds the bug upstream fixed by hand."""
+    version, binary = release
+    driver = PluginDriver(binary, config=None, plugin="InterPodAffinity").start()
+    try:
+        before, added, deleted = finding_inputs()
+        prop = REGISTRY["queueing-hint-no-lost-wakeup"]
+        with pytest.raises(ContractViolation, match=r"node node-1 add.*accept it on node-1"):
+            prop.check(driver, WithEvents(before, (added,)))
+        if version.startswith(("1.34.", "1.35.")):
+            with pytest.raises(ContractViolation, match=r"pod running-0 delete.*AssignedPodDelete.*accept it on node-0"):
+                prop.check(driver, WithEvents(before, (deleted,)))
+        else:
+            assert prop.check(driver, WithEvents(before, (deleted,)))
     finally:
         driver.close()
 
