@@ -7,7 +7,7 @@
 # Outputs (gitignored):
 #   bin/runner, bin/kube-scheduler                 unless --no-scheduler
 #   bin/kube-apiserver, bin/etcd                   with --control-plane
-#   bin/driver (v1.37 only)                        with --driver: one plugin driven directly
+#   bin/driver                                     with --driver: one plugin driven directly
 #   bin/driver-race                                with --race-driver: the same with -race (CGO)
 #   bin/kubelet, kubeadm, kubectl, kube-controller-manager (from ../kind-node/bin-module),
 #   bin/containerd, ctr, containerd-shim-runc-v2, kind, pause
@@ -154,16 +154,11 @@ if $scheduler; then
 	build kube-scheduler ./cmd/kube-scheduler -tags "$k8s_tags" -ldflags "$k8s_ldflags"
 fi
 if $driver || $race_driver; then
-	# The driver speaks the v1.37 plugin API only (harness/driver).
-	if [[ -n $k8s_tags ]]; then
-		echo "build.sh: the plugin driver builds against Kubernetes v1.37 only, not $version" >&2
-		exit 2
-	fi
 	if $driver; then
-		build driver ./cmd/driver -ldflags "$k8s_ldflags"
+		build driver ./cmd/driver -tags "$k8s_tags" -ldflags "$k8s_ldflags"
 	fi
 	if $race_driver; then
-		CGO_ENABLED=1 build driver-race ./cmd/driver -race -ldflags "$k8s_ldflags"
+		CGO_ENABLED=1 build driver-race ./cmd/driver -race -tags "$k8s_tags" -ldflags "$k8s_ldflags"
 	fi
 fi
 if $control_plane; then

@@ -4,7 +4,7 @@ Each property has an id, a statement and the upstream source of its rule (`REGIS
 searches one property on one plugin through the plugin driver (harness/driver) and shrinks a failure.
 """
 
-from . import extensions, hints, ordering, purity, races, reserve, scoring  # noqa: F401 - they register
+from . import binding, extensions, hints, ordering, purity, races, reserve, scoring  # noqa: F401 - they register
 from .base import PANIC, REGISTRY, ContractViolation, Property
 from .driver import DriverCrash, DriverError, PluginDriver, UnknownPlugin
 from .search import ContractFailure, Tally, find_violation

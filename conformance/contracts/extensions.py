@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from .base import ContractViolation, Property, brief, register, run_checked
-from .calls import Call, filtering, snapshot, verdicts
-from .inputs import WithOther, with_other
+from .calls import Call, Outcome, filtering, outcomes, snapshot
+from .inputs import WithOther
+from .inputs_objects import with_other_and_objects
 
 
 def _incremental(driver, ex: WithOther, add: bool) -> bool:
@@ -24,17 +25,21 @@ def _incremental(driver, ex: WithOther, add: bool) -> bool:
     if results[3].get("code") != "Success":
         raise ContractViolation("prefilter-extensions-consistent", f"{point}({ex.other['metadata']['name']} on "
                                 f"{ex.node}) failed: {brief(results[3])}", calls, results)
-    incremental = verdicts(after, calls, results, 1, first_incremental)
-    fresh = verdicts(after, calls, results, fresh_pre, fresh_pre + 1)
+    incremental = outcomes(after, calls, results, 1, first_incremental)
+    fresh = outcomes(after, calls, results, fresh_pre, fresh_pre + 1)
     for name in after.node_names:
         if incremental[name] != fresh[name]:
-            say = {True: "passes", False: "is rejected"}
             raise ContractViolation(
                 "prefilter-extensions-consistent",
-                f"after PreFilter and {point}({ex.other['metadata']['name']} on {ex.node}), node {name} "
-                f"{say[incremental[name]]} Filter; PreFilter recomputed on the snapshot with that pod "
-                f"{'added' if add else 'removed'} says it {say[fresh[name]]}", calls, results)
+                f"after PreFilter and {point}({ex.other['metadata']['name']} on {ex.node}), Filter on node {name} "
+                f"answers {_say(incremental[name])}; PreFilter recomputed on the snapshot with that pod "
+                f"{'added' if add else 'removed'} answers {_say(fresh[name])}", calls, results)
     return True
+
+
+def _say(outcome: Outcome) -> str:
+    code, reasons = outcome
+    return code + (f" {list(reasons)}" if reasons else "")
 
 
 def _consistent(driver, ex: WithOther) -> bool:
@@ -43,7 +48,10 @@ def _consistent(driver, ex: WithOther) -> bool:
 
 register(Property(
     "prefilter-extensions-consistent", "PreFilter on a snapshot, then AddPod(p) / RemovePod(p), gives the same "
-    "Filter answer (pass or reject) on every node as PreFilter recomputed on the snapshot with p added / removed",
+    "Filter answer (status code and reasons) on every node as PreFilter recomputed on the snapshot with p added / "
+    "removed",
     "staging/src/k8s.io/kube-scheduler/framework/interface.go PreFilterExtensions; used by "
-    "pkg/scheduler/schedule_one.go addGENominatedPods and framework/preemption SelectVictimsOnNode",
-    frozenset({"preFilterExtensions"}), with_other, _consistent))
+    "pkg/scheduler/schedule_one.go addGENominatedPods and framework/preemption SelectVictimsOnNode (the code "
+    "decides whether preemption tries the node: UnschedulableAndUnresolvable nodes are no candidates; the reasons "
+    "reach the FailedScheduling event)",
+    frozenset({"preFilterExtensions"}), with_other_and_objects, _consistent))

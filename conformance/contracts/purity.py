@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from .base import PANIC, ContractViolation, Property, brief, register, run_checked
 from .calls import answers, cycle, snapshot
-from .inputs import PluginInput, plugin_inputs
+from .inputs import PluginInput
+from .inputs_objects import plugin_inputs_with_objects
 
-CYCLE_POINTS = frozenset({"preFilter", "filter", "preScore", "score", "reserve"})
+CYCLE_POINTS = frozenset({"preEnqueue", "preFilter", "filter", "postFilter", "preScore", "score", "reserve", "permit",
+                          "preBind", "bind", "postBind"})
 
 
 def _no_panic(driver, inp: PluginInput) -> bool:
@@ -43,16 +45,16 @@ def _no_input_mutation(driver, inp: PluginInput) -> bool:
 register(Property(
     PANIC, "no extension point panics on a valid input: the framework recovers nothing, a panic kills kube-scheduler",
     "pkg/scheduler/framework/runtime/framework.go (no recover around plugin calls; cmd/kube-scheduler crashes)",
-    CYCLE_POINTS, plugin_inputs, _no_panic))
+    CYCLE_POINTS, plugin_inputs_with_objects, _no_panic))
 register(Property(
     "plugin-deterministic", "the same inputs twice give the same status, reasons, node names and scores",
     "staging/src/k8s.io/kube-scheduler/framework/interface.go (plugins are functions of pod, node info and "
     "CycleState; the scheduler re-runs them on retries, preemption dry-runs and nominated pods)",
-    CYCLE_POINTS, plugin_inputs, _deterministic))
+    CYCLE_POINTS, plugin_inputs_with_objects, _deterministic))
 register(Property(
     "plugin-no-input-mutation", "no extension point changes the pod, the node info(s) or other plugins' cycle "
     "state it was given (deep comparison before and after each call)",
     "staging/src/k8s.io/kube-scheduler/framework/interface.go (PreFilterExtensions: \"must treat the nodeInfo "
     "parameter as read-only and must NOT mutate it\"; the snapshot, the pod object and the CycleState are shared by "
     "every plugin and, at Filter and Score, by 16 goroutines)",
-    CYCLE_POINTS, plugin_inputs, _no_input_mutation))
+    CYCLE_POINTS, plugin_inputs_with_objects, _no_input_mutation))

@@ -13,8 +13,8 @@ import (
 	internalcache "k8s.io/kubernetes/pkg/scheduler/backend/cache"
 	"k8s.io/kubernetes/pkg/scheduler/framework"
 
+	"github.com/kube-scheduler-conformance/harness/fwk"
 	"github.com/kube-scheduler-conformance/harness/runner"
-	fwk "k8s.io/kube-scheduler/framework"
 )
 
 // Call is one step of a call sequence (docs/contracts.md). Pod, Other, Nodes
@@ -27,6 +27,8 @@ type Call struct {
 	Other json.RawMessage   `json:"other,omitempty"`
 	Nodes []json.RawMessage `json:"nodes,omitempty"`
 	Pods  []json.RawMessage `json:"pods,omitempty"`
+	// Objects are the snapshot's other API objects (ObjectKinds), for the plugins' listers.
+	Objects []json.RawMessage `json:"objects,omitempty"`
 	// Queued are the queued pods of lessMatrix.
 	Queued []QueuedPod `json:"queued,omitempty"`
 	// Event is the cluster event of hint.
@@ -59,7 +61,13 @@ type Result struct {
 	Hint       *HintResult      `json:"hint,omitempty"`
 	Panic      string           `json:"panic,omitempty"`
 	Mutated    []string         `json:"mutated,omitempty"`
-	Error      string           `json:"error,omitempty"`
+	// Timeout is Permit's wait in nanoseconds, when it said Wait.
+	Timeout *int64 `json:"timeout,omitempty"`
+	// Bound is the node Bind bound the pod to in the API ("" for none).
+	Bound *string `json:"bound,omitempty"`
+	// Nominated is PostFilter's nominating info.
+	Nominated *Nominated `json:"nominated,omitempty"`
+	Error     string     `json:"error,omitempty"`
 	// Skipped: When said the framework would not make this call.
 	Skipped bool `json:"skipped,omitempty"`
 }
@@ -69,10 +77,12 @@ type sequence struct {
 	d      *Driver
 	states map[string]fwk.CycleState
 	pods   map[string]*v1.Pod
-	// feasible records, per cycle state, the nodes Filter answered for and
-	// whether it accepted them: PreScore and Score see the accepted ones, as
-	// upstream passes them only the feasible nodes.
-	feasible map[string]map[string]bool
+	// filtered records, per cycle state, what Filter answered per node:
+	// PreScore and Score see the nodes it accepted, as upstream passes them
+	// only the feasible nodes, and PostFilter the statuses.
+	filtered map[string]map[string]*fwk.Status
+	// preFiltered is PreFilter's status per cycle state.
+	preFiltered map[string]*fwk.Status
 }
 
 // Run runs calls in order on a fresh plugin instance, a fresh empty snapshot
@@ -82,8 +92,12 @@ func (d *Driver) Run(calls []Call) ([]Result, error) {
 		return nil, err
 	}
 	*d.snap = *internalcache.NewEmptySnapshot()
+	d.bound.reset()
+	if err := d.objects.replace(nil); err != nil {
+		return nil, err
+	}
 	s := &sequence{d: d, states: map[string]fwk.CycleState{}, pods: map[string]*v1.Pod{},
-		feasible: map[string]map[string]bool{}}
+		filtered: map[string]map[string]*fwk.Status{}, preFiltered: map[string]*fwk.Status{}}
 	out := make([]Result, len(calls))
 	for i, c := range calls {
 		if (c.When != nil && !follows(out, *c.When, i, c.Node)) || (c.Unless != nil && rejected(out, *c.Unless, i)) {
@@ -182,6 +196,7 @@ func (s *sequence) pod(raw json.RawMessage) (*v1.Pod, error) {
 		return nil, fmt.Errorf("expected a Pod manifest, got %T", obj)
 	}
 	s.pods[string(raw)] = p
+	s.d.objects.add(p)
 	return p, nil
 }
 
@@ -209,13 +224,13 @@ func (s *sequence) nodeInfo(name string) (fwk.NodeInfo, error) {
 
 // feasibleNodes are the nodes Filter accepted with state, or every node when Filter never ran with it.
 func (s *sequence) feasibleNodes(state string) []fwk.NodeInfo {
-	answered, ok := s.feasible[state]
+	answered, ok := s.filtered[state]
 	if !ok {
 		return s.nodes()
 	}
 	var out []fwk.NodeInfo
 	for _, ni := range s.nodes() {
-		if answered[ni.Node().Name] {
+		if sts, ok := answered[ni.Node().Name]; ok && sts.IsSuccess() {
 			out = append(out, ni)
 		}
 	}

@@ -12,11 +12,12 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/kube-scheduler-conformance/harness/fwk"
 	v1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/client-go/kubernetes/fake"
+	"k8s.io/client-go/tools/cache"
 	"k8s.io/klog/v2"
-	fwk "k8s.io/kube-scheduler/framework"
 	"k8s.io/kubernetes/pkg/scheduler"
 	"k8s.io/kubernetes/pkg/scheduler/apis/config"
 	internalcache "k8s.io/kubernetes/pkg/scheduler/backend/cache"
@@ -36,6 +37,8 @@ type Driver struct {
 	plugins []string // every plugin of the profile, sorted
 	plugin  fwk.Plugin
 	snap    *internalcache.Snapshot
+	bound   bindings
+	objects informed
 	hints   internalqueue.QueueingHintMap
 	// renew builds the plugin afresh: its factory, its args from the
 	// profile, the framework as its Handle, as NewFramework built it.
@@ -75,16 +78,24 @@ func New(req InitRequest, registry frameworkruntime.Registry) (*Driver, error) {
 		profile = cfg.Profiles[0].SchedulerName
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	d := &Driver{ctx: ctx, cancel: cancel, profile: profile, snap: internalcache.NewEmptySnapshot()}
+	d := &Driver{ctx: ctx, cancel: cancel, profile: profile}
 	client := fake.NewClientset()
+	d.bound.react(client)
 	informers := runner.NewInformerFactory(client)
-	opts := append(runner.SchedulerOptions(cfg), scheduler.WithNodeInfoSnapshot(d.snap),
-		scheduler.WithFrameworkOutOfTreeRegistry(runner.Guarded(registry)))
+	opts := append(runner.SchedulerOptions(cfg), scheduler.WithFrameworkOutOfTreeRegistry(runner.Guarded(registry)))
 	sched, err := scheduler.New(ctx, client, informers, nil, runner.RecorderFactory, opts...)
 	if err != nil {
 		cancel()
 		return nil, err
 	}
+	// The snapshot every profile's Handle lists from (SnapshotSharedLister); the driver sets its contents.
+	snap, err := runner.Unexported(reflect.ValueOf(sched), "nodeInfoSnapshot")
+	if err != nil {
+		cancel()
+		return nil, err
+	}
+	d.snap = snap.Interface().(*internalcache.Snapshot)
+	d.objects = informed{factory: informers, stores: map[cache.Store]bool{}}
 	informers.Start(ctx.Done())
 	informers.WaitForCacheSync(ctx.Done())
 	fw, ok := sched.Profiles[profile]
@@ -168,9 +179,8 @@ func (d *Driver) Fresh() error {
 }
 
 // registrations is what scheduler.New's buildQueueingHintMap registers for
-// one plugin (a nil hint is Queue; a Pod event counts for assigned,
-// unscheduled and target pods), with NewFramework's default for a plugin
-// without EnqueueExtensions: every resource, every action.
+// one plugin (hintMap, per release), with NewFramework's default for a
+// plugin without EnqueueExtensions: every resource, every action.
 func registrations(ctx context.Context, pl fwk.Plugin) (internalqueue.QueueingHintMap, error) {
 	events := framework.UnrollWildCardResource()
 	if ext, ok := pl.(fwk.EnqueueExtensions); ok {
@@ -179,23 +189,7 @@ func registrations(ctx context.Context, pl fwk.Plugin) (internalqueue.QueueingHi
 			return nil, err
 		}
 	}
-	out := internalqueue.QueueingHintMap{}
-	for _, e := range events {
-		fn := e.QueueingHintFn
-		if fn == nil {
-			fn = queueAlways
-		}
-		hint := &internalqueue.QueueingHintFunction{PluginName: pl.Name(), QueueingHintFn: fn,
-			PreQueueingHintFn: e.PreQueueingHintFn}
-		if e.Event.Resource == fwk.Pod {
-			for _, pe := range framework.UnrollPodEvent(e.Event) {
-				out[pe] = append(out[pe], hint)
-			}
-		} else {
-			out[e.Event] = append(out[e.Event], hint)
-		}
-	}
-	return out, nil
+	return hintMap(pl.Name(), events), nil
 }
 
 func queueAlways(klog.Logger, *v1.Pod, any, any) (fwk.QueueingHint, error) { return fwk.Queue, nil }
@@ -241,6 +235,8 @@ func (d *Driver) Points() []string {
 	add(ok, "preBind")
 	_, ok = pl.(fwk.BindPlugin)
 	add(ok, "bind")
+	_, ok = pl.(fwk.PostBindPlugin)
+	add(ok, "postBind")
 	_, ok = pl.(fwk.EnqueueExtensions)
 	add(ok, "enqueueExtensions")
 	return out

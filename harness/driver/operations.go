@@ -9,32 +9,40 @@ import (
 	"sync"
 
 	v1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/types"
 	internalcache "k8s.io/kubernetes/pkg/scheduler/backend/cache"
 	"k8s.io/kubernetes/pkg/scheduler/framework"
 	"k8s.io/kubernetes/pkg/scheduler/framework/parallelize"
 
+	"github.com/kube-scheduler-conformance/harness/fwk"
 	"github.com/kube-scheduler-conformance/harness/runner"
-	fwk "k8s.io/kube-scheduler/framework"
 )
 
 type operation func(s *sequence, c Call) (Result, error)
 
 // operations are the calls a sequence may make (docs/contracts.md).
 var operations = map[string]operation{
-	"snapshot":   (*sequence).snapshot,
-	"preFilter":  (*sequence).preFilter,
-	"filter":     (*sequence).filter,
-	"addPod":     func(s *sequence, c Call) (Result, error) { return s.extension(c, true) },
-	"removePod":  func(s *sequence, c Call) (Result, error) { return s.extension(c, false) },
-	"preScore":   (*sequence).preScore,
-	"score":      (*sequence).score,
-	"scores":     (*sequence).scores,
-	"reserve":    (*sequence).reserve,
-	"unreserve":  (*sequence).unreserve,
-	"lessMatrix": (*sequence).lessMatrix,
-	"hint":       (*sequence).hint,
-	"parallel":   (*sequence).parallel,
+	"snapshot":         (*sequence).snapshot,
+	"preFilter":        (*sequence).preFilter,
+	"filter":           (*sequence).filter,
+	"addPod":           func(s *sequence, c Call) (Result, error) { return s.extension(c, true) },
+	"removePod":        func(s *sequence, c Call) (Result, error) { return s.extension(c, false) },
+	"preScore":         (*sequence).preScore,
+	"score":            (*sequence).score,
+	"scores":           (*sequence).scores,
+	"reserve":          (*sequence).reserve,
+	"unreserve":        (*sequence).unreserve,
+	"lessMatrix":       (*sequence).lessMatrix,
+	"hint":             (*sequence).hint,
+	"parallel":         (*sequence).parallel,
+	"preEnqueue":       (*sequence).preEnqueue,
+	"postFilter":       (*sequence).postFilter,
+	"permit":           (*sequence).permit,
+	"preBindPreFlight": (*sequence).preBindPreFlight,
+	"preBind":          (*sequence).preBind,
+	"bind":             (*sequence).bind,
+	"postBind":         (*sequence).postBind,
 }
 
 // pluginAt is the driven plugin as the interface of an extension point, or
@@ -80,7 +88,28 @@ func (s *sequence) snapshot(c Call) (Result, error) {
 		}
 		pods = append(pods, p)
 	}
+	objs := make([]runtime.Object, 0, len(nodes)+len(pods)+len(c.Objects))
+	for _, n := range nodes {
+		objs = append(objs, n)
+	}
+	for _, p := range pods {
+		objs = append(objs, p)
+	}
+	for i, raw := range c.Objects {
+		obj, err := runner.DecodeManifest(raw)
+		if err != nil {
+			return Result{}, fmt.Errorf("objects[%d]: %v", i, err)
+		}
+		objs = append(objs, obj)
+	}
+	if err := s.d.objects.replace(objs); err != nil {
+		return Result{}, err
+	}
+	for _, p := range s.pods {
+		s.d.objects.add(p)
+	}
 	*s.d.snap = *internalcache.NewSnapshot(pods, nodes)
+	s.d.bound.reset()
 	return Result{}, nil
 }
 
@@ -97,6 +126,7 @@ func (s *sequence) preFilter(c Call) (Result, error) {
 	nodes := s.nodes()
 	w := watch("pod", pod, "nodeInfos", nodes)
 	res, sts := pl.PreFilter(s.d.ctx, st, pod, nodes)
+	s.preFiltered[c.State] = sts
 	out := status(sts)
 	if res == nil || res.AllNodes() {
 		out.AllNodes = true
@@ -123,12 +153,13 @@ func (s *sequence) filter(c Call) (Result, error) {
 		return Result{}, err
 	}
 	w := watch("pod", pod, "nodeInfo", ni, "otherPluginsState", foreign(st))
-	out := status(pl.Filter(s.d.ctx, st, pod, ni))
+	sts := pl.Filter(s.d.ctx, st, pod, ni)
+	out := status(sts)
 	out.Mutated = w.changed()
-	if s.feasible[c.State] == nil {
-		s.feasible[c.State] = map[string]bool{}
+	if s.filtered[c.State] == nil {
+		s.filtered[c.State] = map[string]*fwk.Status{}
 	}
-	s.feasible[c.State][c.Node] = out.Code == fwk.Success.String()
+	s.filtered[c.State][c.Node] = sts
 	return out, nil
 }
 
@@ -352,7 +383,7 @@ func (s *sequence) lessMatrix(c Call) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
-	infos := make([]fwk.QueuedEntityInfo, len(c.Queued))
+	infos := make([]queuedInfo, len(c.Queued))
 	for i, q := range c.Queued {
 		pod, err := s.pod(q.Pod)
 		if err != nil {
@@ -426,11 +457,8 @@ func (d *Driver) requeue(out *HintResult, pod *v1.Pod, evt fwk.ClusterEvent, old
 				continue
 			}
 			out.Registered = append(out.Registered, registrationText(registered))
-			if fn.PreQueueingHintFn != nil && (oldObj != nil || newObj != nil) {
-				res, err := fn.PreQueueingHintFn(logger, oldObj, newObj)
-				if err == nil && !res.AllPods && !containsName(res.Pods, podNN) {
-					continue
-				}
+			if preHintSkips(fn, podNN, oldObj, newObj) {
+				continue
 			}
 			hint, err := fn.QueueingHintFn(logger, pod, oldObj, newObj)
 			if err != nil {
@@ -508,7 +536,7 @@ func (s *sequence) clusterEvents(e Event) ([]fwk.ClusterEvent, any, any, error) 
 		if oldObj == nil || newObj == nil {
 			return nil, nil, nil, fmt.Errorf("a pod update needs old and new")
 		}
-		return framework.PodSchedulingPropertiesChange(newObj.(*v1.Pod), oldObj.(*v1.Pod), false), oldObj, newObj, nil
+		return podUpdateEvents(newObj.(*v1.Pod), oldObj.(*v1.Pod)), oldObj, newObj, nil
 	}
 	return nil, nil, nil, fmt.Errorf("event %s/%s: use kind node or pod and action add, update or delete", e.Kind, e.Action)
 }

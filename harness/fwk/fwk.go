@@ -33,3 +33,24 @@ const (
 
 // NewStatus is upstream's NewStatus.
 func NewStatus(code Code, reasons ...string) *Status { return upstream.NewStatus(code, reasons...) }
+
+// The cluster events and queueing hints, in k8s.io/kube-scheduler/framework on every release from v1.34.
+type (
+	ActionType           = upstream.ActionType
+	ClusterEvent         = upstream.ClusterEvent
+	ClusterEventWithHint = upstream.ClusterEventWithHint
+	EventResource        = upstream.EventResource
+	QueueingHint         = upstream.QueueingHint
+	QueueingHintFn       = upstream.QueueingHintFn
+)
+
+const (
+	Add             = upstream.Add
+	Delete          = upstream.Delete
+	All             = upstream.All
+	Pod             = upstream.Pod
+	Node            = upstream.Node
+	Queue           = upstream.Queue
+	QueueSkip       = upstream.QueueSkip
+	UpdateNodeTaint = upstream.UpdateNodeTaint
+)

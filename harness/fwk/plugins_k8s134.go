@@ -7,6 +7,8 @@ import upstream "k8s.io/kubernetes/pkg/scheduler/framework"
 // The plugin API, in k8s.io/kubernetes/pkg/scheduler/framework up to v1.34.
 type (
 	Plugin              = upstream.Plugin
+	QueueSortPlugin     = upstream.QueueSortPlugin
+	EnqueueExtensions   = upstream.EnqueueExtensions
 	PreEnqueuePlugin    = upstream.PreEnqueuePlugin
 	PreFilterPlugin     = upstream.PreFilterPlugin
 	PreFilterExtensions = upstream.PreFilterExtensions
@@ -20,6 +22,7 @@ type (
 	ScorePlugin         = upstream.ScorePlugin
 	ScoreExtensions     = upstream.ScoreExtensions
 	NodeScoreList       = upstream.NodeScoreList
+	NodeScore           = upstream.NodeScore
 	ReservePlugin       = upstream.ReservePlugin
 	PermitPlugin        = upstream.PermitPlugin
 	WaitingPod          = upstream.WaitingPod

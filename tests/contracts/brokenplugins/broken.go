@@ -7,6 +7,7 @@ package broken
 import (
 	"context"
 	"sync"
+	"time"
 
 	v1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -16,14 +17,12 @@ import (
 
 const zoneLabel = "topology.kubernetes.io/zone"
 
-func priority(e fwk.QueuedEntityInfo) int32 { return e.GetPriority() }
-
-// Sort (queuesort-strict-weak-order): Less uses >=, so a pod is "less" than itself.
+// Sort (queuesort-strict-weak-order): Less uses >=, so a pod is "less" than
+// itself (sort.go: Less's signature changed in v1.37).
 type Sort struct{}
 
 func NewSort(context.Context, runtime.Object, fwk.Handle) (fwk.Plugin, error) { return Sort{}, nil }
 func (Sort) Name() string                                                     { return "BrokenSort" }
-func (Sort) Less(a, b fwk.QueuedEntityInfo) bool                              { return priority(a) >= priority(b) }
 
 // OnePerNode (prefilter-extensions-consistent): rejects nodes that already run a
 // pod; PreFilter counts them, but AddPod/RemovePod forget to update the count.
@@ -208,6 +207,151 @@ func (Panicky) Name() string { return "BrokenPanicky" }
 func (Panicky) Filter(_ context.Context, _ fwk.CycleState, pod *v1.Pod, _ fwk.NodeInfo) *fwk.Status {
 	if pod.Spec.Affinity.NodeAffinity != nil {
 		return nil
+	}
+	return nil
+}
+
+// Gate (plugin-no-input-mutation at PreEnqueue): stamps the pod it decides on.
+type Gate struct{}
+
+func NewGate(context.Context, runtime.Object, fwk.Handle) (fwk.Plugin, error) { return Gate{}, nil }
+func (Gate) Name() string                                                     { return "BrokenGate" }
+func (Gate) PreEnqueue(_ context.Context, pod *v1.Pod) *fwk.Status {
+	if pod.Annotations == nil {
+		pod.Annotations = map[string]string{}
+	}
+	pod.Annotations["example.com/seen"] = "true"
+	return nil
+}
+
+// Preempt (plugin-no-panic at PostFilter): reads the first node's status
+// from the map without asking whether the map has any node.
+type Preempt struct{}
+
+func NewPreempt(context.Context, runtime.Object, fwk.Handle) (fwk.Plugin, error) {
+	return Preempt{}, nil
+}
+func (Preempt) Name() string { return "BrokenPreempt" }
+func (Preempt) PostFilter(_ context.Context, _ fwk.CycleState, pod *v1.Pod, _ fwk.NodeToStatusReader) (*fwk.PostFilterResult, *fwk.Status) {
+	if len(pod.Spec.Containers[0].Ports) == 0 && pod.Spec.Containers[0].Resources.Requests.Cpu().IsZero() {
+		var victims []string
+		return nil, fwk.NewStatus(fwk.Unschedulable, victims[0])
+	}
+	return nil, fwk.NewStatus(fwk.Unschedulable, "no victims")
+}
+
+// Permit (permit-result-legal): asks to wait, with no timeout: the
+// framework's timer rejects the pod at once.
+type Permit struct{}
+
+func NewPermit(context.Context, runtime.Object, fwk.Handle) (fwk.Plugin, error) { return Permit{}, nil }
+func (Permit) Name() string                                                     { return "BrokenPermit" }
+func (Permit) Permit(context.Context, fwk.CycleState, *v1.Pod, string) (*fwk.Status, time.Duration) {
+	return fwk.NewStatus(fwk.Wait, "waiting for the gang"), 0
+}
+
+// PreBind (plugin-deterministic at PreBind): fails every other call.
+type PreBind struct {
+	mu    sync.Mutex
+	calls int
+}
+
+func NewPreBind(context.Context, runtime.Object, fwk.Handle) (fwk.Plugin, error) {
+	return &PreBind{}, nil
+}
+func (*PreBind) Name() string { return "BrokenPreBind" }
+func (p *PreBind) PreBind(context.Context, fwk.CycleState, *v1.Pod, string) *fwk.Status {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.calls++
+	if p.calls%2 == 0 {
+		return fwk.NewStatus(fwk.Error, "volume not ready")
+	}
+	return nil
+}
+
+// Binder (bind-success-binds): says Success without binding anything.
+type Binder struct{}
+
+func NewBinder(context.Context, runtime.Object, fwk.Handle) (fwk.Plugin, error)  { return Binder{}, nil }
+func (Binder) Name() string                                                      { return "BrokenBinder" }
+func (Binder) Bind(context.Context, fwk.CycleState, *v1.Pod, string) *fwk.Status { return nil }
+
+// PostBind (plugin-no-input-mutation at PostBind): records the node in the pod it was given.
+type PostBind struct{}
+
+func NewPostBind(context.Context, runtime.Object, fwk.Handle) (fwk.Plugin, error) {
+	return PostBind{}, nil
+}
+func (PostBind) Name() string { return "BrokenPostBind" }
+func (PostBind) PostBind(_ context.Context, _ fwk.CycleState, pod *v1.Pod, node string) {
+	pod.Spec.NodeName = node
+}
+
+// Unresolvable (prefilter-extensions-consistent, by its code): like
+// OnePerNode, but AddPod/RemovePod keep the count right; a node they changed
+// is rejected UnschedulableAndUnresolvable instead of Unschedulable, so
+// preemption, which skips such nodes, never tries it.
+type Unresolvable struct{}
+
+type tally struct {
+	counts  map[string]int
+	touched map[string]bool
+}
+
+func (t *tally) Clone() fwk.StateData {
+	c := &tally{counts: map[string]int{}, touched: map[string]bool{}}
+	for k, v := range t.counts {
+		c.counts[k] = v
+	}
+	for k, v := range t.touched {
+		c.touched[k] = v
+	}
+	return c
+}
+
+const tallyKey fwk.StateKey = "BrokenUnresolvable"
+
+func NewUnresolvable(context.Context, runtime.Object, fwk.Handle) (fwk.Plugin, error) {
+	return Unresolvable{}, nil
+}
+func (Unresolvable) Name() string { return "BrokenUnresolvable" }
+func (Unresolvable) PreFilter(_ context.Context, state fwk.CycleState, _ *v1.Pod, nodes []fwk.NodeInfo) (*fwk.PreFilterResult, *fwk.Status) {
+	t := &tally{counts: map[string]int{}, touched: map[string]bool{}}
+	for _, n := range nodes {
+		t.counts[n.Node().Name] = len(n.GetPods())
+	}
+	state.Write(tallyKey, t)
+	return nil, nil
+}
+func (Unresolvable) PreFilterExtensions() fwk.PreFilterExtensions { return Unresolvable{} }
+func (Unresolvable) change(state fwk.CycleState, n fwk.NodeInfo, d int) *fwk.Status {
+	data, err := state.Read(tallyKey)
+	if err != nil {
+		return fwk.AsStatus(err)
+	}
+	t := data.(*tally)
+	t.counts[n.Node().Name] += d
+	t.touched[n.Node().Name] = true
+	return nil
+}
+func (u Unresolvable) AddPod(_ context.Context, state fwk.CycleState, _ *v1.Pod, _ fwk.PodInfo, n fwk.NodeInfo) *fwk.Status {
+	return u.change(state, n, 1)
+}
+func (u Unresolvable) RemovePod(_ context.Context, state fwk.CycleState, _ *v1.Pod, _ fwk.PodInfo, n fwk.NodeInfo) *fwk.Status {
+	return u.change(state, n, -1)
+}
+func (Unresolvable) Filter(_ context.Context, state fwk.CycleState, _ *v1.Pod, n fwk.NodeInfo) *fwk.Status {
+	data, err := state.Read(tallyKey)
+	if err != nil {
+		return fwk.AsStatus(err)
+	}
+	t := data.(*tally)
+	if t.counts[n.Node().Name] > 0 {
+		if t.touched[n.Node().Name] {
+			return fwk.NewStatus(fwk.UnschedulableAndUnresolvable, "node already runs a pod")
+		}
+		return fwk.NewStatus(fwk.Unschedulable, "node already runs a pod")
 	}
 	return nil
 }

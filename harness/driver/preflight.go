@@ -1,0 +1,18 @@
+//go:build !k8s134 && !k8s135
+
+package driver
+
+import (
+	"context"
+
+	v1 "k8s.io/api/core/v1"
+
+	"github.com/kube-scheduler-conformance/harness/fwk"
+)
+
+// preFlight is PreBindPreFlight's status; since v1.36 it returns a result
+// besides (preflight_until135.go has the older signature).
+func preFlight(ctx context.Context, pl fwk.PreBindPlugin, st fwk.CycleState, pod *v1.Pod, node string) *fwk.Status {
+	_, sts := pl.PreBindPreFlight(ctx, st, pod, node)
+	return sts
+}
