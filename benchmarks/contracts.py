@@ -7,7 +7,8 @@ Uses the stock build's plugin driver (harness/bin/driver, or $SCHED_CONFORMANCE_
 or, with --own-scheduler, that build's. Examples/s is wall time per property including Hypothesis' drawing and
 shrinking of the inputs; `driver/s` counts only the time inside the property's check (the driver's calls and the
 judgement). With --race, plugin-race-free runs too, on the -race driver; the same properties also run on it once
-more to give the race build's slowdown.
+more to give the race build's slowdown. Last, each input strategy is drawn alone (the profile's examples, no
+check): the wall rate's other half.
 """
 
 from __future__ import annotations
@@ -44,6 +45,29 @@ def measure(session: ContractSession, plugin: str, prop, *, profile: str, max_ex
     return row
 
 
+def draw_rates(profile: str, max_examples: int | None) -> dict[str, int]:
+    """Examples/s of each property's input strategy drawn alone, as find_violation draws it."""
+    from hypothesis import given, seed, settings
+
+    from conformance.repeatable import repeatable
+    from conformance.settings import for_profile
+    base = for_profile(profile)
+    rates = {}
+    for strategy in dict.fromkeys(prop.strategy for prop in REGISTRY.values()):
+        drawn = []
+
+        @seed(0)
+        @settings(base, max_examples=max_examples or base.max_examples)
+        @given(strategy())
+        def draw(example) -> None:
+            drawn.append(example)
+        start = time.perf_counter()
+        with repeatable():
+            draw()
+        rates[strategy.__name__] = round(len(drawn) / (time.perf_counter() - start))
+    return rates
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--profile", default="ci")
@@ -76,8 +100,10 @@ def main() -> int:
     finally:
         session.close()
     print(f"total {time.perf_counter() - started:.0f} s for {len(rows)} plugin/property runs")
+    draws = draw_rates(args.profile, args.max_examples)
+    print("drawing alone: " + ", ".join(f"{name} {rate}/s" for name, rate in draws.items()))
     if args.json:
-        Path(args.json).write_text(json.dumps(rows, indent=1) + "\n")
+        Path(args.json).write_text(json.dumps({"runs": rows, "draws": draws}, indent=1) + "\n")
     return 0
 
 

@@ -3,6 +3,7 @@ values, element lists, keyed maps) that keep the choice sequence easy to shrink.
 
 from __future__ import annotations
 
+import threading
 from functools import lru_cache
 from typing import Any, Callable, Sequence, TypeVar
 
@@ -65,8 +66,31 @@ def _decisions(more: int) -> SearchStrategy[object]:
     return st.sampled_from((_STOP,) * (_SLOTS - keep - 1) + (_SKIP,) + (_KEEP,) * keep)
 
 
+class _Pending(threading.local):
+    """The arguments of the shared span strategies' draws in progress, innermost last.
+
+    A composite strategy built per call (`_span(build)`) costs three times the draw it wraps
+    (Hypothesis builds and validates each instance); one instance per kind of span, told what
+    to build through this stack, gives the same spans for the cost of the draw."""
+
+    def __init__(self) -> None:
+        self.args: list[tuple] = []
+
+
+_pending = _Pending()
+
+
+def _shared(draw: Draw, strategy: SearchStrategy[T], *args: Any) -> T:
+    _pending.args.append(args)
+    try:
+        return draw(strategy)
+    finally:
+        _pending.args.pop()
+
+
 @st.composite
-def _element(draw: Draw, build: Callable[[Draw], Any], more: int) -> Any:
+def _element_span(draw: Draw) -> Any:
+    build, more = _pending.args[-1]
     decision = draw(_decisions(more))
     if decision is _STOP:
         return _STOP
@@ -75,8 +99,12 @@ def _element(draw: Draw, build: Callable[[Draw], Any], more: int) -> Any:
 
 
 @st.composite
-def _span(draw: Draw, build: Callable[[Draw], Any]) -> Any:
+def _build_span(draw: Draw) -> Any:
+    (build,) = _pending.args[-1]
     return build(draw)
+
+
+_ELEMENT, _SPAN = _element_span(), _build_span()
 
 
 def together(draw: Draw, build: Callable[[Draw], T]) -> T:
@@ -86,7 +114,7 @@ def together(draw: Draw, build: Callable[[Draw], T]) -> T:
     the choice and delete everything it enabled in one step, instead of leaving those choices to
     be misread by later draws.
     """
-    return draw(_span(build))
+    return _shared(draw, _SPAN, build)
 
 
 def optional(draw: Draw, percent: int, build: Callable[[Draw], T]) -> T | None:
@@ -112,7 +140,7 @@ def elements(draw: Draw, low: int, high: int, build: Callable[[Draw, int], T | N
         raise ValueError(f"elements(low={low!r}, high={high!r}, more={more!r}): need 0 <= low <= high, 0 < more <= 90")
     out: list[T] = []
     for _ in range(high):
-        value = draw(_element(lambda d: build(d, len(out)), more))
+        value = _shared(draw, _ELEMENT, lambda d: build(d, len(out)), more)
         if value is _STOP:
             break
         if value is not _SKIP and value is not None:
@@ -140,9 +168,19 @@ def keyed(draw: Draw, keys: Sequence[str], build: Callable[[Draw], T], *, more: 
     return dict(elements(draw, 1, len(keys), entry, more=more))
 
 
+@lru_cache(maxsize=4096)
+def _sampled(pool: tuple) -> SearchStrategy[Any]:
+    return st.sampled_from(pool)
+
+
 def pick(draw: Draw, pool: Sequence[T]) -> T:
     """One element of `pool`; shrinks towards the first."""
-    return draw(st.sampled_from(tuple(pool)))
+    pool = tuple(pool)
+    try:
+        strategy = _sampled(pool)  # a strategy built per draw costs more than the draw
+    except TypeError:  # unhashable elements (manifests)
+        strategy = st.sampled_from(pool)
+    return draw(strategy)
 
 
 __all__ = ["Draw", "Manifest", "count", "elements", "flag", "keyed", "optional", "pick", "subset", "together"]

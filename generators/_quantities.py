@@ -7,6 +7,7 @@ exact spelling is drawn ("1", "1000m", "1.5", "1Gi", "1073741824", "500M", ...).
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Collection, Mapping
 
 from hypothesis import strategies as st
@@ -56,6 +57,11 @@ def draw_spelling(draw: Draw, resource: str, value: int) -> str:
     return pick(draw, spellings(resource, value))
 
 
+@lru_cache(maxsize=None)
+def _integers(top: int) -> SearchStrategy[int]:
+    return st.integers(0, top)
+
+
 def draw_amount(draw: Draw, resource: str, *, pool: Mapping[str, tuple[int, ...]] = AMOUNTS,
                 max_value: int | None = None) -> int:
     """An amount from the pool (usually) or any multiple of the resource's unit up to `max_value`."""
@@ -63,7 +69,7 @@ def draw_amount(draw: Draw, resource: str, *, pool: Mapping[str, tuple[int, ...]
     values = tuple(v for v in pool.get(resource, AMOUNTS[PODS]) if v <= top) or (0,)
     if draw(flag(10 if pool is CAPACITIES else 20)):
         unit = _UNIT.get(resource, 1)
-        return unit * draw(st.integers(0, top // unit))
+        return unit * draw(_integers(top // unit))
     return pick(draw, values)
 
 

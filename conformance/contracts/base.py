@@ -30,6 +30,7 @@ class Property:
     strategy: Callable[[], SearchStrategy[Any]]
     check: Callable[[Any, Any], bool]
     race: bool = False  # needs the driver built with -race
+    watch: bool = False  # reads the results' `mutated` (PluginDriver.watch)
 
     def applies(self, points: frozenset[str]) -> bool:
         return bool(self.points & points)

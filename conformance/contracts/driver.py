@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import subprocess
 import threading
 from collections import deque
 from pathlib import Path
-from typing import Any, Mapping, Sequence
+from typing import Any, Iterator, Mapping, Sequence
 
 from ..errors import ConformanceError
 
@@ -31,13 +32,17 @@ class UnknownPlugin(DriverError):
         self.plugins = tuple(plugins)
 
 
-# The race detector stops the process at the first race, so a report is tied to the request that raced.
-RACE_ENV = {"GORACE": "halt_on_error=1 exitcode=66"}
+# The race detector stops the process at the first race, so a report is tied to the request that raced. Its default
+# second of sleep at exit (for goroutines still reporting) would only delay closing: the driver exits when no call runs.
+RACE_ENV = {"GORACE": "halt_on_error=1 exitcode=66 atexit_sleep_ms=0"}
 STDERR_LINES = 200
 
 
 class PluginDriver:
-    """One driver process with one plugin initialised (`start`); `run(calls)` returns one result per call."""
+    """One driver process with one plugin initialised (`start`); `run(calls)` returns one result per call.
+
+    `watch`: the driver digests each call's inputs before and after it and names those it changed (`mutated`);
+    that is most of a call's cost, so properties that do not read `mutated` turn it off (`watching`)."""
 
     def __init__(self, binary: Path, *, config: Mapping[str, Any] | None, plugin: str, race: bool = False) -> None:
         self.binary, self.config, self.plugin, self.race = Path(binary), config, plugin, race
@@ -45,6 +50,7 @@ class PluginDriver:
         self._stderr: deque[str] = deque(maxlen=STDERR_LINES)
         self._id = 0
         self.info: dict[str, Any] = {}
+        self.watch = True
 
     @property
     def points(self) -> frozenset[str]:
@@ -63,8 +69,17 @@ class PluginDriver:
         for line in self._proc.stderr:
             self._stderr.append(line)
 
+    @contextlib.contextmanager
+    def watching(self, watch: bool) -> Iterator[PluginDriver]:
+        before, self.watch = self.watch, watch
+        try:
+            yield self
+        finally:
+            self.watch = before
+
     def run(self, calls: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
-        results = self._request({"calls": list(calls)})["results"]
+        body: dict[str, Any] = {"calls": list(calls)} if self.watch else {"watch": False, "calls": list(calls)}
+        results = self._request(body)["results"]
         for i, result in enumerate(results):
             if result.get("error"):
                 raise DriverError(f"call {i} ({calls[i].get('point')}): {result['error']}")

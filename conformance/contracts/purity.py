@@ -57,4 +57,4 @@ register(Property(
     "staging/src/k8s.io/kube-scheduler/framework/interface.go (PreFilterExtensions: \"must treat the nodeInfo "
     "parameter as read-only and must NOT mutate it\"; the snapshot, the pod object and the CycleState are shared by "
     "every plugin and, at Filter and Score, by 16 goroutines)",
-    CYCLE_POINTS, plugin_inputs_with_objects, _no_input_mutation))
+    CYCLE_POINTS, plugin_inputs_with_objects, _no_input_mutation, watch=True))

@@ -36,7 +36,8 @@ def write(directory: str | Path, failure: ContractFailure, *, config: dict[str, 
     (out / "input.yaml").write_text(yaml.dump(failure.example.to_dict(), Dumper=PlainDumper, sort_keys=False,
                                               width=110))
     (out / CALLS).write_text(json.dumps({"init": {"config": config, "plugin": failure.plugin},
-                                         "calls": violation.calls, "results": violation.results}, indent=1) + "\n")
+                                         "watch": failure.prop.watch, "calls": violation.calls,
+                                         "results": violation.results}, indent=1) + "\n")
     meta = {"contract": violation.property_id, "plugin": failure.plugin, "race": race}
     if own_scheduler is not None:
         (out / OWN_SCHEDULER).write_text(own_scheduler)
@@ -67,6 +68,7 @@ def replay(directory: str | Path, meta: dict[str, Any]) -> int:
     else:
         binary = stock_driver(race)
     driver = PluginDriver(binary, config=recorded["init"]["config"], plugin=recorded["init"]["plugin"], race=race)
+    driver.watch = recorded.get("watch", True)
     prop = meta["contract"]
     try:
         driver.start()

@@ -73,7 +73,7 @@ def find_violation(driver: Any, prop: Property, *, profile: str = "ci", max_exam
         check = seed(zlib.crc32(key.encode()))(check)
     start = time.perf_counter()
     try:
-        with repeatable(), shrink_budget(shrink_seconds or SHRINK_SECONDS[profile]):
+        with repeatable(), shrink_budget(shrink_seconds or SHRINK_SECONDS[profile]), driver.watching(prop.watch):
             check()
     except ContractViolation as violation:
         found, seconds = last["detected"]

@@ -43,3 +43,21 @@ func TestDigestEndsOnPointerCycles(t *testing.T) {
 		t.Fatal("no digest")
 	}
 }
+
+func TestDigestTellsAwayAMovedValue(t *testing.T) {
+	a := &v1.Pod{}
+	a.Labels = map[string]string{"a": "1"}
+	a.Annotations = map[string]string{}
+	b := a.DeepCopy()
+	b.Labels, b.Annotations = map[string]string{}, map[string]string{"a": "1"}
+	if digest(a) == digest(b) {
+		t.Fatal("a label moved to the annotations went unseen")
+	}
+	c := &v1.Pod{}
+	c.Name, c.Namespace = "ab", ""
+	e := &v1.Pod{}
+	e.Name, e.Namespace = "a", "b"
+	if digest(c) == digest(e) {
+		t.Fatal("strings split differently digest alike")
+	}
+}

@@ -21,10 +21,14 @@ import (
 //	    or {"id": 1, "error": "...", "plugins": [...]}   (an unknown plugin: the profile's plugins)
 //	{"id": 2, "calls": [{"point": "snapshot", "nodes": [...], "pods": [...]}, {"point": "preFilter", "pod": {...}, "state": "a"}, ...]}
 //	    -> {"id": 2, "results": [{"code": "Success", ...}, ...]}
+//
+// "watch": false with calls skips digesting each call's inputs before and
+// after it: no result then has "mutated".
 type request struct {
 	ID    json.RawMessage `json:"id"`
 	Init  *wireInit       `json:"init"`
 	Calls []Call          `json:"calls"`
+	Watch *bool           `json:"watch"`
 }
 
 type wireInit struct {
@@ -104,7 +108,9 @@ func answer(d **Driver, req *request, registry frameworkruntime.Registry) map[st
 		if *d == nil || (*d).plugin == nil {
 			return map[string]any{"error": "no plugin yet: send init with a plugin first"}
 		}
+		watching = req.Watch == nil || *req.Watch
 		results, err := (*d).Run(req.Calls)
+		watching = true
 		if err != nil {
 			return map[string]any{"error": oneLine(err)}
 		}

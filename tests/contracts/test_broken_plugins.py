@@ -61,3 +61,28 @@ def test_a_correct_reserve_plugin_passes_what_its_twin_fails(broken):
     """BrokenDoubleRelease restores after one Reserve/Unreserve: only unreserve-idempotent may catch it."""
     driver = broken.driver("BrokenDoubleRelease")
     assert find_violation(driver, REGISTRY["reserve-unreserve-restores"], profile="ci", max_examples=50) is None
+
+
+def test_only_the_mutation_property_pays_for_the_digests(broken, tmp_path):
+    """Without `watch` the driver digests nothing and reports no mutation; a reproducer records the choice, so
+    that its replay answers as the failing run did."""
+    from conformance.contracts import reproducer
+    from conformance.contracts.calls import cycle
+    from conformance.contracts.inputs import PluginInput
+
+    driver = broken.driver("BrokenToucher")
+    node = {"apiVersion": "v1", "kind": "Node", "metadata": {"name": "node-0"},
+            "status": {"allocatable": {"cpu": "8", "memory": "16Gi", "pods": "110"}}}
+    pod = {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "pod-0", "namespace": "default"},
+           "spec": {"containers": [{"name": "c", "image": "i"}]}}
+    calls = cycle(driver.points, PluginInput((node,), (), pod), pod)
+    assert any(r.get("mutated") for r in driver.run(calls))
+    with driver.watching(False):
+        assert not any(r.get("mutated") for r in driver.run(calls))
+    assert driver.watch
+    failure = find_violation(driver, REGISTRY["plugin-deterministic"], profile="ci", max_examples=20)
+    assert failure is None, "BrokenToucher answers the same twice; only the mutation property may catch it"
+    failure = find_violation(driver, REGISTRY["plugin-no-input-mutation"], profile="ci", max_examples=100,
+                             shrink_seconds=2)
+    recorded = reproducer.write(tmp_path / "r", failure, config=None, race=False)
+    assert '"watch": true' in (recorded / reproducer.CALLS).read_text()
