@@ -128,84 +128,43 @@ type Nominated struct {
 }
 
 func (s *sequence) permit(c Call) (Result, error) {
-	pl, err := pluginAt[fwk.PermitPlugin](s.d, "Permit")
-	if err != nil {
-		return Result{}, err
-	}
-	pod, st, _, err := s.podStateNode(c)
-	if err != nil {
-		return Result{}, err
-	}
-	w := watch("pod", pod, "otherPluginsState", foreign(st))
-	sts, timeout := pl.Permit(s.d.ctx, st, pod, c.Node)
-	out := status(sts)
-	if sts.IsWait() {
-		t := int64(timeout / time.Nanosecond)
-		out.Timeout = &t
-	}
-	out.Mutated = w.changed()
-	return out, nil
+	return atNode(s, c, "Permit", func(pl fwk.PermitPlugin, st fwk.CycleState, pod *v1.Pod) Result {
+		sts, timeout := pl.Permit(s.d.ctx, st, pod, c.Node)
+		out := status(sts)
+		if sts.IsWait() {
+			t := int64(timeout / time.Nanosecond)
+			out.Timeout = &t
+		}
+		return out
+	})
 }
 
 func (s *sequence) preBindPreFlight(c Call) (Result, error) {
-	pl, err := pluginAt[fwk.PreBindPlugin](s.d, "PreBind")
-	if err != nil {
-		return Result{}, err
-	}
-	pod, st, _, err := s.podStateNode(c)
-	if err != nil {
-		return Result{}, err
-	}
-	w := watch("pod", pod, "otherPluginsState", foreign(st))
-	out := status(preFlight(s.d.ctx, pl, st, pod, c.Node))
-	out.Mutated = w.changed()
-	return out, nil
+	return atNode(s, c, "PreBind", func(pl fwk.PreBindPlugin, st fwk.CycleState, pod *v1.Pod) Result {
+		return status(preFlight(s.d.ctx, pl, st, pod, c.Node))
+	})
 }
 
 func (s *sequence) preBind(c Call) (Result, error) {
-	pl, err := pluginAt[fwk.PreBindPlugin](s.d, "PreBind")
-	if err != nil {
-		return Result{}, err
-	}
-	pod, st, _, err := s.podStateNode(c)
-	if err != nil {
-		return Result{}, err
-	}
-	w := watch("pod", pod, "otherPluginsState", foreign(st))
-	out := status(pl.PreBind(s.d.ctx, st, pod, c.Node))
-	out.Mutated = w.changed()
-	return out, nil
+	return atNode(s, c, "PreBind", func(pl fwk.PreBindPlugin, st fwk.CycleState, pod *v1.Pod) Result {
+		return status(pl.PreBind(s.d.ctx, st, pod, c.Node))
+	})
 }
 
 // bind calls Bind; Bound is the node the fake API server saw the pod bound
 // to by the end of the call ("" for none).
 func (s *sequence) bind(c Call) (Result, error) {
-	pl, err := pluginAt[fwk.BindPlugin](s.d, "Bind")
-	if err != nil {
-		return Result{}, err
-	}
-	pod, st, _, err := s.podStateNode(c)
-	if err != nil {
-		return Result{}, err
-	}
-	w := watch("pod", pod, "otherPluginsState", foreign(st))
-	out := status(pl.Bind(s.d.ctx, st, pod, c.Node))
-	bound := s.d.bound.node(pod)
-	out.Bound = &bound
-	out.Mutated = w.changed()
-	return out, nil
+	return atNode(s, c, "Bind", func(pl fwk.BindPlugin, st fwk.CycleState, pod *v1.Pod) Result {
+		out := status(pl.Bind(s.d.ctx, st, pod, c.Node))
+		bound := s.d.bound.node(pod)
+		out.Bound = &bound
+		return out
+	})
 }
 
 func (s *sequence) postBind(c Call) (Result, error) {
-	pl, err := pluginAt[fwk.PostBindPlugin](s.d, "PostBind")
-	if err != nil {
-		return Result{}, err
-	}
-	pod, st, _, err := s.podStateNode(c)
-	if err != nil {
-		return Result{}, err
-	}
-	w := watch("pod", pod, "otherPluginsState", foreign(st))
-	pl.PostBind(s.d.ctx, st, pod, c.Node)
-	return Result{Code: fwk.Success.String(), Mutated: w.changed()}, nil
+	return atNode(s, c, "PostBind", func(pl fwk.PostBindPlugin, st fwk.CycleState, pod *v1.Pod) Result {
+		pl.PostBind(s.d.ctx, st, pod, c.Node)
+		return Result{Code: fwk.Success.String()}
+	})
 }

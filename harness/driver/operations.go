@@ -180,6 +180,25 @@ func (s *sequence) podStateNode(c Call) (*v1.Pod, fwk.CycleState, fwk.NodeInfo, 
 	return pod, st, ni, err
 }
 
+// atNode runs one call of a point that takes the pod, its cycle state and a
+// node name (Reserve, Unreserve, Permit, PreBindPreFlight, PreBind, Bind,
+// PostBind): the plugin as a P (point names it in the error when it is not),
+// the call's pod and state, and which of them run changed.
+func atNode[P any](s *sequence, c Call, point string, run func(pl P, st fwk.CycleState, pod *v1.Pod) Result) (Result, error) {
+	pl, err := pluginAt[P](s.d, point)
+	if err != nil {
+		return Result{}, err
+	}
+	pod, st, _, err := s.podStateNode(c)
+	if err != nil {
+		return Result{}, err
+	}
+	w := watch("pod", pod, "otherPluginsState", foreign(st))
+	out := run(pl, st, pod)
+	out.Mutated = w.changed()
+	return out, nil
+}
+
 func (s *sequence) existingState(name string) (fwk.CycleState, error) {
 	if name == "" {
 		return s.state("", true)
@@ -297,32 +316,16 @@ func (s *sequence) scores(c Call) (Result, error) {
 }
 
 func (s *sequence) reserve(c Call) (Result, error) {
-	pl, err := pluginAt[fwk.ReservePlugin](s.d, "Reserve")
-	if err != nil {
-		return Result{}, err
-	}
-	pod, st, _, err := s.podStateNode(c)
-	if err != nil {
-		return Result{}, err
-	}
-	w := watch("pod", pod, "otherPluginsState", foreign(st))
-	out := status(pl.Reserve(s.d.ctx, st, pod, c.Node))
-	out.Mutated = w.changed()
-	return out, nil
+	return atNode(s, c, "Reserve", func(pl fwk.ReservePlugin, st fwk.CycleState, pod *v1.Pod) Result {
+		return status(pl.Reserve(s.d.ctx, st, pod, c.Node))
+	})
 }
 
 func (s *sequence) unreserve(c Call) (Result, error) {
-	pl, err := pluginAt[fwk.ReservePlugin](s.d, "Reserve")
-	if err != nil {
-		return Result{}, err
-	}
-	pod, st, _, err := s.podStateNode(c)
-	if err != nil {
-		return Result{}, err
-	}
-	w := watch("pod", pod, "otherPluginsState", foreign(st))
-	pl.Unreserve(s.d.ctx, st, pod, c.Node)
-	return Result{Code: fwk.Success.String(), Mutated: w.changed()}, nil
+	return atNode(s, c, "Reserve", func(pl fwk.ReservePlugin, st fwk.CycleState, pod *v1.Pod) Result {
+		pl.Unreserve(s.d.ctx, st, pod, c.Node)
+		return Result{Code: fwk.Success.String()}
+	})
 }
 
 // parallel calls Filter or Score on every node Repeat times from
