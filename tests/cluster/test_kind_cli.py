@@ -184,3 +184,24 @@ def test_cluster_up_kind_without_docker_names_the_command(monkeypatch, tmp_path,
     err = capsys.readouterr().err.strip().splitlines()
     assert err == ["sched-conformance: kind needs Docker: the `docker` command is not on PATH (as root: "
                    "kind-node/docker-setup.sh --install); or pass --install-docker (as root) to let this command do it"]
+
+
+def test_a_kubelet_that_keeps_the_old_scheduler_running_is_restarted_once(monkeypatch):
+    """The CI case: the kubelet restarted (kubeadm) while the manifest left, and never killed the old pod."""
+    import subprocess
+    from conformance.cluster import kind_scheduler
+    monkeypatch.setattr(kind_scheduler, "KUBELET_NUDGE_AFTER", 0.0)
+    calls, alive = [], {"kube-scheduler": True}
+
+    def run(argv, stdin=None):
+        command = [a for a in argv[2:] if a != "-i"][1:]  # after `docker exec [-i] NODE`
+        calls.append(command)
+        if command == ["systemctl", "restart", "kubelet"]:
+            alive["kube-scheduler"] = False  # the restarted kubelet kills the pod it has no manifest for
+        code = 0 if command != ["pgrep", "-x", "kube-scheduler"] or alive["kube-scheduler"] else 1
+        return subprocess.CompletedProcess(argv, code, "", "")
+
+    scheduler = kind_scheduler.KindScheduler("sc", kube=None, run=run)
+    assert scheduler.stop()
+    assert calls.count(["systemctl", "restart", "kubelet"]) == 1
+    assert calls[-1] == ["pgrep", "-x", "kube-scheduler"]
