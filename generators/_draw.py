@@ -169,7 +169,8 @@ def keyed(draw: Draw, keys: Sequence[str], build: Callable[[Draw], T], *, more: 
 
 
 @lru_cache(maxsize=4096)
-def _sampled(pool: tuple) -> SearchStrategy[Any]:
+def _sampled(pool: tuple, types: tuple) -> SearchStrategy[Any]:
+    # `types` is part of the key only: (0, 1) and (False, True) are equal tuples, but not the same pool.
     return st.sampled_from(pool)
 
 
@@ -177,7 +178,7 @@ def pick(draw: Draw, pool: Sequence[T]) -> T:
     """One element of `pool`; shrinks towards the first."""
     pool = tuple(pool)
     try:
-        strategy = _sampled(pool)  # a strategy built per draw costs more than the draw
+        strategy = _sampled(pool, tuple(map(type, pool)))  # one built per draw costs more than the draw
     except TypeError:  # unhashable elements (manifests)
         strategy = st.sampled_from(pool)
     return draw(strategy)
