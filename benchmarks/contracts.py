@@ -1,7 +1,7 @@
 """Contract properties over every plugin of a profile: results, exercised counts and examples/s per property.
 
     PYTHONPATH=. python benchmarks/contracts.py [--profile ci] [--max-examples N] [--plugin NAME ...]
-        [--own-scheduler FILE] [--race] [--json OUT]
+        [--own-scheduler FILE] [--race] [--shared] [--json OUT]
 
 Uses the stock build's plugin driver (harness/bin/driver, or $SCHED_CONFORMANCE_BIN/driver; built on first use)
 or, with --own-scheduler, that build's. Examples/s is wall time per property including Hypothesis' drawing and
@@ -9,6 +9,11 @@ shrinking of the inputs; `driver/s` counts only the time inside the property's c
 judgement). With --race, plugin-race-free runs too, on the -race driver; the same properties also run on it once
 more to give the race build's slowdown. Last, each input strategy is drawn alone (the profile's examples, no
 check): the wall rate's other half.
+
+With --shared, the properties of one input strategy are also searched together, as the suite does
+(`find_violations`: each example drawn once, every property checks it), right after they ran alone: a
+`shared` line per group gives property examples/s (the examples every property checked, summed, per second of
+the group's wall time) beside the same figure for the runs alone.
 """
 
 from __future__ import annotations
@@ -22,7 +27,7 @@ from pathlib import Path
 _HERE = Path(__file__).resolve().parent
 sys.path[:] = [str(_HERE.parent)] + [p for p in sys.path if Path(p or ".").resolve() != _HERE]
 
-from conformance.contracts import REGISTRY, Tally, find_violation  # noqa: E402 - after the path fix above
+from conformance.contracts import REGISTRY, Tally, find_violation, find_violations  # noqa: E402 - after the path fix
 from conformance.contracts.session import ContractSession  # noqa: E402
 from conformance.own_scheduler import resolve  # noqa: E402
 
@@ -43,6 +48,24 @@ def measure(session: ContractSession, plugin: str, prop, *, profile: str, max_ex
         row["violation"] = str(failure.violation)
         row["example"] = failure.example.to_dict()
     return row
+
+
+def measure_shared(session: ContractSession, plugin: str, props: list, alone: list[dict], *, profile: str,
+                   max_examples: int | None) -> dict:
+    """The group searched as the suite does, beside the sum of its properties' runs alone."""
+    driver = session.driver(plugin)
+    tallies: dict[str, Tally] = {}
+    start = time.perf_counter()
+    failures = find_violations(driver, props, profile=profile, max_examples=max_examples, tallies=tallies)
+    wall = time.perf_counter() - start
+    examples = sum(t.examples for t in tallies.values())
+    alone_wall = sum(r["seconds"] for r in alone)
+    alone_examples = sum(r["examples"] for r in alone)
+    return {"plugin": plugin, "shared": [p.id for p in props], "seconds": round(wall, 2), "examples": examples,
+            "property_examples_per_s": round(examples / wall) if wall else None,
+            "alone_seconds": round(alone_wall, 2),
+            "alone_property_examples_per_s": round(alone_examples / alone_wall) if alone_wall else None,
+            "failed": sorted(failures), "exercised": {k: t.exercised for k, t in tallies.items()}}
 
 
 def draw_rates(profile: str, max_examples: int | None) -> dict[str, int]:
@@ -75,6 +98,7 @@ def main() -> int:
     parser.add_argument("--plugin", action="append", default=[])
     parser.add_argument("--own-scheduler")
     parser.add_argument("--race", action="store_true")
+    parser.add_argument("--shared", action="store_true", help="also search each strategy's properties together")
     parser.add_argument("--json")
     args = parser.parse_args()
     session = ContractSession(resolve(own_file=args.own_scheduler) if args.own_scheduler else None)
@@ -83,6 +107,7 @@ def main() -> int:
     try:
         for plugin in args.plugin or session.plugins():
             points = session.driver(plugin).points
+            groups: dict = {}
             for prop in REGISTRY.values():
                 if not prop.applies(points) or (prop.race and not args.race):
                     continue
@@ -97,6 +122,15 @@ def main() -> int:
                           flush=True)
                     if row["result"] == "FAIL":
                         print("    " + row["violation"].splitlines()[0], flush=True)
+                    if not race:
+                        groups.setdefault(prop.strategy, []).append((prop, row))
+            for members in (g for g in groups.values() if args.shared and len(g) > 1):
+                row = measure_shared(session, plugin, [p for p, _ in members], [r for _, r in members],
+                                     profile=args.profile, max_examples=args.max_examples)
+                rows.append(row)
+                print(f"{plugin:34} shared by {len(members)}: {', '.join(row['shared'])}\n{'':34} "
+                      f"{row['seconds']:6.2f} s  {row['property_examples_per_s']} property examples/s (alone: "
+                      f"{row['alone_seconds']:.2f} s, {row['alone_property_examples_per_s']}/s)", flush=True)
     finally:
         session.close()
     print(f"total {time.perf_counter() - started:.0f} s for {len(rows)} plugin/property runs")

@@ -7,7 +7,8 @@ searches one property on one plugin through the plugin driver (harness/driver) a
 from . import binding, extensions, hints, ordering, purity, races, reserve, scoring  # noqa: F401 - they register
 from .base import PANIC, REGISTRY, ContractViolation, Property
 from .driver import DriverCrash, DriverError, PluginDriver, UnknownPlugin
-from .search import ContractFailure, Tally, find_violation
+from .search import ContractFailure, SharedSearches, Tally, find_violation, find_violations
 
 __all__ = ["ContractFailure", "ContractViolation", "DriverCrash", "DriverError", "PANIC", "PluginDriver",
-           "Property", "REGISTRY", "Tally", "UnknownPlugin", "find_violation"]
+           "Property", "REGISTRY", "SharedSearches", "Tally", "UnknownPlugin", "find_violation",
+           "find_violations"]

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from .base import ContractViolation, Property, brief, register, run_checked
 from .calls import cycle
-from .inputs import PluginInput, plugin_inputs
+from .inputs import PluginInput
+from .inputs_objects import plugin_inputs_with_objects
 
 PERMIT_CODES = frozenset({"Success", "Wait", "Unschedulable", "UnschedulableAndUnresolvable", "Pending", "Error"})
 
@@ -53,11 +54,11 @@ register(Property(
     "staging/src/k8s.io/kube-scheduler/framework/interface.go PermitPlugin (\"must return success or wait with "
     "timeout duration\"); pkg/scheduler/framework/runtime/framework.go RunPermitPlugins (Skip and other codes: "
     "\"running Permit plugin %q\" error) and waiting_pods_map.go newWaitingPod (time.AfterFunc(timeout) rejects)",
-    frozenset({"permit"}), plugin_inputs, _permit_legal))
+    frozenset({"permit"}), plugin_inputs_with_objects, _permit_legal))
 register(Property(
     "bind-success-binds", "a Bind that returns Success has bound the pod to that node in the API; one that returns "
     "Skip has bound nothing",
     "staging/src/k8s.io/kube-scheduler/framework/interface.go BindPlugin (\"If a bind plugin chooses to handle a "
     "Pod, the remaining bind plugins are skipped. When a bind plugin does not handle a pod, it must return Skip\"); "
     "pkg/scheduler/schedule_one.go bind and finishBinding (Success: the pod is reported Scheduled)",
-    frozenset({"bind"}), plugin_inputs, _bind_binds))
+    frozenset({"bind"}), plugin_inputs_with_objects, _bind_binds))

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from .base import ContractViolation, Property, register, run_checked
 from .calls import Call, answers, cycle
-from .inputs import WithOther, with_other
+from .inputs import WithOther
+from .inputs_objects import with_other_and_objects
 
 SCHEDULING = frozenset({"preFilter", "filter", "preScore", "score"})
 
@@ -54,7 +55,8 @@ _SOURCE = ("staging/src/k8s.io/kube-scheduler/framework/interface.go ReservePlug
 
 register(Property(
     "reserve-unreserve-restores", "Reserve(p, n) then Unreserve(p, n) leaves every later PreFilter/Filter/PreScore/"
-    "Score answer for other pods exactly as before", _SOURCE, frozenset({"reserve"}), with_other, _reserve_unreserve))
+    "Score answer for other pods exactly as before", _SOURCE, frozenset({"reserve"}), with_other_and_objects,
+    _reserve_unreserve))
 register(Property(
     "unreserve-idempotent", "Unreserve twice, or without a Reserve, is harmless: later answers for other pods are "
-    "as before", _SOURCE, frozenset({"reserve"}), with_other, _idempotent))
+    "as before", _SOURCE, frozenset({"reserve"}), with_other_and_objects, _idempotent))

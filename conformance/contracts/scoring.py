@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from .base import ContractViolation, Property, register, run_checked
 from .calls import cycle
-from .inputs import PluginInput, plugin_inputs
+from .inputs import PluginInput
+from .inputs_objects import plugin_inputs_with_objects
 
 MIN_SCORE, MAX_SCORE = 0, 100
 
 
 def _in_range(driver, inp: PluginInput) -> bool:
-    calls = cycle(driver.points - {"reserve"}, inp, inp.pod)
+    calls = cycle(driver.points, inp, inp.pod)
     results = run_checked(driver, calls)
     for call, result in zip(calls, results):
         if call["point"] != "scores" or result.get("skipped") or result.get("code") != "Success":
@@ -30,4 +31,4 @@ register(Property(
     "score-normalized-range", "after NormalizeScore (when the plugin has ScoreExtensions) every score is in "
     "[0, 100]; without ScoreExtensions, Score itself is",
     "pkg/scheduler/framework/runtime/framework.go RunScorePlugins (\"returns an invalid score ... it should in "
-    "the range of [0, 100] after normalizing\")", frozenset({"score"}), plugin_inputs, _in_range))
+    "the range of [0, 100] after normalizing\")", frozenset({"score"}), plugin_inputs_with_objects, _in_range))

@@ -1,11 +1,14 @@
-"""Search one property on one plugin: Hypothesis draws inputs, the driver calls the plugin, failures shrink."""
+"""Search properties on one plugin: Hypothesis draws inputs, the driver calls the plugin, failures shrink.
+
+Properties that draw from the same strategy share their examples (`find_violations`): drawing an input costs
+more than checking it, so each example is drawn once and every such property checks it."""
 
 from __future__ import annotations
 
 import time
 import zlib
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Sequence
 
 from hypothesis import event, given, seed, settings
 from hypothesis.errors import Flaky
@@ -44,49 +47,144 @@ def find_violation(driver: Any, prop: Property, *, profile: str = "ci", max_exam
                    tally: Tally | None = None, shrink_seconds: float | None = None) -> ContractFailure | None:
     """The shrunk counterexample of `prop` on the driver's plugin (the smallest found within `shrink_seconds`,
     default the profile's budget), or None when every example passes."""
+    tallies = {prop.id: tally if tally is not None else Tally()}
+    return find_violations(driver, [prop], profile=profile, max_examples=max_examples, tallies=tallies,
+                           shrink_seconds=shrink_seconds).get(prop.id)
+
+
+def find_violations(driver: Any, props: Sequence[Property], *, profile: str = "ci", max_examples: int | None = None,
+                    tallies: dict[str, Tally] | None = None,
+                    shrink_seconds: float | None = None) -> dict[str, ContractFailure]:
+    """The shrunk counterexample of each of `props` (one input strategy) that the plugin breaks, by property id.
+
+    Every example is drawn once and checked by each property in turn. The first violation stops the pass and
+    is shrunk for its property alone; the others then search again from the start. The examples are
+    derandomized per (plugin, strategy) in the ci profile, so that pass replays the same examples: each property
+    is checked on exactly the examples it would meet if searched alone, whatever else shares them."""
+    assert len({p.strategy for p in props}) <= 1, "properties that share examples share their strategy"
+    tallies = tallies if tallies is not None else {}
+    active, failures = list(props), {}
+    while active:
+        for prop in active:  # a new pass counts from its first example again
+            tallies[prop.id] = _reset(tallies.get(prop.id))
+        failure = _search(driver, active, profile=profile, max_examples=max_examples, tallies=tallies,
+                          shrink_seconds=shrink_seconds)
+        if failure is None:
+            break
+        failures[failure.prop.id] = failure
+        active.remove(failure.prop)
+    return failures
+
+
+def _reset(tally: Tally | None) -> Tally:
+    if tally is None:
+        return Tally()
+    tally.examples, tally.exercised, tally.seconds = 0, 0, 0.0
+    return tally
+
+
+def _search(driver: Any, props: list[Property], *, profile: str, max_examples: int | None,
+            tallies: dict[str, Tally], shrink_seconds: float | None) -> ContractFailure | None:
+    """One pass: stops at the first property violated and shrinks its counterexample, checking only it."""
     last: dict[str, Any] = {}
-    tally = tally if tally is not None else Tally()
     base = for_profile(profile)
+    props = sorted(props, key=lambda p: not p.watch)  # the watched run's answers serve the unwatched (_Reusing)
 
     @settings(base, report_multiple_bugs=False, max_examples=max_examples or base.max_examples)
-    @given(prop.strategy())
+    @given(props[0].strategy())
     def check(example: Any) -> None:
         last["example"] = example
-        started = time.perf_counter()
-        try:
-            exercised = prop.check(driver, example)
-        except ContractViolation as violation:
-            last.setdefault("detected", (tally.examples + 1, time.perf_counter() - start))
-            last["failing"] = (example, violation)
-            raise
-        if "detected" not in last:  # shrinking replays examples: count the search only
-            tally.examples += 1
-            tally.exercised += bool(exercised)
-            tally.seconds += time.perf_counter() - started
-        if exercised:
-            event(f"{prop.id}: exercised")
+        searching = "target" not in last  # shrinking replays examples for the violated property only
+        reusing = _Reusing(driver)
+        for prop in props if searching else [last["target"]]:
+            started = time.perf_counter()
+            try:
+                with driver.watching(prop.watch):
+                    exercised = prop.check(reusing, example)
+            except ContractViolation as violation:
+                if searching:
+                    last["target"] = prop
+                    last["detected"] = (tallies[prop.id].examples + 1, time.perf_counter() - start)
+                last["failing"] = (example, violation)
+                raise
+            if searching:
+                tally = tallies[prop.id]
+                tally.examples += 1
+                tally.exercised += bool(exercised)
+                tally.seconds += time.perf_counter() - started
+            if exercised:
+                event(f"{prop.id}: exercised")
 
-    # One `check` serves every (plugin, property): without a digest Hypothesis would share their saved examples.
-    key = f"{driver.plugin}/{prop.id}"
+    # One `check` serves every (plugin, strategy): without a digest Hypothesis would share their saved examples.
+    key = f"{driver.plugin}/{getattr(props[0].strategy, '__name__', props[0].id)}"
     check.hypothesis.inner_test._hypothesis_internal_add_digest = key.encode()
     if base.derandomize:
         check = seed(zlib.crc32(key.encode()))(check)
     start = time.perf_counter()
     try:
-        with repeatable(), shrink_budget(shrink_seconds or SHRINK_SECONDS[profile]), driver.watching(prop.watch):
+        with repeatable(), shrink_budget(shrink_seconds or SHRINK_SECONDS[profile]):
             check()
     except ContractViolation as violation:
-        found, seconds = last["detected"]
-        return ContractFailure(prop, driver.plugin, last["example"], violation, found, seconds, tally)
+        return _failure(driver, last, last["example"], violation, tallies)
     except Flaky:
         # A data race (or a plugin whose answers depend on timing) need not show again when Hypothesis replays
         # the example: the last violation seen stands, unshrunk.
         if "failing" not in last:
             raise
-        found, seconds = last["detected"]
-        example, violation = last["failing"]
-        return ContractFailure(prop, driver.plugin, example, violation, found, seconds, tally)
+        return _failure(driver, last, *last["failing"], tallies)
     return None
 
 
-__all__ = ["ContractFailure", "SHRINK_SECONDS", "Tally", "find_violation"]
+class _Reusing:
+    """The driver while several properties check one example: a call sequence that the last one run starts with
+    reads its answers from that run. The driver gives every sequence a fresh plugin instance and snapshot, so a
+    call's answer depends only on the calls before it; digests (`watch`) change no answer, so a watched run also
+    serves an unwatched one, not the reverse."""
+
+    def __init__(self, driver: Any) -> None:
+        self._driver = driver
+        self._last: tuple[list, bool, list] | None = None
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._driver, name)
+
+    def run(self, calls: Sequence[Any]) -> list[dict[str, Any]]:
+        watch = self._driver.watch
+        if self._last is not None:
+            ran, watched, results = self._last
+            if (watched or not watch) and len(calls) <= len(ran) and ran[:len(calls)] == list(calls):
+                return results[:len(calls)]
+        self._last = None  # a sequence that crashes the driver must not leave an older one to reuse
+        results = self._driver.run(calls)
+        self._last = (list(calls), watch, results)
+        return results
+
+
+def _failure(driver: Any, last: dict[str, Any], example: Any, violation: ContractViolation,
+             tallies: dict[str, Tally]) -> ContractFailure:
+    prop = last["target"]
+    found, seconds = last["detected"]
+    return ContractFailure(prop, driver.plugin, example, violation, found, seconds, tallies[prop.id])
+
+
+class SharedSearches:
+    """A session's searches, one per (plugin, driver build, strategy): the first property asked runs it for every
+    property of its strategy that the session checks on the plugin; the others read their result."""
+
+    def __init__(self) -> None:
+        self._results: dict[tuple, dict[str, tuple[ContractFailure | None, Tally]]] = {}
+
+    def result(self, driver: Any, prop: Property, checked: Sequence[Property],
+               **options: Any) -> tuple[ContractFailure | None, Tally]:
+        key = (driver.plugin, driver.race, prop.strategy)
+        if key not in self._results:
+            group = [p for p in checked if p.strategy is prop.strategy and p.race == prop.race
+                     and p.applies(driver.points)]
+            group += [prop] if prop not in group else []
+            tallies: dict[str, Tally] = {}
+            failures = find_violations(driver, group, tallies=tallies, **options)
+            self._results[key] = {p.id: (failures.get(p.id), tallies[p.id]) for p in group}
+        return self._results[key][prop.id]
+
+
+__all__ = ["ContractFailure", "SHRINK_SECONDS", "SharedSearches", "Tally", "find_violation", "find_violations"]

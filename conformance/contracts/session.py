@@ -11,6 +11,7 @@ from typing import Any
 from ..build.build import HARNESS
 from ..errors import ConformanceError
 from .driver import PluginDriver
+from .search import SharedSearches
 
 STOCK_BIN = HARNESS / "bin"
 
@@ -49,6 +50,7 @@ class ContractSession:
         self.own = own
         self._drivers: dict[tuple[str, bool], PluginDriver] = {}
         self._plugins: tuple[str, ...] | None = None
+        self.searches = SharedSearches()
 
     def binary(self, race: bool = False) -> Path:
         if self.own is not None and self.own.builds:

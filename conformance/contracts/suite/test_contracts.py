@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from conformance.contracts import REGISTRY, Tally, UnknownPlugin, find_violation
+from conformance.contracts import REGISTRY, UnknownPlugin
 from conformance.contracts import reproducer
 from conformance.contracts.report import describe
 from conformance.pytest_plugin import contract_session, record_exercised, reproducers_dir
@@ -49,9 +49,11 @@ def test_contract(plugin: str, property_id: str, request: pytest.FixtureRequest)
                     f"(it implements {', '.join(sorted(driver.points)) or 'no extension point'})")
     if prop.race:
         driver = session.driver(plugin, race=True)
-    tally = Tally()
-    failure = find_violation(driver, prop, profile=request.config.getoption("conformance_profile"),
-                             max_examples=request.config.getoption("conformance_max_examples"), tally=tally)
+    # The properties drawing from one strategy share their examples: the first of their tests runs the search.
+    checked = [REGISTRY[p] for p in _chosen_properties(request.config)]
+    failure, tally = session.searches.result(driver, prop, checked,
+                                             profile=request.config.getoption("conformance_profile"),
+                                             max_examples=request.config.getoption("conformance_max_examples"))
     record_exercised(request.node, f"{plugin}/{property_id}", tally.exercised, tally.examples)
     request.node.user_properties.append(("sched_conformance_examples_per_second",
                                          round(tally.examples / tally.seconds) if tally.seconds else 0))
