@@ -49,8 +49,10 @@ def test_contract(plugin: str, property_id: str, request: pytest.FixtureRequest)
                     f"(it implements {', '.join(sorted(driver.points)) or 'no extension point'})")
     if prop.race:
         driver = session.driver(plugin, race=True)
-    # The properties drawing from one strategy share their examples: the first of their tests runs the search.
-    checked = [REGISTRY[p] for p in _chosen_properties(request.config)]
+    # The properties drawing from one strategy share their examples: the first of their tests runs the search,
+    # for those of the session's tests on this plugin (after -k and --contract) that draw from it.
+    checked = [REGISTRY[item.callspec.params["property_id"]] for item in request.session.items
+               if getattr(item, "callspec", None) and item.callspec.params.get("plugin") == plugin]
     failure, tally = session.searches.result(driver, prop, checked,
                                              profile=request.config.getoption("conformance_profile"),
                                              max_examples=request.config.getoption("conformance_max_examples"))
