@@ -24,8 +24,9 @@ func guarded(registry frameworkruntime.Registry) frameworkruntime.Registry {
 				if p := recover(); p != nil {
 					hint := ""
 					if h.KubeConfig() == nil {
-						hint = " (the in-process runner has no API server address: Handle.KubeConfig() is nil, so a " +
-							"plugin that builds its own client or informers from it cannot start here)"
+						hint = " (Handle.KubeConfig() is nil: the in-process runner and the plugin driver have no " +
+							"API server, so a plugin that builds its own client or informers from it cannot start " +
+							"there; run it on a real API server with sched-conformance run --backend cluster)"
 					}
 					pl, err = nil, fmt.Errorf("plugin %s panicked while being built: %v%s", name, p, hint)
 				}
