@@ -10,11 +10,13 @@ Docker runs but the binaries are not built fails (run `harness/build.sh --contro
 """
 
 import os
+import select
 import signal
 import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Callable
 
 import pytest
 
@@ -135,24 +137,43 @@ def _wait_gone(name: str, timeout: float = 120) -> dict[str, str]:
     return _containers(name)
 
 
+def _first_container_created(name: str, timeout: float) -> Callable[[], str]:
+    """Starts watching Docker's events; the function returned waits for kind's first node container of `name` to
+    be created and returns its name ('' after `timeout`). Events arrive as they happen, where polling `docker ps`
+    under load could see the container only after `kind create` had finished (it takes 10-15 s)."""
+    events = subprocess.Popen(["docker", "events", "--filter", "type=container", "--filter", "event=create",
+                               "--filter", f"label={kind.CLUSTER_LABEL}={name}", "--format",
+                               "{{.Actor.Attributes.name}}"], stdout=subprocess.PIPE, text=True)
+
+    def wait() -> str:
+        assert events.stdout is not None
+        try:
+            ready, _, _ = select.select([events.stdout], [], [], timeout)
+            return events.stdout.readline().strip() if ready else ""
+        finally:
+            events.kill()
+            events.wait()
+    return wait
+
+
 def test_ctrl_c_during_cluster_up_leaves_no_container(kind_cluster, tmp_path):
     name = f"sc-int-{os.getpid()}"
+    created = _first_container_created(name, timeout=120)
     proc = _cli("cluster", "up", "--cluster", "kind", "--kind-name", name, "--state", str(tmp_path))
-    lines = []
-    assert proc.stdout is not None
-    for line in proc.stdout:
-        lines.append(line)
-        if "creating kind cluster" in line:
-            break
-    deadline = time.monotonic() + 60
-    while not _containers(name) and time.monotonic() < deadline:  # kind made its node container
-        time.sleep(0.2)
-    assert _containers(name), "".join(lines)
-    proc.send_signal(signal.SIGINT)
-    rest = proc.communicate(timeout=120)[0]
-    assert proc.returncode == 130 and rest.strip().splitlines()[-1] == \
-        "sched-conformance: interrupted (what it had started is removed)", "".join(lines) + rest
-    assert _wait_gone(name, timeout=30) == {}, "an interrupted `cluster up` left its node container"
+    try:
+        assert created(), "kind made no node container within 120 s"
+        proc.send_signal(signal.SIGINT)  # while `kind create` still runs: the node's kubeadm takes seconds more
+        out = proc.communicate(timeout=120)[0]
+        assert proc.returncode == 130 and out.strip().splitlines()[-1] == \
+            "sched-conformance: interrupted (what it had started is removed)", out
+        assert "creating kind cluster" in out and "created in" not in out, out
+        assert _wait_gone(name, timeout=30) == {}, "an interrupted `cluster up` left its node container"
+    finally:  # a failed run leaves no cluster behind either
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        if _containers(name):
+            kind.delete(name)
 
 
 def test_a_killed_session_leaves_no_cluster(kind_cluster, tmp_path):
