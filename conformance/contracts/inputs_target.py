@@ -18,28 +18,25 @@ here are not gated, so neither changes.
 from __future__ import annotations
 
 from functools import lru_cache
+from itertools import product
 from typing import Any, Iterable
 
 from hypothesis import strategies as st
 from hypothesis.strategies import SearchStrategy
 
-from generators import tolerations
-from generators.pools import POD_LABEL_VALUES
+from generators.pools import POD_LABEL_VALUES, TAINT_EFFECTS, TAINT_KEYS
 from reference.quantity import CPU, MEMORY, format_resource, resource_value
 
 Manifest = dict[str, Any]
 UNSCHEDULABLE_TOLERATION = {"key": "node.kubernetes.io/unschedulable", "operator": "Exists", "effect": "NoSchedule"}
-_TOLERATIONS = tolerations()
+# What a drawn update adds, one at a time: each pooled taint key per effect, a cordon's, every taint (empty key).
+_ADDED_TOLERATIONS = tuple({"key": k, "operator": "Exists", "effect": e} for k in TAINT_KEYS for e in TAINT_EFFECTS) \
+    + (UNSCHEDULABLE_TOLERATION, {"operator": "Exists"})
 
 
 @lru_cache(maxsize=None)
-def _sampled(pool: tuple) -> SearchStrategy[Any]:  # built once per pool: building costs more than drawing
-    return st.sampled_from(pool)
-
-
-@lru_cache(maxsize=None)
-def _below(top: int) -> SearchStrategy[int]:
-    return st.integers(1, top - 1)
+def _index(size: int) -> SearchStrategy[int]:  # built once per size: building costs more than drawing
+    return st.integers(0, size - 1)
 
 
 def _pinned_keys(pod: Manifest) -> set[str]:
@@ -83,21 +80,25 @@ def _with_requests(pod: Manifest, lowered: dict[tuple[int, str], int]) -> Manife
     return {**pod, "spec": {**pod["spec"], "containers": containers}}
 
 
+def pod_updates(pod: Manifest) -> list[Manifest]:
+    """The updates a drawn one is picked from, the simplest first: each assignment of the pool labels to its free
+    label keys (none first), each of `_ADDED_TOLERATIONS` added, its lowerable requests halved."""
+    pinned = _pinned_keys(pod)
+    kept = {k: v for k, v in (pod["metadata"].get("labels") or {}).items() if k in pinned}
+    free = [k for k in POD_LABEL_VALUES if k not in pinned]
+    out = [_with_labels(pod, {**kept, **{k: v for k, v in zip(free, values) if v}})
+           for values in product(*(("", *POD_LABEL_VALUES[k]) for k in free))]
+    out += [_with_tolerations(pod, [t]) for t in _ADDED_TOLERATIONS]
+    if lowerable := _lowerable(pod):
+        out.append(_with_requests(pod, {(i, name): request // 2 for i, name, request in lowerable}))
+    return out
+
+
 def draw_pod_update(draw: Any, pod: Manifest) -> Manifest:
-    """The pod with its labels redrawn, a toleration added, or (when it has any it may lower) its containers'
-    lowerable requests lowered; shrinks towards the pod with its free labels removed."""
-    changes = ["labels", "tolerations"] + (["requests"] if _lowerable(pod) else [])
-    change = draw(_sampled(tuple(changes)))
-    if change == "labels":
-        pinned = _pinned_keys(pod)
-        labels = {k: v for k, v in (pod["metadata"].get("labels") or {}).items() if k in pinned}
-        for key, values in POD_LABEL_VALUES.items():
-            if key not in pinned and draw(_sampled((False, True))):
-                labels[key] = draw(_sampled(values))
-        return _with_labels(pod, labels)
-    if change == "tolerations":
-        return _with_tolerations(pod, [draw(_TOLERATIONS)])
-    return _with_requests(pod, {(i, name): draw(_below(request)) for i, name, request in _lowerable(pod)})
+    """One of `pod_updates`, in one choice (a choice per field drew other inputs' examples away from what they
+    found before); shrinks towards the pod with its free labels removed."""
+    updates = pod_updates(pod)
+    return updates[draw(_index(len(updates)))]
 
 
 def _toleration_of(taint: Manifest) -> Manifest:
@@ -127,4 +128,4 @@ def relaxed_pods(pod: Manifest, nodes: Iterable[Manifest]) -> list[Manifest]:
     return out
 
 
-__all__ = ["UNSCHEDULABLE_TOLERATION", "draw_pod_update", "relaxed_pods"]
+__all__ = ["UNSCHEDULABLE_TOLERATION", "draw_pod_update", "pod_updates", "relaxed_pods"]
