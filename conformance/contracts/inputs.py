@@ -182,26 +182,29 @@ def _relaxations(inp: PluginInput) -> list[WithEvent]:
 
 @st.composite
 def with_events(draw: Any) -> WithEvents:
-    """An input, 1 to 3 drawn events (see `_event`), every deletion and every one-constraint relaxation of a
-    node or of the pod; shrinks towards one added simple node."""
+    """An input, 1 to 3 drawn events (see `_event`), a drawn update of the pod itself (`draw_pod_update`), every
+    deletion and every one-constraint relaxation of a node or of the pod; shrinks towards one added simple node
+    and the pod's labels removed.
+
+    The pod's update is drawn after the other events rather than as one of their kinds: a kind more among them
+    drew node additions a third less often, and the wake-ups they find (BrokenZoneOnly's on v1.35: 8 in 300
+    examples instead of 30) with them."""
     inp = draw(plugin_inputs())
     drawn = [_event(draw, inp) for _ in range(draw(st.integers(1, 3)))]
+    drawn.append(_target(inp, draw_pod_update(draw, inp.pod)))
     return WithEvents(inp, tuple(drawn + _deletions(inp) + _relaxations(inp)))
 
 
 def _event(draw: Any, inp: PluginInput) -> WithEvent:
     """A node added, updated (relabelled, retainted, resized) or deleted, an assigned pod added, updated or
-    deleted, the pod itself updated (`draw_pod_update`); shrinks towards adding a simple node."""
+    deleted; shrinks towards adding a simple node."""
     names = inp.node_names
     kinds = ["node/add", "node/update", "pod/add"]
     if len(inp.nodes) > 1:
         kinds.append("node/delete")
     if inp.pods:
         kinds += ["pod/update", "pod/delete"]
-    kinds.append("pod/target")
     kind, action = draw(st.sampled_from(kinds)).split("/")
-    if action == "target":
-        return _target(inp, draw_pod_update(draw, inp.pod))
     if kind == "node":
         if action == "add":
             new = draw(_nodes(NODE_NAMES[len(names)]))
