@@ -15,8 +15,6 @@ from ..generators.apirules import pod_errors
 from ..generators.support import sample
 from .conftest import needs_go
 
-UPDATES = [e for w in sample(with_events(), 120) for e in w.events if e.event.get("target")]
-
 
 def _shape(resources: dict, name: str) -> str:
     """qos.go resourceQOS: one resource's QoS shape in a container."""
@@ -44,7 +42,7 @@ def _without(manifest: dict, *keys: str) -> dict:
 
 def test_the_inputs_update_the_pod_only_as_the_api_server_allows():
     changed = set()
-    for ex in UPDATES:
+    for ex in [e for w in sample(with_events(), 120) for e in w.events if e.event.get("target")]:
         old, new = ex.event["old"], ex.event["new"]
         assert ex.input.pod is old and ex.after.pod is new and ex.event["action"] == "update"
         assert not pod_errors(new), pod_errors(new)
