@@ -95,8 +95,7 @@ def pod_updates(pod: Manifest) -> list[Manifest]:
 
 
 def draw_pod_update(draw: Any, pod: Manifest) -> Manifest:
-    """One of `pod_updates`, in one choice (a choice per field drew other inputs' examples away from what they
-    found before); shrinks towards the pod with its free labels removed."""
+    """One of `pod_updates`, in one choice; shrinks towards the pod with its free labels removed."""
     updates = pod_updates(pod)
     return updates[draw(_index(len(updates)))]
 
