@@ -9,13 +9,14 @@ from .inputs import WithEvent, WithEvents, with_events
 
 def _event_text(event: dict) -> str:
     obj = event.get("new") or event.get("old")
-    return f"{event['kind']} {obj['metadata']['name']} {event['action']}"
+    return f"{event['kind']} {obj['metadata']['name']} {event['action']}" + (" (target)" if event.get("target") else "")
 
 
 def _no_lost_wakeup(driver, examples: WithEvents) -> bool:
     """Every event of the example in one sequence: the verdicts before, then per event the verdicts after it and
-    the queue's hint. The verdicts before are asked alone first: most pods pass somewhere, and then no event
-    needs trying."""
+    the queue's hint, both for the pod as the queue holds it after the event (the updated pod after its own
+    update, which PriorityQueue.Update stores before it asks the hints). The verdicts before are asked alone
+    first: most pods pass somewhere, and then no event needs trying."""
     pod = examples.input.pod
     calls: list[Call] = [snapshot(examples.input)]
     pre_before = filtering(driver.points, examples.input, pod, "before", calls)
@@ -26,9 +27,9 @@ def _no_lost_wakeup(driver, examples: WithEvents) -> bool:
     for i, ex in enumerate(examples.events):
         calls.append(snapshot(ex.after))
         first_after_pre = len(calls)
-        pre_after = filtering(driver.points, ex.after, pod, f"after-{i}", calls)
+        pre_after = filtering(driver.points, ex.after, ex.after.pod, f"after-{i}", calls)
         after_at.append((pre_after, (pre_after + 1) if pre_after is not None else first_after_pre, len(calls)))
-        calls.append({"point": "hint", "pod": pod, "event": ex.event})
+        calls.append({"point": "hint", "pod": ex.after.pod, "event": ex.event})
     results = run_checked(driver, calls)
     before = verdicts(examples.input, calls, results, pre_before, first_before)
     if any(before.values()):
@@ -61,8 +62,9 @@ def _check_hint(ex: WithEvent, pod: dict, after: dict, calls: list[Call], result
 
 register(Property(
     "queueing-hint-no-lost-wakeup", "for a pod the plugin rejected (Unschedulable or UnschedulableAndUnresolvable) "
-    "and a node or assigned-pod event after which the plugin's PreFilter/Filter accept it, the plugin registered "
-    "that event (EventsToRegister) and its QueueingHintFn returns Queue",
+    "and a node or assigned-pod event, or an update of the pod itself, after which the plugin's PreFilter/Filter "
+    "accept it, the plugin registered that event (EventsToRegister) and its QueueingHintFn returns Queue",
     "staging/src/k8s.io/kube-scheduler/framework/interface.go EnqueueExtensions; pkg/scheduler/backend/queue/"
-    "scheduling_queue.go isPodWorthRequeuing; pkg/scheduler/eventhandlers.go (the events of each change)",
+    "scheduling_queue.go isPodWorthRequeuing, Update (the pod's own update); pkg/scheduler/eventhandlers.go (the "
+    "events of each change)",
     frozenset({"preFilter", "filter"}), with_events, _no_lost_wakeup))

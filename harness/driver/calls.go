@@ -185,6 +185,7 @@ func (s *sequence) pod(raw json.RawMessage) (*v1.Pod, error) {
 		return nil, fmt.Errorf("the call needs a pod")
 	}
 	if p, ok := s.pods[string(raw)]; ok {
+		s.d.objects.add(p) // the version this call names, should an update of it have replaced it
 		return p, nil
 	}
 	obj, err := runner.DecodeManifest(raw)

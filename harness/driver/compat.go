@@ -56,6 +56,13 @@ func podUpdateEvents(newPod, oldPod *v1.Pod) []fwk.ClusterEvent {
 	return framework.PodSchedulingPropertiesChange(newPod, oldPod, false)
 }
 
+// targetPodUpdateEvents are the events of the pending pod's own update:
+// scheduling_queue.go PriorityQueue.Update derives them with isTargetPod,
+// so their resource is TargetPod (a registration of Pod matches it too).
+func targetPodUpdateEvents(newPod, oldPod *v1.Pod) []fwk.ClusterEvent {
+	return framework.PodSchedulingPropertiesChange(newPod, oldPod, true)
+}
+
 // queued is the QueuedPodInfo the scheduling queue would hold for pod.
 func queued(pod *v1.Pod, q QueuedPod) (*framework.QueuedPodInfo, error) {
 	info, err := framework.NewPodInfo(pod)

@@ -53,6 +53,14 @@ func podUpdateEvents(newPod, oldPod *v1.Pod) []fwk.ClusterEvent {
 	return framework.PodSchedulingPropertiesChange(newPod, oldPod)
 }
 
+// targetPodUpdateEvents: before v1.37 PriorityQueue.Update derived the pod's
+// own update like any pod's, and an unscheduled pod's events have the
+// resource UnschedulablePod (there was no TargetPod; a registration of Pod
+// matches it); the scale-up event did not exist yet.
+func targetPodUpdateEvents(newPod, oldPod *v1.Pod) []fwk.ClusterEvent {
+	return framework.PodSchedulingPropertiesChange(newPod, oldPod)
+}
+
 func queued(pod *v1.Pod, q QueuedPod) (*framework.QueuedPodInfo, error) {
 	info, err := framework.NewPodInfo(pod)
 	if err != nil {

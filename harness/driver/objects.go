@@ -51,6 +51,8 @@ const ObjectKinds = "Service, ReplicaSet, StatefulSet, ReplicationController, Po
 type informed struct {
 	factory informers.SharedInformerFactory
 	stores  map[cache.Store]bool // every store written since the driver started
+	// snapshotPods are the keys of the snapshot's pods, which a call's pod of the same name does not replace.
+	snapshotPods map[string]bool
 }
 
 // replace makes the stores hold exactly objs (the snapshot's world).
@@ -59,7 +61,11 @@ func (in *informed) replace(objs []runtime.Object) error {
 	for store := range in.stores {
 		byStore[store] = nil
 	}
+	in.snapshotPods = map[string]bool{}
 	for _, obj := range objs {
+		if pod, ok := obj.(*v1.Pod); ok {
+			in.snapshotPods[pod.Namespace+"/"+pod.Name] = true
+		}
 		store, ok := objectStore(in.factory, obj)
 		if !ok {
 			return fmt.Errorf("a %T is not an object the driver's informers hold; give one of %s", obj, ObjectKinds)
@@ -75,11 +81,13 @@ func (in *informed) replace(objs []runtime.Object) error {
 	return nil
 }
 
-// add puts a pod a call names in the pod store unless the snapshot has one of its name.
+// add puts a pod a call names in the pod store unless the snapshot has one
+// of its name. It replaces an earlier version of the pod: after an update of
+// the pending pod (a target event) the informer holds the new one.
 func (in *informed) add(pod *v1.Pod) {
 	store, _ := objectStore(in.factory, pod)
 	in.stores[store] = true
-	if _, exists, _ := store.Get(pod); !exists {
+	if !in.snapshotPods[pod.Namespace+"/"+pod.Name] {
 		store.Add(pod)
 	}
 }

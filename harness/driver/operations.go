@@ -408,10 +408,13 @@ func (s *sequence) lessMatrix(c Call) (Result, error) {
 	return out, nil
 }
 
-// Event is a cluster event: an assigned pod or a node added, updated or deleted.
+// Event is a cluster event: an assigned pod or a node added, updated or
+// deleted, or (Target) an update of the hint call's pod itself, the pending
+// pod the plugin rejected.
 type Event struct {
 	Kind   string          `json:"kind"`
 	Action string          `json:"action"`
+	Target bool            `json:"target,omitempty"`
 	Old    json.RawMessage `json:"old,omitempty"`
 	New    json.RawMessage `json:"new,omitempty"`
 }
@@ -435,20 +438,33 @@ func (s *sequence) hint(c Call) (Result, error) {
 	if c.Event == nil {
 		return Result{}, fmt.Errorf("hint needs an event")
 	}
-	events, oldObj, newObj, err := s.clusterEvents(*c.Event)
+	var events []fwk.ClusterEvent
+	var oldObj, newObj any
+	if c.Event.Target {
+		events, oldObj, newObj, err = s.targetEvents(*c.Event, pod)
+		if err == nil {
+			// PriorityQueue.Update stores the new pod in the queued entity before it asks the hints.
+			pod = newObj.(*v1.Pod)
+		}
+	} else {
+		events, oldObj, newObj, err = s.clusterEvents(*c.Event)
+	}
 	if err != nil {
 		return Result{}, err
 	}
 	out := &HintResult{Events: []string{}, Registered: []string{}}
 	for _, evt := range events {
 		out.Events = append(out.Events, evt.Label())
-		s.d.requeue(out, pod, evt, oldObj, newObj)
+		s.d.requeue(out, pod, evt, oldObj, newObj, !c.Event.Target)
 	}
 	return Result{Code: fwk.Success.String(), Hint: out}, nil
 }
 
-// requeue is PriorityQueue.isPodWorthRequeuing for a pod whose only rejector is the plugin.
-func (d *Driver) requeue(out *HintResult, pod *v1.Pod, evt fwk.ClusterEvent, oldObj, newObj any) {
+// requeue is PriorityQueue.isPodWorthRequeuing for a pod whose only rejector
+// is the plugin. preHints: the queue narrowed the pods by PreQueueingHintFn
+// (MoveAllToActiveOrBackoffQueue does; Update, for the pod's own update, asks
+// isEntityWorthRequeuing with no hint keys).
+func (d *Driver) requeue(out *HintResult, pod *v1.Pod, evt fwk.ClusterEvent, oldObj, newObj any, preHints bool) {
 	name := d.plugin.Name()
 	podNN := types.NamespacedName{Namespace: pod.Namespace, Name: pod.Name}
 	for registered, fns := range d.hints {
@@ -460,7 +476,7 @@ func (d *Driver) requeue(out *HintResult, pod *v1.Pod, evt fwk.ClusterEvent, old
 				continue
 			}
 			out.Registered = append(out.Registered, registrationText(registered))
-			if preHintSkips(fn, podNN, oldObj, newObj) {
+			if preHints && preHintSkips(fn, podNN, oldObj, newObj) {
 				continue
 			}
 			hint, err := fn.QueueingHintFn(logger, pod, oldObj, newObj)
@@ -542,4 +558,36 @@ func (s *sequence) clusterEvents(e Event) ([]fwk.ClusterEvent, any, any, error) 
 		return podUpdateEvents(newObj.(*v1.Pod), oldObj.(*v1.Pod)), oldObj, newObj, nil
 	}
 	return nil, nil, nil, fmt.Errorf("event %s/%s: use kind node or pod and action add, update or delete", e.Kind, e.Action)
+}
+
+// targetEvents are the events PriorityQueue.Update derives from an update of
+// the pending pod itself (eventhandlers.go updatePodInSchedulingQueue calls
+// it for an unscheduled pod): targetPodUpdateEvents, per release. Old and
+// new must be that pod, still unscheduled: an update that binds it is not
+// one the queue hints on.
+func (s *sequence) targetEvents(e Event, pod *v1.Pod) ([]fwk.ClusterEvent, any, any, error) {
+	if e.Kind != "pod" || e.Action != "update" {
+		return nil, nil, nil, fmt.Errorf("a target event is a pod update; give kind pod, action update, old and new")
+	}
+	var pods [2]*v1.Pod
+	for i, raw := range []json.RawMessage{e.Old, e.New} {
+		side := [2]string{"old", "new"}[i]
+		if len(raw) == 0 {
+			return nil, nil, nil, fmt.Errorf("a target pod update needs old and new")
+		}
+		p, err := s.pod(raw)
+		if err != nil {
+			return nil, nil, nil, fmt.Errorf("event.%s: %v", side, err)
+		}
+		if p.Namespace != pod.Namespace || p.Name != pod.Name {
+			return nil, nil, nil, fmt.Errorf("target event.%s is pod %s/%s, not the call's pod %s/%s; give the call's pod as old and its update as new",
+				side, p.Namespace, p.Name, pod.Namespace, pod.Name)
+		}
+		if p.Spec.NodeName != "" {
+			return nil, nil, nil, fmt.Errorf("target event.%s has nodeName %q; the target pod is pending: leave spec.nodeName empty, or send a pod update without target for an assigned pod",
+				side, p.Spec.NodeName)
+		}
+		pods[i] = p
+	}
+	return targetPodUpdateEvents(pods[1], pods[0]), pods[0], pods[1], nil
 }

@@ -23,6 +23,7 @@ BROKEN = {
     "BrokenLeaky": "reserve-unreserve-restores",
     "BrokenDoubleRelease": "unreserve-idempotent",
     "BrokenZoneOnly": "queueing-hint-no-lost-wakeup",
+    "BrokenFit": "queueing-hint-no-lost-wakeup",  # by the pod lowering its own requests (pods/resize)
     "BrokenPanicky": "plugin-no-panic",
     "BrokenRacy": "plugin-race-free",
     "BrokenGate": "plugin-no-input-mutation",       # at PreEnqueue
@@ -35,7 +36,8 @@ BROKEN = {
 }
 # the new points' plugins: the point the violation must name
 AT = {"BrokenGate": "preEnqueue", "BrokenPreempt": "postFilter", "BrokenPreBind": "preBind",
-      "BrokenPostBind": "postBind", "BrokenUnresolvable": "UnschedulableAndUnresolvable"}
+      "BrokenPostBind": "postBind", "BrokenUnresolvable": "UnschedulableAndUnresolvable",
+      "BrokenFit": "pod-0 update (target): cluster events"}
 RACE_ENV = "SCHED_CONFORMANCE_RACE"
 
 

@@ -17,14 +17,16 @@ from typing import Iterator
 import pytest
 
 from conformance.contracts import REGISTRY, ContractViolation, find_violation
+from conformance.contracts.calls import snapshot
 from conformance.contracts.driver import PluginDriver
 from conformance.contracts.session import ContractSession
 from conformance.own_scheduler import resolve
 
 from .conftest import BROKEN_OWN, needs_go
-from conformance.contracts.inputs import WithEvents
+from conformance.contracts.inputs import PluginInput, WithEvents
 
-from .test_in_tree import assert_keeps_contracts, finding_inputs
+from .test_in_tree import _node, assert_keeps_contracts, finding_inputs
+from .test_target_updates import RESOURCES, _pod, _target
 
 HARNESS = Path(__file__).resolve().parents[2] / "harness"
 RELEASES = ("1.34.3", "1.35.4", "1.36.4")
@@ -76,6 +78,23 @@ def test_the_interpodaffinity_finding_and_the_upstream_fix_before_it(release):
         driver.close()
 
 
+def test_the_pods_own_update_is_an_unscheduled_pods_update_before_v1_37(release):
+    """Before v1.37 PriorityQueue.Update derived the pod's own update as any pod's (PodSchedulingPropertiesChange
+    without isTargetPod): the resource is UnschedulablePod, which NodeResourcesFit's Pod registration matches, and
+    its hint queues the pod's own scale-down (isSchedulableAfterPodScaleDown: the same UID)."""
+    version, binary = release
+    driver = PluginDriver(binary, config=None, plugin="NodeResourcesFit").start()
+    try:
+        old = _pod(containers=[{"name": "c0", "image": "i", "resources": RESOURCES}])
+        new = _pod(containers=[{"name": "c0", "image": "i", "resources": {"requests": {"cpu": "1"}}}])
+        calls = [snapshot(PluginInput((_node("node-0"),), (), old)),
+                 {"point": "hint", "pod": new, "event": _target(old, new)}]
+        assert driver.run(calls)[1]["hint"] == {"events": ["UnschedulablePodUpdatePodScaleDown"],
+                                                "registered": ["Pod/Delete|UpdatePodScaleDown"], "queue": True}
+    finally:
+        driver.close()
+
+
 @pytest.fixture(scope="module")
 def broken_older() -> Iterator[ContractSession]:
     """The broken plugins built as a user's scheduler on v1.35 (before v1.35 the plugin interfaces were in
@@ -87,6 +106,7 @@ def broken_older() -> Iterator[ContractSession]:
 
 @pytest.mark.parametrize("plugin, property_id", [("BrokenSort", "queuesort-strict-weak-order"),
                                                  ("BrokenZoneOnly", "queueing-hint-no-lost-wakeup"),
+                                                 ("BrokenFit", "queueing-hint-no-lost-wakeup"),
                                                  ("BrokenOnePerNode", "prefilter-extensions-consistent")])
 def test_a_broken_plugin_is_caught_on_an_older_release(broken_older, plugin, property_id):
     driver = broken_older.driver(plugin)

@@ -185,6 +185,46 @@ func (ZoneOnly) EventsToRegister(context.Context) ([]fwk.ClusterEventWithHint, e
 
 func queueSkip(klog.Logger, *v1.Pod, any, any) (fwk.QueueingHint, error) { return fwk.QueueSkip, nil }
 
+// Fit (queueing-hint-no-lost-wakeup, by the pod's own update): Filter
+// rejects a node where the containers' cpu or memory requests do not fit in
+// what its pods left, and every node or assigned-pod event that frees room is
+// requeued; but the pod hint counts only pods that ran on a node, so the
+// pending pod lowering its own requests (pods/resize) never wakes it.
+type Fit struct{}
+
+func NewFit(context.Context, runtime.Object, fwk.Handle) (fwk.Plugin, error) { return Fit{}, nil }
+func (Fit) Name() string                                                     { return "BrokenFit" }
+func (Fit) Filter(_ context.Context, _ fwk.CycleState, pod *v1.Pod, n fwk.NodeInfo) *fwk.Status {
+	var cpu, memory int64
+	for _, c := range pod.Spec.Containers {
+		cpu += c.Resources.Requests.Cpu().MilliValue()
+		memory += c.Resources.Requests.Memory().Value()
+	}
+	free, used := n.GetAllocatable(), n.GetRequested()
+	if cpu > free.GetMilliCPU()-used.GetMilliCPU() || memory > free.GetMemory()-used.GetMemory() {
+		return fwk.NewStatus(fwk.Unschedulable, "the pod's requests do not fit")
+	}
+	return nil
+}
+func (Fit) EventsToRegister(context.Context) ([]fwk.ClusterEventWithHint, error) {
+	return []fwk.ClusterEventWithHint{
+		{Event: fwk.ClusterEvent{Resource: fwk.Node, ActionType: fwk.Add | fwk.UpdateNodeAllocatable}},
+		{Event: fwk.ClusterEvent{Resource: fwk.Pod, ActionType: fwk.Delete | fwk.UpdatePodScaleDown}, QueueingHintFn: boundPodFreed},
+	}, nil
+}
+
+// boundPodFreed queues for a deleted or scaled-down pod that ran on a node.
+func boundPodFreed(_ klog.Logger, _ *v1.Pod, oldObj, newObj any) (fwk.QueueingHint, error) {
+	changed, ok := newObj.(*v1.Pod)
+	if !ok {
+		changed, _ = oldObj.(*v1.Pod)
+	}
+	if changed != nil && changed.Spec.NodeName != "" {
+		return fwk.Queue, nil
+	}
+	return fwk.QueueSkip, nil
+}
+
 // Racy (plugin-race-free): Filter counts calls per node in a map without a lock.
 type Racy struct{ calls map[string]int }
 
