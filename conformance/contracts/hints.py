@@ -12,6 +12,18 @@ def _event_text(event: dict) -> str:
     return f"{event['kind']} {obj['metadata']['name']} {event['action']}" + (" (target)" if event.get("target") else "")
 
 
+def _followers(ex: WithEvent) -> list[dict]:
+    """The events a change brings after it: a deleted node's pods are deleted by the pod garbage collector
+    (pkg/controller/podgc gcOrphaned), each an AssignedPod/Delete. Upstream's plugins rely on them rather than
+    register Node/Delete (InterPodAffinity, PodTopologySpread): the scheduler's snapshot leaves the node's pods out
+    at once, but a hint on their deletion requeues the pod well within the 5-minute flush."""
+    event = ex.event
+    if (event["kind"], event["action"]) != ("node", "delete"):
+        return []
+    name = event["old"]["metadata"]["name"]
+    return [{"kind": "pod", "action": "delete", "old": p} for p in ex.input.pods if p["spec"].get("nodeName") == name]
+
+
 def _no_lost_wakeup(driver, examples: WithEvents) -> bool:
     """Every event of the example in one sequence: the verdicts before, then per event the verdicts after it and
     the queue's hint, both for the pod as the queue holds it after the event (the updated pod after its own
@@ -28,8 +40,10 @@ def _no_lost_wakeup(driver, examples: WithEvents) -> bool:
         calls.append(snapshot(ex.after))
         first_after_pre = len(calls)
         pre_after = filtering(driver.points, ex.after, ex.after.pod, f"after-{i}", calls)
-        after_at.append((pre_after, (pre_after + 1) if pre_after is not None else first_after_pre, len(calls)))
-        calls.append({"point": "hint", "pod": ex.after.pod, "event": ex.event})
+        hints = [ex.event] + _followers(ex)
+        after_at.append((pre_after, (pre_after + 1) if pre_after is not None else first_after_pre,
+                         range(len(calls), len(calls) + len(hints))))
+        calls += [{"point": "hint", "pod": ex.after.pod, "event": event} for event in hints]
     results = run_checked(driver, calls)
     before = verdicts(examples.input, calls, results, pre_before, first_before)
     if any(before.values()):
@@ -43,9 +57,9 @@ def _no_lost_wakeup(driver, examples: WithEvents) -> bool:
     return exercised
 
 
-def _check_hint(ex: WithEvent, pod: dict, after: dict, calls: list[Call], results: list, hint_at: int) -> None:
-    hint = results[hint_at]["hint"]
-    if not hint["queue"]:
+def _check_hint(ex: WithEvent, pod: dict, after: dict, calls: list[Call], results: list, hint_at: range) -> None:
+    hint, followers = results[hint_at[0]]["hint"], [results[i]["hint"] for i in hint_at[1:]]
+    if not hint["queue"] and not any(f["queue"] for f in followers):
         rejection = next((results[i]["code"] for i in range(len(results))
                           if calls[i]["point"] in ("preFilter", "filter") and calls[i]["state"] == "before"
                           and not results[i].get("skipped") and results[i].get("code") not in ("Success", "Skip")),
@@ -57,14 +71,22 @@ def _check_hint(ex: WithEvent, pod: dict, after: dict, calls: list[Call], result
             f"the plugin rejected {pod['metadata']['name']} ({rejection}) on every node; after the event "
             f"({_event_text(ex.event)}: cluster events {', '.join(hint['events'])}) its PreFilter/Filter accept it "
             f"on {accepted}, but the queue would not requeue it (matching registrations: {registered}; every hint "
-            f"said QueueSkip): the pod waits for the 5-minute flush", calls, results)
+            f"said QueueSkip{_say_followers(followers)}): the pod waits for the 5-minute flush", calls, results)
+
+
+def _say_followers(followers: list[dict]) -> str:
+    if not followers:
+        return ""
+    events = sorted({e for f in followers for e in f["events"]})
+    return f"; nor does any for the deletions of its {len(followers)} pod(s) that follow ({', '.join(events)})"
 
 
 register(Property(
     "queueing-hint-no-lost-wakeup", "for a pod the plugin rejected (Unschedulable or UnschedulableAndUnresolvable) "
     "and a node or assigned-pod event, or an update of the pod itself, after which the plugin's PreFilter/Filter "
-    "accept it, the plugin registered that event (EventsToRegister) and its QueueingHintFn returns Queue",
+    "accept it, the plugin registered that event (EventsToRegister) and its QueueingHintFn returns Queue (for a "
+    "node deleted, the deletions of its pods that follow count too)",
     "staging/src/k8s.io/kube-scheduler/framework/interface.go EnqueueExtensions; pkg/scheduler/backend/queue/"
     "scheduling_queue.go isPodWorthRequeuing, Update (the pod's own update); pkg/scheduler/eventhandlers.go (the "
-    "events of each change)",
+    "events of each change); pkg/controller/podgc gcOrphaned (a deleted node's pods are deleted after it)",
     frozenset({"preFilter", "filter"}), with_events, _no_lost_wakeup))

@@ -13,7 +13,7 @@ from hypothesis.strategies import SearchStrategy
 from generators import clusters, nodes, pods
 from generators.pools import NODE_NAMES
 
-from .inputs_target import draw_pod_update, relaxed_pods
+from .inputs_target import draw_pod_update, lowered_pod, relaxed_pods
 
 Manifest = dict[str, Any]
 MAX_NODES = 3
@@ -73,9 +73,9 @@ class WithEvent:
 
 @dataclass(frozen=True)
 class WithEvents:
-    """An input and several events, each applied to it alone: drawn ones, then every deletion of a bound pod
-    and of a node and every relaxation of a node or of the pod (the events that free room), so one input tries
-    many wake-ups."""
+    """An input and several events, each applied to it alone: drawn ones, then every deletion (or resize down) of a
+    bound pod and every deletion of a node, and every relaxation of a node or of the pod (the events that free
+    room), so one input tries many wake-ups."""
     input: PluginInput
     events: tuple[WithEvent, ...]
 
@@ -135,8 +135,14 @@ def _replace(items: tuple[Manifest, ...], name: str, new: Manifest | None) -> tu
 
 
 def _deletions(inp: PluginInput) -> list[WithEvent]:
+    """Every bound pod deleted or, where it has requests to lower, resized down (AssignedPod/UpdatePodScaleDown),
+    and every node deleted (with its pods) when another is left."""
     out = [WithEvent(inp, {"kind": "pod", "action": "delete", "old": p},
                      replace(inp, pods=_replace(inp.pods, p["metadata"]["name"], None))) for p in inp.pods]
+    for p in inp.pods:
+        if (lowered := lowered_pod(p)) is not None:
+            out.append(WithEvent(inp, {"kind": "pod", "action": "update", "old": p, "new": lowered},
+                                 replace(inp, pods=_replace(inp.pods, p["metadata"]["name"], lowered))))
     if len(inp.nodes) > 1:
         for node in inp.nodes:
             name = node["metadata"]["name"]
@@ -196,8 +202,8 @@ def with_events(draw: Any) -> WithEvents:
 
 
 def _event(draw: Any, inp: PluginInput) -> WithEvent:
-    """A node added, updated (relabelled, retainted, resized) or deleted, an assigned pod added, updated or
-    deleted; shrinks towards adding a simple node."""
+    """A node added, updated (relabelled, retainted, resized) or deleted, an assigned pod added, updated (labels,
+    an added toleration, requests lowered: `draw_pod_update`) or deleted; shrinks towards adding a simple node."""
     names = inp.node_names
     kinds = ["node/add", "node/update", "pod/add"]
     if len(inp.nodes) > 1:
@@ -228,8 +234,9 @@ def _event(draw: Any, inp: PluginInput) -> WithEvent:
     if action == "delete":
         return WithEvent(inp, {"kind": kind, "action": action, "old": old},
                          replace(inp, pods=_replace(inp.pods, name, None)))
-    new = draw(_pods(name=name, node_name=old["spec"]["nodeName"], nodes=tuple(names),
-                     namespaces=(old["metadata"].get("namespace", "default"),)))
+    # Only what the API server allows on a bound pod: a whole new pod would change its affinity or requests,
+    # events no real cluster sends (and a false lost wake-up when the plugin rightly ignores them).
+    new = draw_pod_update(draw, old)
     return WithEvent(inp, {"kind": kind, "action": action, "old": old, "new": new},
                      replace(inp, pods=_replace(inp.pods, name, new)))
 

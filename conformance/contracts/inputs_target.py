@@ -122,9 +122,16 @@ def relaxed_pods(pod: Manifest, nodes: Iterable[Manifest]) -> list[Manifest]:
         added = [t for i, t in enumerate(needed) if t not in has and t not in needed[:i]]
         if added and (new := _with_tolerations(pod, added)) not in out:
             out.append(new)
-    if lowerable := _lowerable(pod):
-        out.append(_with_requests(pod, {(i, name): 1 for i, name, _ in lowerable}))
+    if (lowered := lowered_pod(pod)) is not None:
+        out.append(lowered)
     return out
 
 
-__all__ = ["UNSCHEDULABLE_TOLERATION", "draw_pod_update", "pod_updates", "relaxed_pods"]
+def lowered_pod(pod: Manifest) -> Manifest | None:
+    """The pod with its lowerable requests lowered to 1 unit through pods/resize (pending or bound alike), or None
+    when it has none."""
+    lowerable = _lowerable(pod)
+    return _with_requests(pod, {(i, name): 1 for i, name, _ in lowerable}) if lowerable else None
+
+
+__all__ = ["UNSCHEDULABLE_TOLERATION", "draw_pod_update", "lowered_pod", "pod_updates", "relaxed_pods"]

@@ -40,15 +40,22 @@ def _without(manifest: dict, *keys: str) -> dict:
     return {k: v for k, v in manifest.items() if k not in keys}
 
 
-def test_the_inputs_update_the_pod_only_as_the_api_server_allows():
+@pytest.mark.parametrize("target", [True, False], ids=["the pending pod", "a bound pod"])
+def test_the_inputs_update_a_pod_only_as_the_api_server_allows(target):
     changed = set()
-    for ex in [e for w in sample(with_events(), 120) for e in w.events if e.event.get("target")]:
+    updates = [e for w in sample(with_events(), 120) for e in w.events
+               if (e.event["kind"], e.event["action"]) == ("pod", "update") and bool(e.event.get("target")) == target]
+    for ex in updates:
         old, new = ex.event["old"], ex.event["new"]
-        assert ex.input.pod is old and ex.after.pod is new and ex.event["action"] == "update"
+        if target:
+            assert ex.input.pod is old and ex.after.pod is new
+            assert "nodeName" not in new["spec"] and not new["spec"].get("schedulingGates")
+        else:
+            assert ex.after.pod is ex.input.pod and new in ex.after.pods and old in ex.input.pods
+            assert new["spec"]["nodeName"] == old["spec"]["nodeName"]
         assert not pod_errors(new), pod_errors(new)
         assert (new["metadata"]["name"], new["metadata"]["namespace"]) == (old["metadata"]["name"],
                                                                            old["metadata"]["namespace"])
-        assert "nodeName" not in new["spec"] and not new["spec"].get("schedulingGates")
         assert _without(new["metadata"], "labels") == _without(old["metadata"], "labels")
         assert _without(new["spec"], "tolerations", "containers") == _without(old["spec"], "tolerations", "containers")
         kept = old["spec"].get("tolerations", [])
