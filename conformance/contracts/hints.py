@@ -28,13 +28,18 @@ def _no_lost_wakeup(driver, examples: WithEvents) -> bool:
     """Every event of the example in one sequence: the verdicts before, then per event the verdicts after it and
     the queue's hint, both for the pod as the queue holds it after the event (the updated pod after its own
     update, which PriorityQueue.Update stores before it asks the hints). The verdicts before are asked alone
-    first: most pods pass somewhere, and then no event needs trying."""
+    first: most pods pass everywhere, and then no event needs trying.
+
+    The plugin need not reject the pod everywhere: upstream lists it among the pod's unschedulable plugins when it
+    rejected one node (the other plugins rejected the rest), and then only its hint can requeue the pod for an
+    event that lets the pod through there. So a node the plugin accepts after the event and did not before (or
+    that is new) must bring Queue."""
     pod = examples.input.pod
     calls: list[Call] = [snapshot(examples.input)]
     pre_before = filtering(driver.points, examples.input, pod, "before", calls)
     first_before = (pre_before if pre_before is not None else 0) + 1
-    if any(verdicts(examples.input, calls, run_checked(driver, calls), pre_before, first_before).values()):
-        return False  # the plugin did not reject the pod
+    if all(verdicts(examples.input, calls, run_checked(driver, calls), pre_before, first_before).values()):
+        return False  # the plugin rejected the pod nowhere: it is none of its unschedulable plugins
     after_at = []
     for i, ex in enumerate(examples.events):
         calls.append(snapshot(ex.after))
@@ -46,32 +51,39 @@ def _no_lost_wakeup(driver, examples: WithEvents) -> bool:
         calls += [{"point": "hint", "pod": ex.after.pod, "event": event} for event in hints]
     results = run_checked(driver, calls)
     before = verdicts(examples.input, calls, results, pre_before, first_before)
-    if any(before.values()):
-        return False  # the plugin did not reject the pod
+    if all(before.values()):
+        return False
     exercised = False
     for ex, (pre_after, first_after, hint_at) in zip(examples.events, after_at):
         after = verdicts(ex.after, calls, results, pre_after, first_after)
-        if any(after.values()):
+        opened = [n for n, ok in after.items() if ok and not before.get(n, False)]
+        if opened:
             exercised = True
-            _check_hint(ex, pod, after, calls, results, hint_at)
+            _check_hint(ex, pod, before, opened, calls, results, hint_at)
     return exercised
 
 
-def _check_hint(ex: WithEvent, pod: dict, after: dict, calls: list[Call], results: list, hint_at: range) -> None:
+def _check_hint(ex: WithEvent, pod: dict, before: dict[str, bool], opened: list[str], calls: list[Call],
+                results: list, hint_at: range) -> None:
     hint, followers = results[hint_at[0]]["hint"], [results[i]["hint"] for i in hint_at[1:]]
-    if not hint["queue"] and not any(f["queue"] for f in followers):
-        rejection = next((results[i]["code"] for i in range(len(results))
-                          if calls[i]["point"] in ("preFilter", "filter") and calls[i]["state"] == "before"
-                          and not results[i].get("skipped") and results[i].get("code") not in ("Success", "Skip")),
-                         "its PreFilter result left out every node")
-        accepted = ", ".join(n for n, ok in after.items() if ok)
-        registered = ", ".join(hint["registered"]) or "no registration of the plugin matches them"
-        raise ContractViolation(
-            "queueing-hint-no-lost-wakeup",
-            f"the plugin rejected {pod['metadata']['name']} ({rejection}) on every node; after the event "
-            f"({_event_text(ex.event)}: cluster events {', '.join(hint['events'])}) its PreFilter/Filter accept it "
-            f"on {accepted}, but the queue would not requeue it (matching registrations: {registered}; every hint "
-            f"said QueueSkip{_say_followers(followers)}): the pod waits for the 5-minute flush", calls, results)
+    if hint["queue"] or any(f["queue"] for f in followers):
+        return
+    rejection = next((results[i]["code"] for i in range(len(results))
+                      if calls[i]["point"] in ("preFilter", "filter") and calls[i]["state"] == "before"
+                      and not results[i].get("skipped") and results[i].get("code") not in ("Success", "Skip")),
+                     "its PreFilter result left out the node")
+    name = pod["metadata"]["name"]
+    passed = [n for n, ok in before.items() if ok]
+    rejected = "on every node" if not passed else \
+        f"on {', '.join(n for n, ok in before.items() if not ok)} and let it through on {', '.join(passed)}"
+    stays = "" if not passed else f"where the other plugins reject {', '.join(passed)} (a nodeSelector, a taint), "
+    registered = ", ".join(hint["registered"]) or "no registration of the plugin matches them"
+    raise ContractViolation(
+        "queueing-hint-no-lost-wakeup",
+        f"the plugin rejected {name} ({rejection}) {rejected}; after the event ({_event_text(ex.event)}: cluster "
+        f"events {', '.join(hint['events'])}) its PreFilter/Filter accept it on {', '.join(opened)}, but the queue "
+        f"would not requeue it (matching registrations: {registered}; every hint said QueueSkip"
+        f"{_say_followers(followers)}): {stays}the pod waits for the 5-minute flush", calls, results)
 
 
 def _say_followers(followers: list[dict]) -> str:
@@ -83,9 +95,10 @@ def _say_followers(followers: list[dict]) -> str:
 
 register(Property(
     "queueing-hint-no-lost-wakeup", "for a pod the plugin rejected (Unschedulable or UnschedulableAndUnresolvable) "
-    "and a node or assigned-pod event, or an update of the pod itself, after which the plugin's PreFilter/Filter "
-    "accept it, the plugin registered that event (EventsToRegister) and its QueueingHintFn returns Queue (for a "
-    "node deleted, the deletions of its pods that follow count too)",
+    "on some node and a node or assigned-pod event, or an update of the pod itself, after which the plugin's "
+    "PreFilter/Filter accept it on a node they did not accept it on before, the plugin registered that event "
+    "(EventsToRegister) and its QueueingHintFn returns Queue (for a node deleted, the deletions of its pods that "
+    "follow count too)",
     "staging/src/k8s.io/kube-scheduler/framework/interface.go EnqueueExtensions; pkg/scheduler/backend/queue/"
     "scheduling_queue.go isPodWorthRequeuing, Update (the pod's own update); pkg/scheduler/eventhandlers.go (the "
     "events of each change); pkg/controller/podgc gcOrphaned (a deleted node's pods are deleted after it)",
