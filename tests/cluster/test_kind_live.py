@@ -159,7 +159,10 @@ def _first_container_created(name: str, timeout: float) -> Callable[[], str]:
 def test_ctrl_c_during_cluster_up_leaves_no_container(kind_cluster, tmp_path):
     name = f"sc-int-{os.getpid()}"
     created = _first_container_created(name, timeout=120)
-    proc = _cli("cluster", "up", "--cluster", "kind", "--kind-name", name, "--state", str(tmp_path))
+    # Ctrl-C as a terminal delivers it: a test session started as a background job (CI runners, nohup ... &)
+    # inherits SIGINT ignored, and so would the CLI, which then never sees the interrupt.
+    proc = _cli("cluster", "up", "--cluster", "kind", "--kind-name", name, "--state", str(tmp_path),
+                preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     try:
         assert created(), "kind made no node container within 120 s"
         proc.send_signal(signal.SIGINT)  # while `kind create` still runs: the node's kubeadm takes seconds more
