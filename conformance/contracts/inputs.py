@@ -134,7 +134,7 @@ def _replace(items: tuple[Manifest, ...], name: str, new: Manifest | None) -> tu
     return tuple(i for i in out if i is not None)
 
 
-def _deletions(inp: PluginInput) -> list[WithEvent]:
+def _room_freed(inp: PluginInput) -> list[WithEvent]:
     """Every bound pod deleted or, where it has requests to lower, resized down (AssignedPod/UpdatePodScaleDown),
     and every node deleted (with its pods) when another is left."""
     out = [WithEvent(inp, {"kind": "pod", "action": "delete", "old": p},
@@ -198,7 +198,7 @@ def with_events(draw: Any) -> WithEvents:
     inp = draw(plugin_inputs())
     drawn = [_event(draw, inp) for _ in range(draw(st.integers(1, 3)))]
     drawn.append(_target(inp, draw_pod_update(draw, inp.pod)))
-    return WithEvents(inp, tuple(drawn + _deletions(inp) + _relaxations(inp)))
+    return WithEvents(inp, tuple(drawn + _room_freed(inp) + _relaxations(inp)))
 
 
 def _event(draw: Any, inp: PluginInput) -> WithEvent:

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from conformance.contracts import REGISTRY, ContractViolation
-from conformance.contracts.inputs import PluginInput, WithEvents, _deletions
+from conformance.contracts.inputs import PluginInput, WithEvents, _room_freed
 
 
 class RepelledDriver:
@@ -52,7 +52,7 @@ def _example(event: str = "node") -> WithEvents:
            "spec": {"containers": [{"name": "c", "image": "i"}]}}
     inp = PluginInput((_node("node-0"), _node("node-1")), (running,), pod)
     old = inp.nodes[0] if event == "node" else running
-    return WithEvents(inp, tuple(e for e in _deletions(inp) if e.event == {"kind": event, "action": "delete",
+    return WithEvents(inp, tuple(e for e in _room_freed(inp) if e.event == {"kind": event, "action": "delete",
                                                                             "old": old}))
 
 
