@@ -70,23 +70,13 @@ def measure_shared(session: ContractSession, plugin: str, props: list, alone: li
 
 def draw_rates(profile: str, max_examples: int | None) -> dict[str, int]:
     """Examples/s of each property's input strategy drawn alone, as find_violation draws it."""
-    from hypothesis import given, seed, settings
-
-    from conformance.repeatable import repeatable
-    from conformance.settings import for_profile
-    base = for_profile(profile)
+    from conformance.search import run_search
     rates = {}
     for strategy in dict.fromkeys(prop.strategy for prop in REGISTRY.values()):
-        drawn = []
-
-        @seed(0)
-        @settings(base, max_examples=max_examples or base.max_examples)
-        @given(strategy())
-        def draw(example) -> None:
-            drawn.append(example)
+        drawn: list = []
         start = time.perf_counter()
-        with repeatable():
-            draw()
+        run_search(strategy(), drawn.append, key=f"draw-rate/{strategy.__name__}", profile=profile,
+                   max_examples=max_examples)
         rates[strategy.__name__] = round(len(drawn) / (time.perf_counter() - start))
     return rates
 

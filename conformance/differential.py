@@ -23,13 +23,10 @@ compares, for each pod, only what neither can reach:
 from __future__ import annotations
 
 import json
-import time
 from collections import Counter
 from dataclasses import dataclass
 from typing import Any, Hashable, Iterable, Iterator, Mapping
 
-from hypothesis import Phase, given, settings
-from hypothesis.errors import FlakyFailure
 from hypothesis.strategies import SearchStrategy
 
 from reference.plugins.default_preemption import calculate_num_candidates
@@ -38,8 +35,7 @@ from reference.scenario import Scenario
 
 from .backends.base import Backend
 from .invariants import Invariant, Run, Violation
-from .search import Failure
-from .settings import for_profile
+from .search import Failure, run_search
 from .invariants.attempts import extender_config
 from .invariants.scoring import normalized_scores
 
@@ -283,7 +279,7 @@ DIFFERENTIAL = Invariant(
     "differential", "Two backends agree on every pod's plugin calls, forced node choices and final result, "
     "up to the first choice upstream makes at random.",
     "schedule_one.go selectHost (the only random choice); framework.go Run* (everything else is determined)",
-    check=lambda run: None, requires=frozenset({"probes"}), theme="differential")
+    fn=lambda run: None, requires=frozenset({"probes"}), theme="differential")
 
 
 def scenarios_for(*, extenders: bool, max_pods: int = 4, base: Any = None) -> SearchStrategy[Scenario]:
@@ -305,33 +301,14 @@ def run_both(a: Backend, b: Backend, scenario: Scenario) -> tuple[Run, Run]:
 def find_disagreement(a: Backend, b: Backend, strategy: SearchStrategy[Scenario], *, profile: str = "ci",
                       shrink: bool = True, max_examples: int | None = None) -> Failure | None:
     """DIFFERENTIAL's failure with the (shrunk) scenario on which `compare` fails, or None when the
-    profile's examples (or the first `max_examples` of them) all agree."""
-    failed: list[tuple[Scenario, Violation]] = []
-    examples = 0
-    base = for_profile(profile)
-    phases = base.phases if shrink else tuple(p for p in base.phases if p is not Phase.shrink)
-
-    @settings(base, report_multiple_bugs=False, phases=phases, max_examples=max_examples or base.max_examples)
-    @given(strategy)
-    def prop(scenario: Scenario) -> None:
-        nonlocal examples
-        examples += 1
-        try:
-            compare(*run_both(a, b, scenario))
-        except Violation as violation:
-            failed.append((scenario, violation))
-            raise
-
-    start = time.perf_counter()
-    try:
-        prop()
-    except (Violation, FlakyFailure):
-        # FlakyFailure: a wall-clock backend disagreed on a scenario but not on its replay. That is
-        # still a disagreement; the last one seen is reported (after shrinking, the smallest).
-        if not failed:
-            raise
-        return Failure(DIFFERENTIAL, *failed[-1], examples, time.perf_counter() - start)
-    return None
+    profile's examples (or the first `max_examples` of them) all agree. A wall-clock backend may disagree on
+    a scenario but not on its replay: that is still a disagreement, reported as flaky."""
+    found = run_search(strategy, lambda scenario: compare(*run_both(a, b, scenario)), key=DIFFERENTIAL.id,
+                       profile=profile, failure=Violation, shrink=shrink, max_examples=max_examples)
+    if found is None:
+        return None
+    return Failure(DIFFERENTIAL, found.example, found.error, found.examples, found.seconds, found.shrink_seconds,
+                   found.flaky)
 
 
 __all__ = ["DIFFERENTIAL", "Disagreement", "best_nodes", "call_multiset", "calls_disagreement", "disagreements", "errored_in_parallel", "choice_is_open", "compare", "find_disagreement", "first_open_choice",

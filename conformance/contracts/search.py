@@ -6,15 +6,12 @@ more than checking it, so each example is drawn once and every such property che
 from __future__ import annotations
 
 import time
-import zlib
 from dataclasses import dataclass, field
 from typing import Any, Sequence
 
-from hypothesis import event, given, seed, settings
-from hypothesis.errors import Flaky
+from hypothesis import event
 
-from ..repeatable import repeatable, shrink_budget
-from ..settings import for_profile
+from ..search.engine import run_search
 from .base import ContractViolation, Property
 
 SHRINK_SECONDS = {"dev": 30.0, "ci": 30.0, "thorough": 120.0, "mutation": 1.0}
@@ -41,6 +38,7 @@ class ContractFailure:
     examples: int
     seconds: float
     tally: Tally = field(default_factory=Tally)
+    flaky: bool = False  # the violation did not show again when its example was replayed
 
 
 def find_violation(driver: Any, prop: Property, *, profile: str = "ci", max_examples: int | None = None,
@@ -86,26 +84,20 @@ def _reset(tally: Tally | None) -> Tally:
 def _search(driver: Any, props: list[Property], *, profile: str, max_examples: int | None,
             tallies: dict[str, Tally], shrink_seconds: float | None) -> ContractFailure | None:
     """One pass: stops at the first property violated and shrinks its counterexample, checking only it."""
-    last: dict[str, Any] = {}
-    base = for_profile(profile)
+    target: list[Property] = []
     props = sorted(props, key=lambda p: not p.watch)  # the watched run's answers serve the unwatched (_Reusing)
 
-    @settings(base, report_multiple_bugs=False, max_examples=max_examples or base.max_examples)
-    @given(props[0].strategy())
     def check(example: Any) -> None:
-        last["example"] = example
-        searching = "target" not in last  # shrinking replays examples for the violated property only
+        searching = not target  # shrinking replays examples for the violated property only
         reusing = _Reusing(driver)
-        for prop in props if searching else [last["target"]]:
+        for prop in props if searching else target:
             started = time.perf_counter()
             try:
                 with driver.watching(prop.watch):
                     exercised = prop.check(reusing, example)
-            except ContractViolation as violation:
+            except ContractViolation:
                 if searching:
-                    last["target"] = prop
-                    last["detected"] = (tallies[prop.id].examples + 1, time.perf_counter() - start)
-                last["failing"] = (example, violation)
+                    target.append(prop)
                 raise
             if searching:
                 tally = tallies[prop.id]
@@ -115,24 +107,16 @@ def _search(driver: Any, props: list[Property], *, profile: str, max_examples: i
             if exercised:
                 event(f"{prop.id}: exercised")
 
-    # One `check` serves every (plugin, strategy): without a digest Hypothesis would share their saved examples.
+    # A data race (or a plugin whose answers depend on timing) need not show again when Hypothesis replays the
+    # example: then the engine reports the last violation seen, unshrunk.
     key = f"{driver.plugin}/{getattr(props[0].strategy, '__name__', props[0].id)}"
-    check.hypothesis.inner_test._hypothesis_internal_add_digest = key.encode()
-    if base.derandomize:
-        check = seed(zlib.crc32(key.encode()))(check)
-    start = time.perf_counter()
-    try:
-        with repeatable(), shrink_budget(shrink_seconds or SHRINK_SECONDS[profile]):
-            check()
-    except ContractViolation as violation:
-        return _failure(driver, last, last["example"], violation, tallies)
-    except Flaky:
-        # A data race (or a plugin whose answers depend on timing) need not show again when Hypothesis replays
-        # the example: the last violation seen stands, unshrunk.
-        if "failing" not in last:
-            raise
-        return _failure(driver, last, *last["failing"], tallies)
-    return None
+    found = run_search(props[0].strategy(), check, key=key, profile=profile, failure=ContractViolation,
+                       max_examples=max_examples, shrink_seconds=shrink_seconds or SHRINK_SECONDS[profile])
+    if found is None:
+        return None
+    prop = target[0]
+    return ContractFailure(prop, driver.plugin, found.example, found.error, found.examples, found.seconds,
+                           tallies[prop.id], found.flaky)
 
 
 class _Reusing:
@@ -158,13 +142,6 @@ class _Reusing:
         results = self._driver.run(calls)
         self._last = (list(calls), watch, results)
         return results
-
-
-def _failure(driver: Any, last: dict[str, Any], example: Any, violation: ContractViolation,
-             tallies: dict[str, Tally]) -> ContractFailure:
-    prop = last["target"]
-    found, seconds = last["detected"]
-    return ContractFailure(prop, driver.plugin, example, violation, found, seconds, tallies[prop.id])
 
 
 class SharedSearches:

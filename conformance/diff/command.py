@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import ConformanceError
-from ..settings import PROFILES
+from ..search.profiles import PROFILES
 from . import baseline, gates
 from .compare import run_side
 from .engine import Sides, run_all

@@ -1,26 +1,24 @@
 """The fixed scenarios a diff runs on both sides: drawn once, derandomized, before either side runs.
 
 Both sides get the very same list (byte-identical scenarios), so a difference is the schedulers', never
-the draws'. The list is every invariant's situation (conformance/situations.py) plus the general
+the draws'. The list is every invariant's situation (`@invariant(situation=...)`) plus the general
 scenarios with probes at every point or a preemption (the differential strategy); the profile sets how
 many of each. The draws are seeded by the situation's name and blind to local-module constants
-(`repeatable`), so the same suite version draws the same list on every machine and with every seed.
+(`search.run_search`), so the same suite version draws the same list on every machine and with every seed.
 """
 
 from __future__ import annotations
 
-import zlib
 from dataclasses import dataclass
 from typing import Any, Callable, Iterator
 
-from hypothesis import Phase, given, seed, settings
+from hypothesis import Phase
 from hypothesis.strategies import SearchStrategy
 
 from reference.scenario import Scenario
 
 from ..errors import ConformanceError
-from ..repeatable import repeatable
-from ..settings import for_profile
+from ..search import for_profile, run_search
 
 # A situation is narrow: a tenth of the profile's examples shows its rule; the general scenarios get the
 # full count.
@@ -45,14 +43,11 @@ def draw_fixed(strategy: SearchStrategy[Scenario], count: int, name: str) -> lis
     """`count` distinct examples of `strategy`, the same on every run (seeded by `name`, no database)."""
     out: dict[str, Scenario] = {}
 
-    @settings(for_profile("ci"), max_examples=count, phases=(Phase.generate,), database=None)
-    @given(strategy)
     def collect(scenario: Scenario) -> None:
         out.setdefault(scenario.to_json(indent=None), scenario)
 
-    collect = seed(zlib.crc32(name.encode()))(collect)
-    with repeatable():
-        collect()
+    run_search(strategy, collect, key=name, profile="ci", max_examples=count, phases=(Phase.generate,),
+               database=None)
     return list(out.values())
 
 
@@ -61,11 +56,10 @@ def sources(base: Any = None) -> dict[str, Callable[[], SearchStrategy[Scenario]
     On the user's config (`base`) only the general scenarios: a situation brings its own config."""
     from ..differential import scenarios_for
     from ..invariants import REGISTRY
-    from ..situations import situation_for
     out: dict[str, Callable[[], SearchStrategy[Scenario]]] = {}
     seen: set[int] = set()
     for inv in ([] if base is not None else REGISTRY.values()):
-        situation = situation_for(inv.id)
+        situation = inv.situation
         if situation is not None and id(situation) not in seen:
             seen.add(id(situation))
             out[inv.id] = situation.strategy

@@ -7,7 +7,7 @@ raise `Violation` and are idempotent, because Hypothesis re-runs them while shri
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any, Callable, Mapping
 
 from ..errors import ConformanceError
 
@@ -44,12 +44,24 @@ def _fmt_record(r: dict) -> str:
 
 @dataclass(frozen=True)
 class Invariant:
+    """A rule checked over a `Run`, with its search recipe: `situation` (a strategy-maker the search draws
+    about half its examples from, `conformance.recipes`), `focus` (options of `generators.scenarios()` for
+    the other half; None: its theme's) and the rules of the coverage matrix it checks."""
+
     id: str
     statement: str
     source: str
-    check: Callable[[Any], None]
+    fn: Callable[[Any], None]
     requires: frozenset[str] = frozenset()
     theme: str = ""
+    situation: Any = None
+    focus: Mapping[str, Any] | None = None
+    rules: tuple[str, ...] = ()
+
+    def check(self, run: Any) -> None:
+        """Raise the Violation `fn` finds in `run`; `run.violation(...)` names this invariant meanwhile."""
+        with run.checking(self.id):
+            self.fn(run)
 
     def to_dict(self) -> dict[str, Any]:
         return {"id": self.id, "statement": self.statement, "source": self.source,
@@ -59,13 +71,16 @@ class Invariant:
 REGISTRY: dict[str, Invariant] = {}
 
 
-def invariant(id: str, statement: str, source: str, *, requires: tuple[str, ...] = ("probes",)):
-    """Register `check(run)` under `id`; `requires` names the backend capabilities it needs."""
+def invariant(id: str, statement: str, source: str, *, requires: tuple[str, ...] = ("probes",),
+              situation: Any = None, focus: Mapping[str, Any] | None = None, rules: tuple[str, ...] = ()):
+    """Register `check(run)` under `id`; `requires` names the backend capabilities it needs; `situation`,
+    `focus` and `rules` as `Invariant` says. The theme is the module's name."""
     def register(fn: Callable[[Any], None]) -> Callable[[Any], None]:
         if id in REGISTRY:
             raise ValueError(f"invariant {id!r} is registered twice")
         theme = fn.__module__.rsplit(".", 1)[-1]
-        REGISTRY[id] = Invariant(id, statement, source, fn, frozenset(requires), theme)
+        REGISTRY[id] = Invariant(id, statement, source, fn, frozenset(requires), theme, situation, focus,
+                                 tuple(rules))
         return fn
     return register
 

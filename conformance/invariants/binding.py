@@ -6,13 +6,20 @@ from collections import Counter
 
 from reference.resources import pod_requests
 
-from .base import Violation, invariant
+from ..recipes.constrained import Constrained
+from ..recipes.first_pod import pick
+from ..recipes.situations import Situation
+from .base import invariant
 from .judge import Judge
 from .run import Run, first_stop_passed
 
 
 @invariant("bind-first-non-skip", "Bind stops at the first plugin that does not return Skip.",
-           "framework.go RunBindPlugins (spec §2.16)")
+           "framework.go RunBindPlugins (spec §2.16)",
+           situation=Situation(
+        {"bind": ["Probe0", "Probe1"]},
+        lambda draw, nodes: ({"Probe0": {"Bind": {"code": pick(draw, ("Success", "Skip", "Error"))}},
+                              "Probe1": {"Bind": {"code": pick(draw, ("Success", "Skip", "Error"))}}}, {})))
 def bind_first_non_skip(run: Run) -> None:
     for pod in run.live_pods:
         for attempt in run.attempts(pod):
@@ -22,14 +29,19 @@ def bind_first_non_skip(run: Run) -> None:
                 run.exercise()  # a later Bind plugin was configured
             i = first_stop_passed(records, lambda code: code != "Skip")
             if i is not None:
-                raise Violation("bind-first-non-skip", "a Bind plugin ran after an earlier one did not Skip",
-                                pod=pod, plugin=records[i + 1]["plugin"], status=records[i].get("code"),
-                                actual=[(x["plugin"], x.get("code")) for x in records], records=tuple(records))
+                raise run.violation("a Bind plugin ran after an earlier one did not Skip",
+                                    pod=pod, plugin=records[i + 1]["plugin"], status=records[i].get("code"),
+                                    actual=[(x["plugin"], x.get("code")) for x in records], records=tuple(records))
 
 
 @invariant("extender-binder-first",
            "An interested, non-ignorable binder extender binds instead of the Bind plugins.",
-           "schedule_one.go bind / extendersBinding (spec §2.16, §4.5)", requires=("probes", "extenders"))
+           "schedule_one.go bind / extendersBinding (spec §2.16, §4.5)", requires=("probes", "extenders"),
+           situation=Situation(
+        {"preFilter": ["Probe0"], "bind": ["Probe0"]},
+        lambda draw, nodes: ({"Probe0": {"Bind": {"code": pick(draw, ("Skip", "Success", "Error"))}}}, {}),
+        extenders=({"bindVerb": "bind", "filterVerb": "filter"},)),
+           focus={"points": ("PreFilter", "Bind"), "extenders": 1})
 def extender_binder_first(run: Run) -> None:
     binders = [e for e in run.config.extenders if e.bind_verb and not e.ignorable and not e.managed_resources]
     if not binders:
@@ -39,13 +51,17 @@ def extender_binder_first(run: Run) -> None:
             run.exercise()
         plugin_binds = run.outcome.calls(pod=pod, point="Bind")
         if plugin_binds:
-            raise Violation("extender-binder-first", "Bind plugins ran although a binder extender is configured",
-                            pod=pod, plugin=plugin_binds[0]["plugin"], records=tuple(plugin_binds))
+            raise run.violation("Bind plugins ran although a binder extender is configured",
+                                pod=pod, plugin=plugin_binds[0]["plugin"], records=tuple(plugin_binds))
 
 
 @invariant("postbind-iff-bound",
            "PostBind runs exactly once per PostBind plugin, in order, iff the attempt bound the pod.",
-           "schedule_one.go bindingCycle; framework.go RunPostBindPlugins (spec §2.17)")
+           "schedule_one.go bindingCycle; framework.go RunPostBindPlugins (spec §2.17)",
+           situation=Situation(
+        {"bind": ["Probe0"], "postBind": ["Probe1"]},
+        lambda draw, nodes: ({"Probe0": {"Bind": {"code": pick(draw, ("Error", "Unschedulable", "Success",
+                                                                       "Skip"))}}}, {})))
 def postbind_iff_bound(run: Run) -> None:
     for pod in run.live_pods:
         for attempt in run.attempts(pod):
@@ -57,27 +73,30 @@ def postbind_iff_bound(run: Run) -> None:
             if post != expected:
                 what = "PostBind ran although the attempt did not bind" if not expected else \
                     "PostBind did not run exactly once per plugin after the binding"
-                raise Violation("postbind-iff-bound", f"{what} (attempt {attempt})", pod=pod,
-                                expected=expected, actual=post, records=tuple(run.probe_records(pod, attempt)[-8:]))
+                raise run.violation(f"{what} (attempt {attempt})", pod=pod,
+                                    expected=expected, actual=post, records=tuple(run.probe_records(pod, attempt)[-8:]))
 
 
 @invariant("bound-at-most-once", "A pod is bound at most once.", "schedule_one.go assume/bind (spec §2.11)",
-           requires=())
+           requires=(),
+           focus={"points": ("PreFilter", "Bind")})
 def bound_at_most_once(run: Run) -> None:
     counts = Counter(b["pod"] for b in run.outcome.bindings)
     if counts:
         run.exercise()
     for pod, n in counts.items():
         if n > 1:
-            raise Violation("bound-at-most-once", f"the pod was bound {n} times", pod=pod, expected=1, actual=n,
-                            records=tuple(b for b in run.outcome.bindings if b["pod"] == pod))
+            raise run.violation(f"the pod was bound {n} times", pod=pod, expected=1, actual=n,
+                                records=tuple(b for b in run.outcome.bindings if b["pod"] == pod))
 
 
 @invariant("capacity-respected",
            "With NodeResourcesFit filtering, no node holds more than its allocatable resources or pod count, "
            "requests summed as upstream sums them (containers, init containers, sidecars, overhead).",
            "noderesources/fit.go fitsRequest; component-helpers resource.PodRequests (spec §8.1, §8.2)",
-           requires=())
+           requires=(),
+           situation=Constrained("resources"),
+           focus={"probes": 0, "default_plugins": True, "max_pods": 6})
 def capacity_respected(run: Run) -> None:
     judge = Judge.of(run)
     if judge is None:
@@ -102,13 +121,13 @@ def capacity_respected(run: Run) -> None:
             statuses = judge.group_rejected("NodeResourcesFit", group, base)
             if statuses:
                 last = group[-1]
-                raise Violation("capacity-respected", f"node {node} is over its allocatable "
-                                f"{', '.join(over) or 'resources'}: {', '.join(group)} cannot all fit next to "
-                                f"{', '.join(p.key for p in base) or 'no bound pod'}, so the one scheduled last must "
-                                f"have been rejected ({statuses[last].message()})",
-                                pod=last, plugin="NodeResourcesFit", status=statuses[last].message(),
-                                expected={r: allocatable.get(r, 0) for r in over},
-                                actual={r: used[r] for r in over})
+                raise run.violation(f"node {node} is over its allocatable "
+                                    f"{', '.join(over) or 'resources'}: {', '.join(group)} cannot all fit next to "
+                                    f"{', '.join(p.key for p in base) or 'no bound pod'}, so the one scheduled last must "
+                                    f"have been rejected ({statuses[last].message()})",
+                                    pod=last, plugin="NodeResourcesFit", status=statuses[last].message(),
+                                    expected={r: allocatable.get(r, 0) for r in over},
+                                    actual={r: used[r] for r in over})
 
 
 def _requests(pod) -> dict[str, int]:

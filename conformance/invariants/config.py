@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from .. import expected
-from .base import Violation, invariant
+from .base import invariant
 from .run import Run
 
 
@@ -19,16 +19,16 @@ def plugin_order_matches_expansion(run: Run) -> None:
         run.exercise()
     for profile in [*want, *(p for p in got if p not in want)]:
         if profile not in got or profile not in want:
-            raise Violation("plugin-order-matches-expansion", f"profile {profile!r} is "
-                            f"{'missing from the built framework' if profile not in got else 'not in the config'}",
-                            expected=sorted(want), actual=sorted(got))
+            raise run.violation(f"profile {profile!r} is "
+                                f"{'missing from the built framework' if profile not in got else 'not in the config'}",
+                                expected=sorted(want), actual=sorted(got))
         points = [*want[profile], *(p for p in got[profile] if p not in want[profile])]
         for point in points:
             if want[profile].get(point) != got[profile].get(point):
-                raise Violation("plugin-order-matches-expansion", f"profile {profile!r}, point {point}: the "
-                                "plugins differ from the expanded config", plugin=_first_difference(
+                raise run.violation(f"profile {profile!r}, point {point}: the "
+                                    "plugins differ from the expanded config", plugin=_first_difference(
                                     want[profile].get(point), got[profile].get(point)),
-                                expected=want[profile].get(point), actual=got[profile].get(point))
+                                    expected=want[profile].get(point), actual=got[profile].get(point))
 
 
 def _first_difference(want: dict | None, got: dict | None) -> str:

@@ -23,7 +23,8 @@ from reference.plugins.pod_topology_spread.common import DO_NOT_SCHEDULE
 from reference.selectors import LabelSelectorError, label_selector_as_selector
 from reference.types import Pod, PodDisruptionBudget
 
-from .base import Violation, invariant
+from ..recipes.constrained import Preempting
+from .base import invariant
 from .judge import Judge
 from .preemption import deleted_by_node, failed_attempts, known_pods
 from .run import Run
@@ -39,7 +40,8 @@ _DECIDING = ("preEnqueue", "preFilter", "filter", "postFilter", "reserve", "perm
            "A pod with preemptionPolicy Never evicts no one: every deleted pod has a lower priority than some "
            "workload pod whose preemptionPolicy is not Never.",
            "preemption/preemption.go Evaluator.Preempt; defaultpreemption PodEligibleToPreemptOthers (spec §2.6)",
-           requires=("preemption",))
+           requires=("preemption",),
+           situation=Preempting(never=True))
 def never_preempting_pods_evict_none(run: Run) -> None:
     pods = known_pods(run)
     for key, pod in run.pod_objects.items():
@@ -55,10 +57,10 @@ def never_preempting_pods_evict_none(run: Run) -> None:
         above = {k: p.preemption_policy for k, p in run.pod_objects.items()
                  if k != victim_key and p.effective_priority > victim.effective_priority}
         if above and all(policy == NEVER for policy in above.values()):
-            raise Violation("never-preempting-pods-evict-none", f"{victim_key} (priority {victim.effective_priority}) "
-                            f"was deleted but every pod above it ({', '.join(sorted(above))}) has preemptionPolicy "
-                            "Never", pod=victim_key, plugin="DefaultPreemption", expected="no eviction",
-                            actual=sorted(run.outcome.deleted))
+            raise run.violation(f"{victim_key} (priority {victim.effective_priority}) "
+                                f"was deleted but every pod above it ({', '.join(sorted(above))}) has preemptionPolicy "
+                                "Never", pod=victim_key, plugin="DefaultPreemption", expected="no eviction",
+                                actual=sorted(run.outcome.deleted))
 
 
 # --- the one preemption, and the states it may have seen ---------------------------------------------
@@ -151,7 +153,8 @@ def covers(pdb: PodDisruptionBudget, pod: Pod) -> bool:
            "When a node could take the preemptor by evicting only lower-priority pods no PodDisruptionBudget "
            "covers, the victims of the preemption exceed no budget's disruptionsAllowed.",
            "preemption/preemption.go SelectVictimsOnNode (violating victims reprieved first), pickOneNodeForPreemption "
-           "(fewest PDB violations first), FilterPodsWithPDBViolation", requires=("preemption",))
+           "(fewest PDB violations first), FilterPodsWithPDBViolation", requires=("preemption",),
+           situation=Preempting())
 def pdb_kept_when_avoidable(run: Run) -> None:
     pre = Preemption.of(run)
     if pre is None or not pre.judge.pdbs:
@@ -173,11 +176,11 @@ def pdb_kept_when_avoidable(run: Run) -> None:
     for pdb in judge.pdbs:
         hit = [v.key for v in pre.victims if covers(pdb, v)]
         if len(hit) > pdb.disruptions_allowed:
-            raise Violation("pdb-kept-when-avoidable", f"{pre.preemptor} evicted {', '.join(hit)} on {pre.node}, "
-                            f"more than PodDisruptionBudget {pdb.namespace}/{pdb.name} allows "
-                            f"({pdb.disruptions_allowed}), although evicting only pods no budget covers on "
-                            f"{alternative} would have made room", pod=pre.preemptor, plugin="DefaultPreemption",
-                            expected=f"at most {pdb.disruptions_allowed} of its pods evicted", actual=hit)
+            raise run.violation(f"{pre.preemptor} evicted {', '.join(hit)} on {pre.node}, "
+                                f"more than PodDisruptionBudget {pdb.namespace}/{pdb.name} allows "
+                                f"({pdb.disruptions_allowed}), although evicting only pods no budget covers on "
+                                f"{alternative} would have made room", pod=pre.preemptor, plugin="DefaultPreemption",
+                                expected=f"at most {pdb.disruptions_allowed} of its pods evicted", actual=hit)
 
 
 # --- preemption-victims-minimal ----------------------------------------------------------------------
@@ -185,7 +188,8 @@ def pdb_kept_when_avoidable(run: Run) -> None:
 @invariant("preemption-victims-minimal",
            "No victim of a preemption could have been reprieved: with it back on the node (and the other victims "
            "gone) the preemptor would not fit.",
-           "preemption/preemption.go SelectVictimsOnNode (reprievePod)", requires=("preemption",))
+           "preemption/preemption.go SelectVictimsOnNode (reprievePod)", requires=("preemption",),
+           situation=Preempting())
 def preemption_victims_minimal(run: Run) -> None:
     pre = Preemption.of(run)
     if pre is None:
@@ -195,7 +199,7 @@ def preemption_victims_minimal(run: Run) -> None:
     after = [p for p in pre.around(pre.node) if p.key not in gone]
     for victim in pre.victims:
         if pre.fits(pre.node, [*after, replace(victim, node_name=pre.node)]):
-            raise Violation("preemption-victims-minimal", f"{pre.preemptor} evicted {victim.key} on {pre.node}, but "
-                            f"it fits there with {victim.key} kept (and the other victims gone)",
-                            pod=victim.key, plugin="DefaultPreemption", expected=f"{victim.key} reprieved",
-                            actual=sorted(gone))
+            raise run.violation(f"{pre.preemptor} evicted {victim.key} on {pre.node}, but "
+                                f"it fits there with {victim.key} kept (and the other victims gone)",
+                                pod=victim.key, plugin="DefaultPreemption", expected=f"{victim.key} reprieved",
+                                actual=sorted(gone))

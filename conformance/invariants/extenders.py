@@ -10,9 +10,13 @@ from __future__ import annotations
 
 import json
 
+from hypothesis import strategies as st
+
+from ..recipes.first_pod import extender_failure, extender_rejections, extender_scores, pick
+from ..recipes.situations import Situation
 from .attempts import (cut_short, extender_config, failure_messages, ignorable, may_be_nominated, reached_reserve,
                        scoring_failed, scripted_failure, traced_from_start)
-from .base import Violation, invariant
+from .base import invariant
 from .filtering import prefilter_result
 from .run import Record, Run
 
@@ -29,7 +33,10 @@ def rejected_nodes(record: Record) -> set[str]:
 
 @invariant("extender-filter-respected",
            "A node an extender's filter answer failed for a pod is never chosen for that pod.",
-           "schedule_one.go findNodesThatPassExtenders (spec §4.5, §11.1)", requires=("extenders",))
+           "schedule_one.go findNodesThatPassExtenders (spec §4.5, §11.1)", requires=("extenders",),
+           situation=Situation(
+        {"preFilter": ["Probe0"], "reserve": ["Probe0"]}, extender_rejections, min_nodes=2,
+        extenders=({"filterVerb": "filter"},), weight=2))
 def extender_filter_respected(run: Run) -> None:
     for pod in run.live_pods:
         failed: dict[str, Record] = {}
@@ -43,9 +50,9 @@ def extender_filter_respected(run: Run) -> None:
         for node, how in chosen:
             if node in failed:
                 r = failed[node]
-                raise Violation("extender-filter-respected", f"{how} node {node}, which {r.get('extender')} failed",
-                                pod=pod, plugin=str(r.get("extender", "")), expected=f"a node other than {node}",
-                                actual=node, records=(r,))
+                raise run.violation(f"{how} node {node}, which {r.get('extender')} failed",
+                                    pod=pod, plugin=str(r.get("extender", "")), expected=f"a node other than {node}",
+                                    actual=node, records=(r,))
 
 
 def _error_markers(run: Run, pod: str, records: list[Record]) -> dict[str, Record]:
@@ -63,20 +70,23 @@ def _error_markers(run: Run, pod: str, records: list[Record]) -> dict[str, Recor
     return markers
 
 
-def _no_message_names(inv: str, run: Run, pod: str, records: list[Record], what: str) -> None:
+def _no_message_names(run: Run, pod: str, records: list[Record], what: str) -> None:
     markers = _error_markers(run, pod, records)
     for message in failure_messages(run, pod):
         for marker, r in markers.items():
             if marker in message:
-                raise Violation(inv, f"{what} failed the pod", pod=pod, plugin=str(r.get("extender", "")),
-                                expected=f"no failure message naming {marker!r}", actual=message, records=(r,))
+                raise run.violation(f"{what} failed the pod", pod=pod, plugin=str(r.get("extender", "")),
+                                    expected=f"no failure message naming {marker!r}", actual=message, records=(r,))
 
 
 @invariant("ignorable-extender-errors-tolerated",
            "An ignorable extender's errors never fail a pod: the extender is skipped and the attempt goes on "
            "with the nodes it was given.",
            "schedule_one.go findNodesThatPassExtenders / extendersBinding; preemption.go callExtenders "
-           "(spec §4.5, §2.16)", requires=("extenders",))
+           "(spec §4.5, §2.16)", requires=("extenders",),
+           situation=Situation(
+        {"reserve": ["Probe0"]}, extender_failure, min_nodes=2,
+        extenders=({"filterVerb": "filter", "prioritizeVerb": "prioritize", "weight": 1, "ignorable": True},)))
 def ignorable_extender_errors_tolerated(run: Run) -> None:
     for pod in run.live_pods:
         errors = [r for r in run.extender_records(pod) if r.get("code") == "Error"
@@ -84,7 +94,7 @@ def ignorable_extender_errors_tolerated(run: Run) -> None:
         if not errors:
             continue
         run.exercise()
-        _no_message_names("ignorable-extender-errors-tolerated", run, pod, errors,
+        _no_message_names(run, pod, errors,
                           "an ignorable extender's error")
         if traced_from_start(run, pod):
             for attempt in run.attempts(pod):
@@ -105,37 +115,50 @@ def _went_on_after_ignored_filter(run: Run, pod: str, attempt: int) -> None:
     stopped = not post and run.probes_at(pod, "reserve") and not reached_reserve(run, pod, attempt) \
         and not scoring_failed(run, pod, attempt) and not cut_short(run, pod, attempt)
     if post or stopped:
-        raise Violation("ignorable-extender-errors-tolerated", f"the attempt stopped after ignorable extender "
-                        f"{last.get('extender')} failed to filter {len(last['nodes'])} node(s)", pod=pod,
-                        plugin=str(last.get("extender", "")), expected="a feasible node and Reserve",
-                        actual="PostFilter" if post else "no Reserve", records=(last, *post[:1]))
+        raise run.violation(f"the attempt stopped after ignorable extender "
+                            f"{last.get('extender')} failed to filter {len(last['nodes'])} node(s)", pod=pod,
+                            plugin=str(last.get("extender", "")), expected="a feasible node and Reserve",
+                            actual="PostFilter" if post else "no Reserve", records=(last, *post[:1]))
 
 
 @invariant("extender-prioritize-errors-tolerated",
            "Extender prioritize errors never fail an attempt: the extender adds no score and the attempt goes "
-           "on to Reserve.", "schedule_one.go prioritizeNodes (spec §2.8, §4.5, §11.19)", requires=("extenders",))
+           "on to Reserve.", "schedule_one.go prioritizeNodes (spec §2.8, §4.5, §11.19)", requires=("extenders",),
+           situation=Situation(
+        {"preFilter": ["Probe0"], "reserve": ["Probe0"]},
+        lambda draw, nodes: ({}, {"ext-0": {"prioritize": {"error": "extender says no"} if draw(st.booleans())
+                                            else {"status": pick(draw, (500, 404))}}}),
+        min_nodes=2, extenders=({"filterVerb": "filter", "prioritizeVerb": "prioritize", "weight": 1},)))
 def extender_prioritize_errors_tolerated(run: Run) -> None:
     for pod in run.live_pods:
         calls = run.extender_records(pod, "prioritize")
         if any(r.get("code") == "Error" for r in calls):
             run.exercise()
-        _no_message_names("extender-prioritize-errors-tolerated", run, pod,
+        _no_message_names(run, pod,
                           [r for r in calls if r.get("code") == "Error"], "an extender's prioritize error")
         if not calls or not traced_from_start(run, pod) or not run.probes_at(pod, "reserve"):
             continue
         for attempt in run.attempts(pod):
             prioritized = run.extender_records(pod, "prioritize", attempt)
             if prioritized and not reached_reserve(run, pod, attempt) and not cut_short(run, pod, attempt):
-                raise Violation("extender-prioritize-errors-tolerated", "the attempt stopped after extenders "
-                                "prioritized the nodes", pod=pod, plugin=str(prioritized[0].get("extender", "")),
-                                expected="Reserve", actual="no Reserve", records=tuple(prioritized))
+                raise run.violation("the attempt stopped after extenders "
+                                    "prioritized the nodes", pod=pod, plugin=str(prioritized[0].get("extender", "")),
+                                    expected="Reserve", actual="no Reserve", records=tuple(prioritized))
 
 
 @invariant("extender-scores-scaled",
            "Without Score plugins, every prioritizing extender is asked when two or more nodes are feasible, and "
            "the chosen node has the highest sum of weight x 10 x score over the extenders' prioritize answers "
            "(with probe Score plugins, chosen-node-has-max-score checks the same sum).",
-           "schedule_one.go prioritizeNodes / selectHost (spec §2.8, §2.9, §11.19)", requires=("probes", "extenders"))
+           "schedule_one.go prioritizeNodes / selectHost (spec §2.8, §2.9, §11.19)", requires=("probes", "extenders"),
+           situation=Situation(
+        {"preFilter": ["Probe0"], "reserve": ["Probe0"]}, extender_scores, min_nodes=2,
+        # ext-1 manages a resource no pod requests: it is never asked, and the extenders after it still are.
+        extenders=({"prioritizeVerb": "prioritize", "weight": 5},
+                   {"prioritizeVerb": "prioritize", "weight": 2, "managedResources": [{"name": "example.com/unused"}]},
+                   {"prioritizeVerb": "prioritize", "weight": 1})),
+           focus={"points": ("PreFilter", "Reserve"), "extenders": 3, "default_plugins": False,
+                               "max_pods": 6})
 def extender_scores_scaled(run: Run) -> None:
     for pod in run.live_pods:
         if run.plugins_at(pod, "score") or not traced_from_start(run, pod):
@@ -159,10 +182,10 @@ def extender_scores_scaled(run: Run) -> None:
             if len(set(totals.values())) > 1:
                 run.exercise()
             if totals[chosen] != best:
-                raise Violation("extender-scores-scaled", f"node {chosen} was chosen with extender total "
-                                f"{totals[chosen]} but the best total is {best}", pod=pod,
-                                expected=sorted(n for n, t in totals.items() if t == best), actual=chosen,
-                                records=tuple(answers))
+                raise run.violation(f"node {chosen} was chosen with extender total "
+                                    f"{totals[chosen]} but the best total is {best}", pod=pod,
+                                    expected=sorted(n for n, t in totals.items() if t == best), actual=chosen,
+                                    records=tuple(answers))
 
 
 def _prioritizers_asked(run: Run, pod: str, attempt: int, calls: list[Record]) -> None:
@@ -182,16 +205,19 @@ def _prioritizers_asked(run: Run, pod: str, attempt: int, calls: list[Record]) -
     for ext in run.config.extenders:
         name = ext.url_prefix.rstrip("/").rsplit("/", 1)[-1]
         if ext.prioritize_verb and not ext.managed_resources and name not in asked:
-            raise Violation("extender-scores-scaled", f"extender {name} was not asked to prioritize although "
-                            f"{len(feasible)} nodes were feasible (attempt {attempt})", pod=pod, plugin=name,
-                            expected=f"a prioritize call over {sorted(feasible)}", actual="none")
+            raise run.violation(f"extender {name} was not asked to prioritize although "
+                                f"{len(feasible)} nodes were feasible (attempt {attempt})", pod=pod, plugin=name,
+                                expected=f"a prioritize call over {sorted(feasible)}", actual="none")
 
 
 @invariant("extender-filter-error-fails",
            "A non-ignorable extender's filter error fails the attempt: no Reserve, no binding; when it ends the "
            "pod's last attempt the condition reason is SchedulerError.",
            "schedule_one.go findNodesThatPassExtenders / handleSchedulingFailure (spec §3.1, §4.5, §11.19)",
-           requires=("extenders",))
+           requires=("extenders",),
+           situation=Situation(
+        {"reserve": ["Probe0"]}, extender_failure, min_nodes=2,
+        extenders=({"filterVerb": "filter", "prioritizeVerb": "prioritize", "weight": 1},)))
 def extender_filter_error_fails(run: Run) -> None:
     for pod in run.live_pods:
         errors = [r for r in run.extender_records(pod, "filter") if r.get("code") == "Error"
@@ -203,10 +229,10 @@ def extender_filter_error_fails(run: Run) -> None:
         # (also after an error on the nominated node alone, which only sends upstream on to all nodes).
         scripted = [r for r in errors if scripted_failure(run, pod, str(r.get("extender", "")), "filter")]
         if run.bound_in(pod) and scripted:
-            raise Violation("extender-filter-error-fails", f"extender {scripted[0].get('extender')} fails every "
-                            "filter call for the pod but the pod was bound", pod=pod,
-                            plugin=str(scripted[0].get("extender")), expected="no binding",
-                            actual=run.bound_in(pod)[0]["node"], records=(scripted[0],))
+            raise run.violation(f"extender {scripted[0].get('extender')} fails every "
+                                "filter call for the pod but the pod was bound", pod=pod,
+                                plugin=str(scripted[0].get("extender")), expected="no binding",
+                                actual=run.bound_in(pod)[0]["node"], records=(scripted[0],))
         if traced_from_start(run, pod):
             for attempt in run.attempts(pod):
                 _attempt_failed(run, pod, attempt)
@@ -219,9 +245,9 @@ def _attempt_failed(run: Run, pod: str, attempt: int) -> None:
         return
     later = [r for r in run.probe_records(pod, attempt) if r["point"] in BINDING_POINTS]
     if later:
-        raise Violation("extender-filter-error-fails", f"extender {errors[0].get('extender')} failed to filter "
-                        "but the attempt went on", pod=pod, plugin=str(errors[0].get("extender")),
-                        expected="the attempt fails", actual=later[0]["point"], records=(errors[0], *later[:2]))
+        raise run.violation(f"extender {errors[0].get('extender')} failed to filter "
+                            "but the attempt went on", pod=pod, plugin=str(errors[0].get("extender")),
+                            expected="the attempt fails", actual=later[0]["point"], records=(errors[0], *later[:2]))
     if attempt == run.attempts(pod)[-1] and filters[-1]["seq"] == errors[-1]["seq"]:
         _expect_scheduler_error(run, pod, attempt, errors[-1])
 
@@ -240,9 +266,9 @@ def _expect_scheduler_error(run: Run, pod: str, attempt: int, error: Record) -> 
         return
     reason = result.condition.get("reason")
     if reason != "SchedulerError":
-        raise Violation("extender-filter-error-fails", f"the last attempt ended with extender "
-                        f"{error.get('extender')}'s filter error but the condition reason is {reason}", pod=pod,
-                        plugin=str(error.get("extender")), expected="SchedulerError", actual=reason, records=(error,))
+        raise run.violation(f"the last attempt ended with extender "
+                            f"{error.get('extender')}'s filter error but the condition reason is {reason}", pod=pod,
+                            plugin=str(error.get("extender")), expected="SchedulerError", actual=reason, records=(error,))
 
 
 @invariant("extender-wire-contract",
@@ -255,11 +281,10 @@ def extender_wire_contract(run: Run) -> None:
     for exchange in run.outcome.exchanges:
         run.exercise()
         if exchange.get("problems"):
-            raise Violation("extender-wire-contract",
-                            f"extender {exchange['extender']} {exchange['verb']}: {'; '.join(exchange['problems'])}"
-                            f"\n  request:  {exchange.get('request', '')[:1500]}"
-                            f"\n  response: HTTP {exchange.get('status')} {exchange.get('response', '')[:1500]}",
-                            pod=exchange.get("pod", ""), plugin=f"extender {exchange['extender']}")
+            raise run.violation(f"extender {exchange['extender']} {exchange['verb']}: {'; '.join(exchange['problems'])}"
+                                f"\n  request:  {exchange.get('request', '')[:1500]}"
+                                f"\n  response: HTTP {exchange.get('status')} {exchange.get('response', '')[:1500]}",
+                                pod=exchange.get("pod", ""), plugin=f"extender {exchange['extender']}")
 
 
 def _failure_marker(exchange: dict) -> str | None:
@@ -294,9 +319,8 @@ def user_extender_ignorable_honoured(run: Run) -> None:
         for message in failure_messages(run, pod):
             if marker in message:
                 why = "ignorable" if exchange.get("kind") != "prioritize" else "prioritize"
-                raise Violation("user-extender-ignorable-honoured",
-                                f"extender {exchange['extender']} {exchange['verb']} failed ({why}: to be skipped) "
-                                f"and its error failed the pod\n  response: HTTP {exchange.get('status')} "
-                                f"{str(exchange.get('response', ''))[:500]}", pod=pod,
-                                plugin=f"extender {exchange['extender']}", expected=f"no failure message naming "
-                                f"{marker!r}", actual=message)
+                raise run.violation(f"extender {exchange['extender']} {exchange['verb']} failed ({why}: to be skipped) "
+                                    f"and its error failed the pod\n  response: HTTP {exchange.get('status')} "
+                                    f"{str(exchange.get('response', ''))[:500]}", pod=pod,
+                                    plugin=f"extender {exchange['extender']}", expected=f"no failure message naming "
+                                    f"{marker!r}", actual=message)

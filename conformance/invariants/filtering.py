@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
-from .base import Violation, invariant
+from ..recipes.first_pod import filter_rejections, node_scores, nominated_first, pick, retried, some
+from ..recipes.situations import Situation
+from .base import invariant
 from .run import Record, Run, order_index
+
+_FILTER_PLACES = {"preFilter": ["Probe0"], "filter": ["Probe0", "Probe1"], "postFilter": ["Probe1"],
+                  "reserve": ["Probe1"]}
 
 # RemovePod too: only preemption calls it, and its dry runs (Filter after removing the victims) follow it.
 # A probe placed after untraced PostFilter plugins (DefaultPreemption) records those dry runs before its
@@ -37,7 +42,11 @@ def skipped_at_prefilter(run: Run, pod: str, attempt: int) -> set[str]:
 
 @invariant("filter-short-circuit",
            "For each node, no Filter plugin runs after an earlier one in the same pass rejected the node.",
-           "framework.go RunFilterPlugins (spec §1.2, §2.5)")
+           "framework.go RunFilterPlugins (spec §1.2, §2.5)",
+           situation=Situation(
+        {"filter": ["Probe0", "Probe1", "Probe2"]}, min_nodes=2,
+        seed=lambda draw, nodes: ({pick(draw, ("Probe0", "Probe1")): {"Filter": filter_rejections(draw, nodes)}},
+                                  {})))
 def filter_short_circuit(run: Run) -> None:
     for pod in run.live_pods:
         order = order_index(run.probes_at(pod, "filter"))
@@ -47,9 +56,8 @@ def filter_short_circuit(run: Run) -> None:
                 node, idx = r.get("node"), order.get(r["plugin"], -1)
                 prev = last_reject.pop(node, None)
                 if prev is not None and idx > order.get(prev["plugin"], -1):
-                    raise Violation("filter-short-circuit",
-                                    f"{r['plugin']} filtered node {node} after {prev['plugin']} rejected it",
-                                    pod=pod, plugin=r["plugin"], status=prev.get("code"), records=(prev, r))
+                    raise run.violation(f"{r['plugin']} filtered node {node} after {prev['plugin']} rejected it",
+                                        pod=pod, plugin=r["plugin"], status=prev.get("code"), records=(prev, r))
                 if r.get("code") != "Success":
                     last_reject[node] = r
                     if idx < len(order) - 1:
@@ -58,7 +66,10 @@ def filter_short_circuit(run: Run) -> None:
 
 @invariant("prefilter-skip-pairing",
            "A plugin that returned Skip at PreFilter is not called at Filter, AddPod or RemovePod in that cycle.",
-           "framework.go RunPreFilterPlugins / RunFilterPlugins (SkipFilterPlugins) (spec §2.3)")
+           "framework.go RunPreFilterPlugins / RunFilterPlugins (SkipFilterPlugins) (spec §2.3)",
+           situation=Situation(
+        {"preFilter": ["Probe0", "Probe1"], "filter": ["Probe0", "Probe1"]},
+        lambda draw, nodes: ({pick(draw, ("Probe0", "Probe1")): {"PreFilter": {"code": "Skip"}}}, {})))
 def prefilter_skip_pairing(run: Run) -> None:
     for pod in run.live_pods:
         for attempt in run.attempts(pod):
@@ -67,14 +78,17 @@ def prefilter_skip_pairing(run: Run) -> None:
                 run.exercise()
             for r in run.probe_records(pod, attempt):
                 if r["plugin"] in skipped and r["point"] in ("Filter", "AddPod", "RemovePod"):
-                    raise Violation("prefilter-skip-pairing",
-                                    f"{r['plugin']} returned Skip at PreFilter but was called at {r['point']}",
-                                    pod=pod, plugin=r["plugin"], status="Skip", records=(r,))
+                    raise run.violation(f"{r['plugin']} returned Skip at PreFilter but was called at {r['point']}",
+                                        pod=pod, plugin=r["plugin"], status="Skip", records=(r,))
 
 
 @invariant("prefilter-result-restricts",
            "Filter runs, and a node is chosen, only within the intersection of the PreFilterResults.",
-           "schedule_one.go findNodesThatFitPod (spec §2.3)")
+           "schedule_one.go findNodesThatFitPod (spec §2.3)",
+           situation=Situation(
+        {"preFilter": ["Probe0"], "filter": ["Probe1"]}, min_nodes=2,
+        seed=lambda draw, nodes: ({"Probe0": {"PreFilter": {"result": some(draw, nodes, max_size=len(nodes) - 1)}}},
+                                  {})))
 def prefilter_result_restricts(run: Run) -> None:
     for pod in run.live_pods:
         for attempt in run.attempts(pod):
@@ -85,18 +99,22 @@ def prefilter_result_restricts(run: Run) -> None:
                 run.exercise()
             for r in run.records(pod, attempt, "Filter"):
                 if r.get("node") not in allowed:
-                    raise Violation("prefilter-result-restricts", f"node {r.get('node')} was filtered although the "
-                                    "PreFilterResults exclude it", pod=pod, plugin=r["plugin"],
-                                    expected=sorted(allowed), actual=r.get("node"), records=(r,))
+                    raise run.violation(f"node {r.get('node')} was filtered although the "
+                                        "PreFilterResults exclude it", pod=pod, plugin=r["plugin"],
+                                        expected=sorted(allowed), actual=r.get("node"), records=(r,))
             chosen = run.chosen_node(pod, attempt)
             if chosen is not None and chosen not in allowed:
-                raise Violation("prefilter-result-restricts", f"node {chosen} was chosen outside the PreFilterResults",
-                                pod=pod, expected=sorted(allowed), actual=chosen)
+                raise run.violation(f"node {chosen} was chosen outside the PreFilterResults",
+                                    pod=pod, expected=sorted(allowed), actual=chosen)
 
 
 @invariant("chosen-node-passed-filters",
            "The chosen node passed every Filter plugin that ran on it and every extender filter.",
-           "schedule_one.go findNodesThatPassFilters / findNodesThatPassExtenders (spec §11.1)")
+           "schedule_one.go findNodesThatPassFilters / findNodesThatPassExtenders (spec §11.1)",
+           situation=Situation(
+        {"filter": ["Probe0"], "score": ["Probe1"]}, min_nodes=2,
+        seed=lambda draw, nodes: ({"Probe0": {"Filter": filter_rejections(draw, nodes)},
+                                   "Probe1": {"Score": node_scores(draw, nodes, (0, 100, 50))}}, {})))
 def chosen_node_passed_filters(run: Run) -> None:
     for pod in run.live_pods:
         for attempt in run.attempts(pod):
@@ -110,21 +128,25 @@ def chosen_node_passed_filters(run: Run) -> None:
             records = [r for r in phase if r.get("node") == chosen]
             for r in records:
                 if r.get("code") != "Success":
-                    raise Violation("chosen-node-passed-filters", f"node {chosen} was chosen although "
-                                    f"{r['plugin']} rejected it", pod=pod, plugin=r["plugin"], status=r.get("code"),
-                                    records=(r,))
+                    raise run.violation(f"node {chosen} was chosen although "
+                                        f"{r['plugin']} rejected it", pod=pod, plugin=r["plugin"], status=r.get("code"),
+                                        records=(r,))
             ran = {r["plugin"] for r in records}
             missing = [p for p in run.probes_at(pod, "filter") if p not in skipped and p not in ran]
             if missing:
-                raise Violation("chosen-node-passed-filters", f"node {chosen} was chosen without running Filter "
-                                f"plugin {missing[0]} on it", pod=pod, plugin=missing[0],
-                                expected=run.probes_at(pod, "filter"), actual=sorted(ran))
+                raise run.violation(f"node {chosen} was chosen without running Filter "
+                                    f"plugin {missing[0]} on it", pod=pod, plugin=missing[0],
+                                    expected=run.probes_at(pod, "filter"), actual=sorted(ran))
 
 
 @invariant("postfilter-only-without-feasible-node",
            "PostFilter runs only when no node is feasible, and stops at the first Success or "
            "UnschedulableAndUnresolvable.", "schedule_one.go schedulingCycle; framework.go RunPostFilterPlugins "
-           "(spec §2.6)")
+           "(spec §2.6)",
+           situation=Situation(
+        _FILTER_PLACES, lambda draw, nodes: ({"Probe0": {"Filter": filter_rejections(draw, nodes)},
+                                              "Probe1": {"PostFilter": {"code": pick(draw, ("Unschedulable",
+                                                                                              "Success"))}}}, {})))
 def postfilter_gating(run: Run) -> None:
     for pod in run.live_pods:
         for attempt in run.attempts(pod):
@@ -136,13 +158,13 @@ def postfilter_gating(run: Run) -> None:
             run.exercise()
             later = [r for r in records if r["point"] in ("PreScore", "Score", "Reserve", "Permit")]
             if later:
-                raise Violation("postfilter-only-without-feasible-node", "PostFilter ran in an attempt that found a "
-                                "feasible node", pod=pod, plugin=post[0]["plugin"], records=(post[0], later[0]))
+                raise run.violation("PostFilter ran in an attempt that found a "
+                                    "feasible node", pod=pod, plugin=post[0]["plugin"], records=(post[0], later[0]))
             for i, r in enumerate(post[:-1]):
                 if r.get("code") in ("Success", "UnschedulableAndUnresolvable"):
-                    raise Violation("postfilter-only-without-feasible-node", f"PostFilter continued after "
-                                    f"{r['plugin']} returned {r.get('code')}", pod=pod, plugin=post[i + 1]["plugin"],
-                                    status=r.get("code"), records=tuple(post))
+                    raise run.violation(f"PostFilter continued after "
+                                        f"{r['plugin']} returned {r.get('code')}", pod=pod, plugin=post[i + 1]["plugin"],
+                                        status=r.get("code"), records=tuple(post))
 
 
 def _expect_postfilter(run: Run, pod: str, attempt: int, records: list[Record]) -> None:
@@ -159,13 +181,16 @@ def _expect_postfilter(run: Run, pod: str, attempt: int, records: list[Record]) 
     allowed = prefilter_result(run, pod, attempt)
     candidates = set(run.node_names) if allowed is None else set(run.node_names) & allowed
     if phase and not errored and candidates and candidates <= rejected:
-        raise Violation("postfilter-only-without-feasible-node", "every node was rejected but PostFilter did not run",
-                        pod=pod, plugin=post_plugins[0], expected="a PostFilter call", actual="none",
-                        records=tuple(phase))
+        raise run.violation("every node was rejected but PostFilter did not run",
+                            pod=pod, plugin=post_plugins[0], expected="a PostFilter call", actual="none",
+                            records=tuple(phase))
 
 
 @invariant("gated-pods-never-prefiltered", "A pod with scheduling gates never reaches PreFilter and stays gated.",
-           "scheduling_queue.go runPreEnqueuePlugins; schedulinggates plugin (spec §2.1)")
+           "scheduling_queue.go runPreEnqueuePlugins; schedulinggates plugin (spec §2.1)",
+           situation=Situation({"preFilter": ["Probe0"]}, lambda draw, nodes: ({}, {}),
+                                              keep=("SchedulingGates",), gated=True),
+           focus={"points": ("PreFilter",), "gates": True})
 def gated_never_prefiltered(run: Run) -> None:
     for pod, obj in run.pod_objects.items():
         if not obj.scheduling_gates or "SchedulingGates" not in run.plugins_at(pod, "preEnqueue"):
@@ -173,31 +198,34 @@ def gated_never_prefiltered(run: Run) -> None:
         run.exercise()
         records = run.outcome.calls(pod=pod, point="PreFilter")
         if records:
-            raise Violation("gated-pods-never-prefiltered", "a gated pod reached PreFilter", pod=pod,
-                            records=tuple(records[:1]))
+            raise run.violation("a gated pod reached PreFilter", pod=pod,
+                                records=tuple(records[:1]))
         phase = run.outcome.pods.get(pod)
         if phase is not None and phase.phase != "gated":
-            raise Violation("gated-pods-never-prefiltered", "a gated pod was scheduled" if phase.phase in (
+            raise run.violation("a gated pod was scheduled" if phase.phase in (
                 "bound", "unschedulable", "error", "waiting") else "a gated pod is not reported gated", pod=pod,
                 expected="gated", actual=phase.phase)
 
 
 @invariant("cycle-state-fresh", "CycleState written in one scheduling attempt is not visible in the next.",
-           "schedule_one.go ScheduleOne: framework.NewCycleState per attempt (spec §9)")
+           "schedule_one.go ScheduleOne: framework.NewCycleState per attempt (spec §9)",
+           situation=Situation({"preFilter": ["Probe0"], "filter": ["Probe0"], "reserve": ["Probe0"]}, retried))
 def cycle_state_fresh(run: Run) -> None:
     if any(len({r["attempt"] for r in run.records(pod, point="PreFilter") if "plugin" in r}) > 1 for pod in run.pods):
         run.exercise()  # a second attempt's PreFilter would have seen a leaked mark
     for r in run.outcome.trace:
         if r.get("point") == "PreFilter" and r.get("leaked"):
-            raise Violation("cycle-state-fresh", "a PreFilter call found its own mark from an earlier attempt in "
-                            "the CycleState", pod=r["pod"], plugin=r["plugin"], records=(r,))
+            raise run.violation("a PreFilter call found its own mark from an earlier attempt in "
+                                "the CycleState", pod=r["pod"], plugin=r["plugin"], records=(r,))
 
 
 @invariant("remove-pod-only-in-preemption",
            "RemovePod runs only in preemption's dry run: an attempt that found a feasible node (it scored or "
            "reserved one) made no RemovePod call; AddPod while filtering adds the nominated pods.",
            "framework.go RunFilterPluginsWithNominatedPods, addGENominatedPods; preemption.go SelectVictimsOnNode "
-           "(spec §2.4, §2.5)")
+           "(spec §2.4, §2.5)",
+           situation=Situation(
+        {p: ["Probe0"] for p in ("preFilter", "filter", "postFilter", "reserve")}, nominated_first, min_pods=2, weight=2))
 def remove_pod_only_in_preemption(run: Run) -> None:
     for pod in run.live_pods:
         for attempt in run.attempts(pod):
@@ -209,7 +237,7 @@ def remove_pod_only_in_preemption(run: Run) -> None:
             run.exercise()
             removed = [r for r in extensions if r["point"] == "RemovePod"]
             if removed:
-                raise Violation("remove-pod-only-in-preemption", f"{removed[0]['plugin']}'s RemovePod ran in an "
-                                f"attempt that found a feasible node, so no preemption ran (attempt {attempt})",
-                                pod=pod, plugin=removed[0]["plugin"], expected="AddPod for nominated pods only",
-                                actual="RemovePod", records=(removed[0], feasible[0]))
+                raise run.violation(f"{removed[0]['plugin']}'s RemovePod ran in an "
+                                    f"attempt that found a feasible node, so no preemption ran (attempt {attempt})",
+                                    pod=pod, plugin=removed[0]["plugin"], expected="AddPod for nominated pods only",
+                                    actual="RemovePod", records=(removed[0], feasible[0]))

@@ -24,7 +24,8 @@ from reference.plugins import inter_pod_affinity, node_affinity, node_name, node
 from reference.plugins.node_resources_fit import ERR_REASON_TOO_MANY_PODS
 from reference.plugins.pod_topology_spread.common import DO_NOT_SCHEDULE
 
-from .base import Violation, invariant
+from ..recipes.constrained import Constrained
+from .base import invariant
 from .judge import Judge
 from .run import Run
 
@@ -104,7 +105,8 @@ def feasible_nodes(judge: Judge, pod: str, nominations: _Nominations) -> list[st
            "When the scenario settles, no pod is left unschedulable that the profile's stock Filter plugins accept on "
            "some node of the final cluster state; a pod nominated to a node that still fits it ends bound.",
            "scheduling_queue.go MoveAllToActiveOrBackoffQueue and the plugins' queueing hints (EventsToRegister); "
-           "schedule_one.go findNodesThatFitPod (spec §6.4)", requires=())
+           "schedule_one.go findNodesThatFitPod (spec §6.4)", requires=(),
+           situation=Constrained("liveness"))
 def schedulable_pods_bound(run: Run) -> None:
     judge = Judge.of(run)
     if judge is None or judge.config.extenders:
@@ -138,9 +140,9 @@ def schedulable_pods_bound(run: Run) -> None:
         fits = feasible_nodes(judge, key, nominations)
         if fits:
             where = result.nominated_node_name if result.nominated_node_name in fits else fits[0]
-            raise Violation("schedulable-pods-bound", f"{key} was left unschedulable although the stock Filter "
-                            f"plugins accept it on {', '.join(fits)} in the final state"
-                            + (f" (it is nominated to {result.nominated_node_name})"
+            raise run.violation(f"{key} was left unschedulable although the stock Filter "
+                                f"plugins accept it on {', '.join(fits)} in the final state"
+                                + (f" (it is nominated to {result.nominated_node_name})"
                                if result.nominated_node_name else ""),
-                            pod=key, expected=f"bound (e.g. to {where})",
-                            actual=(result.condition or {}).get("message", result.phase))
+                                pod=key, expected=f"bound (e.g. to {where})",
+                                actual=(result.condition or {}).get("message", result.phase))

@@ -16,7 +16,7 @@ from typing import Iterable, Mapping
 from reference.interfaces import MAX_NODE_SCORE, MIN_NODE_SCORE
 from reference.probe import PROBE_NAMES
 
-from .base import Violation, invariant
+from .base import invariant
 from .run import Record, Run
 
 REQUIRES = ("observed-plugins",)
@@ -80,10 +80,10 @@ def observed_legal_codes(run: Run) -> None:
             continue
         run.exercise()
         if r["code"] not in legal:
-            raise Violation("observed-legal-codes", f"{r['plugin']} answered {r['point']} with {r['code']}, which "
-                            f"the framework does not define there (it becomes an Error)", pod=r["pod"],
-                            plugin=r["plugin"], status=r["code"], expected=sorted(legal), actual=r["code"],
-                            records=(r,))
+            raise run.violation(f"{r['plugin']} answered {r['point']} with {r['code']}, which "
+                                f"the framework does not define there (it becomes an Error)", pod=r["pod"],
+                                plugin=r["plugin"], status=r["code"], expected=sorted(legal), actual=r["code"],
+                                records=(r,))
 
 
 @invariant("observed-score-range",
@@ -104,10 +104,10 @@ def observed_score_range(run: Run) -> None:
             run.exercise()
             bad = {n: s for n, s in scores.items() if not MIN_NODE_SCORE <= s <= MAX_NODE_SCORE}
             if bad:
-                raise Violation("observed-score-range", f"{plugin} scored outside [0, 100] after normalizing "
-                                f"(attempt {attempt}); the framework fails the cycle with an Error", pod=pod,
-                                plugin=plugin, expected="0 <= score <= 100", actual=bad,
-                                records=tuple(r for r in records if r["plugin"] == plugin))
+                raise run.violation(f"{plugin} scored outside [0, 100] after normalizing "
+                                    f"(attempt {attempt}); the framework fails the cycle with an Error", pod=pod,
+                                    plugin=plugin, expected="0 <= score <= 100", actual=bad,
+                                    records=tuple(r for r in records if r["plugin"] == plugin))
 
 
 @invariant("observed-filter-stops-at-rejection",
@@ -127,10 +127,9 @@ def observed_filter_stops(run: Run) -> None:
                     continue
                 # A new pass (cloned state: nominated pods, a preemption dry run) starts from the front.
                 if order.get(after["plugin"], -1) > order.get(before["plugin"], -1):
-                    raise Violation("observed-filter-stops-at-rejection",
-                                    f"{after['plugin']} filtered {node} after {before['plugin']} answered "
-                                    f"{before['code']} (attempt {attempt})", pod=pod, plugin=after["plugin"],
-                                    status=before["code"], records=(before, after))
+                    raise run.violation(f"{after['plugin']} filtered {node} after {before['plugin']} answered "
+                                        f"{before['code']} (attempt {attempt})", pod=pod, plugin=after["plugin"],
+                                        status=before["code"], records=(before, after))
 
 
 @invariant("observed-skip-honoured",
@@ -147,9 +146,9 @@ def observed_skip_honoured(run: Run) -> None:
             run.exercise()
             ran = [r for r in _at(records, point) if r["plugin"] in skipped]
             if ran:
-                raise Violation("observed-skip-honoured", f"{ran[0]['plugin']} returned Skip at {pre} but its "
-                                f"{point} ran (attempt {attempt})", pod=pod, plugin=ran[0]["plugin"],
-                                status="Skip", records=tuple(ran[:3]))
+                raise run.violation(f"{ran[0]['plugin']} returned Skip at {pre} but its "
+                                    f"{point} ran (attempt {attempt})", pod=pod, plugin=ran[0]["plugin"],
+                                    status="Skip", records=tuple(ran[:3]))
 
 
 @invariant("observed-score-feasible-only",
@@ -165,9 +164,9 @@ def observed_score_feasible_only(run: Run) -> None:
         wrong = [r for r in scored if r.get("node") in rejected]
         if wrong:
             r = wrong[0]
-            raise Violation("observed-score-feasible-only", f"{r['plugin']} scored {r['node']}, which "
-                            f"{rejected[r['node']]['plugin']} had rejected (attempt {attempt})", pod=pod,
-                            plugin=rejected[r["node"]]["plugin"], records=(rejected[r["node"]], r))
+            raise run.violation(f"{r['plugin']} scored {r['node']}, which "
+                                f"{rejected[r['node']]['plugin']} had rejected (attempt {attempt})", pod=pod,
+                                plugin=rejected[r["node"]]["plugin"], records=(rejected[r["node"]], r))
 
 
 @invariant("observed-postfilter-only-when-infeasible",
@@ -182,15 +181,14 @@ def observed_postfilter(run: Run) -> None:
         run.exercise()
         reserved = _at(records, "Reserve")
         if reserved:
-            raise Violation("observed-postfilter-only-when-infeasible", f"PostFilter ran in attempt {attempt}, "
-                            f"which also reserved a node", pod=pod, plugin=post[0]["plugin"],
-                            records=(post[0], reserved[0]))
+            raise run.violation(f"PostFilter ran in attempt {attempt}, "
+                                f"which also reserved a node", pod=pod, plugin=post[0]["plugin"],
+                                records=(post[0], reserved[0]))
         for before, after in zip(post, post[1:]):
             if before.get("code") not in ("Unschedulable", "Pending"):
-                raise Violation("observed-postfilter-only-when-infeasible",
-                                f"{after['plugin']}'s PostFilter ran after {before['plugin']} answered "
-                                f"{before['code']} (attempt {attempt})", pod=pod, plugin=after["plugin"],
-                                status=before["code"], records=(before, after))
+                raise run.violation(f"{after['plugin']}'s PostFilter ran after {before['plugin']} answered "
+                                    f"{before['code']} (attempt {attempt})", pod=pod, plugin=after["plugin"],
+                                    status=before["code"], records=(before, after))
 
 
 @invariant("observed-unreserve-reverse-order",
@@ -213,9 +211,9 @@ def observed_unreserve(run: Run) -> None:
         if unreserves != expected:
             what = "Unreserve ran in a cycle that bound" if bound else \
                 "Unreserve did not run once per Reserve plugin in reverse order"
-            raise Violation("observed-unreserve-reverse-order", f"{what} (attempt {attempt})", pod=pod,
-                            plugin=_first_difference(expected, unreserves), expected=expected,
-                            actual=unreserves, records=tuple(_at(records, "Reserve", "Unreserve")))
+            raise run.violation(f"{what} (attempt {attempt})", pod=pod,
+                                plugin=_first_difference(expected, unreserves), expected=expected,
+                                actual=unreserves, records=tuple(_at(records, "Reserve", "Unreserve")))
 
 
 @invariant("observed-bind-first-non-skip",
@@ -232,9 +230,9 @@ def observed_bind_first_non_skip(run: Run) -> None:
         # Observed binders are a prefix of the configured ones (a probe between two may stop the chain).
         if names != order[:len(names)] or any(r.get("code") != "Skip" for r in calls[:-1]):
             stop = next((r for r in calls[:-1] if r.get("code") != "Skip"), None)
-            raise Violation("observed-bind-first-non-skip", f"Bind plugins ran out of turn (attempt {attempt})",
-                            pod=pod, plugin=calls[-1]["plugin"], status=stop.get("code") if stop else "",
-                            expected=order, actual=[(r["plugin"], r.get("code")) for r in calls], records=tuple(calls))
+            raise run.violation(f"Bind plugins ran out of turn (attempt {attempt})",
+                                pod=pod, plugin=calls[-1]["plugin"], status=stop.get("code") if stop else "",
+                                expected=order, actual=[(r["plugin"], r.get("code")) for r in calls], records=tuple(calls))
 
 
 @invariant("observed-bind-success-binds",
@@ -250,7 +248,7 @@ def observed_bind_success_binds(run: Run) -> None:
                 continue
             run.exercise()
             if (pod, r.get("node")) not in bound:
-                raise Violation("observed-bind-success-binds", f"{r['plugin']} returned Success from Bind to "
-                                f"{r.get('node')} (attempt {attempt}), but the pod was never bound there",
-                                pod=pod, plugin=r["plugin"], expected=f"a binding of {pod} to {r.get('node')}",
-                                actual=[b for b in run.outcome.bindings if b.get("pod") == pod], records=(r,))
+                raise run.violation(f"{r['plugin']} returned Success from Bind to "
+                                    f"{r.get('node')} (attempt {attempt}), but the pod was never bound there",
+                                    pod=pod, plugin=r["plugin"], expected=f"a binding of {pod} to {r.get('node')}",
+                                    actual=[b for b in run.outcome.bindings if b.get("pod") == pod], records=(r,))

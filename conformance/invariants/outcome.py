@@ -12,8 +12,10 @@ from typing import Iterable
 
 from reference.probe import PROBE_NAMES
 
+from ..recipes.first_pod import condition, fit_error
+from ..recipes.situations import Situation
 from .attempts import ignorable, last_attempt_seen, may_be_nominated, scoring_failed
-from .base import Violation, invariant
+from .base import invariant
 from .filtering import filtering_phase
 from .run import REJECTIONS, Record, Run
 
@@ -102,7 +104,12 @@ def _extender_error_decides(run: Run, pod: str, attempt: int, r: Record) -> bool
            "The PodScheduled reason follows the first deciding status of the pod's last attempt: errors, and "
            "rejections at PreScore or Score, give SchedulerError; rejections at PreFilter, Filter (no feasible "
            "node), Reserve, Permit, PreBind and Bind give Unschedulable; without a traced error no SchedulerError.",
-           "schedule_one.go handleSchedulingFailure; framework.go Run* (spec §1.2, §3.1, §11.13)")
+           "schedule_one.go handleSchedulingFailure; framework.go Run* (spec §1.2, §3.1, §11.13)",
+           situation=Situation(
+        {p: ["Probe0"] for p in ("preFilter", "filter", "preScore", "reserve", "permit", "preBind", "bind")},
+        condition, min_nodes=2),
+           focus={"points": ("PreFilter", "PreScore", "Score", "Reserve", "Permit", "PreBind", "Bind"),
+                                 "default_plugins": False, "max_pods": 6})
 def condition_classification(run: Run) -> None:
     for pod in run.live_pods:
         result = run.outcome.pods.get(pod)
@@ -116,18 +123,18 @@ def condition_classification(run: Run) -> None:
                 run.exercise()
                 errors = [r for r in run.extender_records(pod, attempt=attempt) if r.get("code") == "Error"]
                 if reason == SCHEDULER_ERROR and not errors:
-                    raise Violation("condition-classification", f"attempt {attempt} ended with SchedulerError but "
-                                    "no plugin or extender of the pod's profile failed in it", pod=pod,
-                                    expected="Unschedulable, or an error in the trace", actual=reason,
-                                    records=tuple(run.probe_records(pod, attempt)[-6:]))
+                    raise run.violation(f"attempt {attempt} ended with SchedulerError but "
+                                        "no plugin or extender of the pod's profile failed in it", pod=pod,
+                                        expected="Unschedulable, or an error in the trace", actual=reason,
+                                        records=tuple(run.probe_records(pod, attempt)[-6:]))
             continue
         run.exercise()
         expected, record = decided
         if reason != expected:
-            raise Violation("condition-classification", f"attempt {attempt} ended at {record['point']} "
-                            f"({record.get('code')}) but the condition reason is {reason}", pod=pod,
-                            plugin=str(record.get("plugin") or record.get("extender", "")),
-                            status=str(record.get("code", "")), expected=expected, actual=reason, records=(record,))
+            raise run.violation(f"attempt {attempt} ended at {record['point']} "
+                                f"({record.get('code')}) but the condition reason is {reason}", pod=pod,
+                                plugin=str(record.get("plugin") or record.get("extender", "")),
+                                status=str(record.get("code", "")), expected=expected, actual=reason, records=(record,))
 
 
 # Plugins that never fail a pod in the generated scenarios, besides probes (every call traced).
@@ -274,7 +281,12 @@ def _matches(message: str, expected: tuple[str, str | None]) -> bool:
 @invariant("fit-error-message",
            "An unschedulable pod's condition message is `0/N nodes are available: <PreFilter message or sorted "
            "reason histogram>.[ <PostFilter message>]`, N being the number of nodes (1 after Reserve or Permit).",
-           "framework/types.go FitError.Error; schedule_one.go schedulingAlgorithm (spec §3.2, §11.20)")
+           "framework/types.go FitError.Error; schedule_one.go schedulingAlgorithm (spec §3.2, §11.20)",
+           situation=Situation(
+        {"preFilter": ["Probe2"], "filter": ["Probe0"], "postFilter": ["Probe1"], "reserve": ["Probe2"],
+         "permit": ["Probe2"]}, fit_error, min_nodes=2),
+           focus={"points": ("PreFilter", "Filter", "PostFilter", "Reserve", "Permit"), "extenders": 1,
+                          "default_plugins": False, "max_pods": 6})
 def fit_error_message(run: Run) -> None:
     for pod in run.live_pods:
         result = run.outcome.pods.get(pod)
@@ -284,8 +296,8 @@ def fit_error_message(run: Run) -> None:
         if not run.node_names:
             run.exercise()
             if message != NO_NODES_AVAILABLE:
-                raise Violation("fit-error-message", "with no nodes the message is not ErrNoNodesAvailable",
-                                pod=pod, expected=NO_NODES_AVAILABLE, actual=message)
+                raise run.violation("with no nodes the message is not ErrNoNodesAvailable",
+                                    pod=pod, expected=NO_NODES_AVAILABLE, actual=message)
             continue
         attempt = last_attempt_seen(run, pod)
         expected = expected_fit_error(run, pod, attempt) if attempt is not None else None
@@ -299,5 +311,5 @@ def fit_error_message(run: Run) -> None:
             if previous is not None and _matches(message, previous):
                 continue
         want = expected[0] + (f" {expected[1]}" if expected[1] else "" if expected[1] is not None else " ...")
-        raise Violation("fit-error-message", f"attempt {attempt}'s FitError message is wrong", pod=pod,
-                        expected=want, actual=message, records=tuple(run.probe_records(pod, attempt)[-6:]))
+        raise run.violation(f"attempt {attempt}'s FitError message is wrong", pod=pod,
+                            expected=want, actual=message, records=tuple(run.probe_records(pod, attempt)[-6:]))

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from reference.duration import format_duration
 
-from .base import Violation, invariant
+from ..recipes.first_pod import REJECT, pick, wait
+from ..recipes.situations import Situation
+from .base import invariant
 from .run import Run, is_rejection
 
 MAX_PERMIT_TIMEOUT = 15 * 60.0
@@ -14,7 +16,11 @@ LATE_TOLERANCE = 1.0  # seconds a real-time backend may lag behind a timer
 
 @invariant("permit-reject-wins",
            "If a Permit plugin rejects, later Permit plugins do not run, no waiting pod is created and the pod "
-           "does not reach binding.", "framework.go RunPermitPlugins (spec §2.13, §11.12)")
+           "does not reach binding.", "framework.go RunPermitPlugins (spec §2.13, §11.12)",
+           situation=Situation(
+        {"permit": ["Probe0", "Probe1"]},
+        lambda draw, nodes: ({"Probe0": {"Permit": wait(draw)},
+                              "Probe1": {"Permit": {"code": pick(draw, (*REJECT, "Error"))}}}, {})))
 def permit_reject_wins(run: Run) -> None:
     for pod in run.live_pods:
         for attempt in run.attempts(pod):
@@ -26,16 +32,16 @@ def permit_reject_wins(run: Run) -> None:
             run.exercise()
             failing = records[first]
             if records[first + 1:]:
-                raise Violation("permit-reject-wins", "a Permit plugin ran after an earlier one rejected", pod=pod,
-                                plugin=records[first + 1]["plugin"], status=failing.get("code"),
-                                records=tuple(records))
+                raise run.violation("a Permit plugin ran after an earlier one rejected", pod=pod,
+                                    plugin=records[first + 1]["plugin"], status=failing.get("code"),
+                                    records=tuple(records))
             attempt_records = run.probe_records(pod, attempt)
             bad = [r for r in attempt_records if r["point"] in BINDING_POINTS
                    or (r["point"] in ("Allow", "Reject") and r.get("delivered"))]
             if bad or run.final_attempt_bound(pod, attempt):
-                raise Violation("permit-reject-wins", f"{failing['plugin']} rejected at Permit but the pod waited or "
-                                "went on to binding", pod=pod, plugin=failing["plugin"], status=failing.get("code"),
-                                records=(failing, *bad[:3]))
+                raise run.violation(f"{failing['plugin']} rejected at Permit but the pod waited or "
+                                    "went on to binding", pod=pod, plugin=failing["plugin"], status=failing.get("code"),
+                                    records=(failing, *bad[:3]))
 
 
 def expected_wait(run: Run, pod: str, attempt: int) -> tuple[str, float, str] | None:
@@ -67,7 +73,9 @@ def expected_wait(run: Run, pod: str, attempt: int) -> tuple[str, float, str] | 
 @invariant("permit-wait-resolution",
            "A waiting pod binds only after every waiting plugin allowed it, and is rejected at the first Reject "
            "or timeout (capped at 15 minutes), never before; the timeout message names the plugin.",
-           "framework.go WaitOnPermit; waiting_pods_map.go (spec §2.13, §11.12)")
+           "framework.go WaitOnPermit; waiting_pods_map.go (spec §2.13, §11.12)",
+           situation=Situation(
+        {"permit": ["Probe0", "Probe1"]}, lambda draw, nodes: ({"Probe0": {"Permit": wait(draw)}}, {})))
 def permit_wait_resolution(run: Run) -> None:
     tolerance = 1e-6 if "virtual-time" in run.capabilities else LATE_TOLERANCE
     for pod in run.live_pods:
@@ -86,21 +94,21 @@ def permit_wait_resolution(run: Run) -> None:
                 continue  # the deadline came before the wait could end
             run.exercise()
             if verdict == "rejected" and (went_on or bound):
-                raise Violation("permit-wait-resolution", "the pod went on to binding although a waiting plugin "
-                                "rejected or timed out", pod=pod, expected=f"rejected at +{when}s ({message})",
-                                actual="binding", records=tuple(went_on[:3]))
+                raise run.violation("the pod went on to binding although a waiting plugin "
+                                    "rejected or timed out", pod=pod, expected=f"rejected at +{when}s ({message})",
+                                    actual="binding", records=tuple(went_on[:3]))
             if verdict == "allowed" and not (went_on or bound):
-                raise Violation("permit-wait-resolution", "every waiting plugin allowed the pod but it did not go "
-                                "on to binding", pod=pod, expected=f"binding at +{when}s", actual="no binding")
+                raise run.violation("every waiting plugin allowed the pod but it did not go "
+                                    "on to binding", pod=pod, expected=f"binding at +{when}s", actual="no binding")
             ends = [r for r in records if r["point"] in ("Unreserve", *BINDING_POINTS[1:])]
             if ends:
                 elapsed = ends[0]["t"] - start
                 if elapsed < when - 1e-6 or elapsed > when + tolerance:
-                    raise Violation("permit-wait-resolution", f"the wait ended after {elapsed:g}s",
-                                    pod=pod, expected=f"{verdict} after {when:g}s", actual=f"{elapsed:g}s",
-                                    records=(ends[0],))
+                    raise run.violation(f"the wait ended after {elapsed:g}s",
+                                        pod=pod, expected=f"{verdict} after {when:g}s", actual=f"{elapsed:g}s",
+                                        records=(ends[0],))
             if verdict == "rejected" and message.startswith("rejected due to timeout") and attempt == attempts[-1]:
                 texts = [e.get("message", "") for e in run.outcome.events if e.get("pod") == pod]
                 if not any(message in t for t in texts):
-                    raise Violation("permit-wait-resolution", "the timeout rejection does not name the plugin",
-                                    pod=pod, expected=message, actual=texts[-1:] or None)
+                    raise run.violation("the timeout rejection does not name the plugin",
+                                        pod=pod, expected=message, actual=texts[-1:] or None)

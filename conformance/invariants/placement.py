@@ -16,7 +16,8 @@ from reference.plugins.node_unschedulable import TAINT_NODE_UNSCHEDULABLE
 from reference.plugins.taint_toleration import find_untolerated_taint
 from reference.types import NO_EXECUTE, NO_SCHEDULE
 
-from .base import Violation, invariant
+from ..recipes.constrained import Constrained
+from .base import invariant
 from .judge import Judge
 from .run import Run
 
@@ -40,7 +41,7 @@ def _short(value: Any) -> str:
     return json.dumps(value, separators=(",", ":"), sort_keys=True)
 
 
-def _node_only(run: Run, inv: str, plugin: str, exercised, describe) -> None:
+def _node_only(run: Run, plugin: str, exercised, describe) -> None:
     """A state-independent Filter rule: every binding the plugin would reject is a violation."""
     judge = Judge.of(run)
     if judge is None:
@@ -52,9 +53,9 @@ def _node_only(run: Run, inv: str, plugin: str, exercised, describe) -> None:
         if exercised(judge, pod):
             run.exercise()
         if status.is_rejected():
-            raise Violation(inv, f"{pod} was bound to {node}, which {plugin} rejects: {describe(judge, pod, node)}",
-                            pod=pod, plugin=plugin, status=f"{status.code.value}: {status.message()}",
-                            expected=f"{plugin} Filter passes on {node}", actual=status.message())
+            raise run.violation(f"{pod} was bound to {node}, which {plugin} rejects: {describe(judge, pod, node)}",
+                                pod=pod, plugin=plugin, status=f"{status.code.value}: {status.message()}",
+                                expected=f"{plugin} Filter passes on {node}", actual=status.message())
 
 
 # --- taints-tolerated -----------------------------------------------------------------------------
@@ -66,13 +67,14 @@ def _hard_taints(node) -> list:
 @invariant("taints-tolerated",
            "With TaintToleration filtering, no pod is bound to a node with a NoSchedule or NoExecute taint it does "
            "not tolerate.", "tainttoleration/taint_toleration.go Filter; v1 helper FindMatchingUntoleratedTaint "
-           "(spec §8.5)", requires=())
+           "(spec §8.5)", requires=(),
+           situation=Constrained("taints"))
 def taints_tolerated(run: Run) -> None:
     def describe(judge: Judge, pod: str, node: str) -> str:
         taint = find_untolerated_taint(judge.nodes[node].taints, judge.pod(pod).tolerations)
         where = f"taint {taint.key}={taint.value}:{taint.effect}" if taint else "a taint"
         return f"{where} is not tolerated by {_short(_spec(run, pod, 'tolerations').get('tolerations', []))}"
-    _node_only(run, "taints-tolerated", "TaintToleration",
+    _node_only(run, "TaintToleration",
                lambda judge, pod: any(_hard_taints(n) for n in judge.nodes.values()), describe)
 
 
@@ -90,7 +92,8 @@ def _selects_nodes(judge: Judge, pod: str) -> bool:
 @invariant("node-selection-respected",
            "With NodeName and NodeAffinity filtering, every bound pod's node matches its spec.nodeName, nodeSelector, "
            "required node affinity and the profile's addedAffinity.",
-           "nodename/node_name.go Filter; nodeaffinity/node_affinity.go PreFilter, Filter (spec §8.6)", requires=())
+           "nodename/node_name.go Filter; nodeaffinity/node_affinity.go PreFilter, Filter (spec §8.6)", requires=(),
+           situation=Constrained("selection"))
 def node_selection_respected(run: Run) -> None:
     def describe(judge: Judge, pod: str, node: str) -> str:
         terms = _spec(run, pod, "nodeName", "nodeSelector")
@@ -99,7 +102,7 @@ def node_selection_respected(run: Run) -> None:
             terms["required"] = affinity["requiredDuringSchedulingIgnoredDuringExecution"]
         return f"node labels {_short(judge.nodes[node].labels)} do not match {_short(terms)}"
     for plugin in ("NodeName", "NodeAffinity"):
-        _node_only(run, "node-selection-respected", plugin,
+        _node_only(run, plugin,
                    lambda judge, pod: plugin == "NodeAffinity" and _selects_nodes(judge, pod), describe)
 
 
@@ -108,12 +111,13 @@ def node_selection_respected(run: Run) -> None:
 @invariant("unschedulable-nodes-avoided",
            "With NodeUnschedulable filtering, a pod is bound to a node with spec.unschedulable only if it tolerates "
            "the node.kubernetes.io/unschedulable:NoSchedule taint.",
-           "nodeunschedulable/node_unschedulable.go Filter", requires=())
+           "nodeunschedulable/node_unschedulable.go Filter", requires=(),
+           situation=Constrained("unschedulable"))
 def unschedulable_nodes_avoided(run: Run) -> None:
     def describe(judge: Judge, pod: str, node: str) -> str:
         return (f"the node is unschedulable and the pod has no toleration for {TAINT_NODE_UNSCHEDULABLE}:NoSchedule "
                 f"({_short(_spec(run, pod, 'tolerations').get('tolerations', []))})")
-    _node_only(run, "unschedulable-nodes-avoided", "NodeUnschedulable",
+    _node_only(run, "NodeUnschedulable",
                lambda judge, pod: any(n.unschedulable for n in judge.nodes.values()), describe)
 
 
@@ -130,7 +134,8 @@ def _host_ports(run: Run, pod: str) -> list:
            "With NodePorts filtering, no two pods on a node use the same host port and protocol on overlapping host "
            "IPs (0.0.0.0 overlaps every IP; sidecar containers count, other init containers do not).",
            "nodeports/node_ports.go Fits; framework/types.go HostPortInfo.CheckConflict; "
-           "util.GetHostPorts", requires=())
+           "util.GetHostPorts", requires=(),
+           situation=Constrained("ports"))
 def host_ports_free(run: Run) -> None:
     judge = Judge.of(run)
     if judge is None:
@@ -147,7 +152,7 @@ def host_ports_free(run: Run) -> None:
             node = judge.placed[group[0]]
             ports = {k: _host_ports(run, k) for k in group}
             users = [p.key for p in judge.definite if p.node_name == node]
-            raise Violation("host-ports-free", f"{' and '.join(group)} on {node} use conflicting host ports"
-                            + (f" (next to {', '.join(users)})" if users else "") + ": whichever was scheduled last "
-                            "must have been rejected", pod=group[-1], plugin="NodePorts",
-                            expected="no (hostIP, port, protocol) overlap", actual=ports)
+            raise run.violation(f"{' and '.join(group)} on {node} use conflicting host ports"
+                                + (f" (next to {', '.join(users)})" if users else "") + ": whichever was scheduled last "
+                                "must have been rejected", pod=group[-1], plugin="NodePorts",
+                                expected="no (hostIP, port, protocol) overlap", actual=ports)

@@ -5,9 +5,13 @@ from __future__ import annotations
 
 from reference.probe import PROBE_NAMES
 
+from ..recipes.first_pod import failure_anywhere, loop_stop
+from ..recipes.situations import Situation
 from .attempts import cut_short, may_be_nominated
-from .base import Violation, invariant
+from .base import invariant
 from .run import REJECTIONS, Record, Run
+
+_POINTS = ("preFilter", "filter", "preScore", "score", "reserve", "preBind", "bind")
 
 # The config point (v1 field name) each traced point belongs to.
 CONFIG_POINT = {
@@ -60,7 +64,11 @@ def _prefilter_emptied(run: Run, pod: str, records: list[Record], upto: int) -> 
            "never stops. PreBind leaves out the plugins that returned Skip at PreBindPreFlight.",
            "framework.go RunPreFilterPlugins, RunPostFilterPlugins, RunPreScorePlugins, RunReservePluginsReserve, "
            "RunPermitPlugins, RunPreBindPreFlights, RunPreBindPlugins, RunBindPlugins, RunPostBindPlugins "
-           "(spec §1.2, §2.3-§2.17)")
+           "(spec §1.2, §2.3-§2.17)",
+           situation=Situation(
+        {**{p: ["Probe0", "Probe1"] for p in ("preFilter", "postFilter", "preScore", "score", "reserve", "permit",
+                                              "preBind", "bind", "postBind")}, "filter": ["Probe2"]},
+        loop_stop, min_nodes=2))
 def plugins_run_until_stop(run: Run) -> None:
     for pod in run.live_pods:
         for attempt in run.attempts(pod):
@@ -81,21 +89,21 @@ def _check_loop(run: Run, pod: str, attempt: int, point: str, goes_on: set[str] 
         if name in seen or name not in index:
             what = "twice" if name in seen else ("although it returned Skip at PreBindPreFlight" if point == "PreBind"
                                                  else "although the profile does not configure it there")
-            raise Violation("plugins-run-until-stop", f"{name} ran at {point} {what} (attempt {attempt})", pod=pod,
-                            plugin=name, expected=plugins, actual=[x["plugin"] for x in records],
-                            records=tuple(records))
+            raise run.violation(f"{name} ran at {point} {what} (attempt {attempt})", pod=pod,
+                                plugin=name, expected=plugins, actual=[x["plugin"] for x in records],
+                                records=tuple(records))
         if k and index[name] < index[records[k - 1]["plugin"]]:
-            raise Violation("plugins-run-until-stop", f"{name} ran at {point} before {records[k - 1]['plugin']}, "
-                            "against the configured order", pod=pod, plugin=name, expected=plugins,
-                            actual=[x["plugin"] for x in records], records=tuple(records))
+            raise run.violation(f"{name} ran at {point} before {records[k - 1]['plugin']}, "
+                                "against the configured order", pod=pod, plugin=name, expected=plugins,
+                                actual=[x["plugin"] for x in records], records=tuple(records))
         seen[name] = k
     for r in records:
         i = index[r["plugin"]]
         prev = plugins[i - 1] if i else None
         if prev in PROBE_NAMES and prev not in seen:
-            raise Violation("plugins-run-until-stop", f"{r['plugin']} ran at {point} but {prev}, configured before "
-                            f"it, did not (attempt {attempt})", pod=pod, plugin=prev, expected=plugins[:i + 1],
-                            actual=[x["plugin"] for x in records], records=tuple(records))
+            raise run.violation(f"{r['plugin']} ran at {point} but {prev}, configured before "
+                                f"it, did not (attempt {attempt})", pod=pod, plugin=prev, expected=plugins[:i + 1],
+                                actual=[x["plugin"] for x in records], records=tuple(records))
     for k, r in enumerate(records):
         i = index[r["plugin"]]
         nxt = plugins[i + 1] if i + 1 < len(plugins) else None
@@ -110,14 +118,14 @@ def _check_loop(run: Run, pod: str, attempt: int, point: str, goes_on: set[str] 
         ran_next = nxt in seen
         run.exercise()
         if stops and ran_next:
-            raise Violation("plugins-run-until-stop", f"{nxt} ran at {point} after {r['plugin']} returned "
-                            f"{r.get('code')}, which stops the loop (attempt {attempt})", pod=pod, plugin=nxt,
-                            status=str(r.get("code")), actual=[x["plugin"] for x in records], records=tuple(records))
+            raise run.violation(f"{nxt} ran at {point} after {r['plugin']} returned "
+                                f"{r.get('code')}, which stops the loop (attempt {attempt})", pod=pod, plugin=nxt,
+                                status=str(r.get("code")), actual=[x["plugin"] for x in records], records=tuple(records))
         if not stops and not ran_next and not short:
-            raise Violation("plugins-run-until-stop", f"{nxt} did not run at {point} after {r['plugin']} returned "
-                            f"{r.get('code') or 'nothing'}, which goes on to the next plugin (attempt {attempt})",
-                            pod=pod, plugin=nxt, status=str(r.get("code", "")), expected=plugins[i:],
-                            actual=[x["plugin"] for x in records], records=tuple(records))
+            raise run.violation(f"{nxt} did not run at {point} after {r['plugin']} returned "
+                                f"{r.get('code') or 'nothing'}, which goes on to the next plugin (attempt {attempt})",
+                                pod=pod, plugin=nxt, status=str(r.get("code", "")), expected=plugins[i:],
+                                actual=[x["plugin"] for x in records], records=tuple(records))
 
 
 # --- failure-ends-attempt -------------------------------------------------------------------------
@@ -185,7 +193,9 @@ def _first_failure(run: Run, pod: str, attempt: int, records: list[Record]
            "scoring or Reserve; after a PreScore, Score or NormalizeScore failure no Reserve; after a Reserve failure "
            "no Permit; after a PreBindPreFlight or PreBind failure no Bind; and the attempt does not bind the pod.",
            "schedule_one.go schedulingCycle, schedulePod, findNodesThatFitPod, prioritizeNodes, bindingCycle; "
-           "framework.go Run* (spec §1.2, §2.3-§2.16, §3.1, §3.3)")
+           "framework.go Run* (spec §1.2, §2.3-§2.16, §3.1, §3.3)",
+           situation=Situation({p: ["Probe0", "Probe1"] for p in _POINTS}, failure_anywhere, min_nodes=2,
+                                      score_extensions=("Probe0",)))
 def failure_ends_attempt(run: Run) -> None:
     for pod in run.live_pods:
         for attempt in run.attempts(pod):
@@ -202,16 +212,16 @@ def failure_ends_attempt(run: Run) -> None:
             after = [r for r in records if r["seq"] > failure["seq"] and r["point"] in forbidden
                      and not (dry_run and r["point"] in FILTERING)]
             if after:
-                raise Violation("failure-ends-attempt", f"{after[0]['point']} ran after {failure['point']} returned "
-                                f"{failure.get('code') or 'an empty PreFilterResult'} (attempt {attempt})", pod=pod,
-                                plugin=str(failure.get("plugin", "")), status=str(failure.get("code", "")),
-                                expected=f"nothing of {', '.join(forbidden)}", actual=after[0]["point"],
-                                records=(failure, *after[:3]))
+                raise run.violation(f"{after[0]['point']} ran after {failure['point']} returned "
+                                    f"{failure.get('code') or 'an empty PreFilterResult'} (attempt {attempt})", pod=pod,
+                                    plugin=str(failure.get("plugin", "")), status=str(failure.get("code", "")),
+                                    expected=f"nothing of {', '.join(forbidden)}", actual=after[0]["point"],
+                                    records=(failure, *after[:3]))
             if run.final_attempt_bound(pod, attempt):
-                raise Violation("failure-ends-attempt", f"the attempt bound the pod although {failure['point']} "
-                                f"returned {failure.get('code')} (attempt {attempt})", pod=pod,
-                                plugin=str(failure.get("plugin", "")), status=str(failure.get("code", "")),
-                                expected="no binding", actual=run.bound_in(pod)[-1].get("node"), records=(failure,))
+                raise run.violation(f"the attempt bound the pod although {failure['point']} "
+                                    f"returned {failure.get('code')} (attempt {attempt})", pod=pod,
+                                    plugin=str(failure.get("plugin", "")), status=str(failure.get("code", "")),
+                                    expected="no binding", actual=run.bound_in(pod)[-1].get("node"), records=(failure,))
 
 
 # --- calls-match-profile --------------------------------------------------------------------------
@@ -221,16 +231,17 @@ def failure_ends_attempt(run: Run) -> None:
            "that extension point, NormalizeScore only for a Score plugin with score extensions; a pod whose "
            "schedulerName names no profile is never attempted nor bound.",
            "schedule_one.go frameworkForPod, ScheduleOne; framework.go NewFramework, RunScorePlugins "
-           "(spec §2.0, §2.8, §5.3)")
+           "(spec §2.0, §2.8, §5.3)",
+           focus={"profiles": 3, "probes": 3, "default_plugins": False})
 def calls_match_profile(run: Run) -> None:
     for pod in run.live_pods:
         records = [r for r in run.records(pod) if "plugin" in r]
         if run.profile_of(pod) not in run.profiles:
             run.exercise()
             if records or run.bound_in(pod):
-                raise Violation("calls-match-profile", f"the pod names scheduler {run.profile_of(pod)!r}, which no "
-                                "profile is, but it was scheduled", pod=pod, expected="no calls and no binding",
-                                actual=(records[:1] or run.bound_in(pod)[:1]), records=tuple(records[:3]))
+                raise run.violation(f"the pod names scheduler {run.profile_of(pod)!r}, which no "
+                                    "profile is, but it was scheduled", pod=pod, expected="no calls and no binding",
+                                    actual=(records[:1] or run.bound_in(pod)[:1]), records=tuple(records[:3]))
             continue
         probes = {r["plugin"] for r in records}
         if len(run.profiles) > 1 or any(p not in run.plugins_at(pod, CONFIG_POINT[point])
@@ -241,10 +252,10 @@ def calls_match_profile(run: Run) -> None:
             if point is None:
                 continue
             if r["plugin"] not in run.plugins_at(pod, point):
-                raise Violation("calls-match-profile", f"{r['plugin']} was called at {r['point']} although profile "
-                                f"{run.profile_of(pod)!r} does not configure it at {point}", pod=pod,
-                                plugin=r["plugin"], expected=run.plugins_at(pod, point), actual=r["plugin"],
-                                records=(r,))
+                raise run.violation(f"{r['plugin']} was called at {r['point']} although profile "
+                                    f"{run.profile_of(pod)!r} does not configure it at {point}", pod=pod,
+                                    plugin=r["plugin"], expected=run.plugins_at(pod, point), actual=r["plugin"],
+                                    records=(r,))
             if r["point"] == "NormalizeScore" and not run.score_extensions(pod, r["plugin"]):
-                raise Violation("calls-match-profile", f"{r['plugin']} was called at NormalizeScore although it has "
-                                "no score extensions", pod=pod, plugin=r["plugin"], records=(r,))
+                raise run.violation(f"{r['plugin']} was called at NormalizeScore although it has "
+                                    "no score extensions", pod=pod, plugin=r["plugin"], records=(r,))

@@ -9,8 +9,9 @@ from __future__ import annotations
 from reference import codec
 from reference.types import Pod
 
+from ..recipes.situations import EqualPriorityPreemption
 from .attempts import failure_messages
-from .base import Violation, invariant
+from .base import invariant
 from .run import Run
 
 
@@ -70,7 +71,8 @@ def victims(run: Run):
            "Every pod the scheduler deleted has a lower priority than some workload pod that may preempt, and than "
            "one of the pods that end nominated to or bound on its node.",
            "preemption/preemption.go SelectVictimsOnNode, PodEligibleToPreemptOthers (spec §2.6)",
-           requires=("preemption",))
+           requires=("preemption",),
+           situation=EqualPriorityPreemption())
 def preemption_evicts_lower_priority_only(run: Run) -> None:
     for victim, node, there, known in victims(run):
         run.exercise()
@@ -81,11 +83,11 @@ def preemption_evicts_lower_priority_only(run: Run) -> None:
         if above and (not there or not known or moved_on or any(p in above for p in there)):
             continue
         priorities = {p: run.pod_objects[p].effective_priority for p in (there or run.pod_objects)}
-        raise Violation("preemption-evicts-lower-priority-only", f"{victim.key} (priority "
-                        f"{victim.effective_priority}) was deleted on {node} but "
-                        f"{'no workload pod that may preempt' if not above else 'no pod ending there'} has a higher "
-                        "priority", pod=victim.key, expected=f"priority below one of {priorities}",
-                        actual=victim.effective_priority)
+        raise run.violation(f"{victim.key} (priority "
+                            f"{victim.effective_priority}) was deleted on {node} but "
+                            f"{'no workload pod that may preempt' if not above else 'no pod ending there'} has a higher "
+                            "priority", pod=victim.key, expected=f"priority below one of {priorities}",
+                            actual=victim.effective_priority)
 
 
 def failed_attempts(run: Run, pod: str) -> int:
@@ -149,8 +151,8 @@ def preemptor_nominated(run: Run) -> None:
         node = left[0]
         deleted = [p.key for p in deleted_by_node(run)[node]]
         candidates = {p: failed_attempts(run, p) for p in run.pod_objects}
-        raise Violation("preemptor-nominated", f"pods were deleted on {node} ({', '.join(deleted)}) but no failed "
-                        "attempt of a pod that may preempt them is left to account for it", pod=deleted[0],
-                        expected="one failed attempt of a higher-priority pod per node with deletions",
-                        actual={"nodes with deletions": sorted(deleted_by_node(run)),
+        raise run.violation(f"pods were deleted on {node} ({', '.join(deleted)}) but no failed "
+                            "attempt of a pod that may preempt them is left to account for it", pod=deleted[0],
+                            expected="one failed attempt of a higher-priority pod per node with deletions",
+                            actual={"nodes with deletions": sorted(deleted_by_node(run)),
                                 "failed attempts per workload pod": candidates})

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from ..recipes.first_pod import refused_at_pre_enqueue, rejected_once
+from ..recipes.situations import Situation
 from .attempts import traced_from_start
-from .base import Violation, invariant
+from .base import invariant
 from .outcome import backoff_kind
 from .run import Record, Run
 
@@ -42,10 +44,10 @@ def queue_priority_order(run: Run) -> None:
         run.exercise()
     for earlier, later in zip(started, started[1:]):
         if later[3]["seq"] < earlier[3]["seq"]:
-            raise Violation("queue-priority-order", f"{later[2]} (priority {-later[0]}) started its first attempt "
-                            f"before {earlier[2]} (priority {-earlier[0]}, created earlier or of higher priority)",
-                            pod=later[2], expected=[earlier[2], later[2]], actual=[later[2], earlier[2]],
-                            records=(later[3], earlier[3]))
+            raise run.violation(f"{later[2]} (priority {-later[0]}) started its first attempt "
+                                f"before {earlier[2]} (priority {-earlier[0]}, created earlier or of higher priority)",
+                                pod=later[2], expected=[earlier[2], later[2]], actual=[later[2], earlier[2]],
+                                records=(later[3], earlier[3]))
 
 
 def error_backoff(attempt_classes: list[str | None], initial: float, maximum: float) -> float:
@@ -87,9 +89,9 @@ def error_backoff_respected(run: Run) -> None:
             if start is not None and wait > 0:
                 run.exercise()
             if start is not None and start["t"] - failed < wait - TIME_TOLERANCE:
-                raise Violation("error-backoff-respected", f"attempt {following} started {start['t'] - failed:g}s "
-                                f"after attempt {attempt} failed with an error", pod=pod,
-                                expected=f">= {wait:g}s", actual=f"{start['t'] - failed:g}s", records=(start,))
+                raise run.violation(f"attempt {following} started {start['t'] - failed:g}s "
+                                    f"after attempt {attempt} failed with an error", pod=pod,
+                                    expected=f">= {wait:g}s", actual=f"{start['t'] - failed:g}s", records=(start,))
 
 
 def _pre_enqueue_calls(run: Run, pod: str) -> list[list[Record]]:
@@ -111,7 +113,10 @@ def _pre_enqueue_calls(run: Run, pod: str) -> list[list[Record]]:
 @invariant("preenqueue-gates",
            "PreEnqueue stops at the first plugin that does not return Success, and a pod it did not admit (any "
            "other code gates) starts no attempt until a later PreEnqueue run admits it.",
-           "backend/queue/scheduling_queue.go runPreEnqueuePlugins, moveToActiveQ (spec §2.1, §6.5)")
+           "backend/queue/scheduling_queue.go runPreEnqueuePlugins, moveToActiveQ (spec §2.1, §6.5)",
+           situation=Situation({"preEnqueue": ["Probe0", "Probe1"], "preFilter": ["Probe0"]},
+                                  refused_at_pre_enqueue),
+           focus={"points": ("PreEnqueue", "PreFilter"), "max_pods": 3, "default_plugins": False})
 def preenqueue_gates(run: Run) -> None:
     for pod in run.live_pods:
         for call in _pre_enqueue_calls(run, pod):
@@ -120,10 +125,10 @@ def preenqueue_gates(run: Run) -> None:
                 continue
             run.exercise()
             if refused < len(call) - 1:
-                raise Violation("preenqueue-gates", f"{call[refused + 1]['plugin']} ran at PreEnqueue after "
-                                f"{call[refused]['plugin']} returned {call[refused].get('code')}", pod=pod,
-                                plugin=call[refused + 1]["plugin"], status=str(call[refused].get("code")),
-                                records=tuple(call))
+                raise run.violation(f"{call[refused + 1]['plugin']} ran at PreEnqueue after "
+                                    f"{call[refused]['plugin']} returned {call[refused].get('code')}", pod=pod,
+                                    plugin=call[refused + 1]["plugin"], status=str(call[refused].get("code")),
+                                    records=tuple(call))
         _admitted_before_attempts(run, pod)
 
 
@@ -143,9 +148,9 @@ def _admitted_before_attempts(run: Run, pod: str) -> None:
         current_attempt = r.get("attempt")
         refused = next((x for x in last or () if x.get("code") != "Success"), None)
         if refused is not None:
-            raise Violation("preenqueue-gates", f"the pod started attempt {r.get('attempt')} although "
-                            f"{refused['plugin']} returned {refused.get('code')} at its last PreEnqueue run",
-                            pod=pod, plugin=refused["plugin"], status=str(refused.get("code")), records=(refused, r))
+            raise run.violation(f"the pod started attempt {r.get('attempt')} although "
+                                f"{refused['plugin']} returned {refused.get('code')} at its last PreEnqueue run",
+                                pod=pod, plugin=refused["plugin"], status=str(refused.get("code")), records=(refused, r))
 
 
 UNSCHEDULABLE_FLUSH = 5 * 60.0  # DefaultPodMaxInUnschedulablePodsDuration
@@ -167,7 +172,9 @@ def _possible_event(r: Record, pod: str, attempt: int) -> bool:
            "only after a cluster event that may make it schedulable (a binding, a failed binding cycle, a "
            "nomination, a deletion) or the 5-minute flush; an error instead backs off and retries on its own.",
            "backend/queue/scheduling_queue.go AddUnschedulableIfNotPresent, MoveAllToActiveOrBackoffQueue, "
-           "flushUnschedulablePodsLeftover (spec §6.4)")
+           "flushUnschedulablePodsLeftover (spec §6.4)",
+           situation=Situation(
+        {p: ["Probe0"] for p in ("preFilter", "filter", "postFilter", "reserve", "permit")}, rejected_once, weight=2))
 def rejected_pod_waits_for_event(run: Run) -> None:
     if "virtual-time" not in run.capabilities or run.outcome.deleted:
         return  # on a cluster informer events arrive on their own; a deletion is an event for every pod
@@ -190,8 +197,8 @@ def rejected_pod_waits_for_event(run: Run) -> None:
             bound = [b for b in run.outcome.bindings if start["t"] <= b.get("t", start["t"]) <= retry["t"]]
             if events or waits or bound or retry["t"] - _failure_time(run, pod, attempt) >= UNSCHEDULABLE_FLUSH:
                 continue
-            raise Violation("rejected-pod-waits-for-event", f"attempt {following} started although attempt "
-                            f"{attempt} was rejected by plugins and no cluster event happened since",
-                            pod=pod, expected="a binding, a failed binding, a nomination or a deletion first",
-                            actual=f"attempt {following} at +{retry['t'] - start['t']:g}s",
-                            records=(start, retry))
+            raise run.violation(f"attempt {following} started although attempt "
+                                f"{attempt} was rejected by plugins and no cluster event happened since",
+                                pod=pod, expected="a binding, a failed binding, a nomination or a deletion first",
+                                actual=f"attempt {following} at +{retry['t'] - start['t']:g}s",
+                                records=(start, retry))

@@ -2,12 +2,18 @@
 
 from __future__ import annotations
 
-from .base import Violation, invariant
+from ..recipes.first_pod import reserve_failure
+from ..recipes.situations import Situation
+from .base import invariant
 from .run import Run, first_stop_passed
+
+# Two reserve probes: the forward-order Unreserve counterexample must shrink to that many.
+_RESERVE = Situation({"reserve": ["Probe0", "Probe1"], "permit": ["Probe1"]}, reserve_failure)
 
 
 @invariant("reserve-short-circuit", "Reserve stops at the first plugin that does not return Success.",
-           "framework/runtime/framework.go RunReservePluginsReserve (spec §1.2, §2.12)")
+           "framework/runtime/framework.go RunReservePluginsReserve (spec §1.2, §2.12)",
+           situation=_RESERVE)
 def reserve_short_circuit(run: Run) -> None:
     for pod in run.live_pods:
         for attempt in run.attempts(pod):
@@ -17,16 +23,17 @@ def reserve_short_circuit(run: Run) -> None:
                 run.exercise()
             i = first_stop_passed(records, lambda code: code != "Success")
             if i is not None:
-                raise Violation("reserve-short-circuit", "a Reserve plugin ran after an earlier one failed",
-                                pod=pod, plugin=records[i + 1]["plugin"], status=records[i].get("code"),
-                                expected=[x["plugin"] for x in records[:i + 1]],
-                                actual=[x["plugin"] for x in records], records=tuple(records))
+                raise run.violation("a Reserve plugin ran after an earlier one failed",
+                                    pod=pod, plugin=records[i + 1]["plugin"], status=records[i].get("code"),
+                                    expected=[x["plugin"] for x in records[:i + 1]],
+                                    actual=[x["plugin"] for x in records], records=tuple(records))
 
 
 @invariant("unreserve-reverse-order",
            "On any failure after Reserve started, every Reserve plugin's Unreserve runs exactly once, in reverse "
            "configured order; after success it never runs.",
-           "framework.go RunReservePluginsUnreserve; schedule_one.go schedulingCycle/bindingCycle (spec §2.12, §3)")
+           "framework.go RunReservePluginsUnreserve; schedule_one.go schedulingCycle/bindingCycle (spec §2.12, §3)",
+           situation=_RESERVE)
 def unreserve_reverse_order(run: Run) -> None:
     for pod in run.live_pods:
         attempts = run.attempts(pod)
@@ -46,5 +53,5 @@ def unreserve_reverse_order(run: Run) -> None:
             if actual != expected:
                 what = "Unreserve ran after a successful binding" if bound else \
                     "Unreserve did not run once per Reserve plugin in reverse order after a failure"
-                raise Violation("unreserve-reverse-order", f"{what} (attempt {attempt})", pod=pod,
-                                expected=expected, actual=actual, records=tuple(reserves + unreserves))
+                raise run.violation(f"{what} (attempt {attempt})", pod=pod,
+                                    expected=expected, actual=actual, records=tuple(reserves + unreserves))

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any, Iterable, Mapping
+from typing import Any, Iterable, Iterator, Mapping
 
 from reference import codec
 from reference.probe import PROBE_NAMES, ScriptError, parse_script
@@ -13,6 +14,7 @@ from reference.scenario import PROBE_SCRIPT_ANNOTATION, Scenario, pod_key
 
 from .. import expected
 from ..outcome import Outcome
+from .base import Violation
 
 Record = Mapping[str, Any]
 DEFAULT_PROFILE = "default-scheduler"
@@ -28,10 +30,24 @@ class Run:
     # Set by a check when its rule's precondition held and the decisive event happened: a pass
     # where this stays False was vacuous (counted per invariant, see the detection-power issue).
     exercised: bool = field(default=False, compare=False)
+    invariant: str = field(default="", compare=False)  # the ID of the invariant being checked
 
     def exercise(self) -> None:
         """Mark this run as one that exercised the invariant being checked."""
         self.exercised = True
+
+    @contextlib.contextmanager
+    def checking(self, invariant_id: str) -> Iterator[None]:
+        """While `invariant_id` checks this run: `violation()` names it."""
+        outer, self.invariant = self.invariant, invariant_id
+        try:
+            yield
+        finally:
+            self.invariant = outer
+
+    def violation(self, message: str, **details: Any) -> Violation:
+        """The Violation of the invariant being checked (`Violation`'s keyword details)."""
+        return Violation(self.invariant, message, **details)
 
     # --- the scenario ---------------------------------------------------------------------------
 

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from .base import Violation, invariant
+from ..recipes.first_pod import node_scores, prescore_skip, some_nodes_rejected, weighted_scores
+from ..recipes.situations import Situation
+from .base import invariant
 from .filtering import filtering_phase, prefilter_result
 from .run import Run
 
@@ -33,12 +35,14 @@ def one_feasible_no_scoring(run: Run) -> None:
                 run.exercise()
             scored = [r for r in run.probe_records(pod, attempt) if r["point"] in SCORING_POINTS]
             if scored:
-                raise Violation("one-feasible-node-no-scoring", "scoring ran with a single feasible node", pod=pod,
-                                plugin=scored[0]["plugin"], records=tuple(scored[:4]))
+                raise run.violation("scoring ran with a single feasible node", pod=pod,
+                                    plugin=scored[0]["plugin"], records=tuple(scored[:4]))
 
 
 @invariant("prescore-skip-pairing", "A plugin that returned Skip at PreScore is not called at Score or "
-           "NormalizeScore in that cycle.", "framework.go RunPreScorePlugins / RunScorePlugins (spec §2.7)")
+           "NormalizeScore in that cycle.", "framework.go RunPreScorePlugins / RunScorePlugins (spec §2.7)",
+           situation=Situation(
+        {"preScore": ["Probe0", "Probe1"], "score": ["Probe0", "Probe1"]}, prescore_skip, min_nodes=2, weight=2))
 def prescore_skip_pairing(run: Run) -> None:
     for pod in run.live_pods:
         for attempt in run.attempts(pod):
@@ -47,8 +51,8 @@ def prescore_skip_pairing(run: Run) -> None:
                 run.exercise()
             for r in run.probe_records(pod, attempt):
                 if r["plugin"] in skipped and r["point"] in ("Score", "NormalizeScore"):
-                    raise Violation("prescore-skip-pairing", f"{r['plugin']} returned Skip at PreScore but was "
-                                    f"called at {r['point']}", pod=pod, plugin=r["plugin"], status="Skip", records=(r,))
+                    raise run.violation(f"{r['plugin']} returned Skip at PreScore but was "
+                                        f"called at {r['point']}", pod=pod, plugin=r["plugin"], status="Skip", records=(r,))
 
 
 def normalized_scores(run: Run, pod: str, attempt: int) -> dict[str, dict[str, int]]:
@@ -62,7 +66,10 @@ def normalized_scores(run: Run, pod: str, attempt: int) -> dict[str, dict[str, i
 
 
 @invariant("score-range-enforced", "A Score plugin whose final score leaves [0, 100] fails the attempt: no "
-           "Reserve, no binding.", "framework.go RunScorePlugins (spec §2.8, §11.4)")
+           "Reserve, no binding.", "framework.go RunScorePlugins (spec §2.8, §11.4)",
+           situation=Situation(
+        {"score": ["Probe0", "Probe1"]}, min_nodes=2,
+        seed=lambda draw, nodes: ({"Probe0": {"Score": node_scores(draw, nodes, (-1, 101, 2 ** 40, 50))}}, {})))
 def score_range_enforced(run: Run) -> None:
     for pod in run.live_pods:
         for attempt in run.attempts(pod):
@@ -73,15 +80,17 @@ def score_range_enforced(run: Run) -> None:
                 run.exercise()
                 later = [r for r in run.probe_records(pod, attempt) if r["point"] in ("Reserve", "Permit", "Bind")]
                 if later or run.final_attempt_bound(pod, attempt):
-                    raise Violation("score-range-enforced", f"{plugin} scored outside [0, 100] but the attempt "
-                                    "went on", pod=pod, plugin=plugin, expected="a scheduler error",
-                                    actual=f"scores {bad}", records=tuple(later[:2]))
+                    raise run.violation(f"{plugin} scored outside [0, 100] but the attempt "
+                                        "went on", pod=pod, plugin=plugin, expected="a scheduler error",
+                                        actual=f"scores {bad}", records=tuple(later[:2]))
 
 
 @invariant("chosen-node-has-max-score",
            "The chosen node has the maximum weighted total score: sum of weight x final score over Score plugins "
            "plus weight x 10 x extender score.", "schedule_one.go prioritizeNodes / selectHost (spec §2.8, §2.9)",
-           requires=("probes",))
+           requires=("probes",),
+           situation=Situation(
+        {"score": ["Probe0", "Probe1"]}, weighted_scores, min_nodes=2, weights={"Probe1": (2, 5, 10)}))
 def chosen_node_has_max_score(run: Run) -> None:
     for pod in run.live_pods:
         score_plugins = run.plugins_at(pod, "score")
@@ -105,17 +114,20 @@ def chosen_node_has_max_score(run: Run) -> None:
             if len(set(totals.values())) > 1:
                 run.exercise()
             if totals[chosen] != best:
-                raise Violation("chosen-node-has-max-score", f"node {chosen} was chosen with total "
-                                f"{totals[chosen]} but the best total is {best}", pod=pod,
-                                expected=sorted(n for n, t in totals.items() if t == best), actual=chosen,
-                                records=tuple(run.records(pod, attempt, "Score"))[:8])
+                raise run.violation(f"node {chosen} was chosen with total "
+                                    f"{totals[chosen]} but the best total is {best}", pod=pod,
+                                    expected=sorted(n for n, t in totals.items() if t == best), actual=chosen,
+                                    records=tuple(run.records(pod, attempt, "Score"))[:8])
 
 
 @invariant("score-calls-complete",
            "When an attempt scores, every Score plugin not skipped at PreScore is called once per feasible node, "
            "the same nodes for every plugin and none a filter rejected; NormalizeScore runs once per plugin with "
            "score extensions, after that plugin's Score calls.",
-           "framework.go RunScorePlugins; schedule_one.go prioritizeNodes (spec §2.8)")
+           "framework.go RunScorePlugins; schedule_one.go prioritizeNodes (spec §2.8)",
+           situation=Situation(
+        {"preFilter": ["Probe0"], "filter": ["Probe0"], "preScore": ["Probe1"], "score": ["Probe1", "Probe2"]},
+        some_nodes_rejected, min_nodes=3, max_nodes=4, score_extensions=("Probe2",)))
 def score_calls_complete(run: Run) -> None:
     for pod in run.live_pods:
         for attempt in run.attempts(pod):
@@ -133,9 +145,9 @@ def _check_score_calls(run: Run, pod: str, attempt: int, scores: list) -> None:
     for r in scores:
         nodes = per_plugin.setdefault(r["plugin"], [])
         if r["node"] in nodes or r["node"] not in upper:
-            raise Violation("score-calls-complete", f"{r['plugin']} scored node {r['node']} "
-                            f"{'twice' if r['node'] in nodes else 'although a filter rejected it'} (attempt {attempt})",
-                            pod=pod, plugin=r["plugin"], expected=sorted(upper), actual=r["node"], records=(r,))
+            raise run.violation(f"{r['plugin']} scored node {r['node']} "
+                                f"{'twice' if r['node'] in nodes else 'although a filter rejected it'} (attempt {attempt})",
+                                pod=pod, plugin=r["plugin"], expected=sorted(upper), actual=r["node"], records=(r,))
         nodes.append(r["node"])
     if any(r.get("code") != "Success" for r in scores):
         return  # a Score error cancels the other nodes' scoring
@@ -144,9 +156,9 @@ def _check_score_calls(run: Run, pod: str, attempt: int, scores: list) -> None:
     first = next(iter(node_sets.values()), set())
     for plugin, nodes in node_sets.items():
         if nodes != first:
-            raise Violation("score-calls-complete", f"Score plugins were called on different nodes (attempt "
-                            f"{attempt})", pod=pod, plugin=plugin, expected=sorted(first), actual=sorted(nodes),
-                            records=tuple(scores[:8]))
+            raise run.violation(f"Score plugins were called on different nodes (attempt "
+                                f"{attempt})", pod=pod, plugin=plugin, expected=sorted(first), actual=sorted(nodes),
+                                records=tuple(scores[:8]))
     normalize = run.records(pod, attempt, "NormalizeScore")
     if any(r.get("code") != "Success" for r in normalize):
         return  # a failing NormalizeScore may cancel the others
@@ -154,7 +166,7 @@ def _check_score_calls(run: Run, pod: str, attempt: int, scores: list) -> None:
         calls = [r for r in normalize if r["plugin"] == plugin]
         want = 1 if run.score_extensions(pod, plugin) else 0
         if len(calls) != want or (calls and calls[0]["seq"] < max(r["seq"] for r in scores if r["plugin"] == plugin)):
-            raise Violation("score-calls-complete", f"{plugin} was normalized {len(calls)} time(s)"
-                            f"{' before its last Score call' if len(calls) == want else ''} (attempt {attempt})",
-                            pod=pod, plugin=plugin, expected=f"{want} NormalizeScore call(s) after Score",
-                            actual=len(calls), records=tuple(calls))
+            raise run.violation(f"{plugin} was normalized {len(calls)} time(s)"
+                                f"{' before its last Score call' if len(calls) == want else ''} (attempt {attempt})",
+                                pod=pod, plugin=plugin, expected=f"{want} NormalizeScore call(s) after Score",
+                                actual=len(calls), records=tuple(calls))

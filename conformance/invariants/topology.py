@@ -21,7 +21,8 @@ from reference.nodeinfo import PodInfo
 from reference.status import SUCCESS, Code, Status
 from reference.types import Pod
 
-from .base import Violation, invariant
+from ..recipes.constrained import Constrained
+from .base import invariant
 from .judge import Judge
 from .run import Run
 
@@ -88,7 +89,8 @@ def _affinity_fails(judge: Judge, key: str, node: str) -> bool:
            "With InterPodAffinity filtering, every bound pod's required pod affinity is satisfied in its node's "
            "topology domain, and no two bound pods violate a required anti-affinity term of either.",
            "interpodaffinity/filtering.go PreFilter, Filter (satisfyPodAffinity, satisfyPodAntiAffinity, "
-           "satisfyExistingPodsAntiAffinity)", requires=())
+           "satisfyExistingPodsAntiAffinity)", requires=(),
+           situation=Constrained("affinity"))
 def pod_affinity_respected(run: Run) -> None:
     judge = Judge.of(run)
     if judge is None:
@@ -102,22 +104,22 @@ def pod_affinity_respected(run: Run) -> None:
                 PodInfo.of(p).required_anti_affinity_terms for p in judge.possible):
             run.exercise()
         if _affinity(run, key, "podAffinity") and _affinity_fails(judge, key, node):
-            raise Violation("pod-affinity-respected", f"{key} was bound to {node} but no pod matching its required "
-                            f"pod affinity {_short(_affinity(run, key, 'podAffinity'))} is in the node's domain "
-                            f"(node labels {_short(judge.nodes[node].labels)})", pod=key, plugin=AFFINITY,
-                            status=ERR_REASON_AFFINITY_RULES_NOT_MATCH, expected="a matching pod in the domain",
-                            actual=sorted(p.key for p in judge.possible if p.node_name))
+            raise run.violation(f"{key} was bound to {node} but no pod matching its required "
+                                f"pod affinity {_short(_affinity(run, key, 'podAffinity'))} is in the node's domain "
+                                f"(node labels {_short(judge.nodes[node].labels)})", pod=key, plugin=AFFINITY,
+                                status=ERR_REASON_AFFINITY_RULES_NOT_MATCH, expected="a matching pod in the domain",
+                                actual=sorted(p.key for p in judge.possible if p.node_name))
     verdict = _anti_verdict(judge)
     for group in [[k] for k in placed] + [list(pair) for pair in combinations(placed, 2)]:
         statuses = judge.group_rejected(AFFINITY, group, judge.definite, verdict)
         if statuses:
             where = {k: judge.placed[k] for k in group}
             terms = {k: _affinity(run, k, "podAntiAffinity") for k in group if _affinity(run, k, "podAntiAffinity")}
-            raise Violation("pod-affinity-respected", f"{' and '.join(group)} (on {_short(where)}) break required "
-                            f"anti-affinity {_short(terms) if terms else 'of a pod already bound'}: whichever was "
-                            "scheduled last must have been rejected", pod=group[-1], plugin=AFFINITY,
-                            status=statuses[group[-1]].message(), expected="no matching pod in the term's domain",
-                            actual=where)
+            raise run.violation(f"{' and '.join(group)} (on {_short(where)}) break required "
+                                f"anti-affinity {_short(terms) if terms else 'of a pod already bound'}: whichever was "
+                                "scheduled last must have been rejected", pod=group[-1], plugin=AFFINITY,
+                                status=statuses[group[-1]].message(), expected="no matching pod in the term's domain",
+                                actual=where)
 
 
 # --- topology-spread-respected ----------------------------------------------------------------------
@@ -191,7 +193,8 @@ def _spread_verdict(judge: Judge, key: str, node: str) -> tuple[Status, int] | N
            "topology key and the skew (matching pods in its domain, itself included, minus the global minimum, 0 "
            "below minDomains) is at most maxSkew, counting as nodeAffinityPolicy, nodeTaintsPolicy and "
            "matchLabelKeys say.", "podtopologyspread/filtering.go calPreFilterState, Filter; common.go "
-           "filterTopologySpreadConstraints, matchNodeInclusionPolicies", requires=())
+           "filterTopologySpreadConstraints, matchNodeInclusionPolicies", requires=(),
+           situation=Constrained("spread"))
 def topology_spread_respected(run: Run) -> None:
     judge = Judge.of(run)
     if judge is None:
@@ -209,8 +212,8 @@ def topology_spread_respected(run: Run) -> None:
             spec = (run.pods[key].get("spec") or {}).get("topologySpreadConstraints") or []
             hard = [c for c in spec if c.get("whenUnsatisfiable") == DO_NOT_SCHEDULE]
             term = hard[i] if i < len(hard) else "the profile's default constraint"
-            raise Violation("topology-spread-respected", f"{key} was bound to {node} (labels "
-                            f"{_short(judge.nodes[node].labels)}) although constraint {_short(term)} rejects it "
-                            "for every state the scheduler may have seen", pod=key, plugin=SPREAD,
-                            status=status.message(), expected="skew <= maxSkew",
-                            actual={n: sorted(p.key for p in judge.possible if p.node_name == n) for n in judge.nodes})
+            raise run.violation(f"{key} was bound to {node} (labels "
+                                f"{_short(judge.nodes[node].labels)}) although constraint {_short(term)} rejects it "
+                                "for every state the scheduler may have seen", pod=key, plugin=SPREAD,
+                                status=status.message(), expected="skew <= maxSkew",
+                                actual={n: sorted(p.key for p in judge.possible if p.node_name == n) for n in judge.nodes})

@@ -59,9 +59,9 @@ def test_probes_land_between_the_users_plugins():
 
 
 def test_a_situation_adopted_keeps_the_users_plugins_and_adds_its_probes_after_them():
-    from conformance.situations import SITUATIONS
+    from conformance.invariants import REGISTRY
     from reference.scenario import Scenario
-    situation = SITUATIONS["permit-reject-wins"]
+    situation = REGISTRY["permit-reject-wins"].situation
     drawn = find(situation.strategy(), lambda s: True)
     adopted = BASE.adopt(drawn)
     probe_points = {point: [e["name"] for e in sets.get("enabled") or () if e["name"] in PROBE_NAMES]

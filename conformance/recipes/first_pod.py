@@ -1,4 +1,4 @@
-"""Seeds: the first pod's decisive answers in a situation (conformance/situations.py), drawn around
+"""The first pod's decisive answers in a situation (situations.py), drawn around
 the rule the situation is about. Each takes `draw` and the node names and returns (probe script,
 extender script); `pick` and `some` draw from small pools, shrinking towards their first element."""
 

@@ -240,18 +240,4 @@ class Preempting:
         return Scenario(nodes=tuple(nodes), pods=tuple(bound), objects=(pdb,), workload=tuple(workload))
 
 
-HARD_SITUATIONS = {
-    "never-preempting-pods-evict-none": Preempting(never=True),
-    "pdb-kept-when-avoidable": Preempting(),
-    "preemption-victims-minimal": Preempting(),
-    "taints-tolerated": Constrained("taints"),
-    "node-selection-respected": Constrained("selection"),
-    "unschedulable-nodes-avoided": Constrained("unschedulable"),
-    "host-ports-free": Constrained("ports"),
-    "capacity-respected": Constrained("resources"),
-    "pod-affinity-respected": Constrained("affinity"),
-    "topology-spread-respected": Constrained("spread"),
-    "schedulable-pods-bound": Constrained("liveness"),
-}
-
-__all__ = ["Constrained", "FEATURES", "HARD_SITUATIONS", "Preempting"]
+__all__ = ["Constrained", "FEATURES", "Preempting"]

@@ -1,29 +1,27 @@
-"""Search for a counterexample to one invariant on one backend: Hypothesis draws, runs, checks, shrinks."""
+"""Search for a counterexample to one invariant on one backend: draw scenarios, run them, check, shrink."""
 
 from __future__ import annotations
 
-import time
-import zlib
 from dataclasses import dataclass
 from typing import Any
 
-from hypothesis import Phase, event, given, seed, settings
+from hypothesis import event
 from hypothesis import strategies as st
 from hypothesis.strategies import SearchStrategy
 
 from reference.probe import PROBE_NAMES
 from reference.scenario import Scenario
 
-from .backends.base import Backend
-from .focus import scenario_options
-from .invariants import Invariant, Run, Violation
-from .repeatable import repeatable, shrink_budget
-from .settings import for_profile
+from ..backends.base import Backend
+from ..invariants import Invariant, Run, Violation
+from ..recipes.focus import scenario_options
+from .engine import SHRINK_SECONDS, run_search
 
 
 @dataclass
 class Failure:
-    """The counterexample; `examples` and `seconds` until the first violation; `shrink_seconds` after it."""
+    """The counterexample; `examples` and `seconds` until the first violation; `shrink_seconds` after it;
+    `flaky`: the violation did not show again when its scenario was replayed."""
 
     invariant: Invariant
     scenario: Scenario
@@ -31,13 +29,10 @@ class Failure:
     examples: int
     seconds: float
     shrink_seconds: float = 0.0
+    flaky: bool = False
 
     def size(self) -> dict[str, int]:
         return scenario_size(self.scenario)
-
-
-# Shrinking a scenario re-runs it thousands of times; these bound the wait for the smallest one.
-SHRINK_SECONDS = {"dev": 60.0, "ci": 60.0, "thorough": 300.0, "mutation": 1.0}
 
 
 @dataclass
@@ -71,15 +66,14 @@ def check(backend: Backend, inv: Invariant, scenario: Scenario) -> Run:
 
 
 def default_strategy(inv: Invariant, base: Any = None) -> SearchStrategy[Scenario]:
-    """The invariant's situation (when it has one) or the general scenarios focused on its theme; a
+    """The invariant's situation (when it declares one) or the general scenarios focused on it; a
     situation with a `weight` gets that many shares of the draws to the general scenarios' one.
 
     On the user's own config (`base`, a `generators.BaseConfig`) the situation runs on that config: its
     probes join the user's plugins (`BaseConfig.adopt`)."""
     from generators import scenarios  # generators are only needed when searching
-    from .situations import situation_for
     general = scenarios(**scenario_options(inv), base=base)
-    situation = situation_for(inv.id)
+    situation = inv.situation
     if situation is None:
         return general
     focused = situation.strategy() if base is None else situation.strategy().map(base.adopt)
@@ -99,47 +93,27 @@ def find_violation(backend: Backend, inv: Invariant, *, profile: str = "ci",
     first `max_examples` of them) all pass. `exercised`, when given, counts the examples run before
     the first violation and those that exercised the rule; each of those also reports a Hypothesis
     `event()`, so `--hypothesis-show-statistics` shows the share."""
-    last: dict[str, Any] = {}
-    examples = 0
     tally = exercised if exercised is not None else Exercised()
+    searching = [True]
 
-    base = for_profile(profile)
-    phases = base.phases if shrink else tuple(p for p in base.phases if p is not Phase.shrink)
-
-    @settings(base, report_multiple_bugs=False, phases=phases, max_examples=max_examples or base.max_examples)
-    @given(strategy if strategy is not None else default_strategy(inv))
-    def prop(scenario: Scenario) -> None:
-        nonlocal examples
-        examples += 1
-        last["scenario"] = scenario
-        try:
-            run = check(backend, inv, scenario)
-        except Violation:
-            last.setdefault("detected", (examples, time.perf_counter() - start))
-            raise
-        if "detected" not in last:  # shrinking replays examples: count the search only
+    def check_one(scenario: Scenario) -> None:
+        run = check(backend, inv, scenario)
+        if searching[0]:
             tally.examples += 1
             tally.exercised += run.exercised
         if run.exercised:
             event(f"{inv.id}: exercised")
 
-    # Hypothesis keys its example database by the test's source, which is this same `prop` for every
-    # invariant: without the ID, invariants (run one after another, or at once by xdist workers)
-    # would replay each other's saved failures and delete them as passing. Hypothesis' pytest plugin
-    # tells parametrized tests apart through the same attribute.
-    prop.hypothesis.inner_test._hypothesis_internal_add_digest = inv.id.encode()
-    if base.derandomize:
-        # Hypothesis derives a derandomized run's seed from the test function's source, so any edit
-        # to `prop` would reshuffle every ci sample; a seed from the invariant's ID does not move.
-        prop = seed(zlib.crc32(inv.id.encode()))(prop)
-    start = time.perf_counter()
-    try:
-        with repeatable(), shrink_budget(shrink_seconds or SHRINK_SECONDS[profile]):
-            prop()
-    except Violation as violation:
-        found, seconds = last["detected"]
-        return Failure(inv, last["scenario"], violation, found, seconds, time.perf_counter() - start - seconds)
-    return None
+    def note(scenario: Scenario, still_searching: bool) -> None:
+        searching[0] = still_searching
+
+    found = run_search(strategy if strategy is not None else default_strategy(inv), check_one, key=inv.id,
+                       profile=profile, failure=Violation, shrink=shrink, shrink_seconds=shrink_seconds,
+                       max_examples=max_examples, on_example=note)
+    if found is None:
+        return None
+    return Failure(inv, found.example, found.error, found.examples, found.seconds, found.shrink_seconds,
+                   found.flaky)
 
 
 __all__ = ["Exercised", "Failure", "SHRINK_SECONDS", "check", "default_strategy", "find_violation", "scenario_size"]

@@ -1,0 +1,103 @@
+"""The one search loop: Hypothesis draws examples, a check raises on a counterexample, the failure shrinks.
+
+Invariants (one backend), the differential (two backends), plugin contracts (one plugin) and the upgrade
+diff's scenario list all search through `run_search`; it alone sets the seed, the example-database key,
+the shrink budget and the guard against run-dependent draws, and treats a failure that does not replay
+one way: the last failure seen stands, marked flaky.
+"""
+
+from __future__ import annotations
+
+import time
+import zlib
+from dataclasses import dataclass
+from typing import Any, Callable, Generic, TypeVar
+
+from hypothesis import Phase, given, seed, settings
+from hypothesis.errors import Flaky
+from hypothesis.strategies import SearchStrategy
+
+from .hypothesis_internals import repeatable, shrink_budget
+from .profiles import for_profile
+
+T = TypeVar("T")
+
+# Shrinking a scenario re-runs it thousands of times; these bound the wait for the smallest one.
+SHRINK_SECONDS = {"dev": 60.0, "ci": 60.0, "thorough": 300.0, "mutation": 1.0}
+
+
+@dataclass
+class Found(Generic[T]):
+    """A counterexample: the (shrunk) example and what `check` raised on it; `examples` and `seconds` until
+    the first failure, `shrink_seconds` after it. `flaky`: the failure did not show again when Hypothesis
+    replayed its example (a data race, timing), so the last failure seen stands, unshrunk."""
+
+    example: T
+    error: BaseException
+    examples: int
+    seconds: float
+    shrink_seconds: float
+    flaky: bool = False
+
+
+def run_search(strategy: SearchStrategy[T], check: Callable[[T], None], *, key: str, profile: str = "ci",
+               failure: type[BaseException] | tuple[type[BaseException], ...] = AssertionError,
+               shrink: bool = True, shrink_seconds: float | None = None, max_examples: int | None = None,
+               phases: tuple[Phase, ...] | None = None, database: Any = ...,
+               on_example: Callable[[T, bool], None] | None = None) -> Found[T] | None:
+    """Search `strategy` for an example on which `check` raises `failure`, and shrink it.
+
+    `key` names the search: derandomized profiles seed from it (so an edit to the caller does not reshuffle
+    the ci sample) and Hypothesis' example database keys its saved failures by it (so two searches never
+    replay each other's). `on_example(example, searching)` sees every example before it is checked;
+    `searching` is False once a failure was found (shrinking replays examples). Returns None when every
+    example of the profile (or the first `max_examples`) passes."""
+    base = for_profile(profile)
+    if phases is None:
+        phases = base.phases if shrink else tuple(p for p in base.phases if p is not Phase.shrink)
+    options: dict[str, Any] = {"report_multiple_bugs": False, "phases": phases,
+                               "max_examples": max_examples or base.max_examples}
+    if database is not ...:
+        options["database"] = database
+    state: dict[str, Any] = {"examples": 0}
+
+    @settings(base, **options)
+    @given(strategy)
+    def search(example: T) -> None:
+        searching = "detected" not in state
+        if searching:
+            state["examples"] += 1
+        if on_example is not None:
+            on_example(example, searching)
+        try:
+            check(example)
+        except failure as error:
+            state.setdefault("detected", (state["examples"], time.perf_counter() - start))
+            state["last"] = (example, error)
+            raise
+
+    # `search` is the same function for every caller: Hypothesis keys its database by the test's source, and
+    # its pytest plugin tells parametrized tests apart through this same attribute.
+    search.hypothesis.inner_test._hypothesis_internal_add_digest = key.encode()
+    if base.derandomize:
+        # Hypothesis would derive the seed from the source of `search`, which any edit would reshuffle.
+        search = seed(zlib.crc32(key.encode()))(search)
+    start = time.perf_counter()
+    try:
+        with repeatable(), shrink_budget(shrink_seconds or SHRINK_SECONDS[profile]):
+            search()
+    except failure as error:
+        return _found(state, state["last"][0], error, start, flaky=False)
+    except Flaky:
+        if "last" not in state:
+            raise
+        return _found(state, *state["last"], start, flaky=True)
+    return None
+
+
+def _found(state: dict[str, Any], example: Any, error: BaseException, start: float, *, flaky: bool) -> Found:
+    examples, seconds = state["detected"]
+    return Found(example, error, examples, seconds, time.perf_counter() - start - seconds, flaky)
+
+
+__all__ = ["Found", "SHRINK_SECONDS", "run_search"]
