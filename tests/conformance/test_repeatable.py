@@ -9,6 +9,7 @@ import sys
 import pytest
 
 from conformance import search
+from conformance.search import engine
 from conformance.backends.reference import ReferenceBackend
 from conformance.invariants import REGISTRY
 
@@ -21,7 +22,7 @@ INVARIANT = REGISTRY["chosen-node-has-max-score"]
 def _drawn(guarded: bool, monkeypatch: pytest.MonkeyPatch) -> list[str]:
     seen: list[str] = []
     if not guarded:
-        monkeypatch.setattr(search, "repeatable", contextlib.nullcontext)
+        monkeypatch.setattr(engine, "repeatable", contextlib.nullcontext)
     strategy = search.default_strategy(INVARIANT).map(lambda s: seen.append(s.to_json()) or s)
     assert search.find_violation(ReferenceBackend(), INVARIANT, strategy=strategy, shrink=False) is None
     monkeypatch.undo()
