@@ -27,7 +27,7 @@ sys.path[:] = [str(_HERE.parent)] + [p for p in sys.path if Path(p or ".").resol
 from conformance.backends.reference import ReferenceBackend  # noqa: E402 - after the path fix above
 from conformance.backends.runner_protocol import RunnerProcess  # noqa: E402
 from conformance.backends.upstream import UpstreamBackend, default_runner  # noqa: E402
-from conformance.extender_server import ExtenderServer  # noqa: E402
+from conformance.extender.server import ExtenderServer  # noqa: E402
 from conformance.invariants import REGISTRY  # noqa: E402
 from conformance.search import find_violation  # noqa: E402
 from reference.scenario import Scenario  # noqa: E402

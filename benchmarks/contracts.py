@@ -29,7 +29,7 @@ sys.path[:] = [str(_HERE.parent)] + [p for p in sys.path if Path(p or ".").resol
 
 from conformance.contracts import REGISTRY, Tally, find_violation, find_violations  # noqa: E402 - after the path fix
 from conformance.contracts.session import ContractSession  # noqa: E402
-from conformance.own_scheduler import resolve  # noqa: E402
+from conformance.builds.own_scheduler import resolve  # noqa: E402
 
 
 def measure(session: ContractSession, plugin: str, prop, *, profile: str, max_examples: int | None,

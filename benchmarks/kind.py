@@ -26,7 +26,7 @@ from conformance.backends.reference import ReferenceBackend  # noqa: E402
 from conformance.backends.upstream import UpstreamBackend  # noqa: E402
 from conformance.cluster import kind, kind_image  # noqa: E402
 from conformance.cluster.target import open_backend  # noqa: E402
-from conformance.extender_server import ExtenderServer  # noqa: E402
+from conformance.extender.server import ExtenderServer  # noqa: E402
 
 
 def _images(repository: str) -> list[str]:

@@ -172,7 +172,7 @@ def run_suite(profile: str = "mutation") -> int:
     exit 1 at the first violation, naming it; 3 when the reference crashed; 4 on a vacuous pass."""
     sys.path.insert(0, str(Path.cwd()))
     from conformance.backends.reference import ReferenceBackend
-    from conformance.extender_server import ExtenderServer
+    from conformance.extender.server import ExtenderServer
     from conformance.invariants import REGISTRY
     from conformance.search import Exercised, find_violation
     with ExtenderServer() as server:
@@ -201,7 +201,7 @@ def run_differential() -> int:
     sys.path.insert(0, str(Path.cwd()))
     from conformance.backends import make_backend
     from conformance.differential import find_disagreement, scenarios_for
-    from conformance.extender_server import ExtenderServer
+    from conformance.extender.server import ExtenderServer
     with ExtenderServer() as server:
         upstream = make_backend("upstream", extender_server=server)
         reference = make_backend("reference", extender_server=server)

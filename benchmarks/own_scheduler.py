@@ -26,7 +26,7 @@ from hypothesis import HealthCheck, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
 from conformance.backends.upstream import UpstreamBackend  # noqa: E402
-from conformance.own_scheduler import resolve  # noqa: E402
+from conformance.builds.own_scheduler import resolve  # noqa: E402
 from generators import scenarios  # noqa: E402
 from reference.scenario import Scenario  # noqa: E402
 

@@ -21,7 +21,7 @@ _HERE = Path(__file__).resolve().parent
 sys.path[:] = [str(_HERE.parent)] + [p for p in sys.path if Path(p or ".").resolve() != _HERE]
 
 from conformance.backends import make_backend  # noqa: E402 - after the path fix above
-from conformance.extender_server import ExtenderServer  # noqa: E402
+from conformance.extender.server import ExtenderServer  # noqa: E402
 from conformance.invariants import REGISTRY  # noqa: E402
 from conformance.search import find_violation  # noqa: E402
 

@@ -23,7 +23,7 @@ from reference.config import effective_plugins, expand_config, list_plugins, loa
 from reference.errors import ReferenceError_
 
 from . import commands
-from .errors import ConformanceError
+from .core.errors import ConformanceError
 
 
 def _read(path: str) -> str:

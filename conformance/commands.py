@@ -8,8 +8,8 @@ import sys
 from importlib import metadata
 from pathlib import Path
 
-from . import reproducer
-from .errors import ConformanceError
+from .reporting import reproducer
+from .core.errors import ConformanceError
 
 
 def add_to(sub: argparse._SubParsersAction) -> None:
@@ -158,7 +158,7 @@ def _check_plugin(args: argparse.Namespace) -> int:
 def _known_plugin(args: argparse.Namespace) -> None:
     """An unknown plugin name ends the command with one line listing the effective profile's plugins."""
     from .contracts.session import ContractSession
-    from .own_scheduler import resolve
+    from .builds.own_scheduler import resolve
     own = resolve(modules=args.go_module, plugins=args.go_plugin, imports=args.go_import,
                   k8s_version=args.k8s_version, scheduler_config=args.scheduler_config, own_file=args.own_scheduler)
     session = ContractSession(own)
@@ -220,7 +220,7 @@ def _coverage(output: str | None) -> int:
 
 def _reproduce(args: argparse.Namespace) -> int:
     from .backends import make_backend
-    from .extender_server import ExtenderServer
+    from .extender.server import ExtenderServer
     from .invariants import REGISTRY, Run, Violation
     from .contracts import reproducer as contract_reproducer
     meta = json.loads(meta_file.read_text()) if (meta_file := Path(args.directory) / reproducer.META).is_file() else {}
@@ -263,7 +263,8 @@ def _own_runner(directory: str, meta: dict, backend_name: str) -> dict:
         return {}
     from pathlib import Path
 
-    from .build import build, load_file
+    from .builds import load_file
+    from .builds import build
     spec = load_file(Path(directory) / meta["ownScheduler"])
     if backend_name == "upstream":
         return {"runner": build(spec).runner}
@@ -283,7 +284,7 @@ def _reproduce_differential(directory: str, scenario, backend_name: str, other_n
     """Run the scenario on the backend and on the one it was compared with (meta.json `compare`)."""
     from .backends import make_backend
     from .differential import compare, run_both
-    from .extender_server import ExtenderServer
+    from .extender.server import ExtenderServer
     from .invariants import Violation
     with ExtenderServer() as server:
         backends = [_with_user_extenders(make_backend(name, extender_server=server,

@@ -43,7 +43,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                     help="backend cluster on a kubeconfig: the cluster's scheduler (default default-scheduler)")
     group.addoption("--allow-any-cluster", dest="conformance_allow_any_cluster", action="store_true",
                     help="backend cluster: also on a context that does not look like a test cluster")
-    # The user's own scheduler (conformance/own_scheduler.py): built with their Go plugins, run on their config.
+    # The user's own scheduler (conformance/builds/own_scheduler.py): built with their Go plugins, run on their config.
     group.addoption("--go-module", dest="conformance_go_modules", action="append", default=[],
                     help="backend upstream: build with this Go module (./dir or module/path@vX.Y.Z; repeatable)")
     group.addoption("--go-plugin", dest="conformance_go_plugins", action="append", default=[],
@@ -96,7 +96,7 @@ def _positive(text: str) -> int:
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "conformance: a conformance-suite property test")
     if config.getoption("conformance_backend") is not None:
-        from .errors import ConformanceError
+        from .core.errors import ConformanceError
         try:
             _session(config).own_scheduler()
         except ConformanceError as exc:
@@ -144,7 +144,7 @@ def _capability_summary(terminalreporter: Any, config: pytest.Config) -> None:
     if backend is None or not ran:
         return
     from .invariants import REGISTRY
-    from .report import coverage
+    from .reporting.report import coverage
     terminalreporter.section("sched-conformance invariants")
     invariants = [inv for inv in REGISTRY.values() if inv.id in ran]
     for line in coverage(invariants, backend.name, backend.capabilities):
@@ -176,7 +176,7 @@ class ConformanceSession:
         """The user's scheduler from --go-module/--go-plugin/--k8s-version/--scheduler-config/--own-scheduler
         or ./pyproject.toml, or None for the stock scheduler on generated configs."""
         if self._own is None:
-            from .own_scheduler import resolve
+            from .builds.own_scheduler import resolve
             opt = self.config.getoption
             self._own = resolve(modules=opt("conformance_go_modules"), plugins=opt("conformance_go_plugins"),
                                 imports=opt("conformance_go_imports"),
@@ -216,7 +216,7 @@ class ConformanceSession:
 
     def extender_server(self) -> Any:
         if self._server is None:
-            from .extender_server import ExtenderServer
+            from .extender.server import ExtenderServer
             self._server = ExtenderServer()
             self._server.start()
         return self._server
@@ -273,7 +273,7 @@ def contract_session(config: pytest.Config) -> Any:
     """The contract suite's drivers, for the scheduler the own-scheduler options describe (or the stock one)."""
     if _CONTRACTS not in config.stash:
         from .contracts.session import ContractSession
-        from .errors import ConformanceError
+        from .core.errors import ConformanceError
         try:
             config.stash[_CONTRACTS] = ContractSession(_session(config).own_scheduler())
         except ConformanceError as exc:
@@ -290,9 +290,9 @@ def pytest_unconfigure(config: pytest.Config) -> None:
 
 def _open_backends(config: pytest.Config) -> None:
     """Start the backend and the --compare one; an unavailable one ends the run with its one-line fix."""
-    from .build import BuildSpecError
-    from .errors import BackendUnavailable
-    from .own_scheduler import OwnSchedulerError
+    from .builds import BuildSpecError
+    from .core.errors import BackendUnavailable
+    from .builds.own_scheduler import OwnSchedulerError
     session = _session(config)
     try:
         session.backend()

@@ -6,7 +6,7 @@ import importlib
 import inspect
 from typing import Any
 
-from ..errors import BackendUnavailable
+from ..core.errors import BackendUnavailable
 from .base import CAPABILITIES, Backend
 
 BUILTIN = ("reference", "upstream", "cluster")

@@ -6,7 +6,7 @@ from typing import Protocol, runtime_checkable
 
 from reference.scenario import Scenario
 
-from ..outcome import Outcome
+from ..core.outcome import Outcome
 
 CAPABILITIES = {
     "probes": "probe plugins can be configured and the trace is filled",

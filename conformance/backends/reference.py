@@ -10,9 +10,9 @@ from reference.scenario import Scenario
 from reference.scheduler.build import build_scheduler, populate
 from reference.scheduler.scheduler import Scheduler
 
-from .. import expected
-from ..errors import BackendFailure
-from ..outcome import Outcome, PodOutcome
+from ..core import scenario_config
+from ..core.errors import BackendFailure
+from ..core.outcome import Outcome, PodOutcome
 from .scenario_io import extender_scripts, with_extender_url
 
 KUBERNETES_VERSION = "v1.37.2"
@@ -36,16 +36,16 @@ class ReferenceBackend:
 
     def run(self, scenario: Scenario) -> Outcome:
         tracker = ProbeTracker()
-        config = scenario.config or expected.DEFAULT_CONFIG
+        config = scenario.config or scenario_config.DEFAULT_CONFIG
         if self.extender_server is not None:
             config = with_extender_url(config, self.extender_server.base_url)
-        unknown = expected.unknown_plugins(config)
+        unknown = scenario_config.unknown_plugins(config)
         if unknown:
             raise BackendFailure(f"the reference does not implement plugin {', '.join(sorted(unknown))}; run scenarios "
                                  "with out-of-tree plugins on --backend upstream built with them (--go-plugin)")
         try:
-            loaded = expected.load(config)[0]
-            plugins = expected.plugin_lists(config)
+            loaded = scenario_config.load(config)[0]
+            plugins = scenario_config.plugin_lists(config)
             sched = build_scheduler(loaded, out_of_tree=probe_registry(tracker), seed=self.seed,
                                     max_attempts=self.max_attempts)
         except ReferenceError_ as exc:

@@ -15,7 +15,7 @@ import threading
 from pathlib import Path
 from typing import IO, Any, Sequence
 
-from ..errors import BackendFailure
+from ..core.errors import BackendFailure
 
 STDERR_TAIL_LINES = 40
 # A Go panic's message and the first frames of the panicking goroutine.

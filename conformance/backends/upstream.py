@@ -14,8 +14,8 @@ from typing import Any, Mapping
 from reference.probe.trace import Trace
 from reference.scenario import EXTENDER_URL_PLACEHOLDER, Scenario, pod_key
 
-from ..errors import BackendFailure, BackendUnavailable
-from ..outcome import Outcome
+from ..core.errors import BackendFailure, BackendUnavailable
+from ..core.outcome import Outcome
 from .reference import KUBERNETES_VERSION
 from .runner_protocol import RunnerProcess
 from .scenario_io import extender_scripts, with_extender_url

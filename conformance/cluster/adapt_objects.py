@@ -10,7 +10,7 @@ from __future__ import annotations
 import copy
 from typing import Any, Mapping
 
-from ..errors import BackendFailure
+from ..core.errors import BackendFailure
 from .naming import NamespaceMap
 
 _SERVER_SET = ("uid", "resourceVersion", "creationTimestamp", "generation", "managedFields", "selfLink")

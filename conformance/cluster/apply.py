@@ -5,7 +5,7 @@ from __future__ import annotations
 import uuid
 from typing import Any, Mapping
 
-from ..errors import BackendFailure
+from ..core.errors import BackendFailure
 from .adapt import Plan
 from .kube import Kube, KubeError, path
 

@@ -13,8 +13,8 @@ from typing import Any, Callable
 from reference.probe.trace import Trace
 from reference.scenario import EXTENDER_SCRIPT_ANNOTATION, Scenario
 
-from ..errors import BackendFailure
-from ..outcome import Outcome, PodOutcome
+from ..core.errors import BackendFailure
+from ..core.outcome import Outcome, PodOutcome
 from . import apply, cleanup
 from .adapt import Adapter, scenario_namespaces
 from .collector import TraceCollector

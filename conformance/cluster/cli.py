@@ -14,7 +14,7 @@ import time
 from pathlib import Path
 from typing import Callable
 
-from ..errors import ConformanceError
+from ..core.errors import ConformanceError
 from . import cleanup
 from .controlplane import ControlPlane
 from .kube import Kube

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
 
-from ..errors import BackendUnavailable
+from ..core.errors import BackendUnavailable
 from . import kubeconfig, pki, processes
 from .local_scheduler import LocalScheduler
 from .schedconfig import render

@@ -15,7 +15,7 @@ from typing import Any, Iterable, Mapping
 
 import yaml
 
-from ..errors import BackendFailure, BackendUnavailable
+from ..core.errors import BackendFailure, BackendUnavailable
 from .kube import Kube, KubeError
 
 CRDS = "/apis/apiextensions.k8s.io/v1/customresourcedefinitions"

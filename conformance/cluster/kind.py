@@ -17,7 +17,7 @@ import time
 from pathlib import Path
 from typing import Callable
 
-from ..errors import BackendUnavailable
+from ..core.errors import BackendUnavailable
 from . import kind_image
 from .kind_watchdog import Watchdog
 from .state import StateDir, bin_dir

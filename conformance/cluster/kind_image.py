@@ -10,7 +10,7 @@ import subprocess
 from pathlib import Path
 from typing import Callable
 
-from ..errors import BackendUnavailable
+from ..core.errors import BackendUnavailable
 from .state import bin_dir
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -15,7 +15,7 @@ from typing import Any, Callable, Mapping
 
 import yaml
 
-from ..errors import BackendFailure, BackendUnavailable
+from ..core.errors import BackendFailure, BackendUnavailable
 from .kube import Kube
 from .local_scheduler import LocalScheduler, _ready
 from .schedconfig import config_hash

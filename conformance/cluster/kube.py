@@ -13,7 +13,7 @@ import urllib3
 from kubernetes import client as k8s_client
 from kubernetes import config as k8s_config
 
-from ..errors import BackendFailure, BackendUnavailable
+from ..core.errors import BackendFailure, BackendUnavailable
 
 # kind -> (API group path, resource, namespaced)
 RESOURCES: dict[str, tuple[str, str, bool]] = {

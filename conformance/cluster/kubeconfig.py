@@ -10,7 +10,7 @@ from typing import Any, Mapping
 
 import yaml
 
-from ..errors import BackendUnavailable
+from ..core.errors import BackendUnavailable
 
 LOCAL_CONTEXT = "sched-conformance-local"
 

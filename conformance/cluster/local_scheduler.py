@@ -12,7 +12,7 @@ from typing import Any, Mapping
 
 import yaml
 
-from ..errors import BackendFailure, BackendUnavailable
+from ..core.errors import BackendFailure, BackendUnavailable
 from . import processes
 from .schedconfig import config_hash
 from .state import StateDir

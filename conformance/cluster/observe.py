@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Iterable, Mapping
 
-from ..outcome import PodOutcome
+from ..core.outcome import PodOutcome
 from .collector import ARRIVAL
 from .naming import NamespaceMap
 

@@ -12,7 +12,7 @@ import time
 from pathlib import Path
 from typing import Callable, Sequence
 
-from ..errors import BackendUnavailable
+from ..core.errors import BackendUnavailable
 
 
 def free_port() -> int:

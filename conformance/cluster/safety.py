@@ -9,7 +9,7 @@ import ipaddress
 import re
 from urllib.parse import urlsplit
 
-from ..errors import BackendUnavailable
+from ..core.errors import BackendUnavailable
 from .kubeconfig import LOCAL_CONTEXT, Target
 
 # Names the common local and CI cluster tools give their contexts and clusters.

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterator
 
-from ..errors import BackendUnavailable
+from ..core.errors import BackendUnavailable
 
 STATE_ENV = "SCHED_CONFORMANCE_STATE"
 BIN_ENV = "SCHED_CONFORMANCE_BIN"

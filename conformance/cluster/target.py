@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from ..errors import BackendUnavailable
+from ..core.errors import BackendUnavailable
 from .backend import ClusterBackend
 from .controlplane import ControlPlane
 

@@ -11,7 +11,7 @@ from collections import deque
 from pathlib import Path
 from typing import Any, Iterator, Mapping, Sequence
 
-from ..errors import ConformanceError
+from ..core.errors import ConformanceError
 
 
 class DriverError(ConformanceError):

@@ -8,7 +8,7 @@ from typing import Any
 
 import yaml
 
-from ..reproducer import META, OWN_SCHEDULER, slug
+from ..reporting.reproducer import META, OWN_SCHEDULER, slug
 from .search import ContractFailure
 
 CALLS = "calls.json"
@@ -56,7 +56,8 @@ def is_contract(meta: dict[str, Any]) -> bool:
 
 def replay(directory: str | Path, meta: dict[str, Any]) -> int:
     """Run the recorded call sequence on a fresh driver; 1 when the failure shows again."""
-    from ..build import build, load_file
+    from ..builds import load_file
+    from ..builds import build
     from .base import REGISTRY
     from .driver import DriverCrash, PluginDriver
     from .session import stock_driver

@@ -8,8 +8,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from ..build.build import HARNESS
-from ..errors import ConformanceError
+from ..builds.builder import HARNESS
+from ..core.errors import ConformanceError
 from .driver import PluginDriver
 from .search import SharedSearches
 
@@ -54,7 +54,7 @@ class ContractSession:
 
     def binary(self, race: bool = False) -> Path:
         if self.own is not None and self.own.builds:
-            from ..build import build
+            from ..builds import build
             return build(self.own.spec, driver=not race, race_driver=race).driver(race=race)
         return stock_driver(race)
 

@@ -16,7 +16,7 @@ from typing import Any
 
 import yaml
 
-from ..errors import ConformanceError
+from ..core.errors import ConformanceError
 from .groups import Group
 
 SHAPE = "a mapping with `accepted:`, a list of {key: <group key>, note: <text>}"

@@ -8,7 +8,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from ..errors import ConformanceError
+from ..core.errors import ConformanceError
 from ..search.profiles import PROFILES
 from . import baseline, gates
 from .compare import run_side
@@ -60,7 +60,7 @@ def run(args: argparse.Namespace) -> int:
     a, b = a.resolved(build_a.k8s_version), b.resolved(build_b.k8s_version)
     check_gates(build_a, args.feature_gates, "--from")
     check_gates(build_b, args.feature_gates, "--to")
-    from ..extender_server import ExtenderServer
+    from ..extender.server import ExtenderServer
     with ExtenderServer() as server:
         backend_a = backend_for(build_a, extender_server=server, feature_gates=args.feature_gates)
         backend_b = backend_for(build_b, extender_server=server, feature_gates=args.feature_gates)
@@ -92,7 +92,7 @@ def _diff(args: argparse.Namespace, sides: tuple[Any, Any], backends: Sides, bui
           releases: tuple[str, str], pins: dict[str, bool]) -> DiffResult:
     base = None
     if args.scheduler_config or args.own_scheduler:
-        from ..own_scheduler import OwnScheduler
+        from ..builds.own_scheduler import OwnScheduler
         base = OwnScheduler(sides[0].spec).base_config(backends.a)
     start = time.monotonic()
     drawn = list(fixed_scenarios(args.profile, base=base, only=tuple(args.only), progress=log))

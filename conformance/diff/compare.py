@@ -18,9 +18,9 @@ from typing import Any, Mapping
 
 from reference.probe import PROBE_NAMES
 
-from ..differential import (AFTER_SELECTION, Disagreement, call_multiset, calls_disagreement, disagreements,
-                            errored_in_parallel, partial_dry_run, settled, stops_at_first_feasible)
-from ..errors import BackendFailure
+from ..differential.compare import (AFTER_SELECTION, Disagreement, call_multiset, calls_disagreement, disagreements,
+                                    errored_in_parallel, partial_dry_run, settled, stops_at_first_feasible)
+from ..core.errors import BackendFailure
 from ..invariants import Run
 
 KINDS = {

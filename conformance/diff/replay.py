@@ -10,8 +10,9 @@ from typing import Any
 
 from reference.scenario import Scenario
 
-from ..build import build, load_file
-from ..errors import ConformanceError
+from ..builds import load_file
+from ..builds import build
+from ..core.errors import ConformanceError
 from . import versions
 from .compare import differences, run_side
 from .groups import cause_key
@@ -21,7 +22,7 @@ from .sides import backend_for
 
 def replay(directory: str, scenario: Scenario, meta: dict[str, Any], version: str | None,
            side: str | None = None) -> int:
-    from ..extender_server import ExtenderServer
+    from ..extender.server import ExtenderServer
     sides = meta.get("sides") or {}
     if set(sides) != {"from", "to"}:
         raise ConformanceError(f"{directory}/meta.json: no `sides` with from and to; pass a directory written by "

@@ -11,7 +11,7 @@ from xml.sax.saxutils import escape, quoteattr
 
 import yaml
 
-from .. import reproducer
+from ..reporting import reproducer
 from ..differential import Disagreement
 from ..invariants import Run
 from .compare import KINDS, SideResult

@@ -17,7 +17,7 @@ from hypothesis.strategies import SearchStrategy
 
 from reference.scenario import Scenario
 
-from ..errors import ConformanceError
+from ..core.errors import ConformanceError
 from ..search import for_profile, run_search
 
 # A situation is narrow: a tenth of the profile's examples shows its rule; the general scenarios get the

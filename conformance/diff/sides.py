@@ -10,11 +10,12 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from ..build import Build, BuildSpec, BuildSpecError, build, make_spec
-from ..build.build import BuildError
-from ..build.spec import parse_module
-from ..errors import ConformanceError
-from ..own_scheduler import resolve
+from ..builds import Build, BuildSpec, BuildSpecError, make_spec
+from ..builds import build
+from ..builds.builder import BuildError
+from ..builds.spec import parse_module
+from ..core.errors import ConformanceError
+from ..builds.own_scheduler import resolve
 from . import versions
 
 

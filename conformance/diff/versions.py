@@ -8,8 +8,8 @@ import re
 import subprocess
 from pathlib import Path
 
-from ..build.build import SUPPORTED
-from ..errors import ConformanceError
+from ..builds.builder import SUPPORTED
+from ..core.errors import ConformanceError
 
 _VERSION = re.compile(r"^v?(\d+)\.(\d+)\.(\d+)$")
 

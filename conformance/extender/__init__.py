@@ -1,6 +1,6 @@
 """The scripted extender's parts: scripts, the server side of the wire format, and the verbs' answers.
 
-The HTTP server itself is `conformance.extender_server.ExtenderServer`.
+The HTTP server itself is `conformance.extender.server.ExtenderServer`.
 """
 
 from .script import VERBS, Action, ExtenderScriptError, parse_script

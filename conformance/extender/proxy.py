@@ -22,8 +22,8 @@ from typing import Any, Mapping, Sequence
 from reference.duration import parse_duration
 from reference.scenario import Scenario
 
-from ..errors import ConformanceError
-from ..outcome import Outcome
+from ..core.errors import ConformanceError
+from ..core.outcome import Outcome
 from .contract import Exchange, check, verb_kinds
 
 USER_EXTENDER_PLACEHOLDER = "${USER_EXTENDER_URL}"

@@ -8,7 +8,7 @@ from typing import Any, Mapping
 
 from reference.probe.script import json_kind
 
-from ..errors import ConformanceError
+from ..core.errors import ConformanceError
 
 VERBS = ("filter", "prioritize", "bind", "preempt")
 _VERB_FIELDS = {

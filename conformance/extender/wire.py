@@ -15,7 +15,7 @@ from typing import Any, Mapping, NamedTuple
 from reference.extender_wire import marshal
 from reference.scenario import EXTENDER_SCRIPT_ANNOTATION, pod_key
 
-from ..errors import ConformanceError
+from ..core.errors import ConformanceError
 
 
 class RequestError(ConformanceError):

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable, Mapping
 
-from ..errors import ConformanceError
+from ..core.errors import ConformanceError
 
 
 class Violation(ConformanceError, AssertionError):

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .. import expected
+from ..core import scenario_config
 from .base import invariant
 from .run import Run
 
@@ -13,7 +13,7 @@ from .run import Run
            "apis/config/v1 default_plugins.go mergePlugins; framework/runtime/framework.go NewFramework, "
            "expandMultiPointPlugins (spec §5.2, §5.3, §11.18)", requires=("plugin-list", "reference-release"))
 def plugin_order_matches_expansion(run: Run) -> None:
-    want = expected.plugin_lists(run.scenario.config)
+    want = scenario_config.plugin_lists(run.scenario.config)
     got = run.outcome.plugins
     if got:
         run.exercise()

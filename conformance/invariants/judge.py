@@ -38,7 +38,7 @@ from reference.scheduler.build import add_objects, build_scheduler
 from reference.status import SUCCESS, Code, Status
 from reference.types import Node, Pod
 
-from .. import expected
+from ..core import scenario_config
 from .run import Run
 
 # Points after Reserve where a plugin may fail an assumed pod's binding (it then leaves the cache).
@@ -74,10 +74,10 @@ class Judge:
         honoured = "config-per-scenario" in run.capabilities
         document = run.scenario.config if honoured else None
         try:
-            config, profiles = expected.load(document)
+            config, profiles = scenario_config.load(document)
             # A user's plugins fill their places as inert opaque plugins; every check that would need
             # them (`stock_only`) skips the pod.
-            stand_ins = opaque_registry(expected.unknown_plugins(document))
+            stand_ins = opaque_registry(scenario_config.unknown_plugins(document))
             sched = build_scheduler(config, out_of_tree=probe_registry(ProbeTracker()).merged(stand_ins))
             add_objects(sched, run.scenario.objects)
             judge = Judge(run, config, profiles, sched.frameworks, sched.store.namespace_labels(),

@@ -12,8 +12,8 @@ from reference.probe import PROBE_NAMES, ScriptError, parse_script
 from reference.probe.script import Script
 from reference.scenario import PROBE_SCRIPT_ANNOTATION, Scenario, pod_key
 
-from .. import expected
-from ..outcome import Outcome
+from ..core import scenario_config
+from ..core.outcome import Outcome
 from .base import Violation
 
 Record = Mapping[str, Any]
@@ -84,11 +84,11 @@ class Run:
 
     @cached_property
     def profiles(self):
-        return expected.load(self.scenario.config)[1]
+        return scenario_config.load(self.scenario.config)[1]
 
     @cached_property
     def config(self):
-        return expected.load(self.scenario.config)[0]
+        return scenario_config.load(self.scenario.config)[0]
 
     def plugins_at(self, pod: str, point: str) -> list[str]:
         """Configured plugin names at `point` (v1 field name, e.g. `reserve`) for the pod's profile."""

@@ -1,5 +1,5 @@
 """The differential property test: with `--compare B`, the backend and B run the same scenarios and
-must agree where upstream is deterministic (conformance/differential.py)."""
+must agree where upstream is deterministic (conformance/differential/)."""
 
 from __future__ import annotations
 
@@ -7,10 +7,11 @@ import json
 
 import pytest
 
-from conformance import expected, reproducer
+from conformance.core import scenario_config
+from conformance.reporting import reproducer
 from conformance.differential import DIFFERENTIAL, find_disagreement, scenarios_for
 from conformance.pytest_plugin import reproducers_dir
-from conformance.report import describe_failure
+from conformance.reporting.report import describe_failure
 
 from ._scenarios import for_backends
 
@@ -26,7 +27,7 @@ def test_differential(conformance, request: pytest.FixtureRequest) -> None:
         if missing:
             pytest.skip(f"backend {b.name} lacks capability {', '.join(sorted(missing))}")
     base = conformance.base_config()
-    unknown = sorted(expected.unknown_plugins(base.config)) if base is not None else []
+    unknown = sorted(scenario_config.unknown_plugins(base.config)) if base is not None else []
     if unknown and "reference" in (backend.name, other.name):
         pytest.skip(f"the reference does not implement {', '.join(unknown)} (your config's out-of-tree plugins): "
                     "nothing to compare with")

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from conformance import reproducer
+from conformance.reporting import reproducer
 from conformance.invariants import REGISTRY, select
 from conformance.pytest_plugin import hypothesis_statistics, record_exercised, reproducers_dir
-from conformance.report import describe_failure
+from conformance.reporting.report import describe_failure
 from conformance.search import Exercised, default_strategy, find_violation
 
 from ._scenarios import for_backends
@@ -38,7 +38,7 @@ def test_invariant(invariant_id: str, conformance, request: pytest.FixtureReques
         if exercised.exercised == 0 and request.config.getoption("conformance_strict_coverage"):
             pytest.fail(f"{exercised.line(invariant_id)} (--strict-coverage): no example reached the situation "
                         "the rule governs, so the pass says nothing; see `sched-conformance invariants --coverage` "
-                        "and conformance/situations.py", pytrace=False)
+                        "and the situation the invariant declares (conformance/recipes)", pytrace=False)
         if exercised.exercised == 0 and conformance.base_config() is not None:
             # On the user's own config the suite cannot steer into every situation (their profiles decide
             # which plugins run): a rule that never applied is reported as not checked, not as kept.

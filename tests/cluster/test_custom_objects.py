@@ -9,7 +9,7 @@ from conformance.cluster import apply
 from conformance.cluster.backend import ClusterBackend
 from conformance.cluster.custom import CRDS
 from conformance.cluster.kube import Kube
-from conformance.errors import BackendFailure, BackendUnavailable
+from conformance.core.errors import BackendFailure, BackendUnavailable
 
 from .scenarios import node, pod, scenario
 

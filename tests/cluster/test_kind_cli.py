@@ -8,7 +8,7 @@ import pytest
 
 from conformance.cluster import kind
 from conformance.cluster.cli import register
-from conformance.errors import BackendUnavailable
+from conformance.core.errors import BackendUnavailable
 
 
 def _done(code: int, out: str = "", err: str = ""):

@@ -21,7 +21,7 @@ from typing import Callable
 import pytest
 
 from conformance.cluster import kind, kind_image
-from conformance.build.build import pinned_version
+from conformance.builds.builder import pinned_version
 from conformance.cluster.kube import Kube, path
 from conformance.cluster.naming import RUN_LABEL
 from conformance.cluster.state import StateDir, bin_dir

@@ -8,7 +8,7 @@ import yaml
 from conformance.cluster import kubeconfig
 from conformance.cluster.kubeconfig import Target
 from conformance.cluster.safety import ensure_test_cluster, looks_like_test_cluster
-from conformance.errors import BackendUnavailable
+from conformance.core.errors import BackendUnavailable
 
 
 def test_written_kubeconfig_is_private_and_resolves_to_its_server(tmp_path):

@@ -10,7 +10,7 @@ import time
 import pytest
 
 from conformance.cluster import apply, cleanup
-from conformance.build.build import pinned_version
+from conformance.builds.builder import pinned_version
 from conformance.cluster.adapt import Adapter, scenario_namespaces
 from conformance.cluster.backend import ClusterBackend
 from conformance.cluster.kube import Kube, path

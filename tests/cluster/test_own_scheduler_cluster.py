@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from conformance.build import build, make_spec
+from conformance.builds import make_spec
+from conformance.builds import build
 from conformance.cluster.backend import ClusterBackend
 from conformance.cluster.controlplane import ControlPlane
 from reference.scenario import Scenario

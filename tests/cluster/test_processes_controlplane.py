@@ -15,7 +15,7 @@ from conformance.cluster import processes
 from conformance.cluster.controlplane import ControlPlane
 from conformance.cluster.local_scheduler import probe_check
 from conformance.cluster.state import StateDir
-from conformance.errors import BackendUnavailable
+from conformance.core.errors import BackendUnavailable
 
 
 def _sleeper(path: Path) -> Path:

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from conformance.cluster import target
-from conformance.errors import BackendUnavailable
+from conformance.core.errors import BackendUnavailable
 
 pytest_plugins = ["pytester"]
 

@@ -6,7 +6,7 @@ import pytest
 
 from conformance.backends import make_backend
 from conformance.backends.reference import ReferenceBackend
-from conformance.errors import BackendUnavailable
+from conformance.core.errors import BackendUnavailable
 
 
 class _Plain:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from conformance.backends.reference import ReferenceBackend
-from conformance.extender_server import ExtenderServer
+from conformance.extender.server import ExtenderServer
 from conformance.invariants import REGISTRY
 from conformance.invariants.base import invariant
 from conformance.search import Exercised, find_violation

@@ -13,10 +13,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conformance.errors import ConformanceError
+from conformance.core.errors import ConformanceError
 from conformance.extender.script import ExtenderScriptError, parse_script
 from conformance.extender.verbs import NO_BINDER
-from conformance.extender_server import ExtenderServer
+from conformance.extender.server import ExtenderServer
 from reference.extender import ExtenderError, HostPriority, HTTPExtender, Victims
 from reference.extender_wire import binding_args, extender_args, marshal, preemption_args
 from reference.nodeinfo import NodeInfo, Snapshot

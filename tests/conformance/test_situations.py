@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 
 from conformance.backends.reference import ReferenceBackend
-from conformance.extender_server import ExtenderServer
+from conformance.extender.server import ExtenderServer
 from conformance.invariants import REGISTRY, Run
 from conformance.search import default_strategy
 from reference.config import load_config

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from conformance.backends.reference import ReferenceBackend
-from conformance.extender_server import ExtenderServer
+from conformance.extender.server import ExtenderServer
 from conformance.invariants import REGISTRY
 from conformance.search import find_violation
 

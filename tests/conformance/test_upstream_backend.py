@@ -11,10 +11,10 @@ from typing import Any
 import pytest
 
 from conformance.backends.upstream import UpstreamBackend, default_runner, merge_traces, same_minor
-from conformance.build.build import pinned_version
-from conformance.errors import BackendFailure, BackendUnavailable
-from conformance.expected import plugin_lists
-from conformance.extender_server import ExtenderServer
+from conformance.builds.builder import pinned_version
+from conformance.core.errors import BackendFailure, BackendUnavailable
+from conformance.core.scenario_config import plugin_lists
+from conformance.extender.server import ExtenderServer
 from reference.probe.script import ScriptError, parse_script
 from reference.scenario import EXTENDER_SCRIPT_ANNOTATION, PROBE_SCRIPT_ANNOTATION, Scenario
 

@@ -9,7 +9,7 @@ import pytest
 from conformance.backends.reference import ReferenceBackend
 from conformance.backends.upstream import BUILD_HINT, UpstreamBackend, default_runner
 from conformance.differential import find_disagreement, scenarios_for
-from conformance.extender_server import ExtenderServer
+from conformance.extender.server import ExtenderServer
 from conformance.invariants import REGISTRY
 from conformance.search import find_violation
 from conformance.suite._scenarios import for_backends

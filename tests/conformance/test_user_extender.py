@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from conformance.extender.contract import Exchange, check
-from conformance.own_scheduler import OwnSchedulerError, resolve
+from conformance.builds.own_scheduler import OwnSchedulerError, resolve
 
 pytest_plugins = ["pytester"]
 ROOT = Path(__file__).resolve().parents[2]
@@ -161,7 +161,7 @@ def test_a_dead_extender_is_a_violation_not_a_hang(pytester, monkeypatch):
 
 def _run_with(exchange_fields: dict, message: str):
     from conformance.invariants import Run
-    from conformance.outcome import Outcome, PodOutcome
+    from conformance.core.outcome import Outcome, PodOutcome
     from reference.scenario import Scenario
     scenario = Scenario.from_dict({"workload": [{"apiVersion": "v1", "kind": "Pod", "metadata": {
         "name": "pod-0", "namespace": "default"}, "spec": {"containers": [{"name": "c", "image": "x"}]}}]})

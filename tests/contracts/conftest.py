@@ -9,7 +9,7 @@ from typing import Iterator
 import pytest
 
 from conformance.contracts.session import ContractSession
-from conformance.own_scheduler import resolve
+from conformance.builds.own_scheduler import resolve
 
 BROKEN = Path(__file__).resolve().parent / "brokenplugins"
 BROKEN_OWN = BROKEN / "own-scheduler.toml"

@@ -20,7 +20,7 @@ from conformance.contracts import REGISTRY, ContractViolation, find_violation
 from conformance.contracts.calls import snapshot
 from conformance.contracts.driver import PluginDriver
 from conformance.contracts.session import ContractSession
-from conformance.own_scheduler import resolve
+from conformance.builds.own_scheduler import resolve
 
 from .conftest import BROKEN_OWN, needs_go
 from conformance.contracts.inputs import PluginInput, WithEvents

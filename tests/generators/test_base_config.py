@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from hypothesis import HealthCheck, find, given, settings
 
-from conformance import expected
+from conformance.core import scenario_config
 from generators import BaseConfig, scenarios
 from reference.probe import PROBE_NAMES
 
@@ -18,13 +18,13 @@ USER = {"apiVersion": "kubescheduler.config.k8s.io/v1", "kind": "KubeSchedulerCo
              "pluginConfig": [{"name": "NodeResourcesFit",
                                "args": {"scoringStrategy": {"type": "MostAllocated"}}}]},
             {"schedulerName": "second-scheduler"}]}
-BASE = BaseConfig.from_plugin_lists(USER, expected.plugin_lists(USER))
+BASE = BaseConfig.from_plugin_lists(USER, scenario_config.plugin_lists(USER))
 POINTS = ("preEnqueue", "preFilter", "filter", "postFilter", "preScore", "score", "reserve", "permit",
           "preBind", "bind", "postBind")
 
 
 def without_probes(config: dict, profile: str) -> dict[str, list[str]]:
-    expanded = expected.load(config)[1][profile]
+    expanded = scenario_config.load(config)[1][profile]
     return {p: [n for n in expanded.names(p) if n not in PROBE_NAMES] for p in POINTS}
 
 
@@ -35,7 +35,7 @@ def test_the_users_plugins_weights_and_args_stay(scenario):
     assert config["percentageOfNodesToScore"] == 50
     for profile in ("default-scheduler", "second-scheduler"):
         assert without_probes(config, profile) == without_probes(USER, profile)
-    first = expected.load(config)[1]["default-scheduler"]
+    first = scenario_config.load(config)[1]["default-scheduler"]
     assert first.score_weights["ImageLocality"] == 7
     assert first.plugin_args["NodeResourcesFit"].scoring_strategy.type == "MostAllocated"
     assert {p.get("spec", {}).get("schedulerName", "default-scheduler") for p in scenario.workload} <= \
@@ -51,7 +51,7 @@ def test_the_simplest_scenario_is_the_users_config_without_probes():
 
 def test_probes_land_between_the_users_plugins():
     def probe_between(s) -> bool:
-        filters = expected.load(s.config)[1]["default-scheduler"].names("filter")
+        filters = scenario_config.load(s.config)[1]["default-scheduler"].names("filter")
         return any(n in PROBE_NAMES and 0 < i < len(filters) - 1 for i, n in enumerate(filters))
     found = find(scenarios(probes=3, base=BASE), probe_between,
                  settings=settings(max_examples=500, database=None, deadline=None))
@@ -66,7 +66,7 @@ def test_a_situation_adopted_keeps_the_users_plugins_and_adds_its_probes_after_t
     adopted = BASE.adopt(drawn)
     probe_points = {point: [e["name"] for e in sets.get("enabled") or () if e["name"] in PROBE_NAMES]
                     for point, sets in drawn.config["profiles"][0]["plugins"].items() if point != "multiPoint"}
-    first = expected.load(adopted.config)[1]["default-scheduler"]
+    first = scenario_config.load(adopted.config)[1]["default-scheduler"]
     for point, probes in probe_points.items():
         names = first.names(point)
         users = [n for n in names if n not in PROBE_NAMES]
@@ -81,5 +81,5 @@ def test_a_situation_adopted_keeps_the_users_plugins_and_adds_its_probes_after_t
                                               "spec": {"containers": [{"name": "c"}]}}]})
     assert BASE.adopt(plain).config == USER
     only_second = BaseConfig.from_plugin_lists({**USER, "profiles": USER["profiles"][1:]},
-                                               {"second-scheduler": expected.plugin_lists(USER)["second-scheduler"]})
+                                               {"second-scheduler": scenario_config.plugin_lists(USER)["second-scheduler"]})
     assert only_second.adopt(plain).workload[0]["spec"]["schedulerName"] == "second-scheduler"

@@ -3,7 +3,7 @@
 The broken schedulers here are the upstream runner's real outcomes with one rule broken in what they
 report, so the search and the shrink run on upstream's own timing (goroutines, asynchronous
 preemption, informers), on its virtual clock. The shrink's wall time is bounded by the profile's
-budget (conformance/search.py); it is recorded, not asserted.
+budget (conformance/search/engine.py); it is recorded, not asserted.
 """
 
 from __future__ import annotations
@@ -15,9 +15,9 @@ from typing import Callable
 import pytest
 
 from conformance.backends.upstream import UpstreamBackend, default_runner
-from conformance.extender_server import ExtenderServer
+from conformance.extender.server import ExtenderServer
 from conformance.invariants import REGISTRY
-from conformance.outcome import Outcome
+from conformance.core.outcome import Outcome
 from conformance.search import find_violation
 from reference.scenario import Scenario
 

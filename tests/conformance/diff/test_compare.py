@@ -8,7 +8,7 @@ from reference.scenario import Scenario
 from conformance.diff.compare import SideResult, differences
 from conformance.diff.groups import cause_key
 from conformance.invariants import Run
-from conformance.outcome import Outcome
+from conformance.core.outcome import Outcome
 
 NODES = tuple({"apiVersion": "v1", "kind": "Node", "metadata": {"name": f"node-{i}"},
                "status": {"allocatable": {"cpu": "4", "memory": "8Gi", "pods": "110"},

@@ -10,7 +10,7 @@ from typing import Any, Callable, Iterable, Mapping
 import pytest
 
 from conformance.backends.reference import ReferenceBackend
-from conformance.extender_server import ExtenderServer
+from conformance.extender.server import ExtenderServer
 from conformance.invariants import Run, Violation
 from conformance.invariants.base import Invariant
 from reference.scenario import EXTENDER_SCRIPT_ANNOTATION, PROBE_SCRIPT_ANNOTATION, Scenario

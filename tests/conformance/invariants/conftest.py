@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from conformance.extender_server import ExtenderServer
+from conformance.extender.server import ExtenderServer
 
 
 @pytest.fixture(scope="module")

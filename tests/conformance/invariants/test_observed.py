@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from conformance.invariants import REGISTRY, Run, Violation
-from conformance.outcome import Outcome, PodOutcome
+from conformance.core.outcome import Outcome, PodOutcome
 from reference.scenario import Scenario
 
 POD = "default/pod-0"

@@ -9,7 +9,7 @@ import dataclasses
 import pytest
 
 from conformance.invariants import REGISTRY, Run
-from conformance.report import coverage
+from conformance.reporting.report import coverage
 
 from ._kit import edited, node, pod, run_on_reference, scenario, violation, with_pod
 

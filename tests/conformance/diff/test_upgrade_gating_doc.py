@@ -1,7 +1,7 @@
 """docs/upgrade-gating.md, run as written: the command that writes the baseline, then the CI job's diff step
 against it (exit 0, the report and JUnit uploaded from where the job says). Both sides are the pinned
 release (FROM_K8S and TO_K8S come from the environment in the doc): a real two-release diff needs two
-cold builds of 10-20 minutes, beyond the CI budget; tests/build/test_diff.py and the
+cold builds of 10-20 minutes, beyond the CI budget; tests/conformance/diff/test_diff_builds.py and the
 SCHED_CONFORMANCE_OTHER_RELEASES test cover the rest."""
 
 from __future__ import annotations
@@ -16,9 +16,9 @@ from pathlib import Path
 import pytest
 import yaml
 
-from conformance.build.build import pinned_version
+from conformance.builds.builder import pinned_version
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 DOC = ROOT / "docs" / "upgrade-gating.md"
 pytestmark = pytest.mark.skipif(shutil.which("go") is None, reason="needs a Go toolchain to build")
 

@@ -16,7 +16,7 @@ from typing import Any, Mapping
 
 from reference.probe import PROBE_NAMES
 
-from ..errors import ConformanceError
+from ..core.errors import ConformanceError
 
 _IDENT = re.compile(r"[A-Z][A-Za-z0-9_]*")
 _IMPORT_PATH = re.compile(r"[A-Za-z0-9][A-Za-z0-9._~/-]*[A-Za-z0-9_]")

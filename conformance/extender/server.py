@@ -32,11 +32,11 @@ from typing import Any, Iterable, Mapping, NamedTuple
 from reference.probe.trace import Trace
 from reference.scenario import EXTENDER_SCRIPT_ANNOTATION
 
-from .errors import ConformanceError
-from .extender.script import VERBS, ExtenderScriptError, Script, action_for, parse_script
-from .extender.verbs import (Answer, Binder, bind_answer, error_answer, filter_answer, preempt_answer,
+from ..core.errors import ConformanceError
+from .script import VERBS, ExtenderScriptError, Script, action_for, parse_script
+from .verbs import (Answer, Binder, bind_answer, error_answer, filter_answer, preempt_answer,
                              prioritize_answer)
-from .extender.wire import PodRef, RequestError, Victim, binding_args, extender_args, preemption_args, read_json
+from .wire import PodRef, RequestError, Victim, binding_args, extender_args, preemption_args, read_json
 
 DEFAULT_MAX_BODY = 32 * 1024 * 1024
 DEFAULT_READ_TIMEOUT = 10.0

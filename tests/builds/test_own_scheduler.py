@@ -7,11 +7,11 @@ from pathlib import Path
 
 import pytest
 
-from conformance import expected
+from conformance.core import scenario_config
 from conformance.backends.reference import ReferenceBackend
-from conformance.build import BuildSpecError
-from conformance.errors import BackendFailure
-from conformance.own_scheduler import OwnSchedulerError, resolve
+from conformance.builds import BuildSpecError
+from conformance.core.errors import BackendFailure
+from conformance.builds.own_scheduler import OwnSchedulerError, resolve
 from reference.scenario import Scenario
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "plugins"
@@ -117,7 +117,7 @@ def test_out_of_tree_names_are_read_as_opaque_plugins():
                      "bind": {"enabled": [{"name": "DefaultBinder"}]},
                      "score": {"enabled": [{"name": "Probe0"}, {"name": "MyScore", "weight": 3}]}},
          "pluginConfig": [{"name": "MyScore", "args": {"anything": 1}}]}]}
-    profile = expected.load(config)[1]["default-scheduler"]
-    assert expected.unknown_plugins(config) == {"MyScore"}
+    profile = scenario_config.load(config)[1]["default-scheduler"]
+    assert scenario_config.unknown_plugins(config) == {"MyScore"}
     assert profile.points["score"] == (("Probe0", 1), ("MyScore", 3))
     assert profile.plugin_args["MyScore"] == {"anything": 1}

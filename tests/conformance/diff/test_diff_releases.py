@@ -13,9 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from conformance.build.build import pinned_version
+from conformance.builds.builder import pinned_version
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 OTHER = "v1.36.4"
 pytestmark = [
     pytest.mark.skipif(shutil.which("go") is None, reason="needs a Go toolchain to build"),

@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 
 from conformance.backends.upstream import UpstreamBackend
-from conformance.build import BuildError, build, make_spec
+from conformance.builds import BuildError, make_spec
+from conformance.builds import build
 from reference.scenario import Scenario
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "plugins"

@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from conformance.build import BuildSpecError, load_file, make_spec
-from conformance.build.build import _first_error, choose_version, generated_registrations, pinned_version
-from conformance.build.spec import from_pyproject
+from conformance.builds import BuildSpecError, load_file, make_spec
+from conformance.builds.builder import _first_error, choose_version, generated_registrations, pinned_version
+from conformance.builds.spec import from_pyproject
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "plugins"
 PREFER = "PreferLabeled=example.com/sched-plugins/prefer.New"
@@ -110,7 +110,7 @@ def test_objects_and_crds_from_a_file_are_resolved_against_it(tmp_path):
     ("groups = 3", r"--objects {hook}: groups is a int; give a function Scenario -> strategy of generators.Extras"),
 ])
 def test_a_bad_objects_hook_is_one_line(tmp_path, source, message):
-    from conformance.own_scheduler import OwnSchedulerError, load_hook
+    from conformance.builds.own_scheduler import OwnSchedulerError, load_hook
     (tmp_path / "hooks.py").write_text(source)
     hook = f"{tmp_path / 'hooks.py'}:groups"
     with pytest.raises(OwnSchedulerError, match=message.format(hook=hook)) as info:

@@ -1,6 +1,6 @@
 """The user's scheduler as one build: spec (release, Go modules, plugin registrations) -> cached binaries."""
 
-from .build import Build, BuildError, build, cache_root
+from .builder import Build, BuildError, build, cache_root
 from .spec import BuildSpec, BuildSpecError, from_pyproject, load_file, make_spec
 
 __all__ = ["Build", "BuildError", "BuildSpec", "BuildSpecError", "build", "cache_root", "from_pyproject",

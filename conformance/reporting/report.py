@@ -7,10 +7,10 @@ from typing import Iterable
 
 import yaml
 
-from .backends.base import CAPABILITIES
-from .invariants import Invariant
+from ..backends.base import CAPABILITIES
+from ..invariants import Invariant
 from .reproducer import replay_command
-from .search import Failure
+from ..search import Failure
 
 
 def describe_failure(failure: Failure, directory: Path, backend: str) -> str:

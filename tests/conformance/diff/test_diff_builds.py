@@ -14,13 +14,14 @@ from pathlib import Path
 
 import pytest
 
-from conformance.build import build, make_spec
+from conformance.builds import make_spec
+from conformance.builds import build
 from conformance.diff.engine import Sides, run_all
 from conformance.diff.scenarios import fixed_scenarios
 from conformance.diff.sides import backend_for
-from conformance.extender_server import ExtenderServer
+from conformance.extender.server import ExtenderServer
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 EXAMPLE = ROOT / "examples" / "plugins"
 PLUGIN = "PreferLabeled=example.com/sched-plugins/prefer.New"
 CONFIG = EXAMPLE / "configs" / "prefer-labeled.yaml"
@@ -117,7 +118,7 @@ def test_a_side_that_does_not_compile_is_named_and_the_other_build_kept(modules,
 
 def test_feature_gates_reach_the_runner_and_a_gate_it_refuses_is_one_line():
     from conformance.diff.sides import check_gates
-    from conformance.errors import ConformanceError
+    from conformance.core.errors import ConformanceError
     pinned = build(make_spec())
     check_gates(pinned, "SchedulerAsyncPreemption=false", "--from")
     with pytest.raises(ConformanceError) as info:

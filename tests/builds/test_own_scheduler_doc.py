@@ -125,7 +125,8 @@ def test_coscheduling_runs_on_the_local_control_plane_with_its_pod_groups(tmp_pa
 @third_party
 def test_a_pod_group_decides_on_the_cluster():
     # The PodGroup reaches Coscheduling: one pod of a group of two waits for its sibling; two are bound.
-    from conformance.build import build, load_file
+    from conformance.builds import load_file
+    from conformance.builds import build
     from conformance.cluster.target import open_backend
     from reference.scenario import Scenario
     spec = load_file(ROOT / "examples" / "scheduler-plugins" / "own-scheduler.toml")

@@ -18,9 +18,9 @@ import yaml
 
 from reference.scenario import Scenario
 
-from .build import BuildSpec, BuildSpecError, from_pyproject, load_file, make_spec
-from .errors import BackendFailure, ConformanceError
-from .expected import DEFAULT_CONFIG
+from . import BuildSpec, BuildSpecError, from_pyproject, load_file, make_spec
+from ..core.errors import BackendFailure, ConformanceError
+from ..core.scenario_config import DEFAULT_CONFIG
 
 _MISSING_PLUGIN = re.compile(r'"([^"]+)" does not exist')
 
@@ -40,11 +40,11 @@ class OwnScheduler:
         return not self.spec.empty
 
     def runner(self) -> Path:
-        from .build import build
+        from .builder import build
         return build(self.spec).runner
 
     def kube_scheduler(self) -> Path:
-        from .build import build
+        from .builder import build
         return build(self.spec).kube_scheduler
 
     def config(self) -> dict[str, Any] | None:
@@ -67,7 +67,7 @@ class OwnScheduler:
 
     def user_extenders(self) -> list[dict[str, Any]]:
         """The config's extenders[] entries (the user's running extenders), as written."""
-        from .extender.proxy import placeholder_config
+        from ..extender.proxy import placeholder_config
         config = self.config()
         return placeholder_config(config)[1] if config else []
 
@@ -75,7 +75,7 @@ class OwnScheduler:
         """The user's config laid out by `backend` (its plugin list), or None without a config."""
         from generators import BaseConfig
 
-        from .extender.proxy import placeholder_config
+        from ..extender.proxy import placeholder_config
         config = self.config()
         if config is None:
             return None
@@ -87,7 +87,7 @@ class OwnScheduler:
         if "plugin-list" not in backend.capabilities and self.builds:
             # The same build's runner knows where the plugins run (a cluster does not report it); on the
             # local control plane, plugins that start their own clients get its API server to start.
-            from .backends.upstream import UpstreamBackend
+            from ..backends.upstream import UpstreamBackend
             runner = UpstreamBackend(runner=self.runner(), observe=())
             kubeconfig = getattr(getattr(backend, "control_plane", None), "kubeconfig", None)
             try:
@@ -100,13 +100,13 @@ class OwnScheduler:
             finally:
                 runner.close()
         if "plugin-list" not in backend.capabilities:
-            from . import expected
-            unknown = expected.unknown_plugins(config)
+            from ..core import scenario_config
+            unknown = scenario_config.unknown_plugins(config)
             if unknown:
                 raise OwnSchedulerError(f"--scheduler-config {self.spec.scheduler_config}: backend {backend.name} "
                                         f"does not report its plugin list, and the reference does not know "
                                         f"{', '.join(sorted(unknown))}; use --backend upstream")
-            return expected.plugin_lists(config)
+            return scenario_config.plugin_lists(config)
         try:
             outcome = backend.run(Scenario(config=dict(config)))
         except BackendFailure as exc:

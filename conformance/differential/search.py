@@ -1,0 +1,47 @@
+"""The differential's search: both backends run the same drawn scenarios until they disagree where upstream
+is deterministic, and the disagreement shrinks."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from hypothesis.strategies import SearchStrategy
+
+from reference.scenario import Scenario
+
+from ..backends.base import Backend
+from ..invariants import Run, Violation
+from ..search import Failure, run_search
+from .compare import DIFFERENTIAL, compare
+
+
+def scenarios_for(*, extenders: bool, max_pods: int = 4, base: Any = None) -> SearchStrategy[Scenario]:
+    """Probes at every extension point over a few nodes and pods (with one extender when both backends
+    reach the extender server), or a preemption: every rule shows in the trace or the result. On the
+    user's own config (`base`), its profiles with probes around their plugins."""
+    from hypothesis import strategies as st
+
+    from generators import scenarios  # generators are only needed when searching
+    return st.one_of(scenarios(max_pods=max_pods, extenders=int(extenders), base=base),
+                     scenarios(preemption=True, max_pods=max_pods, base=base))
+
+
+def run_both(a: Backend, b: Backend, scenario: Scenario) -> tuple[Run, Run]:
+    return (Run(scenario, a.run(scenario), frozenset(a.capabilities)),
+            Run(scenario, b.run(scenario), frozenset(b.capabilities)))
+
+
+def find_disagreement(a: Backend, b: Backend, strategy: SearchStrategy[Scenario], *, profile: str = "ci",
+                      shrink: bool = True, max_examples: int | None = None) -> Failure | None:
+    """DIFFERENTIAL's failure with the (shrunk) scenario on which `compare` fails, or None when the
+    profile's examples (or the first `max_examples` of them) all agree. A wall-clock backend may disagree on
+    a scenario but not on its replay: that is still a disagreement, reported as flaky."""
+    found = run_search(strategy, lambda scenario: compare(*run_both(a, b, scenario)), key=DIFFERENTIAL.id,
+                       profile=profile, failure=Violation, shrink=shrink, max_examples=max_examples)
+    if found is None:
+        return None
+    return Failure(DIFFERENTIAL, found.example, found.error, found.examples, found.seconds, found.shrink_seconds,
+                   found.flaky)
+
+
+__all__ = ["find_disagreement", "run_both", "scenarios_for"]

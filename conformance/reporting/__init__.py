@@ -1,0 +1,1 @@
+"""Failures for people: the failure text with its replay command, and reproducer directories."""
