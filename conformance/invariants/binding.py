@@ -17,9 +17,10 @@ from .run import Run, first_stop_passed
 @invariant("bind-first-non-skip", "Bind stops at the first plugin that does not return Skip.",
            "framework.go RunBindPlugins (spec §2.16)",
            situation=Situation(
-        {"bind": ["Probe0", "Probe1"]},
-        lambda draw, nodes: ({"Probe0": {"Bind": {"code": pick(draw, ("Success", "Skip", "Error"))}},
-                              "Probe1": {"Bind": {"code": pick(draw, ("Success", "Skip", "Error"))}}}, {})))
+               {"bind": ["Probe0", "Probe1"]},
+               lambda draw, nodes: ({"Probe0": {"Bind": {"code": pick(draw, ("Success", "Skip", "Error"))}},
+                                     "Probe1": {"Bind": {"code": pick(draw, ("Success", "Skip", "Error"))}}}, {})),
+           rules=("code-matrix-binding", "bind-first-non-skip"))
 def bind_first_non_skip(run: Run) -> None:
     for pod in run.live_pods:
         for attempt in run.attempts(pod):
@@ -38,10 +39,11 @@ def bind_first_non_skip(run: Run) -> None:
            "An interested, non-ignorable binder extender binds instead of the Bind plugins.",
            "schedule_one.go bind / extendersBinding (spec §2.16, §4.5)", requires=("probes", "extenders"),
            situation=Situation(
-        {"preFilter": ["Probe0"], "bind": ["Probe0"]},
-        lambda draw, nodes: ({"Probe0": {"Bind": {"code": pick(draw, ("Skip", "Success", "Error"))}}}, {}),
-        extenders=({"bindVerb": "bind", "filterVerb": "filter"},)),
-           focus={"points": ("PreFilter", "Bind"), "extenders": 1})
+               {"preFilter": ["Probe0"], "bind": ["Probe0"]},
+               lambda draw, nodes: ({"Probe0": {"Bind": {"code": pick(draw, ("Skip", "Success", "Error"))}}}, {}),
+               extenders=({"bindVerb": "bind", "filterVerb": "filter"},)),
+           focus={"points": ("PreFilter", "Bind"), "extenders": 1},
+           rules=("extender-binds-first",))
 def extender_binder_first(run: Run) -> None:
     binders = [e for e in run.config.extenders if e.bind_verb and not e.ignorable and not e.managed_resources]
     if not binders:
@@ -59,9 +61,10 @@ def extender_binder_first(run: Run) -> None:
            "PostBind runs exactly once per PostBind plugin, in order, iff the attempt bound the pod.",
            "schedule_one.go bindingCycle; framework.go RunPostBindPlugins (spec §2.17)",
            situation=Situation(
-        {"bind": ["Probe0"], "postBind": ["Probe1"]},
-        lambda draw, nodes: ({"Probe0": {"Bind": {"code": pick(draw, ("Error", "Unschedulable", "Success",
-                                                                       "Skip"))}}}, {})))
+               {"bind": ["Probe0"], "postBind": ["Probe1"]},
+               lambda draw, nodes: ({"Probe0": {"Bind": {"code": pick(draw, ("Error", "Unschedulable", "Success",
+                                                                              "Skip"))}}}, {})),
+           rules=("postbind-iff-bound",))
 def postbind_iff_bound(run: Run) -> None:
     for pod in run.live_pods:
         for attempt in run.attempts(pod):
@@ -79,7 +82,8 @@ def postbind_iff_bound(run: Run) -> None:
 
 @invariant("bound-at-most-once", "A pod is bound at most once.", "schedule_one.go assume/bind (spec §2.11)",
            requires=(),
-           focus={"points": ("PreFilter", "Bind")})
+           focus={"points": ("PreFilter", "Bind")},
+           rules=("assume-before-reserve", "bound-once"))
 def bound_at_most_once(run: Run) -> None:
     counts = Counter(b["pod"] for b in run.outcome.bindings)
     if counts:
@@ -96,7 +100,8 @@ def bound_at_most_once(run: Run) -> None:
            "noderesources/fit.go fitsRequest; component-helpers resource.PodRequests (spec §8.1, §8.2)",
            requires=(),
            situation=Constrained("resources"),
-           focus={"probes": 0, "default_plugins": True, "max_pods": 6})
+           focus={"probes": 0, "default_plugins": True, "max_pods": 6},
+           rules=("chosen-node-feasible", "assume-before-reserve", "capacity"))
 def capacity_respected(run: Run) -> None:
     judge = Judge.of(run)
     if judge is None:

@@ -11,7 +11,8 @@ from .run import Run
            "The built framework's plugins per profile and extension point (ListPlugins) are the config merged "
            "with the v1 defaults and expanded: multiPoint, point-specific overrides, order and weights.",
            "apis/config/v1 default_plugins.go mergePlugins; framework/runtime/framework.go NewFramework, "
-           "expandMultiPointPlugins (spec §5.2, §5.3, §11.18)", requires=("plugin-list", "reference-release"))
+           "expandMultiPointPlugins (spec §5.2, §5.3, §11.18)", requires=("plugin-list", "reference-release"),
+           rules=("plugins-per-point", "one-queue-sort", "config-expansion"))
 def plugin_order_matches_expansion(run: Run) -> None:
     want = scenario_config.plugin_lists(run.scenario.config)
     got = run.outcome.plugins

@@ -1,17 +1,18 @@
 """The rule coverage matrix: every framework rule, and the invariants that check it, or why it cannot
-be checked from outside a scheduler and which backend-level test pins it instead.
+be checked from outside a scheduler and which backend-level test pins it instead. An invariant names the
+rules it checks where it is defined (`@invariant(..., rules=...)`); a rule's invariants are derived from those.
 
 Rules follow the spec (framework-semantics.md, its section in `section`) and, where the spec is thinner
 than the code, upstream's framework.go, schedule_one.go, the scheduling queue, the cache, preemption,
 extenders, profiles and event handlers (`source`). `sched-conformance invariants --coverage` renders it
 into docs/coverage.md; tests/conformance/test_coverage.py fails on a rule without an entry, on an
-unknown invariant, and on a stale docs/coverage.md.
+rule an invariant names, and on a stale docs/coverage.md.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Iterable, Mapping
+from typing import Any, Mapping
 
 
 @dataclass(frozen=True)
@@ -20,13 +21,12 @@ class Rule:
     section: str
     rule: str
     source: str
-    invariants: tuple[str, ...] = ()
     not_checkable: str = ""  # why no outside observer can check it
     pinned_by: str = ""      # the backend-level test that pins it instead
 
 
-def _c(id: str, section: str, rule: str, source: str, *invariants: str) -> Rule:
-    return Rule(id, section, rule, source, tuple(invariants))
+def _c(id: str, section: str, rule: str, source: str) -> Rule:
+    return Rule(id, section, rule, source)
 
 
 def _n(id: str, section: str, rule: str, source: str, why: str, pinned_by: str) -> Rule:
@@ -37,48 +37,41 @@ _TF = "tests/reference/framework/"
 RULES: tuple[Rule, ...] = (
     # §1 status codes and the code x point matrix
     _c("code-matrix-prefilter", "§1.2", "PreFilter: Unschedulable goes on, UAU stops, Error/Pending/Wait become an "
-       "Error, Skip skips the plugin's Filter", "framework.go RunPreFilterPlugins", "plugins-run-until-stop",
-       "failure-ends-attempt", "condition-classification", "prefilter-skip-pairing"),
+       "Error, Skip skips the plugin's Filter", "framework.go RunPreFilterPlugins"),
     _c("code-matrix-filter", "§1.2", "Filter: any rejection rejects the node and stops it; other codes are an "
-       "Error that fails the cycle", "framework.go RunFilterPlugins", "filter-short-circuit", "failure-ends-attempt",
-       "condition-classification", "observed-filter-stops-at-rejection"),
+       "Error that fails the cycle", "framework.go RunFilterPlugins"),
     _c("code-matrix-postfilter", "§1.2", "PostFilter: Success and UAU stop, Unschedulable and Pending go on, other "
-       "codes are an Error", "framework.go RunPostFilterPlugins", "postfilter-only-without-feasible-node",
-       "plugins-run-until-stop", "observed-postfilter-only-when-infeasible"),
+       "codes are an Error", "framework.go RunPostFilterPlugins"),
     _c("code-matrix-prescore-score", "§1.2", "PreScore: Skip skips the plugin's Score, anything else but Success is "
        "an Error; Score/NormalizeScore: anything but Success is an Error", "framework.go RunPreScorePlugins, "
-       "RunScorePlugins", "prescore-skip-pairing", "plugins-run-until-stop", "failure-ends-attempt",
-       "condition-classification", "observed-skip-honoured"),
+       "RunScorePlugins"),
     _c("code-matrix-reserve-permit", "§1.2", "Reserve stops at the first non-Success; Permit goes on after Wait and "
-       "stops at a rejection, Error or Skip", "framework.go RunReservePluginsReserve, RunPermitPlugins",
-       "reserve-short-circuit", "permit-reject-wins", "plugins-run-until-stop", "condition-classification"),
+       "stops at a rejection, Error or Skip", "framework.go RunReservePluginsReserve, RunPermitPlugins"),
     _c("code-matrix-binding", "§1.2", "PreBindPreFlight: Skip drops the plugin's PreBind, other non-Success codes "
        "are errors; PreBind stops at the first failure; Bind goes on after Skip only",
-       "framework.go RunPreBindPreFlights, RunPreBindPlugins, RunBindPlugins", "plugins-run-until-stop",
-       "failure-ends-attempt", "bind-first-non-skip", "observed-bind-first-non-skip"),
+       "framework.go RunPreBindPreFlights, RunPreBindPlugins, RunBindPlugins"),
     _c("legal-codes", "§1.2", "Each point defines the codes a plugin may return; others become an Error",
-       "interface.go per-point contracts", "observed-legal-codes", "condition-classification"),
+       "interface.go per-point contracts"),
     _n("error-message-nil-wrap", "§1.1", "A Wait/Skip turned into an Error carries the Go artefact %!w(<nil>)",
        "framework.go AsError wrapping", "message text of an internal error; the suite accepts any text for it",
        _TF + "test_code_matrix.py::test_code_matrix"),
     # §2.0 flow, profiles
     _c("profile-by-scheduler-name", "§2.0", "The profile is chosen by spec.schedulerName; a pod naming no profile is "
-       "dropped", "schedule_one.go frameworkForPod, ScheduleOne", "calls-match-profile"),
+       "dropped", "schedule_one.go frameworkForPod, ScheduleOne"),
     _c("plugins-per-point", "§5.3", "A plugin is called only at the points its profile configures it at",
-       "framework.go NewFramework, updatePluginList", "calls-match-profile", "plugin-order-matches-expansion"),
+       "framework.go NewFramework, updatePluginList"),
     _n("deleting-pod-skipped", "§2.0", "A pod with a deletionTimestamp is dropped with a FailedScheduling event",
        "schedule_one.go skipPodSchedule", "scenarios never delete a workload pod before it is popped",
        _TF + "test_failure_table.py::test_deleting_pod_is_dropped_with_event_and_not_requeued"),
-    _c("cycle-state-per-attempt", "§9", "Every attempt gets a fresh CycleState", "schedule_one.go ScheduleOne",
-       "cycle-state-fresh"),
+    _c("cycle-state-per-attempt", "§9", "Every attempt gets a fresh CycleState", "schedule_one.go ScheduleOne"),
     _n("metrics-sampling", "§2.0", "About 10% of cycles record per-plugin metrics", "schedule_one.go "
        "pluginMetricsSamplePercent", "metrics are not part of a scheduler's observable behaviour", "(none: not "
        "modelled by the reference)"),
     # §2.1 PreEnqueue and gates
     _c("gates-never-prefiltered", "§2.1", "A pod with scheduling gates never reaches PreFilter",
-       "scheduling_queue.go runPreEnqueuePlugins; schedulinggates plugin", "gated-pods-never-prefiltered"),
+       "scheduling_queue.go runPreEnqueuePlugins; schedulinggates plugin"),
     _c("preenqueue-any-non-success-gates", "§2.1", "Any non-Success PreEnqueue code gates the pod and stops the "
-       "PreEnqueue loop", "scheduling_queue.go runPreEnqueuePlugins", "preenqueue-gates"),
+       "PreEnqueue loop", "scheduling_queue.go runPreEnqueuePlugins"),
     _n("preenqueue-gating-plugin-first", "§2.1", "A pod gated by plugin X runs X first next time",
        "scheduling_queue.go runPreEnqueuePlugins", "upstream's PreEnqueue order is map order in the trace; the "
        "suite only asserts the stop", _TF + "test_queue.py::test_pre_enqueue_first_rejecting_plugin_gates"),
@@ -87,43 +80,38 @@ RULES: tuple[Rule, ...] = (
        _TF + "test_queue.py::test_gated_pod_never_reaches_prefilter_until_gates_removed"),
     # §2.2 QueueSort
     _c("queue-sort-priority-timestamp", "§2.2", "activeQ pops by priority, then queue timestamp",
-       "queuesort/priority_sort.go Less", "queue-priority-order"),
+       "queuesort/priority_sort.go Less"),
     _c("one-queue-sort", "§2.2, §5.3", "Exactly one QueueSort plugin, the same in every profile",
-       "framework.go NewFramework; validation.go validateCommonQueueSort", "plugin-order-matches-expansion"),
+       "framework.go NewFramework; validation.go validateCommonQueueSort"),
     # §2.3 PreFilter
     _c("prefilter-skip", "§2.3", "A PreFilter Skip removes the plugin's Filter, AddPod and RemovePod for the cycle",
-       "framework.go RunPreFilterPlugins", "prefilter-skip-pairing", "observed-skip-honoured"),
+       "framework.go RunPreFilterPlugins"),
     _c("prefilter-unschedulable-continues", "§2.3", "After an Unschedulable PreFilter the later PreFilter plugins "
-       "still run (kubernetes#119770); the cycle then ends unschedulable", "framework.go RunPreFilterPlugins",
-       "plugins-run-until-stop", "failure-ends-attempt"),
+       "still run (kubernetes#119770); the cycle then ends unschedulable", "framework.go RunPreFilterPlugins"),
     _c("prefilter-result-intersection", "§2.3", "PreFilterResults intersect; Filter runs only inside; an empty "
-       "intersection stops the loop with UAU", "framework.go RunPreFilterPlugins; PreFilterResult.Merge",
-       "prefilter-result-restricts", "plugins-run-until-stop", "fit-error-message"),
+       "intersection stops the loop with UAU", "framework.go RunPreFilterPlugins; PreFilterResult.Merge"),
     _c("prefilter-rejection-no-filter", "§2.3, §3.3", "A PreFilter rejection gives every node that status: no "
-       "Filter, no scoring, PostFilter runs", "schedule_one.go findNodesThatFitPod", "failure-ends-attempt",
-       "fit-error-message", "condition-classification"),
+       "Filter, no scoring, PostFilter runs", "schedule_one.go findNodesThatFitPod"),
     _n("prefilter-result-unknown-names", "§2.3", "Node names in a PreFilterResult that are not in the snapshot are "
        "dropped", "schedule_one.go findNodesThatFitPod", "probes can name only nodes of the scenario, which all "
        "exist", _TF + "test_filtering.py::test_prefilter_result_intersection_restricts_filtered_nodes"),
     # §2.4 AddPod / RemovePod
     _c("add-remove-pod-skip", "§2.4", "Extensions of a plugin that skipped PreFilter are not called",
-       "framework.go RunPreFilterExtensionAddPod/RemovePod", "prefilter-skip-pairing"),
+       "framework.go RunPreFilterExtensionAddPod/RemovePod"),
     _c("add-remove-pod-error", "§2.4", "An AddPod/RemovePod failure is an Error of the cycle",
-       "framework.go RunPreFilterExtensionAddPod", "failure-ends-attempt", "condition-classification"),
+       "framework.go RunPreFilterExtensionAddPod"),
     _c("extensions-in-their-phase", "§2.4, §2.5", "AddPod adds nominated pods while filtering; RemovePod runs only "
-       "in preemption's dry run", "framework.go addGENominatedPods; preemption.go SelectVictimsOnNode",
-       "remove-pod-only-in-preemption"),
+       "in preemption's dry run", "framework.go addGENominatedPods; preemption.go SelectVictimsOnNode"),
     _n("extensions-on-cloned-state", "§2.4", "AddPod/RemovePod work on cloned CycleState and NodeInfo",
        "framework.go addGENominatedPods", "a clone is invisible from outside unless a plugin leaks state, which "
        "probes do not", _TF + "test_code_matrix.py::test_prefilter_skip_also_skips_add_and_remove_pod"),
     # §2.5 Filter
     _c("filter-short-circuit", "§2.5", "Per node, the first non-Success Filter stops that node",
-       "framework.go RunFilterPlugins", "filter-short-circuit", "observed-filter-stops-at-rejection"),
+       "framework.go RunFilterPlugins"),
     _c("filter-error-fails-cycle", "§2.5", "A Filter Error on any node fails the cycle (no PostFilter)",
-       "schedule_one.go findNodesThatPassFilters", "failure-ends-attempt", "condition-classification"),
+       "schedule_one.go findNodesThatPassFilters"),
     _c("chosen-node-feasible", "§2.5, §11.1", "The chosen node passed every Filter and extender filter",
-       "schedule_one.go findNodesThatPassFilters, findNodesThatPassExtenders", "chosen-node-passed-filters",
-       "extender-filter-respected", "capacity-respected"),
+       "schedule_one.go findNodesThatPassFilters, findNodesThatPassExtenders"),
     _n("nominated-pods-two-passes", "§2.5", "Filter runs with higher-or-equal priority nominated pods added, then "
        "without; both must pass", "framework.go RunFilterPluginsWithNominatedPods", "which pods the queue holds "
        "nominated at a cycle is internal; the outcome-level consequence (no overcommit) is capacity-respected",
@@ -140,31 +128,26 @@ RULES: tuple[Rule, ...] = (
        _TF + "test_filtering.py::test_nominated_node_fast_path_evaluates_only_that_node"),
     # §2.6 PostFilter
     _c("postfilter-only-on-fit-error", "§2.6", "PostFilter runs only when no node is feasible, never after an Error",
-       "schedule_one.go schedulingCycle", "postfilter-only-without-feasible-node", "failure-ends-attempt",
-       "observed-postfilter-only-when-infeasible"),
+       "schedule_one.go schedulingCycle"),
     _c("postfilter-loop", "§2.6", "PostFilter stops at Success or UAU, goes on after Unschedulable and Pending",
-       "framework.go RunPostFilterPlugins", "postfilter-only-without-feasible-node", "plugins-run-until-stop"),
+       "framework.go RunPostFilterPlugins"),
     _c("postfilter-does-not-schedule", "§2.6, §3.2", "Whatever PostFilter returns, the pod is Unschedulable with "
-       "the FitError (PostFilter message appended)", "schedule_one.go schedulingCycle", "condition-classification",
-       "fit-error-message"),
+       "the FitError (PostFilter message appended)", "schedule_one.go schedulingCycle"),
     # §2.7-2.9 scoring
     _c("one-feasible-no-scoring", "§2.8", "One feasible node: no PreScore, Score or prioritize",
-       "schedule_one.go schedulePod", "one-feasible-node-no-scoring"),
+       "schedule_one.go schedulePod"),
     _c("prescore-skip", "§2.7", "A PreScore Skip removes the plugin's Score and NormalizeScore",
-       "framework.go RunPreScorePlugins", "prescore-skip-pairing", "observed-skip-honoured"),
+       "framework.go RunPreScorePlugins"),
     _c("prescore-error", "§2.7", "A PreScore non-Success non-Skip (even Unschedulable) is an Error",
-       "framework.go RunPreScorePlugins", "failure-ends-attempt", "condition-classification"),
+       "framework.go RunPreScorePlugins"),
     _c("score-per-feasible-node", "§2.8", "Every non-skipped Score plugin scores every feasible node once, and only "
-       "those", "framework.go RunScorePlugins", "score-calls-complete", "observed-score-feasible-only"),
+       "those", "framework.go RunScorePlugins"),
     _c("normalize-iff-extensions", "§2.8", "NormalizeScore runs once per plugin with ScoreExtensions, after Score",
-       "framework.go RunScorePlugins", "score-calls-complete", "calls-match-profile"),
-    _c("score-range", "§2.8", "A final score outside [0, 100] fails the cycle", "framework.go RunScorePlugins",
-       "score-range-enforced", "observed-score-range"),
-    _c("score-error", "§2.8", "A Score or NormalizeScore failure is an Error", "framework.go RunScorePlugins",
-       "failure-ends-attempt", "condition-classification"),
+       "framework.go RunScorePlugins"),
+    _c("score-range", "§2.8", "A final score outside [0, 100] fails the cycle", "framework.go RunScorePlugins"),
+    _c("score-error", "§2.8", "A Score or NormalizeScore failure is an Error", "framework.go RunScorePlugins"),
     _c("weighted-sum-max", "§2.8, §2.9", "The host has the maximum of sum(weight x score) + sum(10 x weight x "
-       "extender score)", "schedule_one.go prioritizeNodes, selectHost", "chosen-node-has-max-score",
-       "extender-scores-scaled"),
+       "extender score)", "schedule_one.go prioritizeNodes, selectHost"),
     _n("score-weight-zero-is-one", "§2.8", "A Score weight of 0 counts as 1", "framework.go getScoreWeights",
        "the expanded config the invariants read applies the same mapping; a backend getting it wrong is caught by "
        "chosen-node-has-max-score only with weight-0 configs, which the generators do not draw",
@@ -177,57 +160,53 @@ RULES: tuple[Rule, ...] = (
        _TF + "test_filtering.py::test_ties_broken_randomly_and_reproducibly_by_seed"),
     # §2.11 assume
     _c("assume-before-reserve", "§2.11", "The assumed pod counts against its node for the next cycles",
-       "schedule_one.go assume", "capacity-respected", "bound-at-most-once"),
+       "schedule_one.go assume"),
     # §2.12 Reserve / Unreserve
     _c("reserve-short-circuit", "§2.12", "Reserve stops at the first failure", "framework.go "
-       "RunReservePluginsReserve", "reserve-short-circuit", "plugins-run-until-stop"),
+       "RunReservePluginsReserve"),
     _c("reserve-failure-ends-cycle", "§3.1", "After a Reserve failure no Permit and no binding",
-       "schedule_one.go schedulingCycle", "failure-ends-attempt"),
+       "schedule_one.go schedulingCycle"),
     _c("unreserve-all-reverse", "§2.12", "Any failure after Reserve began: Unreserve on all Reserve plugins, once, in "
-       "reverse order; never after success", "framework.go RunReservePluginsUnreserve",
-       "unreserve-reverse-order", "observed-unreserve-reverse-order"),
+       "reverse order; never after success", "framework.go RunReservePluginsUnreserve"),
     # §2.13 Permit
     _c("permit-reject-wins", "§2.13", "A Permit rejection stops the loop, discards earlier Waits, creates no waiting "
-       "pod", "framework.go RunPermitPlugins", "permit-reject-wins"),
+       "pod", "framework.go RunPermitPlugins"),
     _c("permit-wait-continues", "§2.13", "After Wait the Permit loop goes on to the next plugin",
-       "framework.go RunPermitPlugins", "plugins-run-until-stop"),
+       "framework.go RunPermitPlugins"),
     _c("permit-wait-resolution", "§2.13", "A waiting pod binds only when all waiters allowed; first Reject or "
        "timeout (capped at 15 min, started at the end of the cycle) wins", "framework.go WaitOnPermit; "
-       "waiting_pods_map.go", "permit-wait-resolution"),
+       "waiting_pods_map.go"),
     _n("waiting-pods-handle", "§2.13", "IterateOverWaitingPods / GetWaitingPod / RejectWaitingPod through the "
        "handle", "framework.go handle methods", "probes only signal their own waiting pod",
        _TF + "test_reserve_permit_bind.py::test_waiting_pods_visible_through_handle"),
     # §2.14-2.17 binding cycle
     _c("preflight-skip-drops-prebind", "§2.14", "A PreBindPreFlight Skip removes the plugin's PreBind",
-       "framework.go RunPreBindPreFlights", "plugins-run-until-stop"),
+       "framework.go RunPreBindPreFlights"),
     _c("preflight-failure", "§2.14", "A PreBindPreFlight error (or unsupported code) fails binding",
-       "framework.go RunPreBindPreFlights; schedule_one.go bindingCycle", "failure-ends-attempt",
-       "condition-classification"),
+       "framework.go RunPreBindPreFlights; schedule_one.go bindingCycle"),
     _n("nnn-for-expectation", "§2.14", "nominatedNodeName is patched to the host before waiting or binding",
        "schedule_one.go bindingCycle", "the patch is transient; the outcome keeps only the final nomination",
        _TF + "test_reserve_permit_bind.py::test_waiting_pod_gets_nominated_node_name_patched_while_waiting"),
     _c("prebind-stops-no-bind", "§2.15", "PreBind stops at the first failure, and then nothing binds",
-       "framework.go RunPreBindPlugins", "plugins-run-until-stop", "failure-ends-attempt"),
+       "framework.go RunPreBindPlugins"),
     _c("bind-success-binds", "§2.16", "A Bind plugin's Success means the API server holds the binding",
-       "interface.go BindPlugin", "observed-bind-success-binds"),
-    _c("bind-first-non-skip", "§2.16", "Bind plugins run until the first non-Skip", "framework.go RunBindPlugins",
-       "bind-first-non-skip", "plugins-run-until-stop", "observed-bind-first-non-skip"),
+       "interface.go BindPlugin"),
+    _c("bind-first-non-skip", "§2.16", "Bind plugins run until the first non-Skip", "framework.go RunBindPlugins"),
     _c("extender-binds-first", "§2.16", "An interested binder extender binds instead of Bind plugins",
-       "schedule_one.go extendersBinding", "extender-binder-first"),
+       "schedule_one.go extendersBinding"),
     _n("all-bind-skip", "§2.16", "All Bind plugins Skip: not bound, no event, no condition, error backoff",
        "framework.go RunBindPlugins; schedule_one.go handleSchedulingFailure", "every generated profile keeps a "
        "binder (DefaultBinder), as validation requires",
        _TF + "test_reserve_permit_bind.py::test_all_bind_skip_not_bound_no_event_and_retried_after_error_backoff"),
     _c("postbind-iff-bound", "§2.17", "PostBind runs once per plugin, in order, iff bound",
-       "framework.go RunPostBindPlugins", "postbind-iff-bound", "plugins-run-until-stop"),
-    _c("bound-once", "§2.11", "A pod is bound at most once", "schedule_one.go bind", "bound-at-most-once"),
+       "framework.go RunPostBindPlugins"),
+    _c("bound-once", "§2.11", "A pod is bound at most once", "schedule_one.go bind"),
     # §3 failure paths
     _c("condition-reason", "§3.1", "PodScheduled reason: Unschedulable for rejections, SchedulerError for errors",
-       "schedule_one.go handleSchedulingFailure", "condition-classification"),
+       "schedule_one.go handleSchedulingFailure"),
     _c("fit-error-message", "§3.2", "FitError message: 0/N nodes are available: <PreFilter msg or sorted "
-       "histogram>.[ <PostFilter msg>]", "framework/types.go FitError.Error", "fit-error-message"),
-    _c("error-backoff", "§6.3", "Consecutive errors back off initial x 2^(k-1), capped", "backoff_queue.go",
-       "error-backoff-respected"),
+       "histogram>.[ <PostFilter msg>]", "framework/types.go FitError.Error"),
+    _c("error-backoff", "§6.3", "Consecutive errors back off initial x 2^(k-1), capped", "backoff_queue.go"),
     _n("binding-failure-moves-pods", "§3.2", "A failed binding cycle moves unschedulable pods (its own pod excluded "
        "for rejections)", "schedule_one.go handleBindingCycleError", "the queue's moves are internal; retries "
        "depend on queueing hints upstream models more finely",
@@ -240,17 +219,17 @@ RULES: tuple[Rule, ...] = (
        _TF + "test_failure_table.py::test_failed_scheduling_event_truncated_to_note_length_limit"),
     # §4 extenders
     _c("extender-filter-after-plugins", "§4.5", "Extender filters remove the nodes they fail; the chosen node passed "
-       "them", "schedule_one.go findNodesThatPassExtenders", "extender-filter-respected"),
+       "them", "schedule_one.go findNodesThatPassExtenders"),
     _c("extender-filter-error", "§4.5", "A non-ignorable filter error fails the cycle", "schedule_one.go "
-       "findNodesThatPassExtenders", "extender-filter-error-fails"),
+       "findNodesThatPassExtenders"),
     _c("ignorable-extender", "§4.5", "An ignorable extender's errors are skipped", "schedule_one.go; "
-       "preemption.go callExtenders", "ignorable-extender-errors-tolerated", "user-extender-ignorable-honoured"),
+       "preemption.go callExtenders"),
     _c("prioritize-errors-ignored", "§2.8, §4.5", "Prioritize errors add nothing and never fail",
-       "schedule_one.go prioritizeNodes", "extender-prioritize-errors-tolerated", "user-extender-ignorable-honoured"),
+       "schedule_one.go prioritizeNodes"),
     _c("extender-score-scale", "§2.8", "Extender scores count weight x 10, without a range check",
-       "schedule_one.go prioritizeNodes", "extender-scores-scaled", "chosen-node-has-max-score"),
+       "schedule_one.go prioritizeNodes"),
     _c("extender-wire-format", "§4.3, §4.4", "PascalCase JSON, POST <prefix>/<verb>, non-200 is an error; answers "
-       "speak only of what was asked", "extender.go send; extender/v1 types.go", "extender-wire-contract"),
+       "speak only of what was asked", "extender.go send; extender/v1 types.go"),
     _n("extender-interest", "§4.2", "managedResources limit which pods an extender sees", "extender.go "
        "IsInterested", "covered at unit level; the generators draw managed resources rarely",
        "tests/reference/test_extender.py::test_is_interested"),
@@ -259,9 +238,9 @@ RULES: tuple[Rule, ...] = (
        "tests/reference/plugins/test_default_preemption.py"),
     # preemption
     _c("victims-lower-priority", "§2.6", "Only pods of lower priority than the preemptor are evicted",
-       "preemption.go SelectVictimsOnNode", "preemption-evicts-lower-priority-only"),
+       "preemption.go SelectVictimsOnNode"),
     _c("one-node-per-preemption", "§2.6", "One attempt preempts on one node and nominates the preemptor",
-       "preemption.go Preempt; schedule_one.go handleSchedulingFailure", "preemptor-nominated"),
+       "preemption.go Preempt; schedule_one.go handleSchedulingFailure"),
     _n("preemption-node-choice", "§2.6", "Candidate order: PDB violations, highest victim priority, sum, count, "
        "start time", "preemption.go pickOneNodeForPreemption", "depends on the dry run's internal candidate set; "
        "the differential compares the outcome with upstream", "tests/reference/plugins/test_default_preemption.py"),
@@ -269,37 +248,34 @@ RULES: tuple[Rule, ...] = (
        "preemption.go; PT TestPreemptWithPermitPlugin", "generated preemption scenarios use the default profile, "
        "without Permit waits", "tests/reference/plugins/test_default_preemption.py"),
     _c("preemption-policy-never", "§2.6", "A pod with preemptionPolicy Never evicts no one",
-       "defaultpreemption PodEligibleToPreemptOthers", "never-preempting-pods-evict-none"),
+       "defaultpreemption PodEligibleToPreemptOthers"),
     _c("pdb-respected-when-avoidable", "§2.6", "Victims violating a PodDisruptionBudget are reprieved first; a "
-       "budget-free choice is preferred", "preemption.go SelectVictimsOnNode, pickOneNodeForPreemption",
-       "pdb-kept-when-avoidable"),
+       "budget-free choice is preferred", "preemption.go SelectVictimsOnNode, pickOneNodeForPreemption"),
     _c("victims-minimal", "§2.6", "Every victim that can be reprieved is", "preemption.go SelectVictimsOnNode "
-       "(reprievePod)", "preemption-victims-minimal"),
+       "(reprievePod)"),
     # §8 the default Filter plugins, judged on outcomes
     _c("taint-toleration", "§8.5", "No pod lands on a node with a NoSchedule/NoExecute taint it does not tolerate",
-       "tainttoleration/taint_toleration.go Filter", "taints-tolerated"),
+       "tainttoleration/taint_toleration.go Filter"),
     _c("node-affinity", "§8.6", "No pod lands on a node its nodeSelector or required node affinity excludes",
-       "nodeaffinity/node_affinity.go Filter", "node-selection-respected"),
+       "nodeaffinity/node_affinity.go Filter"),
     _c("node-unschedulable", "§8.10", "No pod lands on an unschedulable node it does not tolerate",
-       "nodeunschedulable Filter", "unschedulable-nodes-avoided"),
-    _c("node-ports", "§8.10", "No two pods on a node claim the same host port", "nodeports/node_ports.go Filter",
-       "host-ports-free"),
+       "nodeunschedulable Filter"),
+    _c("node-ports", "§8.10", "No two pods on a node claim the same host port", "nodeports/node_ports.go Filter"),
     _c("inter-pod-affinity", "§8.8", "Required pod affinity and anti-affinity hold for every binding",
-       "interpodaffinity/filtering.go", "pod-affinity-respected"),
+       "interpodaffinity/filtering.go"),
     _c("topology-spread", "§8.7", "DoNotSchedule spread constraints hold for every binding",
-       "podtopologyspread/filtering.go", "topology-spread-respected"),
+       "podtopologyspread/filtering.go"),
     _c("liveness", "§6.4", "At quiescence no pod the stock Filter plugins accept somewhere is left unschedulable",
-       "scheduling_queue.go MoveAllToActiveOrBackoffQueue; queueing hints", "schedulable-pods-bound"),
+       "scheduling_queue.go MoveAllToActiveOrBackoffQueue; queueing hints"),
     # §5 configuration
     _c("config-expansion", "§5.2, §5.3", "multiPoint expansion, overrides, order and weights",
-       "default_plugins.go mergePlugins; framework.go expandMultiPointPlugins", "plugin-order-matches-expansion"),
+       "default_plugins.go mergePlugins; framework.go expandMultiPointPlugins"),
     _n("config-validation", "§5.5", "Validation errors and their messages", "validation.go",
        "a config the scheduler refuses has no scheduling outcome", "tests/reference/config/test_validation.py"),
     # §6 queue
     _c("unschedulable-waits-for-event", "§6.4", "A rejected pod waits in unschedulablePods for a cluster event "
        "(or the 5-minute flush) before its next attempt; an error retries after its backoff",
-       "scheduling_queue.go AddUnschedulableIfNotPresent, MoveAllToActiveOrBackoffQueue",
-       "rejected-pod-waits-for-event", "error-backoff-respected"),
+       "scheduling_queue.go AddUnschedulableIfNotPresent, MoveAllToActiveOrBackoffQueue"),
     _n("queueing-hints", "§6.4", "Which events requeue a rejected pod is each rejector plugin's queueing hint",
        "scheduling_queue.go isPodWorthRequeuing", "hints are internal and the reference models them coarsely; the "
        "invariant only requires some event before a retry",
@@ -315,8 +291,7 @@ RULES: tuple[Rule, ...] = (
        "visible as extra records, which the invariants do not count",
        _TF + "test_queue.py::test_pre_enqueue_runs_when_a_pod_enters_backoff_not_when_it_leaves"),
     # cache and event handlers
-    _c("capacity", "§8.2", "NodeResourcesFit keeps every node within allocatable", "noderesources/fit.go",
-       "capacity-respected"),
+    _c("capacity", "§8.2", "NodeResourcesFit keeps every node within allocatable", "noderesources/fit.go"),
     _n("deleted-waiting-pod", "§2.13", "Deleting a waiting pod rejects it and it is not requeued",
        "eventhandlers.go deletePodFromSchedulingQueue", "scenarios do not delete workload pods",
        _TF + "test_failure_table.py::test_deleting_waiting_pod_rejects_it_and_does_not_requeue"),
@@ -328,36 +303,47 @@ SECTIONS = ("§1.1", "§1.2", "§2.0", "§2.1", "§2.2", "§2.3", "§2.4", "§2.
             "§4.5", "§5.3", "§5.5", "§6.3", "§6.4", "§6.5", "§9")
 
 
-def problems(known: Iterable[str]) -> list[str]:
-    """What is wrong with the matrix against these invariant IDs: rules without an entry, unknown
-    invariants, duplicate rule IDs, spec sections without a rule."""
-    known = set(known)
+def checked_by(invariants: Mapping[str, Any]) -> dict[str, list[str]]:
+    """Rule ID -> the IDs of the invariants that name it (`rules=`), in registry order."""
+    out: dict[str, list[str]] = {rule.id: [] for rule in RULES}
+    for inv in invariants.values():
+        for rule_id in inv.rules:
+            out.setdefault(rule_id, []).append(inv.id)
+    return out
+
+
+def problems(invariants: Mapping[str, Any]) -> list[str]:
+    """What is wrong with the matrix against these invariants (ID -> `Invariant`): rules without an entry,
+    rules an invariant names that the matrix lacks, duplicate rule IDs, spec sections without a rule."""
     out: list[str] = []
     seen: set[str] = set()
+    checks = checked_by(invariants)
     for rule in RULES:
         if rule.id in seen:
             out.append(f"rule {rule.id!r} is listed twice")
         seen.add(rule.id)
-        if not rule.invariants and not (rule.not_checkable and rule.pinned_by):
-            out.append(f"rule {rule.id!r} has no entry: name the invariants that check it, or why it is not "
-                       "checkable and which backend-level test pins it")
-        out += [f"rule {rule.id!r} names unknown invariant {i!r}" for i in rule.invariants if i not in known]
+        if not checks[rule.id] and not (rule.not_checkable and rule.pinned_by):
+            out.append(f"rule {rule.id!r} has no entry: name it in the rules= of the invariants that check it, "
+                       "or say why it is not checkable and which backend-level test pins it")
+    out += [f"invariant {inv!r} names unknown rule {rule_id!r}" for rule_id, invs in checks.items()
+            if rule_id not in seen for inv in invs]
     for section in SECTIONS:
         if not any(section in r.section.replace(",", " ").split() for r in RULES):
             out.append(f"spec section {section} has no rule")
     return out
 
 
-def render(invariants: Mapping[str, object]) -> str:
+def render(invariants: Mapping[str, Any]) -> str:
     """The matrix as Markdown: a summary, one table of checked rules, one of rules pinned elsewhere."""
-    checked = [r for r in RULES if r.invariants]
-    pinned = [r for r in RULES if not r.invariants]
-    used = {i for r in RULES for i in r.invariants}
+    checks = checked_by(invariants)
+    checked = [r for r in RULES if checks[r.id]]
+    pinned = [r for r in RULES if not checks[r.id]]
+    used = {i for r in RULES for i in checks[r.id]}
     lines = [f"{len(RULES)} rules: {len(checked)} checked by invariants, {len(pinned)} not checkable from "
              f"outside (pinned by backend-level tests). {len(invariants)} invariants registered.", "",
              "### Rules checked by invariants", "", "| rule | spec | statement | upstream | invariants |",
              "|---|---|---|---|---|"]
-    lines += [f"| `{r.id}` | {r.section} | {r.rule} | {r.source} | {', '.join(f'`{i}`' for i in r.invariants)} |"
+    lines += [f"| `{r.id}` | {r.section} | {r.rule} | {r.source} | {', '.join(f'`{i}`' for i in checks[r.id])} |"
               for r in checked]
     lines += ["", "### Rules not checkable from outside", "",
               "| rule | spec | statement | upstream | why not | pinned by |", "|---|---|---|---|---|---|"]
@@ -369,4 +355,4 @@ def render(invariants: Mapping[str, object]) -> str:
     return "\n".join(lines) + "\n"
 
 
-__all__ = ["RULES", "Rule", "SECTIONS", "problems", "render"]
+__all__ = ["RULES", "Rule", "SECTIONS", "checked_by", "problems", "render"]

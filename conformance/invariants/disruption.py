@@ -41,7 +41,8 @@ _DECIDING = ("preEnqueue", "preFilter", "filter", "postFilter", "reserve", "perm
            "workload pod whose preemptionPolicy is not Never.",
            "preemption/preemption.go Evaluator.Preempt; defaultpreemption PodEligibleToPreemptOthers (spec §2.6)",
            requires=("preemption",),
-           situation=Preempting(never=True))
+           situation=Preempting(never=True),
+           rules=("preemption-policy-never",))
 def never_preempting_pods_evict_none(run: Run) -> None:
     pods = known_pods(run)
     for key, pod in run.pod_objects.items():
@@ -154,7 +155,8 @@ def covers(pdb: PodDisruptionBudget, pod: Pod) -> bool:
            "covers, the victims of the preemption exceed no budget's disruptionsAllowed.",
            "preemption/preemption.go SelectVictimsOnNode (violating victims reprieved first), pickOneNodeForPreemption "
            "(fewest PDB violations first), FilterPodsWithPDBViolation", requires=("preemption",),
-           situation=Preempting())
+           situation=Preempting(),
+           rules=("pdb-respected-when-avoidable",))
 def pdb_kept_when_avoidable(run: Run) -> None:
     pre = Preemption.of(run)
     if pre is None or not pre.judge.pdbs:
@@ -189,7 +191,8 @@ def pdb_kept_when_avoidable(run: Run) -> None:
            "No victim of a preemption could have been reprieved: with it back on the node (and the other victims "
            "gone) the preemptor would not fit.",
            "preemption/preemption.go SelectVictimsOnNode (reprievePod)", requires=("preemption",),
-           situation=Preempting())
+           situation=Preempting(),
+           rules=("victims-minimal",))
 def preemption_victims_minimal(run: Run) -> None:
     pre = Preemption.of(run)
     if pre is None:

@@ -35,8 +35,9 @@ def rejected_nodes(record: Record) -> set[str]:
            "A node an extender's filter answer failed for a pod is never chosen for that pod.",
            "schedule_one.go findNodesThatPassExtenders (spec §4.5, §11.1)", requires=("extenders",),
            situation=Situation(
-        {"preFilter": ["Probe0"], "reserve": ["Probe0"]}, extender_rejections, min_nodes=2,
-        extenders=({"filterVerb": "filter"},), weight=2))
+               {"preFilter": ["Probe0"], "reserve": ["Probe0"]}, extender_rejections, min_nodes=2,
+               extenders=({"filterVerb": "filter"},), weight=2),
+           rules=("chosen-node-feasible", "extender-filter-after-plugins"))
 def extender_filter_respected(run: Run) -> None:
     for pod in run.live_pods:
         failed: dict[str, Record] = {}
@@ -85,8 +86,9 @@ def _no_message_names(run: Run, pod: str, records: list[Record], what: str) -> N
            "schedule_one.go findNodesThatPassExtenders / extendersBinding; preemption.go callExtenders "
            "(spec §4.5, §2.16)", requires=("extenders",),
            situation=Situation(
-        {"reserve": ["Probe0"]}, extender_failure, min_nodes=2,
-        extenders=({"filterVerb": "filter", "prioritizeVerb": "prioritize", "weight": 1, "ignorable": True},)))
+               {"reserve": ["Probe0"]}, extender_failure, min_nodes=2,
+               extenders=({"filterVerb": "filter", "prioritizeVerb": "prioritize", "weight": 1, "ignorable": True},)),
+           rules=("ignorable-extender",))
 def ignorable_extender_errors_tolerated(run: Run) -> None:
     for pod in run.live_pods:
         errors = [r for r in run.extender_records(pod) if r.get("code") == "Error"
@@ -125,10 +127,11 @@ def _went_on_after_ignored_filter(run: Run, pod: str, attempt: int) -> None:
            "Extender prioritize errors never fail an attempt: the extender adds no score and the attempt goes "
            "on to Reserve.", "schedule_one.go prioritizeNodes (spec §2.8, §4.5, §11.19)", requires=("extenders",),
            situation=Situation(
-        {"preFilter": ["Probe0"], "reserve": ["Probe0"]},
-        lambda draw, nodes: ({}, {"ext-0": {"prioritize": {"error": "extender says no"} if draw(st.booleans())
-                                            else {"status": pick(draw, (500, 404))}}}),
-        min_nodes=2, extenders=({"filterVerb": "filter", "prioritizeVerb": "prioritize", "weight": 1},)))
+               {"preFilter": ["Probe0"], "reserve": ["Probe0"]},
+               lambda draw, nodes: ({}, {"ext-0": {"prioritize": {"error": "extender says no"} if draw(st.booleans())
+                                                   else {"status": pick(draw, (500, 404))}}}),
+               min_nodes=2, extenders=({"filterVerb": "filter", "prioritizeVerb": "prioritize", "weight": 1},)),
+           rules=("prioritize-errors-ignored",))
 def extender_prioritize_errors_tolerated(run: Run) -> None:
     for pod in run.live_pods:
         calls = run.extender_records(pod, "prioritize")
@@ -152,13 +155,14 @@ def extender_prioritize_errors_tolerated(run: Run) -> None:
            "(with probe Score plugins, chosen-node-has-max-score checks the same sum).",
            "schedule_one.go prioritizeNodes / selectHost (spec §2.8, §2.9, §11.19)", requires=("probes", "extenders"),
            situation=Situation(
-        {"preFilter": ["Probe0"], "reserve": ["Probe0"]}, extender_scores, min_nodes=2,
-        # ext-1 manages a resource no pod requests: it is never asked, and the extenders after it still are.
-        extenders=({"prioritizeVerb": "prioritize", "weight": 5},
-                   {"prioritizeVerb": "prioritize", "weight": 2, "managedResources": [{"name": "example.com/unused"}]},
-                   {"prioritizeVerb": "prioritize", "weight": 1})),
+               {"preFilter": ["Probe0"], "reserve": ["Probe0"]}, extender_scores, min_nodes=2,
+               # ext-1 manages a resource no pod requests: it is never asked, and the extenders after it still are.
+               extenders=({"prioritizeVerb": "prioritize", "weight": 5},
+                          {"prioritizeVerb": "prioritize", "weight": 2, "managedResources": [{"name": "example.com/unused"}]},
+                          {"prioritizeVerb": "prioritize", "weight": 1})),
            focus={"points": ("PreFilter", "Reserve"), "extenders": 3, "default_plugins": False,
-                               "max_pods": 6})
+                               "max_pods": 6},
+           rules=("weighted-sum-max", "extender-score-scale"))
 def extender_scores_scaled(run: Run) -> None:
     for pod in run.live_pods:
         if run.plugins_at(pod, "score") or not traced_from_start(run, pod):
@@ -216,8 +220,9 @@ def _prioritizers_asked(run: Run, pod: str, attempt: int, calls: list[Record]) -
            "schedule_one.go findNodesThatPassExtenders / handleSchedulingFailure (spec §3.1, §4.5, §11.19)",
            requires=("extenders",),
            situation=Situation(
-        {"reserve": ["Probe0"]}, extender_failure, min_nodes=2,
-        extenders=({"filterVerb": "filter", "prioritizeVerb": "prioritize", "weight": 1},)))
+               {"reserve": ["Probe0"]}, extender_failure, min_nodes=2,
+               extenders=({"filterVerb": "filter", "prioritizeVerb": "prioritize", "weight": 1},)),
+           rules=("extender-filter-error",))
 def extender_filter_error_fails(run: Run) -> None:
     for pod in run.live_pods:
         errors = [r for r in run.extender_records(pod, "filter") if r.get("code") == "Error"
@@ -276,7 +281,8 @@ def _expect_scheduler_error(run: Run, pod: str, attempt: int, error: Record) -> 
            "of what it was asked: filter results name given nodes, never a node as both passing and failed; "
            "prioritize scores are in [0, 10]; preempt answers keep offered candidates and victims; it answers.",
            "k8s.io/kube-scheduler/extender/v1 types.go; pkg/scheduler/extender.go (spec §4)",
-           requires=("extender-exchanges",))
+           requires=("extender-exchanges",),
+           rules=("extender-wire-format",))
 def extender_wire_contract(run: Run) -> None:
     for exchange in run.outcome.exchanges:
         run.exercise()
@@ -306,7 +312,8 @@ def _failure_marker(exchange: dict) -> str | None:
            "An error of one of the user's extenders never fails a pod when the config makes it ignorable (filter, "
            "preempt) or when it prioritizes (always ignored): the scheduler skips that answer and goes on.",
            "schedule_one.go findNodesThatPassExtenders (IsIgnorable), prioritizeNodes; preemption.go "
-           "callExtenders; extender.go send (spec §4.5)", requires=("extender-exchanges",))
+           "callExtenders; extender.go send (spec §4.5)", requires=("extender-exchanges",),
+           rules=("ignorable-extender", "prioritize-errors-ignored"))
 def user_extender_ignorable_honoured(run: Run) -> None:
     for exchange in run.outcome.exchanges:
         tolerated = exchange.get("kind") == "prioritize" or (

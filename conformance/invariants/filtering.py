@@ -44,9 +44,10 @@ def skipped_at_prefilter(run: Run, pod: str, attempt: int) -> set[str]:
            "For each node, no Filter plugin runs after an earlier one in the same pass rejected the node.",
            "framework.go RunFilterPlugins (spec §1.2, §2.5)",
            situation=Situation(
-        {"filter": ["Probe0", "Probe1", "Probe2"]}, min_nodes=2,
-        seed=lambda draw, nodes: ({pick(draw, ("Probe0", "Probe1")): {"Filter": filter_rejections(draw, nodes)}},
-                                  {})))
+               {"filter": ["Probe0", "Probe1", "Probe2"]}, min_nodes=2,
+               seed=lambda draw, nodes: ({pick(draw, ("Probe0", "Probe1")): {"Filter": filter_rejections(draw, nodes)}},
+                                         {})),
+           rules=("code-matrix-filter", "filter-short-circuit"))
 def filter_short_circuit(run: Run) -> None:
     for pod in run.live_pods:
         order = order_index(run.probes_at(pod, "filter"))
@@ -68,8 +69,9 @@ def filter_short_circuit(run: Run) -> None:
            "A plugin that returned Skip at PreFilter is not called at Filter, AddPod or RemovePod in that cycle.",
            "framework.go RunPreFilterPlugins / RunFilterPlugins (SkipFilterPlugins) (spec §2.3)",
            situation=Situation(
-        {"preFilter": ["Probe0", "Probe1"], "filter": ["Probe0", "Probe1"]},
-        lambda draw, nodes: ({pick(draw, ("Probe0", "Probe1")): {"PreFilter": {"code": "Skip"}}}, {})))
+               {"preFilter": ["Probe0", "Probe1"], "filter": ["Probe0", "Probe1"]},
+               lambda draw, nodes: ({pick(draw, ("Probe0", "Probe1")): {"PreFilter": {"code": "Skip"}}}, {})),
+           rules=("code-matrix-prefilter", "prefilter-skip", "add-remove-pod-skip"))
 def prefilter_skip_pairing(run: Run) -> None:
     for pod in run.live_pods:
         for attempt in run.attempts(pod):
@@ -86,9 +88,10 @@ def prefilter_skip_pairing(run: Run) -> None:
            "Filter runs, and a node is chosen, only within the intersection of the PreFilterResults.",
            "schedule_one.go findNodesThatFitPod (spec §2.3)",
            situation=Situation(
-        {"preFilter": ["Probe0"], "filter": ["Probe1"]}, min_nodes=2,
-        seed=lambda draw, nodes: ({"Probe0": {"PreFilter": {"result": some(draw, nodes, max_size=len(nodes) - 1)}}},
-                                  {})))
+               {"preFilter": ["Probe0"], "filter": ["Probe1"]}, min_nodes=2,
+               seed=lambda draw, nodes: ({"Probe0": {"PreFilter": {"result": some(draw, nodes, max_size=len(nodes) - 1)}}},
+                                         {})),
+           rules=("prefilter-result-intersection",))
 def prefilter_result_restricts(run: Run) -> None:
     for pod in run.live_pods:
         for attempt in run.attempts(pod):
@@ -112,9 +115,10 @@ def prefilter_result_restricts(run: Run) -> None:
            "The chosen node passed every Filter plugin that ran on it and every extender filter.",
            "schedule_one.go findNodesThatPassFilters / findNodesThatPassExtenders (spec §11.1)",
            situation=Situation(
-        {"filter": ["Probe0"], "score": ["Probe1"]}, min_nodes=2,
-        seed=lambda draw, nodes: ({"Probe0": {"Filter": filter_rejections(draw, nodes)},
-                                   "Probe1": {"Score": node_scores(draw, nodes, (0, 100, 50))}}, {})))
+               {"filter": ["Probe0"], "score": ["Probe1"]}, min_nodes=2,
+               seed=lambda draw, nodes: ({"Probe0": {"Filter": filter_rejections(draw, nodes)},
+                                          "Probe1": {"Score": node_scores(draw, nodes, (0, 100, 50))}}, {})),
+           rules=("chosen-node-feasible",))
 def chosen_node_passed_filters(run: Run) -> None:
     for pod in run.live_pods:
         for attempt in run.attempts(pod):
@@ -144,9 +148,10 @@ def chosen_node_passed_filters(run: Run) -> None:
            "UnschedulableAndUnresolvable.", "schedule_one.go schedulingCycle; framework.go RunPostFilterPlugins "
            "(spec §2.6)",
            situation=Situation(
-        _FILTER_PLACES, lambda draw, nodes: ({"Probe0": {"Filter": filter_rejections(draw, nodes)},
-                                              "Probe1": {"PostFilter": {"code": pick(draw, ("Unschedulable",
-                                                                                              "Success"))}}}, {})))
+               _FILTER_PLACES, lambda draw, nodes: ({"Probe0": {"Filter": filter_rejections(draw, nodes)},
+                                                     "Probe1": {"PostFilter": {"code": pick(draw, ("Unschedulable",
+                                                                                                     "Success"))}}}, {})),
+           rules=("code-matrix-postfilter", "postfilter-only-on-fit-error", "postfilter-loop"))
 def postfilter_gating(run: Run) -> None:
     for pod in run.live_pods:
         for attempt in run.attempts(pod):
@@ -189,8 +194,9 @@ def _expect_postfilter(run: Run, pod: str, attempt: int, records: list[Record]) 
 @invariant("gated-pods-never-prefiltered", "A pod with scheduling gates never reaches PreFilter and stays gated.",
            "scheduling_queue.go runPreEnqueuePlugins; schedulinggates plugin (spec §2.1)",
            situation=Situation({"preFilter": ["Probe0"]}, lambda draw, nodes: ({}, {}),
-                                              keep=("SchedulingGates",), gated=True),
-           focus={"points": ("PreFilter",), "gates": True})
+                               keep=("SchedulingGates",), gated=True),
+           focus={"points": ("PreFilter",), "gates": True},
+           rules=("gates-never-prefiltered",))
 def gated_never_prefiltered(run: Run) -> None:
     for pod, obj in run.pod_objects.items():
         if not obj.scheduling_gates or "SchedulingGates" not in run.plugins_at(pod, "preEnqueue"):
@@ -209,7 +215,8 @@ def gated_never_prefiltered(run: Run) -> None:
 
 @invariant("cycle-state-fresh", "CycleState written in one scheduling attempt is not visible in the next.",
            "schedule_one.go ScheduleOne: framework.NewCycleState per attempt (spec §9)",
-           situation=Situation({"preFilter": ["Probe0"], "filter": ["Probe0"], "reserve": ["Probe0"]}, retried))
+           situation=Situation({"preFilter": ["Probe0"], "filter": ["Probe0"], "reserve": ["Probe0"]}, retried),
+           rules=("cycle-state-per-attempt",))
 def cycle_state_fresh(run: Run) -> None:
     if any(len({r["attempt"] for r in run.records(pod, point="PreFilter") if "plugin" in r}) > 1 for pod in run.pods):
         run.exercise()  # a second attempt's PreFilter would have seen a leaked mark
@@ -225,7 +232,8 @@ def cycle_state_fresh(run: Run) -> None:
            "framework.go RunFilterPluginsWithNominatedPods, addGENominatedPods; preemption.go SelectVictimsOnNode "
            "(spec §2.4, §2.5)",
            situation=Situation(
-        {p: ["Probe0"] for p in ("preFilter", "filter", "postFilter", "reserve")}, nominated_first, min_pods=2, weight=2))
+               {p: ["Probe0"] for p in ("preFilter", "filter", "postFilter", "reserve")}, nominated_first, min_pods=2, weight=2),
+           rules=("extensions-in-their-phase",))
 def remove_pod_only_in_preemption(run: Run) -> None:
     for pod in run.live_pods:
         for attempt in run.attempts(pod):

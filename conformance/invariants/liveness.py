@@ -106,7 +106,8 @@ def feasible_nodes(judge: Judge, pod: str, nominations: _Nominations) -> list[st
            "some node of the final cluster state; a pod nominated to a node that still fits it ends bound.",
            "scheduling_queue.go MoveAllToActiveOrBackoffQueue and the plugins' queueing hints (EventsToRegister); "
            "schedule_one.go findNodesThatFitPod (spec §6.4)", requires=(),
-           situation=Constrained("liveness"))
+           situation=Constrained("liveness"),
+           rules=("liveness",))
 def schedulable_pods_bound(run: Run) -> None:
     judge = Judge.of(run)
     if judge is None or judge.config.extenders:

@@ -72,7 +72,8 @@ def observed_order(run: Run, pod: str, point: str) -> list[str]:
            "Every plugin answers each extension point only with a status code the framework defines there "
            "(e.g. no Skip from Filter or Score, no Wait outside Permit).",
            "kube-scheduler/framework interface.go (per-point contracts); framework.go Run*Plugins (spec §1.2)",
-           requires=REQUIRES)
+           requires=REQUIRES,
+           rules=("legal-codes",))
 def observed_legal_codes(run: Run) -> None:
     for r in run.outcome.observed:
         legal = LEGAL_CODES.get(r.get("point", ""))
@@ -90,7 +91,8 @@ def observed_legal_codes(run: Run) -> None:
            "Every Score plugin's score for a node is in [0, 100] once normalized (its NormalizeScore output, or "
            "its Score when it has no ScoreExtensions).",
            "framework.go RunScorePlugins (applying score weights: 'should in the range of [0, 100] after "
-           "normalizing'); interface.go ScorePlugin (spec §2.8)", requires=REQUIRES)
+           "normalizing'); interface.go ScorePlugin (spec §2.8)", requires=REQUIRES,
+           rules=("score-range",))
 def observed_score_range(run: Run) -> None:
     for (pod, attempt), records in cycles(run).items():
         final: dict[str, dict[str, int]] = defaultdict(dict)
@@ -112,7 +114,8 @@ def observed_score_range(run: Run) -> None:
 
 @invariant("observed-filter-stops-at-rejection",
            "On a node, no Filter plugin runs after one that did not return Success in the same pass.",
-           "framework.go RunFilterPlugins (spec §1.2, §2.5)", requires=REQUIRES)
+           "framework.go RunFilterPlugins (spec §1.2, §2.5)", requires=REQUIRES,
+           rules=("code-matrix-filter", "filter-short-circuit"))
 def observed_filter_stops(run: Run) -> None:
     for (pod, attempt), records in cycles(run).items():
         order = {name: i for i, name in enumerate(observed_order(run, pod, "filter"))}
@@ -136,7 +139,8 @@ def observed_filter_stops(run: Run) -> None:
            "A plugin whose PreFilter returned Skip gets no Filter call in that cycle; one whose PreScore returned "
            "Skip gets no Score call.",
            "framework.go RunPreFilterPlugins / RunFilterPlugins (SkipFilterPlugins), RunPreScorePlugins / "
-           "RunScorePlugins (SkipScorePlugins) (spec §1.2, §2.3, §2.7)", requires=REQUIRES)
+           "RunScorePlugins (SkipScorePlugins) (spec §1.2, §2.3, §2.7)", requires=REQUIRES,
+           rules=("code-matrix-prescore-score", "prefilter-skip", "prescore-skip"))
 def observed_skip_honoured(run: Run) -> None:
     for (pod, attempt), records in cycles(run).items():
         for pre, point in (("PreFilter", "Filter"), ("PreScore", "Score")):
@@ -153,7 +157,8 @@ def observed_skip_honoured(run: Run) -> None:
 
 @invariant("observed-score-feasible-only",
            "Score runs only on nodes every Filter plugin accepted in that cycle.",
-           "schedule_one.go schedulePod / prioritizeNodes (spec §2.5, §2.8)", requires=REQUIRES)
+           "schedule_one.go schedulePod / prioritizeNodes (spec §2.5, §2.8)", requires=REQUIRES,
+           rules=("score-per-feasible-node",))
 def observed_score_feasible_only(run: Run) -> None:
     for (pod, attempt), records in cycles(run).items():
         scored = _at(records, "Score")
@@ -172,7 +177,8 @@ def observed_score_feasible_only(run: Run) -> None:
 @invariant("observed-postfilter-only-when-infeasible",
            "PostFilter runs only in a cycle where no node was feasible (no Reserve), and stops at the first "
            "plugin answering anything but Unschedulable or Pending.",
-           "schedule_one.go schedulingCycle; framework.go RunPostFilterPlugins (spec §1.2, §2.6)", requires=REQUIRES)
+           "schedule_one.go schedulingCycle; framework.go RunPostFilterPlugins (spec §1.2, §2.6)", requires=REQUIRES,
+           rules=("code-matrix-postfilter", "postfilter-only-on-fit-error"))
 def observed_postfilter(run: Run) -> None:
     for (pod, attempt), records in cycles(run).items():
         post = _at(records, "PostFilter")
@@ -194,7 +200,8 @@ def observed_postfilter(run: Run) -> None:
 @invariant("observed-unreserve-reverse-order",
            "When a cycle fails after Reserve started, every Reserve plugin's Unreserve runs once, in reverse "
            "configured order; a cycle that binds runs no Unreserve.",
-           "framework.go RunReservePluginsUnreserve; schedule_one.go (spec §2.12, §3)", requires=REQUIRES)
+           "framework.go RunReservePluginsUnreserve; schedule_one.go (spec §2.12, §3)", requires=REQUIRES,
+           rules=("unreserve-all-reverse",))
 def observed_unreserve(run: Run) -> None:
     all_cycles = cycles(run)
     last = {pod: attempt for pod, attempt in sorted(all_cycles)}
@@ -218,7 +225,8 @@ def observed_unreserve(run: Run) -> None:
 
 @invariant("observed-bind-first-non-skip",
            "Bind plugins are tried in configured order, each only after the previous one returned Skip.",
-           "framework.go RunBindPlugins (spec §1.2, §2.16)", requires=REQUIRES)
+           "framework.go RunBindPlugins (spec §1.2, §2.16)", requires=REQUIRES,
+           rules=("code-matrix-binding", "bind-first-non-skip"))
 def observed_bind_first_non_skip(run: Run) -> None:
     for (pod, attempt), records in cycles(run).items():
         calls = _at(records, "Bind")
@@ -239,7 +247,8 @@ def observed_bind_first_non_skip(run: Run) -> None:
            "A Bind plugin that returns Success has bound the pod: the API server holds a binding of the pod to "
            "that node (the framework trusts it and reports the pod scheduled).",
            "kube-scheduler/framework interface.go BindPlugin ('Bind plugins are used to bind a pod to a Node'); "
-           "schedule_one.go bind/finishBinding (spec §2.16)", requires=REQUIRES)
+           "schedule_one.go bind/finishBinding (spec §2.16)", requires=REQUIRES,
+           rules=("bind-success-binds",))
 def observed_bind_success_binds(run: Run) -> None:
     bound = {(b.get("pod"), b.get("node")) for b in run.outcome.bindings}
     for (pod, attempt), records in cycles(run).items():

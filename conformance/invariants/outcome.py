@@ -106,10 +106,14 @@ def _extender_error_decides(run: Run, pod: str, attempt: int, r: Record) -> bool
            "node), Reserve, Permit, PreBind and Bind give Unschedulable; without a traced error no SchedulerError.",
            "schedule_one.go handleSchedulingFailure; framework.go Run* (spec §1.2, §3.1, §11.13)",
            situation=Situation(
-        {p: ["Probe0"] for p in ("preFilter", "filter", "preScore", "reserve", "permit", "preBind", "bind")},
-        condition, min_nodes=2),
+               {p: ["Probe0"] for p in ("preFilter", "filter", "preScore", "reserve", "permit", "preBind", "bind")},
+               condition, min_nodes=2),
            focus={"points": ("PreFilter", "PreScore", "Score", "Reserve", "Permit", "PreBind", "Bind"),
-                                 "default_plugins": False, "max_pods": 6})
+                                 "default_plugins": False, "max_pods": 6},
+           rules=("code-matrix-prefilter", "code-matrix-filter", "code-matrix-prescore-score",
+                  "code-matrix-reserve-permit", "legal-codes", "prefilter-rejection-no-filter",
+                  "add-remove-pod-error", "filter-error-fails-cycle", "postfilter-does-not-schedule",
+                  "prescore-error", "score-error", "preflight-failure", "condition-reason"))
 def condition_classification(run: Run) -> None:
     for pod in run.live_pods:
         result = run.outcome.pods.get(pod)
@@ -283,10 +287,12 @@ def _matches(message: str, expected: tuple[str, str | None]) -> bool:
            "reason histogram>.[ <PostFilter message>]`, N being the number of nodes (1 after Reserve or Permit).",
            "framework/types.go FitError.Error; schedule_one.go schedulingAlgorithm (spec §3.2, §11.20)",
            situation=Situation(
-        {"preFilter": ["Probe2"], "filter": ["Probe0"], "postFilter": ["Probe1"], "reserve": ["Probe2"],
-         "permit": ["Probe2"]}, fit_error, min_nodes=2),
+               {"preFilter": ["Probe2"], "filter": ["Probe0"], "postFilter": ["Probe1"], "reserve": ["Probe2"],
+                "permit": ["Probe2"]}, fit_error, min_nodes=2),
            focus={"points": ("PreFilter", "Filter", "PostFilter", "Reserve", "Permit"), "extenders": 1,
-                          "default_plugins": False, "max_pods": 6})
+                          "default_plugins": False, "max_pods": 6},
+           rules=("prefilter-result-intersection", "prefilter-rejection-no-filter", "postfilter-does-not-schedule",
+                  "fit-error-message"))
 def fit_error_message(run: Run) -> None:
     for pod in run.live_pods:
         result = run.outcome.pods.get(pod)

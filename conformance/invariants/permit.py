@@ -18,9 +18,10 @@ LATE_TOLERANCE = 1.0  # seconds a real-time backend may lag behind a timer
            "If a Permit plugin rejects, later Permit plugins do not run, no waiting pod is created and the pod "
            "does not reach binding.", "framework.go RunPermitPlugins (spec §2.13, §11.12)",
            situation=Situation(
-        {"permit": ["Probe0", "Probe1"]},
-        lambda draw, nodes: ({"Probe0": {"Permit": wait(draw)},
-                              "Probe1": {"Permit": {"code": pick(draw, (*REJECT, "Error"))}}}, {})))
+               {"permit": ["Probe0", "Probe1"]},
+               lambda draw, nodes: ({"Probe0": {"Permit": wait(draw)},
+                                     "Probe1": {"Permit": {"code": pick(draw, (*REJECT, "Error"))}}}, {})),
+           rules=("code-matrix-reserve-permit", "permit-reject-wins"))
 def permit_reject_wins(run: Run) -> None:
     for pod in run.live_pods:
         for attempt in run.attempts(pod):
@@ -75,7 +76,8 @@ def expected_wait(run: Run, pod: str, attempt: int) -> tuple[str, float, str] | 
            "or timeout (capped at 15 minutes), never before; the timeout message names the plugin.",
            "framework.go WaitOnPermit; waiting_pods_map.go (spec §2.13, §11.12)",
            situation=Situation(
-        {"permit": ["Probe0", "Probe1"]}, lambda draw, nodes: ({"Probe0": {"Permit": wait(draw)}}, {})))
+               {"permit": ["Probe0", "Probe1"]}, lambda draw, nodes: ({"Probe0": {"Permit": wait(draw)}}, {})),
+           rules=("permit-wait-resolution",))
 def permit_wait_resolution(run: Run) -> None:
     tolerance = 1e-6 if "virtual-time" in run.capabilities else LATE_TOLERANCE
     for pod in run.live_pods:

@@ -68,7 +68,8 @@ def _hard_taints(node) -> list:
            "With TaintToleration filtering, no pod is bound to a node with a NoSchedule or NoExecute taint it does "
            "not tolerate.", "tainttoleration/taint_toleration.go Filter; v1 helper FindMatchingUntoleratedTaint "
            "(spec §8.5)", requires=(),
-           situation=Constrained("taints"))
+           situation=Constrained("taints"),
+           rules=("taint-toleration",))
 def taints_tolerated(run: Run) -> None:
     def describe(judge: Judge, pod: str, node: str) -> str:
         taint = find_untolerated_taint(judge.nodes[node].taints, judge.pod(pod).tolerations)
@@ -93,7 +94,8 @@ def _selects_nodes(judge: Judge, pod: str) -> bool:
            "With NodeName and NodeAffinity filtering, every bound pod's node matches its spec.nodeName, nodeSelector, "
            "required node affinity and the profile's addedAffinity.",
            "nodename/node_name.go Filter; nodeaffinity/node_affinity.go PreFilter, Filter (spec §8.6)", requires=(),
-           situation=Constrained("selection"))
+           situation=Constrained("selection"),
+           rules=("node-affinity",))
 def node_selection_respected(run: Run) -> None:
     def describe(judge: Judge, pod: str, node: str) -> str:
         terms = _spec(run, pod, "nodeName", "nodeSelector")
@@ -112,7 +114,8 @@ def node_selection_respected(run: Run) -> None:
            "With NodeUnschedulable filtering, a pod is bound to a node with spec.unschedulable only if it tolerates "
            "the node.kubernetes.io/unschedulable:NoSchedule taint.",
            "nodeunschedulable/node_unschedulable.go Filter", requires=(),
-           situation=Constrained("unschedulable"))
+           situation=Constrained("unschedulable"),
+           rules=("node-unschedulable",))
 def unschedulable_nodes_avoided(run: Run) -> None:
     def describe(judge: Judge, pod: str, node: str) -> str:
         return (f"the node is unschedulable and the pod has no toleration for {TAINT_NODE_UNSCHEDULABLE}:NoSchedule "
@@ -135,7 +138,8 @@ def _host_ports(run: Run, pod: str) -> list:
            "IPs (0.0.0.0 overlaps every IP; sidecar containers count, other init containers do not).",
            "nodeports/node_ports.go Fits; framework/types.go HostPortInfo.CheckConflict; "
            "util.GetHostPorts", requires=(),
-           situation=Constrained("ports"))
+           situation=Constrained("ports"),
+           rules=("node-ports",))
 def host_ports_free(run: Run) -> None:
     judge = Judge.of(run)
     if judge is None:

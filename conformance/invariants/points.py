@@ -66,9 +66,14 @@ def _prefilter_emptied(run: Run, pod: str, records: list[Record], upto: int) -> 
            "RunPermitPlugins, RunPreBindPreFlights, RunPreBindPlugins, RunBindPlugins, RunPostBindPlugins "
            "(spec §1.2, §2.3-§2.17)",
            situation=Situation(
-        {**{p: ["Probe0", "Probe1"] for p in ("preFilter", "postFilter", "preScore", "score", "reserve", "permit",
-                                              "preBind", "bind", "postBind")}, "filter": ["Probe2"]},
-        loop_stop, min_nodes=2))
+               {**{p: ["Probe0", "Probe1"] for p in ("preFilter", "postFilter", "preScore", "score", "reserve", "permit",
+                                                     "preBind", "bind", "postBind")}, "filter": ["Probe2"]},
+               loop_stop, min_nodes=2),
+           rules=("code-matrix-prefilter", "code-matrix-postfilter", "code-matrix-prescore-score",
+                  "code-matrix-reserve-permit", "code-matrix-binding", "prefilter-unschedulable-continues",
+                  "prefilter-result-intersection", "postfilter-loop", "reserve-short-circuit",
+                  "permit-wait-continues", "preflight-skip-drops-prebind", "prebind-stops-no-bind",
+                  "bind-first-non-skip", "postbind-iff-bound"))
 def plugins_run_until_stop(run: Run) -> None:
     for pod in run.live_pods:
         for attempt in run.attempts(pod):
@@ -195,7 +200,12 @@ def _first_failure(run: Run, pod: str, attempt: int, records: list[Record]
            "schedule_one.go schedulingCycle, schedulePod, findNodesThatFitPod, prioritizeNodes, bindingCycle; "
            "framework.go Run* (spec §1.2, §2.3-§2.16, §3.1, §3.3)",
            situation=Situation({p: ["Probe0", "Probe1"] for p in _POINTS}, failure_anywhere, min_nodes=2,
-                                      score_extensions=("Probe0",)))
+                               score_extensions=("Probe0",)),
+           rules=("code-matrix-prefilter", "code-matrix-filter", "code-matrix-prescore-score",
+                  "code-matrix-binding", "prefilter-unschedulable-continues", "prefilter-rejection-no-filter",
+                  "add-remove-pod-error", "filter-error-fails-cycle", "postfilter-only-on-fit-error",
+                  "prescore-error", "score-error", "reserve-failure-ends-cycle", "preflight-failure",
+                  "prebind-stops-no-bind"))
 def failure_ends_attempt(run: Run) -> None:
     for pod in run.live_pods:
         for attempt in run.attempts(pod):
@@ -232,7 +242,8 @@ def failure_ends_attempt(run: Run) -> None:
            "schedulerName names no profile is never attempted nor bound.",
            "schedule_one.go frameworkForPod, ScheduleOne; framework.go NewFramework, RunScorePlugins "
            "(spec §2.0, §2.8, §5.3)",
-           focus={"profiles": 3, "probes": 3, "default_plugins": False})
+           focus={"profiles": 3, "probes": 3, "default_plugins": False},
+           rules=("profile-by-scheduler-name", "plugins-per-point", "normalize-iff-extensions"))
 def calls_match_profile(run: Run) -> None:
     for pod in run.live_pods:
         records = [r for r in run.records(pod) if "plugin" in r]

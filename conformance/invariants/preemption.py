@@ -72,7 +72,8 @@ def victims(run: Run):
            "one of the pods that end nominated to or bound on its node.",
            "preemption/preemption.go SelectVictimsOnNode, PodEligibleToPreemptOthers (spec §2.6)",
            requires=("preemption",),
-           situation=EqualPriorityPreemption())
+           situation=EqualPriorityPreemption(),
+           rules=("victims-lower-priority",))
 def preemption_evicts_lower_priority_only(run: Run) -> None:
     for victim, node, there, known in victims(run):
         run.exercise()
@@ -139,7 +140,8 @@ def unaccounted_victim_nodes(run: Run) -> list[str]:
            "Every node where the scheduler deleted pods is accounted for by its own failed attempt of a workload pod "
            "that may preempt them all (one attempt preempts on one node).",
            "schedule_one.go handleSchedulingFailure (NominatingInfo); preemption/preemption.go Preempt, "
-           "executor.go prepareCandidateAsync (spec §2.6)", requires=("preemption",))
+           "executor.go prepareCandidateAsync (spec §2.6)", requires=("preemption",),
+           rules=("one-node-per-preemption",))
 def preemptor_nominated(run: Run) -> None:
     # Asynchronous preemption (on by default since 1.33) lets the preemptor bind elsewhere: once its own attempt
     # has preempted, a retry may run before its victims' deletions reach the cache while another node freed up.

@@ -30,7 +30,8 @@ def admitted_at_start(run: Run, pod: str) -> bool:
 @invariant("queue-priority-order",
            "Pods in activeQ together at the start begin their first attempts by priority (higher first), "
            "then creation order.",
-           "queuesort/priority_sort.go Less; backend/queue/scheduling_queue.go Pop (spec §2.2, §11.14)")
+           "queuesort/priority_sort.go Less; backend/queue/scheduling_queue.go Pop (spec §2.2, §11.14)",
+           rules=("queue-sort-priority-timestamp",))
 def queue_priority_order(run: Run) -> None:
     started = []
     for index, pod in enumerate(run.pods):
@@ -73,7 +74,8 @@ def _failure_time(run: Run, pod: str, attempt: int) -> float:
            "After k consecutive attempts that failed with an error, a pod's next attempt starts at least "
            "min(podInitialBackoffSeconds x 2^(k-1), podMaxBackoffSeconds) seconds later.",
            "backend/queue/backoff_queue.go getBackoffTime, calculateBackoffDuration, isEntityBackingoff "
-           "(spec §6.3, §11.15)")
+           "(spec §6.3, §11.15)",
+           rules=("error-backoff", "unschedulable-waits-for-event"))
 def error_backoff_respected(run: Run) -> None:
     initial, maximum = run.config.pod_initial_backoff_seconds, run.config.pod_max_backoff_seconds  # defaulted
     for pod in run.live_pods:
@@ -115,8 +117,9 @@ def _pre_enqueue_calls(run: Run, pod: str) -> list[list[Record]]:
            "other code gates) starts no attempt until a later PreEnqueue run admits it.",
            "backend/queue/scheduling_queue.go runPreEnqueuePlugins, moveToActiveQ (spec §2.1, §6.5)",
            situation=Situation({"preEnqueue": ["Probe0", "Probe1"], "preFilter": ["Probe0"]},
-                                  refused_at_pre_enqueue),
-           focus={"points": ("PreEnqueue", "PreFilter"), "max_pods": 3, "default_plugins": False})
+                               refused_at_pre_enqueue),
+           focus={"points": ("PreEnqueue", "PreFilter"), "max_pods": 3, "default_plugins": False},
+           rules=("preenqueue-any-non-success-gates",))
 def preenqueue_gates(run: Run) -> None:
     for pod in run.live_pods:
         for call in _pre_enqueue_calls(run, pod):
@@ -174,7 +177,8 @@ def _possible_event(r: Record, pod: str, attempt: int) -> bool:
            "backend/queue/scheduling_queue.go AddUnschedulableIfNotPresent, MoveAllToActiveOrBackoffQueue, "
            "flushUnschedulablePodsLeftover (spec §6.4)",
            situation=Situation(
-        {p: ["Probe0"] for p in ("preFilter", "filter", "postFilter", "reserve", "permit")}, rejected_once, weight=2))
+               {p: ["Probe0"] for p in ("preFilter", "filter", "postFilter", "reserve", "permit")}, rejected_once, weight=2),
+           rules=("unschedulable-waits-for-event",))
 def rejected_pod_waits_for_event(run: Run) -> None:
     if "virtual-time" not in run.capabilities or run.outcome.deleted:
         return  # on a cluster informer events arrive on their own; a deletion is an event for every pod

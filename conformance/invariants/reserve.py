@@ -13,7 +13,8 @@ _RESERVE = Situation({"reserve": ["Probe0", "Probe1"], "permit": ["Probe1"]}, re
 
 @invariant("reserve-short-circuit", "Reserve stops at the first plugin that does not return Success.",
            "framework/runtime/framework.go RunReservePluginsReserve (spec §1.2, §2.12)",
-           situation=_RESERVE)
+           situation=_RESERVE,
+           rules=("code-matrix-reserve-permit", "reserve-short-circuit"))
 def reserve_short_circuit(run: Run) -> None:
     for pod in run.live_pods:
         for attempt in run.attempts(pod):
@@ -33,7 +34,8 @@ def reserve_short_circuit(run: Run) -> None:
            "On any failure after Reserve started, every Reserve plugin's Unreserve runs exactly once, in reverse "
            "configured order; after success it never runs.",
            "framework.go RunReservePluginsUnreserve; schedule_one.go schedulingCycle/bindingCycle (spec §2.12, §3)",
-           situation=_RESERVE)
+           situation=_RESERVE,
+           rules=("unreserve-all-reverse",))
 def unreserve_reverse_order(run: Run) -> None:
     for pod in run.live_pods:
         attempts = run.attempts(pod)

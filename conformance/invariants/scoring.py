@@ -24,7 +24,8 @@ def feasible_upper_bound(run: Run, pod: str, attempt: int) -> set[str]:
 
 @invariant("one-feasible-node-no-scoring",
            "With exactly one feasible node there are no PreScore, Score or extender prioritize calls.",
-           "schedule_one.go schedulePod: `if len(feasibleNodes) == 1` (spec §2.8)")
+           "schedule_one.go schedulePod: `if len(feasibleNodes) == 1` (spec §2.8)",
+           rules=("one-feasible-no-scoring",))
 def one_feasible_no_scoring(run: Run) -> None:
     for pod in run.live_pods:
         for attempt in run.attempts(pod):
@@ -42,7 +43,8 @@ def one_feasible_no_scoring(run: Run) -> None:
 @invariant("prescore-skip-pairing", "A plugin that returned Skip at PreScore is not called at Score or "
            "NormalizeScore in that cycle.", "framework.go RunPreScorePlugins / RunScorePlugins (spec §2.7)",
            situation=Situation(
-        {"preScore": ["Probe0", "Probe1"], "score": ["Probe0", "Probe1"]}, prescore_skip, min_nodes=2, weight=2))
+               {"preScore": ["Probe0", "Probe1"], "score": ["Probe0", "Probe1"]}, prescore_skip, min_nodes=2, weight=2),
+           rules=("code-matrix-prescore-score", "prescore-skip"))
 def prescore_skip_pairing(run: Run) -> None:
     for pod in run.live_pods:
         for attempt in run.attempts(pod):
@@ -68,8 +70,9 @@ def normalized_scores(run: Run, pod: str, attempt: int) -> dict[str, dict[str, i
 @invariant("score-range-enforced", "A Score plugin whose final score leaves [0, 100] fails the attempt: no "
            "Reserve, no binding.", "framework.go RunScorePlugins (spec §2.8, §11.4)",
            situation=Situation(
-        {"score": ["Probe0", "Probe1"]}, min_nodes=2,
-        seed=lambda draw, nodes: ({"Probe0": {"Score": node_scores(draw, nodes, (-1, 101, 2 ** 40, 50))}}, {})))
+               {"score": ["Probe0", "Probe1"]}, min_nodes=2,
+               seed=lambda draw, nodes: ({"Probe0": {"Score": node_scores(draw, nodes, (-1, 101, 2 ** 40, 50))}}, {})),
+           rules=("score-range",))
 def score_range_enforced(run: Run) -> None:
     for pod in run.live_pods:
         for attempt in run.attempts(pod):
@@ -90,7 +93,8 @@ def score_range_enforced(run: Run) -> None:
            "plus weight x 10 x extender score.", "schedule_one.go prioritizeNodes / selectHost (spec §2.8, §2.9)",
            requires=("probes",),
            situation=Situation(
-        {"score": ["Probe0", "Probe1"]}, weighted_scores, min_nodes=2, weights={"Probe1": (2, 5, 10)}))
+               {"score": ["Probe0", "Probe1"]}, weighted_scores, min_nodes=2, weights={"Probe1": (2, 5, 10)}),
+           rules=("weighted-sum-max", "extender-score-scale"))
 def chosen_node_has_max_score(run: Run) -> None:
     for pod in run.live_pods:
         score_plugins = run.plugins_at(pod, "score")
@@ -126,8 +130,9 @@ def chosen_node_has_max_score(run: Run) -> None:
            "score extensions, after that plugin's Score calls.",
            "framework.go RunScorePlugins; schedule_one.go prioritizeNodes (spec §2.8)",
            situation=Situation(
-        {"preFilter": ["Probe0"], "filter": ["Probe0"], "preScore": ["Probe1"], "score": ["Probe1", "Probe2"]},
-        some_nodes_rejected, min_nodes=3, max_nodes=4, score_extensions=("Probe2",)))
+               {"preFilter": ["Probe0"], "filter": ["Probe0"], "preScore": ["Probe1"], "score": ["Probe1", "Probe2"]},
+               some_nodes_rejected, min_nodes=3, max_nodes=4, score_extensions=("Probe2",)),
+           rules=("score-per-feasible-node", "normalize-iff-extensions"))
 def score_calls_complete(run: Run) -> None:
     for pod in run.live_pods:
         for attempt in run.attempts(pod):

@@ -90,7 +90,8 @@ def _affinity_fails(judge: Judge, key: str, node: str) -> bool:
            "topology domain, and no two bound pods violate a required anti-affinity term of either.",
            "interpodaffinity/filtering.go PreFilter, Filter (satisfyPodAffinity, satisfyPodAntiAffinity, "
            "satisfyExistingPodsAntiAffinity)", requires=(),
-           situation=Constrained("affinity"))
+           situation=Constrained("affinity"),
+           rules=("inter-pod-affinity",))
 def pod_affinity_respected(run: Run) -> None:
     judge = Judge.of(run)
     if judge is None:
@@ -194,7 +195,8 @@ def _spread_verdict(judge: Judge, key: str, node: str) -> tuple[Status, int] | N
            "below minDomains) is at most maxSkew, counting as nodeAffinityPolicy, nodeTaintsPolicy and "
            "matchLabelKeys say.", "podtopologyspread/filtering.go calPreFilterState, Filter; common.go "
            "filterTopologySpreadConstraints, matchNodeInclusionPolicies", requires=(),
-           situation=Constrained("spread"))
+           situation=Constrained("spread"),
+           rules=("topology-spread",))
 def topology_spread_respected(run: Run) -> None:
     judge = Judge.of(run)
     if judge is None:
