@@ -1,1 +1,39 @@
-"""A pure-Python reference implementation of the Kubernetes scheduling framework (v1.37.2)."""
+"""A pure-Python reference implementation of the Kubernetes scheduling framework (v1.37.2).
+
+The public names below are imported on first use, so `import reference` stays cheap."""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+# name -> the module that defines it
+_PUBLIC = {
+    "BindPlugin": "reference.interfaces", "Code": "reference.status", "FilterPlugin": "reference.interfaces",
+    "Handle": "reference.interfaces", "MAX_NODE_SCORE": "reference.interfaces", "MIN_NODE_SCORE": "reference.interfaces",
+    "NodeScore": "reference.interfaces", "NodeToStatus": "reference.interfaces", "PermitPlugin": "reference.interfaces",
+    "Plugin": "reference.interfaces", "PluginArgs": "reference.registry", "PluginSpec": "reference.registry",
+    "PostBindPlugin": "reference.interfaces", "PostFilterPlugin": "reference.interfaces",
+    "PostFilterResult": "reference.interfaces", "PreBindPlugin": "reference.interfaces",
+    "PreEnqueuePlugin": "reference.interfaces", "PreFilterPlugin": "reference.interfaces",
+    "PreFilterResult": "reference.interfaces", "PreScorePlugin": "reference.interfaces",
+    "QueueSortPlugin": "reference.interfaces", "ReferenceError_": "reference.errors", "Registry": "reference.registry",
+    "ReservePlugin": "reference.interfaces", "Scenario": "reference.scenario", "ScenarioError": "reference.scenario",
+    "Scheduler": "reference.scheduler.scheduler", "ScorePlugin": "reference.interfaces", "Status": "reference.status",
+    "VirtualClock": "reference.scheduler.clock", "build_scheduler": "reference.scheduler.build",
+    "expand_config": "reference.config", "in_tree_registry": "reference.plugins", "load_config": "reference.config",
+    "probe_registry": "reference.probe",
+}
+__all__ = sorted(_PUBLIC)
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _PUBLIC:
+        raise AttributeError(f"module 'reference' has no attribute {name!r}")
+    value = getattr(importlib.import_module(_PUBLIC[name]), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *__all__})
