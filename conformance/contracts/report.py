@@ -7,6 +7,7 @@ from pathlib import Path
 
 import yaml
 
+from ..reporting.report import FLAKY
 from .reproducer import PlainDumper, replay_command
 from .search import ContractFailure
 
@@ -15,9 +16,10 @@ def describe(failure: ContractFailure, directory: Path) -> str:
     prop, violation = failure.prop, failure.violation
     calls = "\n".join("    " + json.dumps(_short(c), sort_keys=False) for c in violation.calls)
     shown = yaml.dump(failure.example.to_dict(), Dumper=PlainDumper, sort_keys=False, width=110)
-    return (f"{failure.plugin} breaks {violation.property_id}: {violation.message}\n"
-            f"  property {prop.id}: {prop.statement}\n  source: {prop.source}\n\n"
-            f"Shrunk input (found after {failure.examples} examples, {failure.seconds:.1f}s):\n"
+    shrunk = f"Input ({FLAKY}; " if failure.flaky else "Shrunk input ("
+    return (f"{'FLAKY: ' if failure.flaky else ''}{failure.plugin} breaks {violation.property_id}: "
+            f"{violation.message}\n  property {prop.id}: {prop.statement}\n  source: {prop.source}\n\n"
+            f"{shrunk}found after {failure.examples} examples, {failure.seconds:.1f}s):\n"
             + "\n".join("    " + line for line in shown.splitlines())
             + f"\n\nCall sequence:\n{calls}\n\nReproducer: {directory}\nReproduce with: {replay_command(directory)}")
 

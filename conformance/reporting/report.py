@@ -9,15 +9,19 @@ import yaml
 
 from ..backends.base import CAPABILITIES
 from ..invariants import Invariant
-from .reproducer import replay_command
 from ..search import Failure
+from .reproducer import replay_command
+
+FLAKY = "flaky: the violation did not show again when its example was replayed, so it was not shrunk"
 
 
 def describe_failure(failure: Failure, directory: Path, backend: str) -> str:
     inv = failure.invariant
     size = ", ".join(f"{k}={v}" for k, v in failure.size().items())
-    return (f"{inv.id}: {inv.statement}\n  source: {inv.source}\n\n{failure.violation}\n\n"
-            f"Shrunk scenario ({size}; found after {failure.examples} examples, {failure.seconds:.1f}s):\n"
+    scenario = f"Scenario ({FLAKY}" if failure.flaky else "Shrunk scenario ("
+    return (f"{'FLAKY ' if failure.flaky else ''}{inv.id}: {inv.statement}\n  source: {inv.source}\n\n"
+            f"{failure.violation}\n\n"
+            f"{scenario}{size}; found after {failure.examples} examples, {failure.seconds:.1f}s):\n"
             f"{_readable(failure)}\n"
             f"Reproducer: {directory}\nReproduce with: {replay_command(directory, backend)}")
 
@@ -43,4 +47,4 @@ def _readable(failure: Failure) -> str:
     return "\n".join("    " + line for line in text.splitlines())
 
 
-__all__ = ["coverage", "describe_failure"]
+__all__ = ["FLAKY", "coverage", "describe_failure"]

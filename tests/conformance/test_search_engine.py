@@ -1,0 +1,62 @@
+"""The one search loop: shrinks, derandomizes by the search's name, and reports a failure that does not replay
+as flaky with the last failure seen."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import strategies as st
+
+from conformance.search import run_search
+
+
+def test_a_failure_shrinks_to_the_smallest_example():
+    found = run_search(st.integers(0, 1000), lambda x: _fail_if(x >= 17), key="shrinks", profile="ci")
+    assert found is not None and found.example == 17 and not found.flaky
+    assert isinstance(found.error, AssertionError)
+
+
+def test_no_failure_is_none():
+    assert run_search(st.integers(), lambda x: None, key="passes", profile="ci", max_examples=10) is None
+
+
+def test_the_ci_examples_follow_the_name_of_the_search():
+    def drawn(key: str) -> list[int]:
+        seen: list[int] = []
+        run_search(st.integers(0, 10**9), seen.append, key=key, profile="ci", max_examples=10)
+        return seen
+    assert drawn("one") == drawn("one")
+    assert drawn("one") != drawn("two")
+
+
+def test_a_failure_that_does_not_replay_is_flaky_with_the_last_failure():
+    calls: list[int] = []
+
+    def once(x: int) -> None:
+        calls.append(x)
+        _fail_if(len(calls) == 3)
+    found = run_search(st.integers(0, 10), once, key="flaky", profile="ci", max_examples=20)
+    assert found is not None and found.flaky
+    assert found.example == calls[2] and found.examples == 3
+
+
+def test_only_the_failure_type_is_a_counterexample():
+    class Broken(Exception):
+        pass
+
+    def crash(x: int) -> None:
+        raise Broken
+    with pytest.raises(Broken):  # a crash of the check is not a counterexample
+        run_search(st.integers(), crash, key="crash", profile="ci", failure=AssertionError, max_examples=5)
+
+
+def test_examples_replayed_while_shrinking_are_not_searching():
+    searching: list[bool] = []
+    run_search(st.integers(0, 1000), lambda x: _fail_if(x >= 17), key="shrinks", profile="ci",
+               on_example=lambda x, s: searching.append(s))
+    first_failure = searching.index(False)
+    assert all(searching[:first_failure]) and not any(searching[first_failure:])
+
+
+def _fail_if(condition: bool) -> None:
+    if condition:
+        raise AssertionError("counterexample")
