@@ -7,8 +7,7 @@ the pytest plugin (`import conformance.pytest_plugin`) imports nothing else."""
 
 from __future__ import annotations
 
-import importlib
-from typing import Any
+from reference.lazy_exports import lazy_exports
 
 # name -> the module that defines it
 _PUBLIC = {
@@ -28,14 +27,4 @@ _PUBLIC = {
 }
 __all__ = sorted(_PUBLIC)
 
-
-def __getattr__(name: str) -> Any:
-    if name not in _PUBLIC:
-        raise AttributeError(f"module 'conformance' has no attribute {name!r}")
-    value = getattr(importlib.import_module(_PUBLIC[name]), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted({*globals(), *__all__})
+__getattr__, __dir__ = lazy_exports("conformance", _PUBLIC, globals())

@@ -4,8 +4,7 @@ The public names below are imported on first use, so `import reference` stays ch
 
 from __future__ import annotations
 
-import importlib
-from typing import Any
+from .lazy_exports import lazy_exports
 
 # name -> the module that defines it
 _PUBLIC = {
@@ -26,14 +25,4 @@ _PUBLIC = {
 }
 __all__ = sorted(_PUBLIC)
 
-
-def __getattr__(name: str) -> Any:
-    if name not in _PUBLIC:
-        raise AttributeError(f"module 'reference' has no attribute {name!r}")
-    value = getattr(importlib.import_module(_PUBLIC[name]), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted({*globals(), *__all__})
+__getattr__, __dir__ = lazy_exports("reference", _PUBLIC, globals())
