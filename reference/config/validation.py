@@ -67,7 +67,7 @@ def _validate_plugin_config(path: str, api_version: str, profile: Profile, regis
             for i, plugin in enumerate(profile.plugins[stage].enabled):
                 if plugin.name in REMOVED_PLUGINS:
                     errs.append(invalid(f"{path}.plugins.{stage}.enabled[{i}]", plugin.name,
-                                           _removed_message(api_version)))
+                                        _removed_message(api_version)))
     seen: set[str] = set()
     for i, cfg in enumerate(profile.plugin_config):
         cfg_path = f"{path}.pluginConfig[{i}]"
@@ -109,7 +109,7 @@ def _validate_common_queue_sort(profiles: tuple[Profile, ...]) -> Errors:
     name = canon.enabled[0].name if canon.enabled else ""
     if len(canon.enabled) > 1:
         errs.append(invalid("profiles[0].plugins.queueSort.Enabled", len(canon.enabled),
-                               "only one queue sort plugin can be enabled"))
+                            "only one queue sort plugin can be enabled"))
     canon_args = None
     for cfg in first.plugin_config:
         if name and cfg.name == name:
@@ -118,11 +118,11 @@ def _validate_common_queue_sort(profiles: tuple[Profile, ...]) -> Errors:
         current = profile.plugins.queueSort if profile.plugins is not None else PluginSet()
         if not _same_plugin_set(canon, current):
             errs.append(invalid(f"profiles[{i}].plugins.queueSort", _internal_plugin_set(current),
-                                   "must be the same for all profiles"))
+                                "must be the same for all profiles"))
         for cfg in profile.plugin_config:
             if cfg.name == name and cfg.args != canon_args:
                 errs.append(invalid(f"profiles[{i}].pluginConfig.args", _args_json(cfg.args),
-                                       "queueSort must be the same for all profiles"))
+                                    "queueSort must be the same for all profiles"))
     return errs
 
 
@@ -135,7 +135,7 @@ def validate_extenders(extenders: Iterable[Extender], path: str = "extenders") -
         ext_path = f"{path}[{i}]"
         if extender.prioritize_verb and extender.weight <= 0:
             errs.append(invalid(f"{ext_path}.weight", extender.weight,
-                                   "must have a positive weight applied to it"))
+                                "must have a positive weight applied to it"))
         if extender.bind_verb:
             binders += 1
         for j, resource in enumerate(extender.managed_resources):
@@ -147,7 +147,7 @@ def validate_extenders(extenders: Iterable[Extender], path: str = "extenders") -
             managed.add(resource.name)
     if binders > 1:
         errs.append(invalid(path, f"found {binders} extenders implementing bind",
-                               "only one extender can implement bind"))
+                            "only one extender can implement bind"))
     return errs
 
 
@@ -156,24 +156,24 @@ def _validate_component_base(config: KubeSchedulerConfiguration) -> Errors:
     errs: Errors = []
     if config.client_connection.burst < 0:
         errs.append(invalid("clientConnection.burst", config.client_connection.burst,
-                               "must be non-negative"))
+                            "must be non-negative"))
     le = config.leader_election
     if le.leader_elect:
         for attr, key in (("lease_duration", "leaseDuration"), ("renew_deadline", "renewDeadline"),
                           ("retry_period", "retryPeriod")):
             if getattr(le, attr) <= 0:
                 errs.append(invalid(f"leaderElection.{key}", JSONString(format_duration(getattr(le, attr))),
-                                       "must be greater than zero"))
+                                    "must be greater than zero"))
         if le.lease_duration <= le.renew_deadline:
             errs.append(invalid("leaderElection.leaseDuration", JSONString(format_duration(le.renew_deadline)),
-                                   "must be greater than `RenewDeadline`"))
+                                "must be greater than `RenewDeadline`"))
         for attr, key in (("resource_lock", "resourceLock"), ("resource_namespace", "resourceNamespace"),
                           ("resource_name", "resourceName")):
             if not getattr(le, attr):
                 errs.append(required(f"leaderElection.{key}"))
         if le.resource_lock != "leases":
             errs.append(invalid("leaderElection.resourceLock", le.resource_lock,
-                                   'resourceLock value must be "leases"'))
+                                'resourceLock value must be "leases"'))
     return errs
 
 
@@ -185,7 +185,7 @@ def validation_errors(config: KubeSchedulerConfiguration, *, registry: Registry 
     errs = _validate_component_base(config)
     if (config.parallelism or 0) <= 0:
         errs.append(invalid("parallelism", config.parallelism or 0,
-                               "should be an integer value greater than zero"))
+                            "should be an integer value greater than zero"))
     if not config.profiles:
         errs.append(required("profiles"))
     else:
@@ -205,7 +205,7 @@ def validation_errors(config: KubeSchedulerConfiguration, *, registry: Registry 
         errs.append(invalid("podInitialBackoffSeconds", initial, "must be greater than 0"))
     if maximum < initial:
         errs.append(invalid("podMaxBackoffSeconds", maximum,
-                               "must be greater than or equal to PodInitialBackoffSeconds"))
+                            "must be greater than or equal to PodInitialBackoffSeconds"))
     return errs + validate_extenders(config.extenders)
 
 
