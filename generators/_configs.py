@@ -127,7 +127,7 @@ def scheduler_configs(*, profiles: int = 1, probes: int = 0, points: Collection[
     options = ConfigOptions.checked("scheduler_configs", profiles=profiles, probes=probes, points=points,
                                     default_plugins=default_plugins, extenders=extenders)
     if invalid:
-        return st.composite(lambda draw: draw_invalid_config(draw, draw_config_plan(draw, options)))()
+        return st.composite(lambda draw: draw_invalid_config(draw, draw_config_plan(draw, options).config))()
     return st.composite(lambda draw: draw_config_plan(draw, options).config)()
 
 

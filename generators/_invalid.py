@@ -9,13 +9,10 @@ since the defect lands after whatever the valid config already holds.
 from __future__ import annotations
 
 import copy
-from typing import TYPE_CHECKING, Callable, NamedTuple
+from typing import Callable, NamedTuple
 
 from ._draw import Draw, Manifest, pick
 from .pools import SCHEDULER_NAMES
-
-if TYPE_CHECKING:
-    from ._configs import ConfigPlan
 
 _REMOVED = ("AzureDiskLimits", "CinderLimits", "EBSLimits", "GCEPDLimits")
 _V1 = "kubescheduler.config.k8s.io/v1"
@@ -271,8 +268,9 @@ DEFECTS: dict[str, Callable[[Draw, Manifest], str]] = {
 }
 
 
-def draw_invalid_config(draw: Draw, plan: "ConfigPlan") -> InvalidConfig:
-    config = copy.deepcopy(plan.config)
+def draw_invalid_config(draw: Draw, valid: Manifest) -> InvalidConfig:
+    """`valid` (a drawn config, left as it is) with one defect."""
+    config = copy.deepcopy(valid)
     defect = DEFECTS[pick(draw, tuple(DEFECTS))]
     return InvalidConfig(config, defect(draw, config))
 

@@ -15,8 +15,9 @@ from .duration import parse_duration
 from .errors import ConfigError
 from .extender_wire import (
     ExtenderError, HostPriority, MetaVictims, TLSConfig, Victims, binding_args, decode_binding_result,
-    decode_filter_result, decode_host_priorities, decode_preemption_result, extender_args, go_quote,
-    make_ssl_context, marshal, post, preemption_args)
+    decode_filter_result, decode_host_priorities, decode_preemption_result, extender_args,
+    make_ssl_context, post, preemption_args)
+from .gofmt import marshal, quote
 from .nodeinfo import NodeInfo
 from .types import Node, Pod
 
@@ -119,8 +120,8 @@ class HTTPExtender:
             given = {node.name: obj for node, obj in zip(plain, nodes)}
             for name in result.node_names:
                 if name not in given:
-                    raise ExtenderError(f"extender {go_quote(self.url_prefix)} claims a filtered node "
-                                        f"{go_quote(name)} which is not found in the input node list")
+                    raise ExtenderError(f"extender {quote(self.url_prefix)} claims a filtered node "
+                                        f"{quote(name)} which is not found in the input node list")
                 feasible.append(given[name])
         elif result.nodes is not None:
             infos = not nodes or isinstance(nodes[0], NodeInfo)
@@ -195,7 +196,7 @@ def _pods_on(node_pods: NodeLookup, node_name: str) -> list[Pod]:
     if isinstance(found, NodeInfo) and found.node is None:
         found = None
     if found is None:
-        raise ExtenderError(f"nodeinfo not found for node name {go_quote(node_name)}")
+        raise ExtenderError(f"nodeinfo not found for node name {quote(node_name)}")
     return [getattr(p, "pod", p) for p in getattr(found, "pods", found)]
 
 

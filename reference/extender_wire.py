@@ -27,6 +27,7 @@ from .codec import node_from_manifest, node_to_manifest, pod_to_manifest
 from urllib.parse import urlsplit
 
 from .errors import ConfigError, ManifestError, ReferenceError_
+from .gofmt import quote
 from .types import Node, Pod
 
 MIN_EXTENDER_PRIORITY = 0
@@ -82,16 +83,7 @@ class FilterResult(NamedTuple):
     error: str
 
 
-# --- requests (json.Marshal) -------------------------------------------------------------------
-
-def marshal(value: Any) -> bytes:
-    """`json.Marshal`: compact, UTF-8, map keys sorted, and Go's HTML-safe escapes."""
-    text = json.dumps(value, separators=(",", ":"), ensure_ascii=False)
-    for char, escape in (("<", "\\u003c"), (">", "\\u003e"), ("&", "\\u0026"),
-                         ("\u2028", "\\u2028"), ("\u2029", "\\u2029")):
-        text = text.replace(char, escape)
-    return text.encode("utf-8")
-
+# --- requests (gofmt.marshal) ------------------------------------------------------------------
 
 def _sorted(mapping: Mapping[str, Any]) -> dict[str, Any]:
     return {key: mapping[key] for key in sorted(mapping)}
@@ -290,11 +282,6 @@ def decode_preemption_result(body: bytes) -> dict[str, MetaVictims | None]:
             for node, m in raw.items()}
 
 
-def go_quote(text: str) -> str:
-    """Go's `%q` for the plain strings used in node and URL names."""
-    return json.dumps(text, ensure_ascii=False)
-
-
 # --- transport (HTTPExtender.send and makeTransport) -------------------------------------------
 
 def post(url_prefix: str, action: str, body: bytes, *, timeout: float | None,
@@ -307,9 +294,9 @@ def post(url_prefix: str, action: str, body: bytes, *, timeout: float | None,
     url = url_prefix.rstrip("/") + "/" + action
     parts = urlsplit(url)
     if parts.scheme not in ("http", "https"):
-        raise ExtenderError(f"Post {go_quote(url)}: unsupported protocol scheme {go_quote(parts.scheme)}")
+        raise ExtenderError(f"Post {quote(url)}: unsupported protocol scheme {quote(parts.scheme)}")
     if not parts.hostname:
-        raise ExtenderError(f"Post {go_quote(url)}: http: no Host in request URL")
+        raise ExtenderError(f"Post {quote(url)}: http: no Host in request URL")
     deadline = None if timeout is None else time.monotonic() + timeout
     if parts.scheme == "https":
         conn: http.client.HTTPConnection = _HTTPSConnection(
@@ -326,14 +313,14 @@ def post(url_prefix: str, action: str, body: bytes, *, timeout: float | None,
             conn.request("POST", target, body=body, headers={"Content-Type": "application/json"})
             response = conn.getresponse()
         except TimeoutError:
-            raise ExtenderError(f"Post {go_quote(url)}: context deadline exceeded "
+            raise ExtenderError(f"Post {quote(url)}: context deadline exceeded "
                                 "(Client.Timeout exceeded while awaiting headers)") from None
         except ConnectionRefusedError:
             host = f"[{parts.hostname}]" if ":" in parts.hostname else parts.hostname
             port = parts.port or (443 if parts.scheme == "https" else 80)
-            raise ExtenderError(f"Post {go_quote(url)}: dial tcp {host}:{port}: connect: connection refused") from None
+            raise ExtenderError(f"Post {quote(url)}: dial tcp {host}:{port}: connect: connection refused") from None
         except (OSError, http.client.HTTPException) as err:
-            raise ExtenderError(f"Post {go_quote(url)}: {err}") from None
+            raise ExtenderError(f"Post {quote(url)}: {err}") from None
         if response.status != 200:
             raise ExtenderError(f"failed {action} with extender at URL {url}, code {response.status}")
         return _read_body(sock, response, deadline)
@@ -444,9 +431,7 @@ __all__ = [
     "decode_host_priorities",
     "decode_preemption_result",
     "extender_args",
-    "go_quote",
     "make_ssl_context",
-    "marshal",
     "post",
     "preemption_args",
     "unmarshal",

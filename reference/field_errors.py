@@ -1,18 +1,19 @@
-"""Mirrors apimachinery/pkg/util/validation/field (errors.go) and pkg/util/errors (`Aggregate`), with
-the Go renderings their messages use (`strconv.Quote`, `json.Marshal`, `strconv.ParseInt`), so an
-error reads exactly like upstream's `Error()`. Config validation has its own richer `FieldError` in
-`reference.config.field_errors`; this one is for plugin args and selector parsing."""
+"""Mirrors apimachinery/pkg/util/validation/field (errors.go) and pkg/util/errors (`Aggregate`), so an
+error reads exactly like upstream's `Error()`: for config validation, plugin args and selector
+parsing alike. Go's renderings of the bad values come from `reference.gofmt`."""
 
 from __future__ import annotations
 
-import json
-import re
 from dataclasses import dataclass
 from typing import Any, Iterable, Sequence
 
 from .errors import ConfigError
+from .gofmt import marshal, quote
 
-_INT64 = re.compile(r"[+-]?[0-9]+")
+
+class JSONString(str):
+    """A Go value whose type is not `string` but that json.Marshal writes as a string (a named
+    string type such as v1.ResourceName, a metav1.Duration): `ErrorBody` marshals it, not %q."""
 
 
 def child(path: str, name: str) -> str:
@@ -23,13 +24,15 @@ def index(path: str, i: int) -> str:
     return f"{path}[{i}]"
 
 
-def _go_value(value: Any) -> str:
-    """`ErrorBody`'s rendering: %v for numbers and bools, %q for strings."""
+def _bad_value(value: Any) -> str:
+    """`ErrorBody`'s rendering: %v for bools and numbers, %q for strings, json.Marshal for the rest."""
+    if isinstance(value, JSONString) or not isinstance(value, (bool, int, float, str)):
+        return marshal(value).decode("utf-8")
     if isinstance(value, bool):
         return "true" if value else "false"
-    if isinstance(value, int):
+    if isinstance(value, (int, float)):
         return str(value)
-    return go_quote(value)
+    return quote(value)
 
 
 @dataclass(frozen=True)
@@ -40,16 +43,19 @@ class FieldError:
     def __str__(self) -> str:
         return f"{self.field}: {self.body}"
 
+    def to_config_error(self) -> ConfigError:
+        return ConfigError(self.body, field=self.field)
+
 
 def _with_detail(body: str, detail: str) -> str:
     return f"{body}: {detail}" if detail else body
 
 
 def invalid(field: str, value: Any, detail: str) -> FieldError:
-    return FieldError(field, _with_detail(f"Invalid value: {_go_value(value)}", detail))
+    return FieldError(field, _with_detail(f"Invalid value: {_bad_value(value)}", detail))
 
 
-def required(field: str, detail: str) -> FieldError:
+def required(field: str, detail: str = "") -> FieldError:
     return FieldError(field, _with_detail("Required value", detail))
 
 
@@ -58,42 +64,18 @@ def forbidden(field: str, detail: str) -> FieldError:
 
 
 def duplicate(field: str, value: Any) -> FieldError:
-    return FieldError(field, f"Duplicate value: {_go_value(value)}")
+    return FieldError(field, f"Duplicate value: {_bad_value(value)}")
 
 
 def not_supported(field: str, value: str, valid: Sequence[str]) -> FieldError:
     """`field.NotSupported` with a named string type as value, so JSON-encoded rather than %q."""
-    detail = "supported values: " + ", ".join(go_quote(v) for v in valid) if valid else ""
-    return FieldError(field, _with_detail(f"Unsupported value: {go_json(value)}", detail))
-
-
-def raise_if_any(errors: Sequence[FieldError]) -> None:
-    """Raise like `ErrorList.ToAggregate()`: one error keeps its field; several become
-    Go's "[a, b]" text (duplicates dropped), so `str(ConfigError)` equals upstream's `Error()`."""
-    if not errors:
-        return
-    if len(errors) == 1:
-        raise ConfigError(errors[0].body, field=errors[0].field)
-    raise ConfigError(aggregate(errors))
-
-
-def go_quote(s: str) -> str:
-    """`strconv.Quote` for printable text: backslash-escape quotes, backslashes and controls."""
-    escapes = {'"': '\\"', "\\": "\\\\", "\a": "\\a", "\b": "\\b", "\f": "\\f", "\n": "\\n",
-               "\r": "\\r", "\t": "\\t", "\v": "\\v"}
-    out = [escapes.get(ch) or (f"\\x{ord(ch):02x}" if ord(ch) < 0x20 or ord(ch) == 0x7F else ch) for ch in s]
-    return '"' + "".join(out) + '"'
-
-
-def go_json(value: Any) -> str:
-    """`json.Marshal` (HTML characters escaped, as Go does)."""
-    text = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
-    return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+    detail = "supported values: " + ", ".join(quote(v) for v in valid) if valid else ""
+    return FieldError(field, _with_detail(f"Unsupported value: {_bad_value(JSONString(value))}", detail))
 
 
 def invalid_values(field: str, values: Sequence[str], detail: str) -> FieldError:
-    """`field.Invalid` of a []string: JSON-encoded, a nil (empty) slice as null, HTML escaped."""
-    return FieldError(field, f"Invalid value: {go_json(list(values) or None)}: {detail}")
+    """`field.Invalid` of a []string: JSON-encoded, a nil (empty) slice as null."""
+    return invalid(field, list(values) or None, detail)
 
 
 def aggregate(errors: Iterable[object]) -> str:
@@ -102,13 +84,33 @@ def aggregate(errors: Iterable[object]) -> str:
     return unique[0] if len(unique) == 1 else "[" + ", ".join(unique) + "]"
 
 
-def parse_int64(s: str) -> int | None:
-    """`strconv.ParseInt(s, 10, 64)`, or None where Go returns an error."""
-    if not _INT64.fullmatch(s):
+def raise_if_any(errors: Sequence[FieldError]) -> None:
+    """Raise like `ErrorList.ToAggregate()`: one error keeps its field; several become
+    Go's "[a, b]" text (duplicates dropped), so `str(ConfigError)` equals upstream's `Error()`."""
+    if not errors:
+        return
+    if len(errors) == 1:
+        raise errors[0].to_config_error()
+    raise ConfigError(aggregate(errors))
+
+
+def to_aggregate(errors: Iterable[FieldError | ConfigError]) -> ConfigError | None:
+    """`ErrorList.ToAggregate()` as one ConfigError (None for no errors), worded as `raise_if_any`
+    words it; `.errors` keeps the individual errors, duplicates dropped, for `utilerrors.Flatten`."""
+    first: dict[str, FieldError | ConfigError] = {}
+    for err in errors:
+        first.setdefault(str(err), err)
+    unique = list(first.values())
+    if not unique:
         return None
-    value = int(s)
-    return value if -(2**63) <= value < 2**63 else None
+    if len(unique) == 1:
+        only = unique[0]
+        result = only.to_config_error() if isinstance(only, FieldError) else only
+    else:
+        result = ConfigError(aggregate(unique))
+    result.errors = [e.to_config_error() if isinstance(e, FieldError) else e for e in unique]  # type: ignore[attr-defined]
+    return result
 
 
-__all__ = ["FieldError", "aggregate", "child", "duplicate", "forbidden", "go_json", "go_quote", "index", "invalid",
-           "invalid_values", "not_supported", "parse_int64", "raise_if_any", "required"]
+__all__ = ["FieldError", "JSONString", "aggregate", "child", "duplicate", "forbidden", "index", "invalid",
+           "invalid_values", "not_supported", "raise_if_any", "required", "to_aggregate"]

@@ -13,7 +13,8 @@ from dataclasses import dataclass
 from typing import Iterable, Mapping
 
 from .content import label_key_errors, label_value_errors
-from .field_errors import FieldError, aggregate, child, go_quote, invalid, invalid_values, parse_int64
+from .field_errors import FieldError, aggregate, child, invalid, invalid_values
+from .gofmt import parse_int64, quote
 from .types import LabelSelector, LabelSelectorRequirement, Pod, Taint
 
 NODE_SELECTOR_OPERATORS = ("In", "NotIn", "Exists", "DoesNotExist", "Gt", "Lt")
@@ -110,7 +111,7 @@ def _parse(match_labels: tuple[tuple[str, str], ...],
     entries = [(k, EQUALS, (v,)) for k, v in match_labels]
     for expr in match_expressions:
         if expr.operator not in LABEL_SELECTOR_OPERATORS:
-            return LabelSelectorError(f"{go_quote(expr.operator)} is not a valid label selector operator")
+            return LabelSelectorError(f"{quote(expr.operator)} is not a valid label selector operator")
         entries.append((expr.key, expr.operator, tuple(expr.values)))
     requirements: list[Requirement] = []
     for key, op, values in entries:

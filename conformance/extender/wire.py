@@ -12,7 +12,7 @@ import json
 from dataclasses import dataclass
 from typing import Any, Mapping, NamedTuple
 
-from reference.extender_wire import marshal
+from reference.gofmt import marshal
 from reference.scenario import EXTENDER_SCRIPT_ANNOTATION, pod_key
 
 from ..core.errors import ConformanceError

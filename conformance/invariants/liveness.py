@@ -21,7 +21,7 @@ from reference.cycle_state import CycleState
 from reference.nodeinfo import PodInfo
 from reference.plugins import inter_pod_affinity, node_affinity, node_name, node_ports, \
     node_unschedulable, pod_topology_spread, taint_toleration
-from reference.plugins.node_resources_fit import ERR_REASON_TOO_MANY_PODS
+from reference.plugins.node_resources_fit_request import ERR_REASON_TOO_MANY_PODS
 from reference.plugins.pod_topology_spread.common import DO_NOT_SCHEDULE
 
 from ..recipes.constrained import Constrained

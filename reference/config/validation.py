@@ -11,7 +11,7 @@ from typing import Any, Iterable
 from ..errors import ConfigError
 from ..registry import PluginArgs, Registry
 from ..duration import format_duration
-from .field_errors import DUPLICATE, INVALID, PATH_VALUE, REQUIRED, FieldError, GoJSON, aggregate
+from ..field_errors import FieldError, JSONString, duplicate, invalid, required, to_aggregate
 from .model import API_VERSION, Extender, KubeSchedulerConfiguration, PluginSet, Profile
 from .resource_names import validate_extended_resource_name
 
@@ -32,15 +32,15 @@ def _removed_message(api_version: str) -> str:
     return f'was invalid in version "{API_VERSION}" (KubeSchedulerConfiguration is version "{api_version}")'
 
 
-def _internal_plugin_set(ps: PluginSet) -> GoJSON:
+def _internal_plugin_set(ps: PluginSet) -> dict[str, Any]:
     """An internal config.PluginSet as json.Marshal renders it (no json tags, nil slices are null)."""
     def entries(items):
         return [{"Name": p.name, "Weight": p.weight or 0} for p in items] or None
-    return GoJSON({"Enabled": entries(ps.enabled), "Disabled": entries(ps.disabled)})
+    return {"Enabled": entries(ps.enabled), "Disabled": entries(ps.disabled)}
 
 
-def _args_json(args: Any) -> GoJSON:
-    return GoJSON(args.to_config() if isinstance(args, PluginArgs) else args)
+def _args_json(args: Any) -> Any:
+    return args.to_config() if isinstance(args, PluginArgs) else args
 
 
 def _flatten(err: ConfigError) -> Errors:
@@ -52,7 +52,7 @@ def _validate_args(registry: Registry, name: str, args: Any, path: str) -> Error
     if spec is None or spec.args_type is None:
         return []
     if isinstance(args, PluginArgs) and not isinstance(args, spec.args_type):
-        return [FieldError(INVALID, path, _args_json(args), "has to match plugin args")]
+        return [invalid(path, _args_json(args), "has to match plugin args")]
     try:
         spec.args_type.from_config(args.to_config() if isinstance(args, PluginArgs) else args, path)
     except ConfigError as e:
@@ -66,16 +66,16 @@ def _validate_plugin_config(path: str, api_version: str, profile: Profile, regis
         for stage in CHECKED_STAGES:
             for i, plugin in enumerate(profile.plugins[stage].enabled):
                 if plugin.name in REMOVED_PLUGINS:
-                    errs.append(FieldError(INVALID, f"{path}.plugins.{stage}.enabled[{i}]", plugin.name,
-                                           _removed_message(api_version)))
+                    errs.append(invalid(f"{path}.plugins.{stage}.enabled[{i}]", plugin.name,
+                                        _removed_message(api_version)))
     seen: set[str] = set()
     for i, cfg in enumerate(profile.plugin_config):
         cfg_path = f"{path}.pluginConfig[{i}]"
         if cfg.name in seen:
-            errs.append(FieldError(DUPLICATE, cfg_path, cfg.name))
+            errs.append(duplicate(cfg_path, cfg.name))
         seen.add(cfg.name)
         if cfg.name in REMOVED_PLUGINS:
-            errs.append(FieldError(INVALID, cfg_path, cfg.name, _removed_message(api_version)))
+            errs.append(invalid(cfg_path, cfg.name, _removed_message(api_version)))
         elif cfg.name in VALIDATED_ARGS:
             errs += _validate_args(registry, cfg.name, cfg.args, f"{cfg_path}.args")
     return errs
@@ -83,14 +83,14 @@ def _validate_plugin_config(path: str, api_version: str, profile: Profile, regis
 
 def _validate_percentage(path: str, value: int | None) -> Errors:
     if value is not None and not 0 <= value <= 100:
-        return [FieldError(INVALID, path, value, "not in valid range [0-100]")]
+        return [invalid(path, value, "not in valid range [0-100]")]
     return []
 
 
 def _validate_profile(path: str, api_version: str, profile: Profile, registry: Registry) -> Errors:
     errs: Errors = []
     if not profile.scheduler_name:
-        errs.append(FieldError(REQUIRED, f"{path}.schedulerName"))
+        errs.append(required(f"{path}.schedulerName"))
     errs += _validate_percentage(f"{path}.percentageOfNodesToScore", profile.percentage_of_nodes_to_score)
     return errs + _validate_plugin_config(path, api_version, profile, registry)
 
@@ -108,8 +108,8 @@ def _validate_common_queue_sort(profiles: tuple[Profile, ...]) -> Errors:
     canon = first.plugins.queueSort if first.plugins is not None else PluginSet()
     name = canon.enabled[0].name if canon.enabled else ""
     if len(canon.enabled) > 1:
-        errs.append(FieldError(INVALID, "profiles[0].plugins.queueSort.Enabled", len(canon.enabled),
-                               "only one queue sort plugin can be enabled"))
+        errs.append(invalid("profiles[0].plugins.queueSort.Enabled", len(canon.enabled),
+                            "only one queue sort plugin can be enabled"))
     canon_args = None
     for cfg in first.plugin_config:
         if name and cfg.name == name:
@@ -117,12 +117,12 @@ def _validate_common_queue_sort(profiles: tuple[Profile, ...]) -> Errors:
     for i, profile in enumerate(profiles[1:], start=1):
         current = profile.plugins.queueSort if profile.plugins is not None else PluginSet()
         if not _same_plugin_set(canon, current):
-            errs.append(FieldError(INVALID, f"profiles[{i}].plugins.queueSort", _internal_plugin_set(current),
-                                   "must be the same for all profiles"))
+            errs.append(invalid(f"profiles[{i}].plugins.queueSort", _internal_plugin_set(current),
+                                "must be the same for all profiles"))
         for cfg in profile.plugin_config:
             if cfg.name == name and cfg.args != canon_args:
-                errs.append(FieldError(INVALID, f"profiles[{i}].pluginConfig.args", _args_json(cfg.args),
-                                       "queueSort must be the same for all profiles"))
+                errs.append(invalid(f"profiles[{i}].pluginConfig.args", _args_json(cfg.args),
+                                    "queueSort must be the same for all profiles"))
     return errs
 
 
@@ -134,20 +134,20 @@ def validate_extenders(extenders: Iterable[Extender], path: str = "extenders") -
     for i, extender in enumerate(extenders):
         ext_path = f"{path}[{i}]"
         if extender.prioritize_verb and extender.weight <= 0:
-            errs.append(FieldError(INVALID, f"{ext_path}.weight", extender.weight,
-                                   "must have a positive weight applied to it"))
+            errs.append(invalid(f"{ext_path}.weight", extender.weight,
+                                "must have a positive weight applied to it"))
         if extender.bind_verb:
             binders += 1
         for j, resource in enumerate(extender.managed_resources):
             name_path = f"{ext_path}.managedResources[{j}].name"
-            errs += [FieldError(INVALID, name_path, GoJSON(resource.name), msg)
+            errs += [invalid(name_path, JSONString(resource.name), msg)
                      for msg in validate_extended_resource_name(resource.name)]
             if resource.name in managed:
-                errs.append(FieldError(INVALID, name_path, resource.name, "duplicate extender managed resource name"))
+                errs.append(invalid(name_path, resource.name, "duplicate extender managed resource name"))
             managed.add(resource.name)
     if binders > 1:
-        errs.append(FieldError(INVALID, path, f"found {binders} extenders implementing bind",
-                               "only one extender can implement bind"))
+        errs.append(invalid(path, f"found {binders} extenders implementing bind",
+                            "only one extender can implement bind"))
     return errs
 
 
@@ -155,25 +155,25 @@ def _validate_component_base(config: KubeSchedulerConfiguration) -> Errors:
     """component-base ValidateClientConnectionConfiguration / ValidateLeaderElectionConfiguration."""
     errs: Errors = []
     if config.client_connection.burst < 0:
-        errs.append(FieldError(INVALID, "clientConnection.burst", config.client_connection.burst,
-                               "must be non-negative"))
+        errs.append(invalid("clientConnection.burst", config.client_connection.burst,
+                            "must be non-negative"))
     le = config.leader_election
     if le.leader_elect:
         for attr, key in (("lease_duration", "leaseDuration"), ("renew_deadline", "renewDeadline"),
                           ("retry_period", "retryPeriod")):
             if getattr(le, attr) <= 0:
-                errs.append(FieldError(INVALID, f"leaderElection.{key}", GoJSON(format_duration(getattr(le, attr))),
-                                       "must be greater than zero"))
+                errs.append(invalid(f"leaderElection.{key}", JSONString(format_duration(getattr(le, attr))),
+                                    "must be greater than zero"))
         if le.lease_duration <= le.renew_deadline:
-            errs.append(FieldError(INVALID, "leaderElection.leaseDuration", GoJSON(format_duration(le.renew_deadline)),
-                                   "must be greater than `RenewDeadline`"))
+            errs.append(invalid("leaderElection.leaseDuration", JSONString(format_duration(le.renew_deadline)),
+                                "must be greater than `RenewDeadline`"))
         for attr, key in (("resource_lock", "resourceLock"), ("resource_namespace", "resourceNamespace"),
                           ("resource_name", "resourceName")):
             if not getattr(le, attr):
-                errs.append(FieldError(REQUIRED, f"leaderElection.{key}"))
+                errs.append(required(f"leaderElection.{key}"))
         if le.resource_lock != "leases":
-            errs.append(FieldError(INVALID, "leaderElection.resourceLock", le.resource_lock,
-                                   'resourceLock value must be "leases"'))
+            errs.append(invalid("leaderElection.resourceLock", le.resource_lock,
+                                'resourceLock value must be "leases"'))
     return errs
 
 
@@ -184,33 +184,34 @@ def validation_errors(config: KubeSchedulerConfiguration, *, registry: Registry 
         registry = in_tree_registry()
     errs = _validate_component_base(config)
     if (config.parallelism or 0) <= 0:
-        errs.append(FieldError(INVALID, "parallelism", config.parallelism or 0,
-                               "should be an integer value greater than zero"))
+        errs.append(invalid("parallelism", config.parallelism or 0,
+                            "should be an integer value greater than zero"))
     if not config.profiles:
-        errs.append(FieldError(REQUIRED, "profiles"))
+        errs.append(required("profiles"))
     else:
         seen: dict[str, int] = {}
         for i, profile in enumerate(config.profiles):
             errs += _validate_profile(f"profiles[{i}]", config.api_version, profile, registry)
             name = profile.scheduler_name or ""
             if name in seen:
-                errs.append(FieldError(DUPLICATE, f"profiles[{i}].schedulerName", PATH_VALUE))
+                # The bad value is a *field.Path, whose fields are unexported: json.Marshal gives {}.
+                errs.append(duplicate(f"profiles[{i}].schedulerName", {}))
             seen[name] = i
         errs += _validate_common_queue_sort(config.profiles)
     errs += _validate_percentage("percentageOfNodesToScore", config.percentage_of_nodes_to_score)
     initial = config.pod_initial_backoff_seconds or 0
     maximum = config.pod_max_backoff_seconds or 0
     if initial <= 0:
-        errs.append(FieldError(INVALID, "podInitialBackoffSeconds", initial, "must be greater than 0"))
+        errs.append(invalid("podInitialBackoffSeconds", initial, "must be greater than 0"))
     if maximum < initial:
-        errs.append(FieldError(INVALID, "podMaxBackoffSeconds", maximum,
-                               "must be greater than or equal to PodInitialBackoffSeconds"))
+        errs.append(invalid("podMaxBackoffSeconds", maximum,
+                            "must be greater than or equal to PodInitialBackoffSeconds"))
     return errs + validate_extenders(config.extenders)
 
 
 def validate_config(config: KubeSchedulerConfiguration, *, registry: Registry | None = None) -> None:
     """Raise one ConfigError aggregating every error (`[a, b]` when several), as upstream does."""
-    error = aggregate(validation_errors(config, registry=registry))
+    error = to_aggregate(validation_errors(config, registry=registry))
     if error is not None:
         raise error
 

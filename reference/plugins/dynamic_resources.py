@@ -18,6 +18,7 @@ from typing import Any, ClassVar, Mapping
 from ..cycle_state import CycleState, NotFoundError
 from ..duration import format_duration_ns, parse_duration_ns
 from ..errors import ConfigError, NotModelledError
+from ..field_errors import JSONString
 from ..interfaces import MAX_NODE_SCORE, FilterPlugin, Handle, NodeScore, NodeToStatus, PostFilterPlugin, \
     PostFilterResult, PreBindPlugin, PreEnqueuePlugin, PreFilterPlugin, PreFilterResult, ReservePlugin, ScorePlugin
 from ..nodeinfo import NodeInfo
@@ -62,7 +63,7 @@ def _duration(raw: Mapping[str, Any], key: str, path: str) -> int | None:
 
 def _invalid_duration(field: str, ns: int, detail: str) -> ra.FieldError:
     """`field.Invalid` of a *metav1.Duration: JSON-encoded as its `String()`."""
-    return ra.FieldError(field, f"Invalid value: {ra.go_json(format_go_duration(ns))}: {detail}")
+    return ra.invalid(field, JSONString(format_go_duration(ns)), detail)
 
 
 @dataclass(frozen=True)

@@ -1,7 +1,8 @@
 """Mirrors pkg/scheduler/framework/plugins/noderesources/fit.go.
 
-Args live in node_resources_fit_args.py, queueing hints in node_resources_fit_hints.py, the
-scoring core in resource_allocation.py and resource_strategies.py.
+Args live in node_resources_fit_args.py, the request and Fits in node_resources_fit_request.py,
+queueing hints in node_resources_fit_hints.py, the scoring core in resource_allocation.py and
+resource_strategies.py.
 
 Feature gates at their v1.37.2 defaults:
 - DRAExtendedResource (GA): an extended resource the node does not list is handed to DRA when a
@@ -17,18 +18,17 @@ SignPod (pod signatures) has no counterpart in the reference framework.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Iterable
-
 from ..cycle_state import CycleState, NotFoundError
+from ..events import ClusterEventWithHint
 from ..interfaces import FilterPlugin, Handle, PreFilterPlugin, PreFilterResult, PreScorePlugin, ScorePlugin
 from ..nodeinfo import NodeInfo
-from ..quantity import CPU, EPHEMERAL_STORAGE, MEMORY, PODS
-from ..resources import Resource, is_extended_resource_name, is_scalar_resource, pod_requests
+from ..resources import Resource
 from ..status import SUCCESS, Code, Status
 from ..types import Pod
+from . import node_resources_fit_hints
 from .node_resources_fit_args import (LEAST_ALLOCATED, MOST_ALLOCATED, REQUESTED_TO_CAPACITY_RATIO,
                                       NodeResourcesFitArgs, ScoringStrategy, validate)
+from .node_resources_fit_request import InsufficientResource, compute_pod_resource_request, fits_request
 from .resource_allocation import ResourceAllocationScorer
 from .resource_args import raise_if_any
 from .resource_strategies import least_resource_scorer, most_resource_scorer, requested_to_capacity_ratio_scorer
@@ -36,24 +36,6 @@ from .resource_strategies import least_resource_scorer, most_resource_scorer, re
 NAME = "NodeResourcesFit"
 PRE_FILTER_STATE_KEY = "PreFilter" + NAME
 PRE_SCORE_STATE_KEY = "PreScore" + NAME
-
-ERR_REASON_TOO_MANY_PODS = "Too many pods"
-
-
-def insufficient_reason(resource: str) -> str:
-    """"Insufficient cpu", "Insufficient example.com/foo", ..."""
-    return f"Insufficient {resource}"
-
-
-@dataclass(frozen=True)
-class InsufficientResource:
-    resource_name: str
-    reason: str
-    requested: int
-    used: int
-    capacity: int
-    # The request exceeds the node's whole allocatable: preemption cannot help.
-    unresolvable: bool = False
 
 
 class PreFilterState:
@@ -72,60 +54,6 @@ class PreScoreState:
 
     def clone(self) -> "PreScoreState":
         return self
-
-
-def compute_pod_resource_request(pod: Pod) -> Resource:
-    """`computePodResourceRequest`: PodRequests through `Resource.SetMaxResource`, which keeps
-    scalar keys even at zero and drops "pods"."""
-    result = Resource()
-    for name, value in pod_requests(pod).items():
-        if name == CPU:
-            result.milli_cpu = value
-        elif name == MEMORY:
-            result.memory = value
-        elif name == EPHEMERAL_STORAGE:
-            result.ephemeral_storage = value
-        elif name != PODS and is_scalar_resource(name):
-            result.scalar_resources[name] = value
-    return result
-
-
-def fits_request(request: Resource, node_info: NodeInfo, ignored_resources: Iterable[str] = (),
-                 ignored_resource_groups: Iterable[str] = ()) -> list[InsufficientResource]:
-    """`fitsRequest`: every resource the pod is short of on this node, pod count first.
-
-    Scalar resources are checked in the pod's request order; upstream ranges over a Go map, so
-    with several short scalar resources its reason order varies from run to run.
-    """
-    ignored, ignored_groups = frozenset(ignored_resources), frozenset(ignored_resource_groups)
-    alloc, used = node_info.allocatable, node_info.requested
-    out: list[InsufficientResource] = []
-    if len(node_info.pods) + 1 > alloc.allowed_pod_number:
-        out.append(InsufficientResource(PODS, ERR_REASON_TOO_MANY_PODS, 1, len(node_info.pods),
-                                        alloc.allowed_pod_number))
-    if not (request.milli_cpu or request.memory or request.ephemeral_storage or request.scalar_resources):
-        return out
-    for name, req, have, cap in ((CPU, request.milli_cpu, used.milli_cpu, alloc.milli_cpu),
-                                 (MEMORY, request.memory, used.memory, alloc.memory),
-                                 (EPHEMERAL_STORAGE, request.ephemeral_storage, used.ephemeral_storage,
-                                  alloc.ephemeral_storage)):
-        if req > 0 and req > cap - have:
-            out.append(InsufficientResource(name, insufficient_reason(name), req, have, cap, req > cap))
-    for name, req in request.scalar_resources.items():
-        if req == 0:
-            continue
-        if is_extended_resource_name(name) and (
-                name in ignored or (ignored_groups and name.split("/")[0] in ignored_groups)):
-            continue
-        cap, have = alloc.scalar_resources.get(name, 0), used.scalar_resources.get(name, 0)
-        if req > cap - have:
-            out.append(InsufficientResource(name, insufficient_reason(name), req, have, cap, req > cap))
-    return out
-
-
-def fits(pod: Pod, node_info: NodeInfo) -> list[InsufficientResource]:
-    """`Fits`: `fits_request` for a pod, with nothing ignored (used by preemption and hints)."""
-    return fits_request(compute_pod_resource_request(pod), node_info)
 
 
 def filter_status(insufficient: list[InsufficientResource]) -> Status:
@@ -203,24 +131,17 @@ class NodeResourcesFit(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugi
 
     # --- EnqueueExtensions --------------------------------------------------------------------
 
-    def events_to_register(self) -> list:
-        """`EventsToRegister`; see node_resources_fit_hints (which imports this module)."""
-        from .node_resources_fit_hints import events_to_register
-        return events_to_register()
+    def events_to_register(self) -> list[ClusterEventWithHint]:
+        """`EventsToRegister`."""
+        return node_resources_fit_hints.events_to_register()
 
 
 __all__ = [
-    "ERR_REASON_TOO_MANY_PODS",
-    "InsufficientResource",
     "NAME",
     "NodeResourcesFit",
     "NodeResourcesFitArgs",
     "PRE_FILTER_STATE_KEY",
     "PRE_SCORE_STATE_KEY",
-    "compute_pod_resource_request",
     "filter_status",
-    "fits",
-    "fits_request",
-    "insufficient_reason",
     "scorer_for",
 ]

@@ -1,54 +1,21 @@
 """Mirrors the EnqueueExtensions of pkg/scheduler/framework/plugins/noderesources/fit.go
-(EventsToRegister and its queueing-hint functions).
-
-The framework interfaces of the reference have no ClusterEvent/QueueingHint types yet, so the
-minimal ones are defined here. A hint function returns (hint, error text or None), like
-upstream's (QueueingHint, error); the queue treats an error as Queue.
-"""
+(EventsToRegister and its queueing-hint functions), on the event types of `reference.events`."""
 
 from __future__ import annotations
 
-import enum
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
+from ..events import (ASSIGNED_POD, DEVICE_CLASS, NODE, TARGET_POD, ActionType, ClusterEvent, ClusterEventWithHint,
+                      HintResult, QueueingHint)
 from ..nodeinfo import NodeInfo
 from ..quantity import CPU, EPHEMERAL_STORAGE, MEMORY
 from ..resources import Resource, is_scalar_resource, pod_requests
 from ..types import Node, Pod
-from .node_resources_fit import compute_pod_resource_request, fits
-
-# kube-scheduler framework/types.go EventResource values.
-ASSIGNED_POD = "AssignedPod"
-TARGET_POD = "TargetPod"
-NODE = "Node"
-DEVICE_CLASS = "resource.k8s.io/DeviceClass"
+from .node_resources_fit_request import compute_pod_resource_request, fits
 
 # resource.k8s.io: a DeviceClass named N also serves the implicit extended resource of this prefix.
 RESOURCE_DEVICE_CLASS_PREFIX = "deviceclass.resource.kubernetes.io/"
-
-
-class QueueingHint(enum.Enum):
-    QUEUE_SKIP = "QueueSkip"
-    QUEUE = "Queue"
-
-
-@dataclass(frozen=True)
-class ClusterEvent:
-    """`resource` as upstream spells it; `actions` the ActionType flag names, e.g. {"Add"}."""
-
-    resource: str
-    actions: frozenset[str]
-
-
-HintResult = tuple[QueueingHint, "str | None"]
-HintFn = Callable[[Pod, Any, Any], HintResult]
-
-
-@dataclass(frozen=True)
-class ClusterEventWithHint:
-    event: ClusterEvent
-    hint: HintFn
 
 
 @dataclass(frozen=True)
@@ -169,21 +136,16 @@ def events_to_register() -> list[ClusterEventWithHint]:
     InPlacePodVerticalScaling (GA) adds the scale-down events; the scale-up events need
     InPlacePodVerticalScalingSchedulerPreemption (alpha, off)."""
     return [
-        ClusterEventWithHint(ClusterEvent(ASSIGNED_POD, frozenset({"Delete"})), after_assigned_pod_delete),
-        ClusterEventWithHint(ClusterEvent(NODE, frozenset({"Add", "UpdateNodeAllocatable"})), after_node_change),
-        ClusterEventWithHint(ClusterEvent(DEVICE_CLASS, frozenset({"Add", "Update"})), after_device_class_event),
-        ClusterEventWithHint(ClusterEvent(ASSIGNED_POD, frozenset({"UpdatePodScaleDown"})),
-                             after_assigned_pod_scale_down),
-        ClusterEventWithHint(ClusterEvent(TARGET_POD, frozenset({"UpdatePodScaleDown"})),
-                             after_target_pod_scale_down),
+        ClusterEventWithHint(ClusterEvent(ASSIGNED_POD, ActionType.DELETE), after_assigned_pod_delete),
+        ClusterEventWithHint(ClusterEvent(NODE, ActionType.ADD | ActionType.UPDATE_NODE_ALLOCATABLE), after_node_change),
+        ClusterEventWithHint(ClusterEvent(DEVICE_CLASS, ActionType.ADD | ActionType.UPDATE), after_device_class_event),
+        ClusterEventWithHint(ClusterEvent(ASSIGNED_POD, ActionType.UPDATE_POD_SCALE_DOWN), after_assigned_pod_scale_down),
+        ClusterEventWithHint(ClusterEvent(TARGET_POD, ActionType.UPDATE_POD_SCALE_DOWN), after_target_pod_scale_down),
     ]
 
 
 __all__ = [
-    "ClusterEvent",
-    "ClusterEventWithHint",
     "DeviceClass",
-    "QueueingHint",
     "after_assigned_pod_delete",
     "after_assigned_pod_scale_down",
     "after_device_class_event",

@@ -12,8 +12,8 @@ from typing import Any, Callable, Iterable, Mapping, Sequence, TypeVar
 
 from ..content import label_key_errors
 from ..errors import ConfigError
-from ..field_errors import (FieldError, child, duplicate, forbidden, go_json, go_quote, index, invalid, not_supported,
-                            raise_if_any, required)
+from ..field_errors import (FieldError, child, duplicate, forbidden, index, invalid, not_supported, raise_if_any,
+                            required)
 
 T = TypeVar("T")
 
@@ -140,8 +140,6 @@ __all__ = [
     "fields",
     "forbidden",
     "index",
-    "go_json",
-    "go_quote",
     "invalid",
     "items",
     "not_supported",

@@ -18,7 +18,8 @@ from conformance.extender.script import ExtenderScriptError, parse_script
 from conformance.extender.verbs import NO_BINDER
 from conformance.extender.server import ExtenderServer
 from reference.extender import ExtenderError, HostPriority, HTTPExtender, Victims
-from reference.extender_wire import binding_args, extender_args, marshal, preemption_args
+from reference.extender_wire import binding_args, extender_args, preemption_args
+from reference.gofmt import marshal
 from reference.nodeinfo import NodeInfo, Snapshot
 from reference.probe.trace import Trace
 from reference.scenario import EXTENDER_SCRIPT_ANNOTATION

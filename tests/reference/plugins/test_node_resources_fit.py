@@ -29,13 +29,8 @@ import pytest
 from reference.cycle_state import CycleState
 from reference.errors import ConfigError
 from reference.nodeinfo import NodeInfo, Snapshot
-from reference.plugins.node_resources_fit import (
-    PRE_FILTER_STATE_KEY,
-    InsufficientResource,
-    NodeResourcesFit,
-    compute_pod_resource_request,
-    fits_request,
-)
+from reference.events import ActionType, QueueingHint
+from reference.plugins.node_resources_fit import PRE_FILTER_STATE_KEY, NodeResourcesFit
 from reference.plugins.node_resources_fit_args import (
     LEAST_ALLOCATED,
     MOST_ALLOCATED,
@@ -45,7 +40,6 @@ from reference.plugins.node_resources_fit_args import (
 )
 from reference.plugins.node_resources_fit_hints import (
     DeviceClass,
-    QueueingHint,
     after_assigned_pod_delete,
     after_assigned_pod_scale_down,
     after_device_class_event,
@@ -54,6 +48,7 @@ from reference.plugins.node_resources_fit_hints import (
     have_any_requested_resources_increased,
     is_fit,
 )
+from reference.plugins.node_resources_fit_request import InsufficientResource, compute_pod_resource_request, fits_request
 from reference.plugins.resource_args import DEFAULT_RESOURCES, ResourceSpec, UtilizationShapePoint
 from reference.status import SUCCESS, Code, Status
 from reference.types import Container, Node, Pod
@@ -341,13 +336,13 @@ def test_fit_score(request_, nodes, existing, strategy, run_pre_score, want):
 def test_events_to_register_at_v1_37_1_defaults():
     """Derived from EventsToRegister with DRAExtendedResource and InPlacePodVerticalScaling on
     (both GA in v1.37.2), InPlacePodVerticalScalingSchedulerPreemption off."""
-    events = [(e.event.resource, e.event.actions) for e in NodeResourcesFit.new(None, None).events_to_register()]
+    events = [(e.event.resource, e.event.action_type) for e in NodeResourcesFit.new(None, None).events_to_register()]
     assert events == [
-        ("AssignedPod", frozenset({"Delete"})),
-        ("Node", frozenset({"Add", "UpdateNodeAllocatable"})),
-        ("resource.k8s.io/DeviceClass", frozenset({"Add", "Update"})),
-        ("AssignedPod", frozenset({"UpdatePodScaleDown"})),
-        ("TargetPod", frozenset({"UpdatePodScaleDown"})),
+        ("AssignedPod", ActionType.DELETE),
+        ("Node", ActionType.ADD | ActionType.UPDATE_NODE_ALLOCATABLE),
+        ("resource.k8s.io/DeviceClass", ActionType.ADD | ActionType.UPDATE),
+        ("AssignedPod", ActionType.UPDATE_POD_SCALE_DOWN),
+        ("TargetPod", ActionType.UPDATE_POD_SCALE_DOWN),
     ]
 
 
