@@ -59,6 +59,8 @@ def broken(*, extender_server=None) -> ReferenceBackend:
 @pytest.fixture
 def suite(pytester, monkeypatch):
     monkeypatch.setenv("PYTHONPATH", str(ROOT))
+    # Run under `pytest -n`, this process is a worker itself: its controller-to-be must not inherit the name.
+    monkeypatch.delenv("PYTEST_XDIST_WORKER", raising=False)
 
     def run(backend: str, invariants: tuple[str, ...], *args: str):
         selected = [a for inv in invariants for a in ("--invariant", inv)]
