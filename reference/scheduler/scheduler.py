@@ -16,7 +16,7 @@ from ..nodeinfo import PodInfo, Snapshot
 from ..status import SUCCESS, Code, Status
 from ..types import Namespace, Node, Pod, PodCondition, PodDisruptionBudget, Workload
 from .clock import VirtualClock
-from .cluster import ClusterStore
+from .api_server import ClusterStore
 from .fit_error import Diagnosis, FitError
 from .queue import SchedulingQueue
 from .schedule_one import CLEAR_NOMINATED_NODE, CycleFailure, ScheduleResult, SchedulingAlgorithm

@@ -11,7 +11,7 @@ from reference.nodeinfo import PodInfo
 from reference.plugins.preemption.executor import clear_nominated_node_name
 from reference.scheduler.build import build_scheduler
 from reference.scheduler.clock import VirtualClock
-from reference.scheduler.cluster import ClusterStore
+from reference.scheduler.api_server import ClusterStore
 from reference.scheduler.queue import SchedulingQueue
 from tests.builders import FakeClient, node, pod
 

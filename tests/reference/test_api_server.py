@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from reference.scheduler.cluster import ClusterStore
+from reference.scheduler.api_server import ClusterStore
 from tests.builders import node, pod
 
 
