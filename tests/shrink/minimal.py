@@ -9,6 +9,8 @@ from hypothesis import HealthCheck, Phase, given, seed, settings
 from hypothesis.database import InMemoryExampleDatabase
 from hypothesis.strategies import SearchStrategy
 
+from conformance.search.hypothesis_internals import repeatable
+
 T = TypeVar("T")
 
 
@@ -41,7 +43,8 @@ def minimal(strategy: SearchStrategy[T], condition: Callable[[T], bool], *, max_
     best: T | None = None
     for _ in range(rounds):
         try:
-            search()
+            with repeatable():  # the same examples whatever modules the session has imported
+                search()
         except _Found:
             pass
         assert satisfying, f"no example of {strategy!r} satisfies the condition"
