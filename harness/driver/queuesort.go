@@ -3,6 +3,7 @@ package driver
 import (
 	"encoding/json"
 	"fmt"
+	"time"
 
 	"github.com/kube-scheduler-conformance/harness/fwk"
 )
@@ -17,6 +18,9 @@ type QueuedPod struct {
 	BackoffExpiration   int64           `json:"backoffExpiration"`
 	InitialAttemptDelta *int64          `json:"initialAttempt,omitempty"`
 }
+
+// queueEpoch is the instant QueuedPod times count from.
+var queueEpoch = time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC)
 
 // lessMatrix is Less over every ordered pair of queued pods.
 func (s *sequence) lessMatrix(c Call) (Result, error) {
