@@ -251,6 +251,7 @@ const foreignKey fwk.StateKey = "conformance.io/another-plugin"
 
 type foreignState struct{ Value string }
 
+// Clone copies the entry, as CycleState.Clone does for every entry.
 func (f *foreignState) Clone() fwk.StateData { c := *f; return &c }
 
 // status reads a returned status; nil is Success, as everywhere in the framework.

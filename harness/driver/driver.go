@@ -61,6 +61,7 @@ type UnknownPluginError struct {
 	Plugins []string
 }
 
+// Error names the plugin and the profile's plugins.
 func (e *UnknownPluginError) Error() string {
 	return fmt.Sprintf("plugin %q is not in the effective profile; its plugins are: %s", e.Name, strings.Join(e.Plugins, ", "))
 }

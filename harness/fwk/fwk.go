@@ -21,6 +21,7 @@ type (
 	PodInfo    = upstream.PodInfo
 )
 
+// The status codes, in k8s.io/kube-scheduler/framework on every release from v1.34.
 const (
 	Success                      = upstream.Success
 	Error                        = upstream.Error
@@ -44,6 +45,8 @@ type (
 	QueueingHintFn       = upstream.QueueingHintFn
 )
 
+// The event actions and resources and the hints, in k8s.io/kube-scheduler/framework on
+// every release from v1.34.
 const (
 	Add             = upstream.Add
 	Delete          = upstream.Delete

@@ -34,4 +34,5 @@ type (
 	NodeInfoLister      = upstream.NodeInfoLister
 )
 
+// ModeOverride is the NominatingMode that sets the pod's nominated node.
 const ModeOverride = upstream.ModeOverride

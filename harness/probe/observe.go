@@ -25,6 +25,7 @@ const ObservedCycleKey fwk.StateKey = "sched-conformance.io/observed-cycle"
 
 type observedMark struct{ attempt int }
 
+// Clone copies the mark, as CycleState.Clone does for every entry.
 func (m *observedMark) Clone() fwk.StateData { return &observedMark{attempt: m.attempt} }
 
 // observedCycle returns the pod's observed cycle for this CycleState, starting one when it has none.
@@ -70,6 +71,7 @@ type observed struct {
 	rec  *Recorder
 }
 
+// Name is the wrapped plugin's, so that the framework and the records name the plugin itself.
 func (o observed) Name() string { return o.name }
 
 func (o observed) record(point string, state fwk.CycleState, pod *v1.Pod, node string, status *fwk.Status) Record {
@@ -113,6 +115,7 @@ type preEnqueueObserved struct {
 	pl fwk.PreEnqueuePlugin
 }
 
+// PreEnqueue calls the plugin's PreEnqueue and records it.
 func (w *preEnqueueObserved) PreEnqueue(ctx context.Context, pod *v1.Pod) *fwk.Status {
 	s := w.pl.PreEnqueue(ctx, pod)
 	w.done("PreEnqueue", nil, pod, "", s)
@@ -129,6 +132,7 @@ type preFilterObserved struct {
 	pl fwk.PreFilterPlugin
 }
 
+// PreFilter calls the plugin's PreFilter and records it with its node result.
 func (w *preFilterObserved) PreFilter(ctx context.Context, state fwk.CycleState, pod *v1.Pod, nodes []fwk.NodeInfo) (*fwk.PreFilterResult, *fwk.Status) {
 	result, s := w.pl.PreFilter(ctx, state, pod, nodes)
 	rec := w.record("PreFilter", state, pod, "", s)
@@ -139,6 +143,7 @@ func (w *preFilterObserved) PreFilter(ctx context.Context, state fwk.CycleState,
 	return result, s
 }
 
+// PreFilterExtensions wraps the plugin's extensions; nil when it has none, as the framework expects.
 func (w *preFilterObserved) PreFilterExtensions() fwk.PreFilterExtensions {
 	ext := w.pl.PreFilterExtensions()
 	if ext == nil {
@@ -152,12 +157,14 @@ type preFilterExtensionsObserved struct {
 	ext fwk.PreFilterExtensions
 }
 
+// AddPod calls the plugin's AddPod and records it with the node.
 func (w *preFilterExtensionsObserved) AddPod(ctx context.Context, state fwk.CycleState, pod *v1.Pod, add fwk.PodInfo, ni fwk.NodeInfo) *fwk.Status {
 	s := w.ext.AddPod(ctx, state, pod, add, ni)
 	w.done("AddPod", state, pod, nodeName(ni), s)
 	return s
 }
 
+// RemovePod calls the plugin's RemovePod and records it with the node.
 func (w *preFilterExtensionsObserved) RemovePod(ctx context.Context, state fwk.CycleState, pod *v1.Pod, remove fwk.PodInfo, ni fwk.NodeInfo) *fwk.Status {
 	s := w.ext.RemovePod(ctx, state, pod, remove, ni)
 	w.done("RemovePod", state, pod, nodeName(ni), s)
@@ -174,6 +181,7 @@ type filterObserved struct {
 	pl fwk.FilterPlugin
 }
 
+// Filter calls the plugin's Filter and records it with the node.
 func (w *filterObserved) Filter(ctx context.Context, state fwk.CycleState, pod *v1.Pod, ni fwk.NodeInfo) *fwk.Status {
 	s := w.pl.Filter(ctx, state, pod, ni)
 	w.done("Filter", state, pod, nodeName(ni), s)
@@ -190,6 +198,7 @@ type postFilterObserved struct {
 	pl fwk.PostFilterPlugin
 }
 
+// PostFilter calls the plugin's PostFilter and records it with the node it nominates, if any.
 func (w *postFilterObserved) PostFilter(ctx context.Context, state fwk.CycleState, pod *v1.Pod, m fwk.NodeToStatusReader) (*fwk.PostFilterResult, *fwk.Status) {
 	result, s := w.pl.PostFilter(ctx, state, pod, m)
 	rec := w.record("PostFilter", state, pod, "", s)
@@ -211,6 +220,7 @@ type preScoreObserved struct {
 	pl fwk.PreScorePlugin
 }
 
+// PreScore calls the plugin's PreScore and records it.
 func (w *preScoreObserved) PreScore(ctx context.Context, state fwk.CycleState, pod *v1.Pod, nodes []fwk.NodeInfo) *fwk.Status {
 	s := w.pl.PreScore(ctx, state, pod, nodes)
 	w.done("PreScore", state, pod, "", s)
@@ -227,6 +237,7 @@ type scoreObserved struct {
 	pl fwk.ScorePlugin
 }
 
+// Score calls the plugin's Score and records it with the score.
 func (w *scoreObserved) Score(ctx context.Context, state fwk.CycleState, pod *v1.Pod, ni fwk.NodeInfo) (int64, *fwk.Status) {
 	score, s := w.pl.Score(ctx, state, pod, ni)
 	rec := w.record("Score", state, pod, nodeName(ni), s)
@@ -235,6 +246,7 @@ func (w *scoreObserved) Score(ctx context.Context, state fwk.CycleState, pod *v1
 	return score, s
 }
 
+// ScoreExtensions wraps the plugin's extensions; nil when it has none, as the framework expects.
 func (w *scoreObserved) ScoreExtensions() fwk.ScoreExtensions {
 	ext := w.pl.ScoreExtensions()
 	if ext == nil {
@@ -248,6 +260,7 @@ type scoreExtensionsObserved struct {
 	ext fwk.ScoreExtensions
 }
 
+// NormalizeScore calls the plugin's NormalizeScore and records the scores it leaves.
 func (w *scoreExtensionsObserved) NormalizeScore(ctx context.Context, state fwk.CycleState, pod *v1.Pod, scores fwk.NodeScoreList) *fwk.Status {
 	s := w.ext.NormalizeScore(ctx, state, pod, scores)
 	rec := w.record("NormalizeScore", state, pod, "", s)
@@ -269,12 +282,14 @@ type reserveObserved struct {
 	pl fwk.ReservePlugin
 }
 
+// Reserve calls the plugin's Reserve and records it.
 func (w *reserveObserved) Reserve(ctx context.Context, state fwk.CycleState, pod *v1.Pod, node string) *fwk.Status {
 	s := w.pl.Reserve(ctx, state, pod, node)
 	w.done("Reserve", state, pod, node, s)
 	return s
 }
 
+// Unreserve calls the plugin's Unreserve and records it.
 func (w *reserveObserved) Unreserve(ctx context.Context, state fwk.CycleState, pod *v1.Pod, node string) {
 	w.pl.Unreserve(ctx, state, pod, node)
 	w.done("Unreserve", state, pod, node, nil)
@@ -290,6 +305,7 @@ type permitObserved struct {
 	pl fwk.PermitPlugin
 }
 
+// Permit calls the plugin's Permit and records it, with the timeout of a Wait.
 func (w *permitObserved) Permit(ctx context.Context, state fwk.CycleState, pod *v1.Pod, node string) (*fwk.Status, time.Duration) {
 	s, timeout := w.pl.Permit(ctx, state, pod, node)
 	rec := w.record("Permit", state, pod, node, s)
@@ -311,6 +327,7 @@ type preBindObserved struct {
 	pl fwk.PreBindPlugin
 }
 
+// PreBind calls the plugin's PreBind and records it.
 func (w *preBindObserved) PreBind(ctx context.Context, state fwk.CycleState, pod *v1.Pod, node string) *fwk.Status {
 	s := w.pl.PreBind(ctx, state, pod, node)
 	w.done("PreBind", state, pod, node, s)
@@ -327,6 +344,7 @@ type bindObserved struct {
 	pl fwk.BindPlugin
 }
 
+// Bind calls the plugin's Bind and records it.
 func (w *bindObserved) Bind(ctx context.Context, state fwk.CycleState, pod *v1.Pod, node string) *fwk.Status {
 	s := w.pl.Bind(ctx, state, pod, node)
 	w.done("Bind", state, pod, node, s)
@@ -343,6 +361,7 @@ type postBindObserved struct {
 	pl fwk.PostBindPlugin
 }
 
+// PostBind calls the plugin's PostBind and records it.
 func (w *postBindObserved) PostBind(ctx context.Context, state fwk.CycleState, pod *v1.Pod, node string) {
 	w.pl.PostBind(ctx, state, pod, node)
 	w.done("PostBind", state, pod, node, nil)

@@ -42,6 +42,7 @@ var (
 	_ fwk.PostBindPlugin   = (*Probe)(nil)
 )
 
+// Name is the registration's name (Probe0..Probe7), which scripts address.
 func (p *Probe) Name() string { return p.name }
 
 func podKey(pod *v1.Pod) string { return pod.Namespace + "/" + pod.Name }
@@ -80,6 +81,7 @@ func (p *Probe) simple(point string, state fwk.CycleState, pod *v1.Pod, node str
 	return status
 }
 
+// PreEnqueue answers and records as the pod's script says, in the pod's current cycle.
 func (p *Probe) PreEnqueue(_ context.Context, pod *v1.Pod) *fwk.Status {
 	attempt := p.rec.currentCycle(podKey(pod))
 	a, status := p.act("PreEnqueue", pod, attempt, "", false)
@@ -89,6 +91,8 @@ func (p *Probe) PreEnqueue(_ context.Context, pod *v1.Pod) *fwk.Status {
 	return status
 }
 
+// PreFilter answers as the pod's script says (with its node result, if any) and records
+// it, marking a cycle state that outlived its cycle as leaked.
 func (p *Probe) PreFilter(_ context.Context, state fwk.CycleState, pod *v1.Pod, _ []fwk.NodeInfo) (*fwk.PreFilterResult, *fwk.Status) {
 	attempt, leaked := p.rec.cycle(state, podKey(pod), p.name, true)
 	a, status := p.act("PreFilter", pod, attempt, "", leaked)
@@ -106,20 +110,25 @@ func (p *Probe) PreFilter(_ context.Context, state fwk.CycleState, pod *v1.Pod, 
 	return result, status
 }
 
+// PreFilterExtensions is the probe itself: AddPod and RemovePod are scripted too.
 func (p *Probe) PreFilterExtensions() fwk.PreFilterExtensions { return p }
 
+// AddPod answers and records as the pod's script says.
 func (p *Probe) AddPod(_ context.Context, state fwk.CycleState, pod *v1.Pod, _ fwk.PodInfo, nodeInfo fwk.NodeInfo) *fwk.Status {
 	return p.simple("AddPod", state, pod, nodeInfo.Node().Name)
 }
 
+// RemovePod answers and records as the pod's script says.
 func (p *Probe) RemovePod(_ context.Context, state fwk.CycleState, pod *v1.Pod, _ fwk.PodInfo, nodeInfo fwk.NodeInfo) *fwk.Status {
 	return p.simple("RemovePod", state, pod, nodeInfo.Node().Name)
 }
 
+// Filter answers and records as the pod's script says for the node.
 func (p *Probe) Filter(_ context.Context, state fwk.CycleState, pod *v1.Pod, nodeInfo fwk.NodeInfo) *fwk.Status {
 	return p.simple("Filter", state, pod, nodeInfo.Node().Name)
 }
 
+// PostFilter answers as the pod's script says, nominating the node it names, if any, and records it.
 func (p *Probe) PostFilter(_ context.Context, state fwk.CycleState, pod *v1.Pod, _ fwk.NodeToStatusReader) (*fwk.PostFilterResult, *fwk.Status) {
 	attempt, _ := p.rec.cycle(state, podKey(pod), p.name, false)
 	a, status := p.act("PostFilter", pod, attempt, "", false)
@@ -137,10 +146,12 @@ func (p *Probe) PostFilter(_ context.Context, state fwk.CycleState, pod *v1.Pod,
 	return result, status
 }
 
+// PreScore answers and records as the pod's script says.
 func (p *Probe) PreScore(_ context.Context, state fwk.CycleState, pod *v1.Pod, _ []fwk.NodeInfo) *fwk.Status {
 	return p.simple("PreScore", state, pod, "")
 }
 
+// Score returns and records the script's score for the node.
 func (p *Probe) Score(_ context.Context, state fwk.CycleState, pod *v1.Pod, nodeInfo fwk.NodeInfo) (int64, *fwk.Status) {
 	node := nodeInfo.Node().Name
 	attempt, _ := p.rec.cycle(state, podKey(pod), p.name, false)
@@ -163,6 +174,7 @@ func (p *Probe) ScoreExtensions() fwk.ScoreExtensions {
 	return nil
 }
 
+// NormalizeScore sets the scores the script gives and records the list it leaves.
 func (p *Probe) NormalizeScore(_ context.Context, state fwk.CycleState, pod *v1.Pod, scores fwk.NodeScoreList) *fwk.Status {
 	attempt, _ := p.rec.cycle(state, podKey(pod), p.name, false)
 	a, status := p.act("NormalizeScore", pod, attempt, "", false)
@@ -182,15 +194,19 @@ func (p *Probe) NormalizeScore(_ context.Context, state fwk.CycleState, pod *v1.
 	return status
 }
 
+// Reserve answers and records as the pod's script says.
 func (p *Probe) Reserve(_ context.Context, state fwk.CycleState, pod *v1.Pod, nodeName string) *fwk.Status {
 	return p.simple("Reserve", state, pod, nodeName)
 }
 
+// Unreserve only records the call: it has nothing to answer.
 func (p *Probe) Unreserve(_ context.Context, state fwk.CycleState, pod *v1.Pod, nodeName string) {
 	attempt, _ := p.rec.cycle(state, podKey(pod), p.name, false)
 	p.rec.record(p.base("Unreserve", pod, attempt, nodeName, nil), p.args.Collector)
 }
 
+// Permit answers and records as the pod's script says; a Wait with `then`
+// later allows or rejects the waiting pod (signal).
 func (p *Probe) Permit(_ context.Context, state fwk.CycleState, pod *v1.Pod, nodeName string) (*fwk.Status, time.Duration) {
 	attempt, _ := p.rec.cycle(state, podKey(pod), p.name, false)
 	a, status := p.act("Permit", pod, attempt, nodeName, false)
@@ -245,6 +261,7 @@ func (p *Probe) signal(pod *v1.Pod, attempt int, then Signal, stop <-chan struct
 	}
 }
 
+// PreBind answers and records as the pod's script says.
 func (p *Probe) PreBind(_ context.Context, state fwk.CycleState, pod *v1.Pod, nodeName string) *fwk.Status {
 	return p.simple("PreBind", state, pod, nodeName)
 }
@@ -269,6 +286,7 @@ func (p *Probe) Bind(ctx context.Context, state fwk.CycleState, pod *v1.Pod, nod
 	return status
 }
 
+// PostBind only records the call: it has nothing to answer.
 func (p *Probe) PostBind(_ context.Context, state fwk.CycleState, pod *v1.Pod, nodeName string) {
 	attempt, _ := p.rec.cycle(state, podKey(pod), p.name, false)
 	p.rec.record(p.base("PostBind", pod, attempt, nodeName, nil), p.args.Collector)

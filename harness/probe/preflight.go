@@ -12,10 +12,12 @@ import (
 
 // PreBindPreFlight's signature since v1.36; preflight_until135.go has the older one.
 
+// PreBindPreFlight answers and records as the pod's script says, with no result.
 func (p *Probe) PreBindPreFlight(_ context.Context, state fwk.CycleState, pod *v1.Pod, nodeName string) (*fwk.PreBindPreFlightResult, *fwk.Status) {
 	return nil, p.simple("PreBindPreFlight", state, pod, nodeName)
 }
 
+// PreBindPreFlight calls the plugin's PreBindPreFlight and records it.
 func (w *preBindObserved) PreBindPreFlight(ctx context.Context, state fwk.CycleState, pod *v1.Pod, node string) (*fwk.PreBindPreFlightResult, *fwk.Status) {
 	result, s := w.pl.PreBindPreFlight(ctx, state, pod, node)
 	w.done("PreBindPreFlight", state, pod, node, s)

@@ -23,6 +23,7 @@ type cycleMark struct {
 	preFiltered map[string]bool
 }
 
+// Clone copies the mark with a set of its own, as CycleState.Clone does for every entry.
 func (m *cycleMark) Clone() fwk.StateData {
 	c := &cycleMark{attempt: m.attempt, preFiltered: make(map[string]bool, len(m.preFiltered))}
 	for k := range m.preFiltered {

@@ -79,21 +79,25 @@ type recordedExtender struct {
 	bind  func(bindRequest) string
 }
 
+// Filter marks the call and passes it on.
 func (e *recordedExtender) Filter(pod *v1.Pod, nodes []fwk.NodeInfo) ([]fwk.NodeInfo, extenderv1.FailedNodesMap, extenderv1.FailedNodesMap, error) {
 	e.calls.mark(e.Extender, "filter", podKey(pod))
 	return e.Extender.Filter(pod, nodes)
 }
 
+// Prioritize marks the call and passes it on.
 func (e *recordedExtender) Prioritize(pod *v1.Pod, nodes []fwk.NodeInfo) (*extenderv1.HostPriorityList, int64, error) {
 	e.calls.mark(e.Extender, "prioritize", podKey(pod))
 	return e.Extender.Prioritize(pod, nodes)
 }
 
+// ProcessPreemption marks the call and passes it on.
 func (e *recordedExtender) ProcessPreemption(pod *v1.Pod, victims map[string]*extenderv1.Victims, nodeInfos fwk.NodeInfoLister) (map[string]*extenderv1.Victims, error) {
 	e.calls.mark(e.Extender, "preempt", podKey(pod))
 	return e.Extender.ProcessPreemption(pod, victims, nodeInfos)
 }
 
+// Bind marks the call and serves the runner's bind requests until the extender's call returns.
 func (e *recordedExtender) Bind(binding *v1.Binding) error {
 	e.calls.mark(e.Extender, "bind", binding.Namespace+"/"+binding.Name)
 	done := make(chan error, 1)

@@ -209,6 +209,8 @@ func (p *progress) watch(live fmt.Stringer) {
 	p.mu.Unlock()
 }
 
+// String is the progress for the watchdog's message: the step, the virtual time, what is
+// pending and the live state.
 func (p *progress) String() string {
 	p.mu.Lock()
 	defer p.mu.Unlock()

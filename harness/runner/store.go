@@ -155,4 +155,5 @@ func (r eventRecorder) Eventf(regarding, _ runtime.Object, eventtype, reason, _,
 	r.s.poke()
 }
 
+// WithLogger is the recorder itself: it logs nothing.
 func (r eventRecorder) WithLogger(klog.Logger) events.EventRecorderLogger { return r }
