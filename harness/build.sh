@@ -17,7 +17,7 @@
 # bin/.mod-v1.X.Y, re-pinned there and tidied (the committed go.mod is never
 # touched), and the binaries go to bin/v1.X.Y/.
 # With --mod DIR --out DIR it builds a module prepared elsewhere (a user's
-# build: conformance/build writes it with their plugins) into DIR.
+# build: conformance/builds writes it with their plugins) into DIR.
 #
 # A binary is rebuilt only when its stamp (Go version, Kubernetes version,
 # sha256 of go.mod, go.sum and all non-test Go sources) changed; --force

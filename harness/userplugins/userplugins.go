@@ -1,5 +1,5 @@
 // Package userplugins holds the out-of-tree plugins a build adds beside the
-// probes. A user's build (conformance/build) writes zz_generated.go here,
+// probes. A user's build (conformance/builds) writes zz_generated.go here,
 // one init assignment per registration; the committed tree registers none.
 package userplugins
 
