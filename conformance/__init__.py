@@ -3,7 +3,10 @@ backend (the reference, the real kube-scheduler in-process, a cluster), the diff
 upgrade diffs. Entry points: the `sched-conformance` CLI (`cli`) and the pytest plugin (`pytest_plugin`).
 
 The public names below, for a `python:` backend or a test of your own, are imported on first use, so loading
-the pytest plugin (`import conformance.pytest_plugin`) imports nothing else."""
+the pytest plugin (`import conformance.pytest_plugin`) imports nothing else.
+
+PYTEST_DONT_REWRITE: the CLI imports this package before `pytest.main` marks it for assertion rewriting
+(it has no asserts); without the marker pytest warns, an error under `-W error`."""
 
 from __future__ import annotations
 

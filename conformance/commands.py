@@ -8,54 +8,22 @@ import sys
 from importlib import metadata
 from pathlib import Path
 
-from .reporting import reproducer
 from .core.errors import ConformanceError
+from .options import add_cli_options, pytest_argv, pytest_flag
 
 
 def add_to(sub: argparse._SubParsersAction) -> None:
-    r = sub.add_parser("run", help="run the conformance suite (wraps pytest --pyargs conformance.suite)")
-    r.add_argument("--backend", default="reference", help="reference, upstream, cluster or python:pkg.module:factory")
-    r.add_argument("--compare", help="a second backend to compare with")
-    r.add_argument("--profile", default="ci", choices=("dev", "ci", "thorough", "mutation"),
-                   help="Hypothesis settings profile")
-    r.add_argument("--invariant", action="append", default=[], help="only this invariant ID (repeatable)")
-    r.add_argument("--reproducers", help="directory for reproducers of failures")
-    r.add_argument("--cluster", choices=("local", "kind"), help="backend cluster on: local (default) or kind")
-    r.add_argument("--kubeconfig", help="backend cluster on this kubeconfig's cluster")
-    r.add_argument("--context", help="backend cluster: kubeconfig context")
-    r.add_argument("--scheduler-name", help="backend cluster on a kubeconfig: the cluster's scheduler")
-    r.add_argument("--allow-any-cluster", action="store_true",
-                   help="backend cluster: also on a context that does not look like a test cluster")
-    r.add_argument("--max-examples", help="examples per invariant instead of the profile's")
-    own = _own_scheduler_flags(r)
-    own.add_argument("--extender", action="append", default=[],
-                     help="your running extender's http:// URL prefix (filter, prioritize; repeatable)")
-    own.add_argument("--objects", help="package.module:name: your plugins' objects and pod labels as a Hypothesis "
-                                       "strategy of generators.Extras (or a function Scenario -> one)")
-    own.add_argument("--crd", action="append", default=[],
-                     help="backend cluster: install the CustomResourceDefinitions of this YAML file for the run and "
-                          "remove them afterwards (repeatable)")
-    own.add_argument("--own-scheduler", help="TOML file with go-modules, go-plugins, go-imports, k8s-version, "
-                                            "scheduler-config, objects, crds "
-                                            "(default: [tool.sched-conformance] in ./pyproject.toml)")
-    r.add_argument("--strict-coverage", action="store_true",
-                   help="fail an invariant whose rule no example exercised (skipped invariants stay skipped)")
+    r = sub.add_parser("run", help="run the conformance suite (wraps pytest --pyargs conformance.suite)",
+                       epilog=f"after --: passed to pytest (e.g. -- --junitxml=x).\n\n{EXIT_CODES}")
+    add_cli_options(r, "run")
     r.add_argument("pytest_args", nargs=argparse.REMAINDER, help="after --: passed to pytest (e.g. --junitxml=x)")
     r.set_defaults(run=_run)
     c = sub.add_parser("check-plugin", help="check one plugin's contract properties, driving it directly "
                                             "(wraps pytest --pyargs conformance.contracts.suite)",
-                       epilog="after --: passed to pytest (e.g. -- --junitxml=x)")
+                       epilog=f"after --: passed to pytest (e.g. -- --junitxml=x).\n\n{EXIT_CODES}")
     c.add_argument("plugin", nargs="?", help="a plugin of the effective profile (in-tree or yours)")
-    c.add_argument("--all", action="store_true", help="every plugin of the effective profile, in-tree included")
     c.add_argument("--list", action="store_true", help="the properties: id, statement, upstream source")
-    c.add_argument("--contract", action="append", default=[], help="only this property id (repeatable)")
-    c.add_argument("--profile", default="ci", choices=("dev", "ci", "thorough", "mutation"),
-                   help="Hypothesis settings profile")
-    c.add_argument("--max-examples", help="examples per property instead of the profile's")
-    c.add_argument("--reproducers", help="directory for reproducers of failures")
-    _own_scheduler_flags(c).add_argument(
-        "--own-scheduler", help="TOML file with go-modules, go-plugins, go-imports, k8s-version, scheduler-config "
-                                "(default: [tool.sched-conformance] in ./pyproject.toml)")
+    add_cli_options(c, "check-plugin")
     # After a positional, REMAINDER would swallow the options: cli.main splits the pytest arguments off at `--`.
     c.set_defaults(run=_check_plugin, pytest_args=[])
     i = sub.add_parser("invariants", help="the catalogue: id, statement, upstream source, capabilities")
@@ -78,97 +46,43 @@ def add_to(sub: argparse._SubParsersAction) -> None:
     v.set_defaults(run=_version)
 
 
-def _own_scheduler_flags(parser: argparse.ArgumentParser) -> argparse._ArgumentGroup:
-    own = parser.add_argument_group("your own scheduler (docs/own-scheduler.md)")
-    own.add_argument("--go-module", action="append", default=[],
-                     help="build with this Go module: ./dir or module/path@vX.Y.Z (repeatable)")
-    own.add_argument("--go-plugin", action="append", default=[],
-                     help="register NAME=import/path.Func from a --go-module (repeatable)")
-    own.add_argument("--go-import", action="append", default=[],
-                     help="link this package of a --go-module for its side effects, e.g. the scheme package "
-                          "that registers your plugins' args types (repeatable)")
-    own.add_argument("--k8s-version", help="build this Kubernetes release (default: the one your module requires)")
-    own.add_argument("--scheduler-config", help="your KubeSchedulerConfiguration: the base of every scenario")
-    return own
+EXIT_CODES = ("exit codes: 0 every test passed; 1 a violation (a test failed); 2 a usage or setup error "
+              "(one line on stderr: the bad value, then the fix)")
+
+
+def _pytest(argv: list[str], args: argparse.Namespace) -> int:
+    """pytest.main on `argv` and the arguments after `--`, with the suite's exit codes: a usage or setup error
+    the session finds is printed here as the command's one line."""
+    import pytest
+
+    from .pytest_plugin import SetupErrors
+    errors = SetupErrors()
+    code = int(pytest.main(argv + [a for a in args.pytest_args if a != "--"], plugins=[errors]))
+    if errors.message is not None:
+        raise ConformanceError(errors.message)
+    if code in (pytest.ExitCode.OK, pytest.ExitCode.TESTS_FAILED):
+        return code
+    if code == pytest.ExitCode.NO_TESTS_COLLECTED:
+        raise ConformanceError("no test was selected: check -k and the options after --")
+    return 2  # pytest's own usage error (reported above by pytest), an interruption, or an internal error
 
 
 def _run(args: argparse.Namespace) -> int:
-    import pytest
-    argv = ["--pyargs", "conformance.suite", "-p", "no:cacheprovider", "--backend", args.backend,
-            "--conformance-profile", args.profile]
-    if args.compare:
-        argv += ["--compare", args.compare]
-    for inv in args.invariant:
-        argv += ["--invariant", inv]
-    if args.reproducers:
-        argv += ["--reproducers", args.reproducers]
-    if args.max_examples:
-        argv += ["--conformance-max-examples", args.max_examples]
-    argv += _passed_on(args, ("cluster", "kubeconfig", "context", "scheduler_name", "k8s_version",
-                              "scheduler_config", "own_scheduler", "objects"),
-                       ("go_module", "go_plugin", "go_import", "extender", "crd"))
-    if args.allow_any_cluster:
-        argv.append("--allow-any-cluster")
-    if args.strict_coverage:
-        argv.append("--strict-coverage")
-    extra = [a for a in args.pytest_args if a != "--"]
-    return int(pytest.main(argv + extra))
-
-
-def _passed_on(args: argparse.Namespace, single: tuple[str, ...], repeated: tuple[str, ...]) -> list[str]:
-    """The given options, as pytest options of the same names."""
-    argv: list[str] = []
-    for flag in single:
-        if getattr(args, flag):
-            argv += ["--" + flag.replace("_", "-"), getattr(args, flag)]
-    for flag in repeated:
-        for value in getattr(args, flag):
-            argv += ["--" + flag.replace("_", "-"), value]
-    return argv
+    return _pytest(["--pyargs", "conformance.suite", "-p", "no:cacheprovider", *pytest_argv(args, "run")], args)
 
 
 def _check_plugin(args: argparse.Namespace) -> int:
-    from .contracts import REGISTRY
     if args.list:
+        from .contracts import REGISTRY
         for prop in REGISTRY.values():
             print(f"{prop.id}{' [race build]' if prop.race else ''}\n    {prop.statement}\n    source: {prop.source}")
         return 0
-    if bool(args.plugin) == bool(args.all):
+    if bool(args.plugin) == bool(args.conformance_check_plugin_all):
         raise ConformanceError("name one plugin (`check-plugin NodeResourcesFit`) or pass --all, not both or neither")
-    for prop in args.contract:
-        if prop not in REGISTRY:
-            raise ConformanceError(f"--contract {prop}: no such property; use one of {', '.join(REGISTRY)}")
+    argv = ["--pyargs", "conformance.contracts.suite", "-p", "no:cacheprovider", *pytest_argv(args, "check-plugin")]
     if args.plugin:
-        _known_plugin(args)
-    import pytest
-    argv = ["--pyargs", "conformance.contracts.suite", "-p", "no:cacheprovider", "--conformance-profile", args.profile]
-    argv += ["--check-plugin-all"] if args.all else ["--check-plugin", args.plugin]
-    for prop in args.contract:
-        argv += ["--contract", prop]
-    if args.max_examples:
-        argv += ["--conformance-max-examples", args.max_examples]
-    if args.reproducers:
-        argv += ["--reproducers", args.reproducers]
-    argv += _passed_on(args, ("k8s_version", "scheduler_config", "own_scheduler"),
-                       ("go_module", "go_plugin", "go_import"))
-    extra = [a for a in args.pytest_args if a != "--"]
-    return int(pytest.main(argv + extra))
-
-
-def _known_plugin(args: argparse.Namespace) -> None:
-    """An unknown plugin name ends the command with one line listing the effective profile's plugins."""
-    from .contracts.session import ContractSession
-    from .builds.own_scheduler import resolve
-    own = resolve(modules=args.go_module, plugins=args.go_plugin, imports=args.go_import,
-                  k8s_version=args.k8s_version, scheduler_config=args.scheduler_config, own_file=args.own_scheduler)
-    session = ContractSession(own)
-    try:
-        plugins = session.plugins()
-    finally:
-        session.close()
-    if args.plugin not in plugins:
-        raise ConformanceError(f"plugin {args.plugin!r} is not in the effective profile; its plugins are: "
-                               f"{', '.join(plugins)}")
+        argv += [pytest_flag("conformance_check_plugins"), args.plugin]
+    return _pytest(argv, args)
 
 
 def _invariants(args: argparse.Namespace) -> int:
@@ -201,19 +115,30 @@ def coverage_document(existing: str) -> str:
     return existing + ("\n" if existing and not existing.endswith("\n") else "") + block + "\n"
 
 
-def _coverage(output: str | None) -> int:
-    from pathlib import Path
+def _existing_document(path: Path) -> str:
+    """The file --output names ("" when it is new), checked before anything is written."""
+    if not path.parent.is_dir():
+        raise ConformanceError(f"--output {path}: the directory {path.parent} does not exist; create it or name "
+                               "a file in an existing directory")
+    if path.is_dir():
+        raise ConformanceError(f"--output {path}: is a directory; name a Markdown file (e.g. docs/coverage.md)")
+    try:
+        return path.read_text(encoding="utf-8") if path.exists() else ""
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ConformanceError(f"--output {path}: cannot read it as UTF-8 text ({exc}); name a Markdown file") from None
 
+
+def _coverage(output: str | None) -> int:
     from .invariants import REGISTRY
     from .invariants.coverage import problems, render
+    existing = _existing_document(Path(output)) if output is not None else None
     issues = problems(REGISTRY)
     for issue in issues:
         print(f"sched-conformance: coverage matrix: {issue}", file=sys.stderr)
     if output is None:
         print(render(REGISTRY), end="")
     else:
-        path = Path(output)
-        path.write_text(coverage_document(path.read_text() if path.exists() else ""))
+        Path(output).write_text(coverage_document(existing or ""))
         print(f"{output}: coverage matrix updated")
     return 1 if issues else 0
 
@@ -223,7 +148,8 @@ def _reproduce(args: argparse.Namespace) -> int:
     from .extender.server import ExtenderServer
     from .invariants import REGISTRY, Run, Violation
     from .contracts import reproducer as contract_reproducer
-    meta = json.loads(meta_file.read_text()) if (meta_file := Path(args.directory) / reproducer.META).is_file() else {}
+    from .reporting import reproducer
+    meta = _meta(Path(args.directory), reproducer.META)
     if contract_reproducer.is_contract(meta):
         return contract_reproducer.replay(args.directory, meta)
     scenario, meta = reproducer.read(args.directory)
@@ -254,6 +180,25 @@ def _reproduce(args: argparse.Namespace) -> int:
             backend.close()
     print(f"{inv.id} holds on {backend_name} for {args.directory}: the failure does not reproduce")
     return 0
+
+
+def _meta(directory: Path, name: str) -> dict:
+    """The reproducer's meta.json ({} when it has none); a missing directory or unreadable file is a usage error."""
+    if not directory.is_dir():
+        raise ConformanceError(f"{directory}: no such directory; give a reproducer directory a failing run wrote "
+                               "(under .sched-conformance/reproducers by default)")
+    path = directory / name
+    if not path.is_file():
+        return {}
+    try:
+        meta = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError) as exc:
+        raise ConformanceError(f"{path}: not the JSON a failing run writes ({str(exc).splitlines()[0]}); "
+                               "replay an unmodified reproducer directory") from None
+    if not isinstance(meta, dict):
+        raise ConformanceError(f"{path}: not the JSON object a failing run writes; replay an unmodified "
+                               "reproducer directory")
+    return meta
 
 
 def _own_runner(directory: str, meta: dict, backend_name: str) -> dict:

@@ -1,7 +1,8 @@
 """pytest plugin (entry point `pytest11`): options, the backend fixture, and the report header.
 
-Heavy imports happen only when the suite runs; in any other pytest session the plugin only adds
-its options.
+The options are namespaced (`--conformance-backend`, ...; the table is conformance/options.py). Heavy
+imports happen only when the suite runs; in any other pytest session the plugin only adds its options
+and a marker.
 """
 
 from __future__ import annotations
@@ -9,108 +10,104 @@ from __future__ import annotations
 import contextlib
 import re
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, Iterator, NoReturn
 
 import pytest
 
-DEFAULT_REPRODUCERS = ".sched-conformance/reproducers"
+from .options import DEFAULT_REPRODUCERS, BY_DEST, add_pytest_options
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
-    group = parser.getgroup("sched-conformance", "kube-scheduler conformance suite")
-    group.addoption("--backend", dest="conformance_backend", default=None,
-                    help="backend to test: reference (default), upstream, cluster, python:pkg.module:factory")
-    group.addoption("--compare", dest="conformance_compare", default=None,
-                    help="a second backend: also check that both agree where upstream is deterministic")
-    group.addoption("--conformance-profile", dest="conformance_profile", default="dev",
-                    choices=("dev", "ci", "thorough", "mutation"),
-                    help="Hypothesis settings: dev, ci (derandomized), thorough, mutation (25 examples, no shrink)")
-    group.addoption("--conformance-max-examples", dest="conformance_max_examples", type=_positive, default=None,
-                    help="examples per test instead of the profile's (e.g. to bound a slow backend)")
-    group.addoption("--invariant", dest="conformance_invariants", action="append", default=[],
-                    help="only this invariant ID (repeatable); see `sched-conformance invariants`")
-    group.addoption("--strict-coverage", dest="conformance_strict_coverage", action="store_true",
-                    help="fail an invariant whose rule no example exercised (a vacuous pass)")
-    group.addoption("--reproducers", dest="conformance_reproducers", default=DEFAULT_REPRODUCERS,
-                    help=f"directory for reproducers of failures (default {DEFAULT_REPRODUCERS})")
-    # --backend cluster: which cluster (conformance/cluster/target.py); none given: the local control plane.
-    group.addoption("--cluster", dest="conformance_cluster", default=None, choices=("local", "kind"),
-                    help="backend cluster on: local (control plane from harness/bin, the default) or kind")
-    group.addoption("--kubeconfig", dest="conformance_kubeconfig", default=None,
-                    help="backend cluster on this kubeconfig's cluster")
-    group.addoption("--context", dest="conformance_context", default=None, help="backend cluster: kubeconfig context")
-    group.addoption("--scheduler-name", dest="conformance_scheduler_name", default=None,
-                    help="backend cluster on a kubeconfig: the cluster's scheduler (default default-scheduler)")
-    group.addoption("--allow-any-cluster", dest="conformance_allow_any_cluster", action="store_true",
-                    help="backend cluster: also on a context that does not look like a test cluster")
-    # The user's own scheduler (conformance/builds/own_scheduler.py): built with their Go plugins, run on their config.
-    group.addoption("--go-module", dest="conformance_go_modules", action="append", default=[],
-                    help="backend upstream: build with this Go module (./dir or module/path@vX.Y.Z; repeatable)")
-    group.addoption("--go-plugin", dest="conformance_go_plugins", action="append", default=[],
-                    help="backend upstream: register NAME=import/path.Func from a --go-module (repeatable)")
-    group.addoption("--go-import", dest="conformance_go_imports", action="append", default=[],
-                    help="backend upstream: link this package of a --go-module for its side effects, e.g. the "
-                         "scheme package that registers your plugins' args types (repeatable)")
-    group.addoption("--k8s-version", dest="conformance_k8s_version", default=None,
-                    help="backend upstream: build this Kubernetes release (default: the one your module requires)")
-    group.addoption("--scheduler-config", dest="conformance_scheduler_config", default=None,
-                    help="your KubeSchedulerConfiguration: the base of every scenario (probes are added around "
-                         "your plugins)")
-    group.addoption("--extender", dest="conformance_extenders", action="append", default=[],
-                    help="your running HTTP extender's URL prefix (filter and prioritize verbs; repeatable): "
-                         "its answers are checked against the wire contract")
-    # Plugin contracts (conformance/contracts): one plugin driven directly.
-    group.addoption("--check-plugin", dest="conformance_check_plugins", action="append", default=[],
-                    help="contract suite: check this plugin of the effective profile (repeatable)")
-    group.addoption("--check-plugin-all", dest="conformance_check_plugin_all", action="store_true",
-                    help="contract suite: check every plugin of the effective profile")
-    group.addoption("--contract", dest="conformance_contracts", action="append", default=[],
-                    help="contract suite: only this property id (repeatable); see `sched-conformance check-plugin "
-                         "--list`")
-    group.addoption("--objects", dest="conformance_objects", default=None,
-                    help="package.module:name: your plugins' objects and pod labels, a Hypothesis strategy of "
-                         "generators.Extras (or a function Scenario -> one), added to every scenario")
-    group.addoption("--crd", dest="conformance_crds", action="append", default=[],
-                    help="backend cluster: install the CustomResourceDefinitions of this YAML file for the run, "
-                         "remove them afterwards (repeatable)")
-    group.addoption("--own-scheduler", dest="conformance_own_scheduler", default=None,
-                    help="a TOML file with go-modules, go-plugins, go-imports, k8s-version, scheduler-config, objects, crds "
-                         "(default: [tool.sched-conformance] of ./pyproject.toml)")
+    add_pytest_options(parser.getgroup("sched-conformance", "kube-scheduler conformance suite"))
 
 
 _CLUSTER_OPTIONS = {"cluster": "conformance_cluster", "kubeconfig": "conformance_kubeconfig",
                     "context": "conformance_context", "scheduler_name": "conformance_scheduler_name",
                     "allow_any_cluster": "conformance_allow_any_cluster"}
+_CONTRACT_OPTIONS = ("conformance_check_plugins", "conformance_check_plugin_all", "conformance_contracts")
 
 
 def _cluster_options(config: pytest.Config) -> dict[str, Any]:
     return {key: config.getoption(dest) for key, dest in _CLUSTER_OPTIONS.items() if config.getoption(dest)}
 
 
-def _positive(text: str) -> int:
-    if not text.isdigit() or int(text) < 1:
-        raise pytest.UsageError(f"--conformance-max-examples {text!r}: use a whole number of at least 1")
-    return int(text)
+class SetupErrors:
+    """Given to `pytest.main(plugins=...)` by `sched-conformance run` and `check-plugin`: a usage or setup error
+    the session finds comes here, for the CLI to print as its one line (exit 2), instead of pytest's report."""
+
+    def __init__(self) -> None:
+        self.message: str | None = None
+
+    @pytest.hookimpl(tryfirst=True)
+    def pytest_configure(self, config: pytest.Config) -> None:
+        config.stash[_SETUP_ERRORS] = self
+
+
+_SETUP_ERRORS = pytest.StashKey[SetupErrors]()
+
+
+def setup_error(config: pytest.Config, message: str) -> NoReturn:
+    """End the session before its first test (and before the header, where it is found that early) with
+    `message`: a usage or setup error, one line naming the bad value and the fix."""
+    errors = config.stash.get(_SETUP_ERRORS, None)
+    if errors is not None:
+        errors.message = message
+        raise pytest.UsageError()  # pytest prints nothing for it; the CLI prints the message
+    raise pytest.UsageError(f"sched-conformance: {message}")
+
+
+def flag(config: pytest.Config, dest: str) -> str:
+    """The option `dest` as the user typed it: the CLI's short flag under the CLI, else the pytest option."""
+    option = BY_DEST[dest]
+    return "--" + option.flag if _SETUP_ERRORS in config.stash else option.pytest_option
+
+
+def _selected(config: pytest.Config) -> bool:
+    """Whether this session runs a suite: the plugin does nothing else in other sessions."""
+    return config.getoption("conformance_backend") is not None or any(
+        config.getoption(dest) for dest in _CONTRACT_OPTIONS)
 
 
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "conformance: a conformance-suite property test")
-    if config.getoption("conformance_backend") is not None:
-        from .core.errors import ConformanceError
-        try:
-            _session(config).own_scheduler()
-        except ConformanceError as exc:
-            raise pytest.UsageError(str(exc)) from None
+    if not _selected(config) and not config.getoption("conformance_invariants") and not _cluster_options(config):
+        return
+    from reference.errors import ReferenceError_
+
+    from .core.errors import ConformanceError
+    try:
+        message = _configuration_problem(config)
+    except (ConformanceError, ReferenceError_) as exc:
+        message = str(exc)
+    if message is not None:
+        setup_error(config, message)
+
+
+def _configuration_problem(config: pytest.Config) -> str | None:
+    """What is wrong with the options, as one line, found before any backend starts."""
+    backend = config.getoption("conformance_backend")
+    for name in filter(None, (backend, config.getoption("conformance_compare"))):
+        from .backends import BUILTIN
+        if name not in BUILTIN and not name.startswith("python:"):
+            return (f"backend {name!r} is unknown: use one of {', '.join(BUILTIN)} "
+                    "or python:package.module:factory")
     if config.getoption("conformance_invariants"):
         from .invariants import select
         try:
             select(config.getoption("conformance_invariants"))
         except KeyError as exc:
-            raise pytest.UsageError(str(exc.args[0])) from None
+            return str(exc.args[0])
     cluster_options = _cluster_options(config)
-    if cluster_options and "cluster" not in (config.getoption("conformance_backend"), config.getoption("conformance_compare")):
-        flag = "--" + next(iter(cluster_options)).replace("_", "-")
-        raise pytest.UsageError(f"{flag} applies to the cluster backend; add --backend cluster or drop {flag}")
+    if cluster_options and "cluster" not in (backend, config.getoption("conformance_compare")):
+        given = flag(config, _CLUSTER_OPTIONS[next(iter(cluster_options))])
+        return f"{given} applies to the cluster backend; add {flag(config, 'conformance_backend')} cluster or drop {given}"
+    reproducers = Path(config.getoption("conformance_reproducers"))
+    if _selected(config) and (reproducers.exists() and not reproducers.is_dir()):
+        return (f"{flag(config, 'conformance_reproducers')} {reproducers}: is a file, so a failure's reproducer "
+                "could not be written; give a directory (created when needed) or move the file")
+    if backend is not None:
+        _session(config).own_scheduler()
+    return None
 
 
 def pytest_report_header(config: pytest.Config) -> list[str] | None:
@@ -277,8 +274,31 @@ def contract_session(config: pytest.Config) -> Any:
         try:
             config.stash[_CONTRACTS] = ContractSession(_session(config).own_scheduler())
         except ConformanceError as exc:
-            raise pytest.UsageError(str(exc)) from None
+            setup_error(config, str(exc))
     return config.stash[_CONTRACTS]
+
+
+def contract_targets(config: pytest.Config) -> tuple[list[str], list[str]]:
+    """The plugins (--conformance-check-plugin, or every one with --conformance-check-plugin-all) and the
+    property ids (--conformance-contract, else all) the contract suite checks; unknown ones are a setup error."""
+    from .contracts import REGISTRY
+    wanted = config.getoption("conformance_contracts")
+    unknown = [p for p in wanted if p not in REGISTRY]
+    if unknown:
+        setup_error(config, f"{flag(config, 'conformance_contracts')} {unknown[0]}: no such property; use one of "
+                            f"{', '.join(REGISTRY)}")
+    session = contract_session(config)
+    known = session.plugins()
+    plugins = list(known) if config.getoption("conformance_check_plugin_all") else \
+        list(config.getoption("conformance_check_plugins"))
+    if not plugins:
+        setup_error(config, f"no plugin to check: name one with {flag(config, 'conformance_check_plugins')} NAME "
+                            f"(repeatable) or pass {flag(config, 'conformance_check_plugin_all')}")
+    for name in plugins:
+        if name not in known:
+            setup_error(config, f"plugin {name!r} is not in the effective profile; its plugins are: "
+                                f"{', '.join(known)}")
+    return plugins, wanted or list(REGISTRY)
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
@@ -290,9 +310,9 @@ def pytest_unconfigure(config: pytest.Config) -> None:
 
 def _open_backends(config: pytest.Config) -> None:
     """Start the backend and the --compare one; an unavailable one ends the run with its one-line fix."""
-    from .builds import BuildSpecError
-    from .core.errors import BackendUnavailable
-    from .builds.own_scheduler import OwnSchedulerError
+    from reference.errors import ReferenceError_
+
+    from .core.errors import ConformanceError
     session = _session(config)
     try:
         session.backend()
@@ -300,24 +320,31 @@ def _open_backends(config: pytest.Config) -> None:
             session.backend(config.getoption("conformance_compare"))
         session.base_config()  # the user's config must run on their scheduler before any test starts
         session.objects_hook()
-    except (BackendUnavailable, BuildSpecError, OwnSchedulerError) as exc:
-        message = f"sched-conformance: {exc}"
+    except (ConformanceError, ReferenceError_) as exc:
+        message = str(exc)
     else:
         return
     if hasattr(config, "workerinput"):
-        # pytest.exit in an xdist worker crashes the controller without the reason; failing the
+        # A usage error in an xdist worker crashes the controller without the reason; failing the
         # session fixture fails each test with it instead.
-        pytest.fail(message, pytrace=False)
-    pytest.exit(message, returncode=4)
+        pytest.fail(f"sched-conformance: {message}", pytrace=False)
+    setup_error(config, message)
 
 
+@pytest.hookimpl(tryfirst=True)
 def pytest_sessionstart(session: pytest.Session) -> None:
-    """Under pytest-xdist (`-n`), the controller runs no test but opens the backends before its workers
-    start (xdist's own hook runs last): an unavailable backend ends the run once, with its reason, and
-    a local control plane started here is the one every worker finds running and shares; it is tied
-    to the controller, so it outlives the last worker. Each worker opens its own backend instance."""
-    if session.config.pluginmanager.has_plugin("dsession") and session.config.getoption("conformance_backend"):
-        _open_backends(session.config)
+    """Start the backends (or the contract suite's drivers) before the terminal reporter's header, so that an
+    unavailable one ends the run with its one line before anything else is printed. Under pytest-xdist (`-n`),
+    the controller runs no test but opens them before its workers start: a local control plane started
+    here is the one every worker finds running and shares; it is tied to the controller, so it outlives
+    the last worker. Each worker opens its own backend instance."""
+    config = session.config
+    if hasattr(config, "workerinput"):
+        return
+    if config.getoption("conformance_backend"):
+        _open_backends(config)
+    if any(config.getoption(dest) for dest in _CONTRACT_OPTIONS):
+        contract_targets(config)
 
 
 @pytest.fixture(scope="session")

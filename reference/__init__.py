@@ -1,6 +1,9 @@
 """A pure-Python reference implementation of the Kubernetes scheduling framework (v1.37.2).
 
-The public names below are imported on first use, so `import reference` stays cheap."""
+The public names below are imported on first use, so `import reference` stays cheap.
+
+PYTEST_DONT_REWRITE: `sched-conformance run` imports this package before `pytest.main` marks the installed
+distribution's packages for assertion rewriting; without the marker pytest warns, an error under `-W error`."""
 
 from __future__ import annotations
 

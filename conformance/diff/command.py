@@ -9,14 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from ..core.errors import ConformanceError
-from ..search.profiles import PROFILES
-from . import baseline, gates
-from .compare import run_side
-from .engine import Sides, run_all
-from .groups import group, shrink_all
-from .report import DiffResult, markdown, write_all
-from .scenarios import fixed_scenarios
-from .sides import backend_for, build_both, check_gates, log, make_sides
+from ..options import PROFILES, add_cli_options
 
 
 def add_to(sub: argparse._SubParsersAction) -> None:
@@ -26,12 +19,7 @@ def add_to(sub: argparse._SubParsersAction) -> None:
     d.add_argument("--to", dest="to_version", help="the release you move to, e.g. v1.37.2")
     d.add_argument("--from-module", help="your plugin module as it is now (a directory with go.mod)")
     d.add_argument("--to-module", help="your plugin module as you will ship it")
-    own = d.add_argument_group("your own scheduler, the same on both sides (docs/own-scheduler.md)")
-    own.add_argument("--go-module", action="append", default=[], help="./dir or module/path@vX.Y.Z (repeatable)")
-    own.add_argument("--go-plugin", action="append", default=[], help="NAME=import/path.Func (repeatable)")
-    own.add_argument("--go-import", action="append", default=[], help="a package linked for its side effects")
-    own.add_argument("--scheduler-config", help="your KubeSchedulerConfiguration: the base of the general scenarios")
-    own.add_argument("--own-scheduler", help="TOML file with go-modules, go-plugins, go-imports, scheduler-config")
+    add_cli_options(d, "diff")  # your own scheduler, the same on both sides
     d.add_argument("--feature-gates", default="", help="Name=true,...: pin these gates on both sides")
     d.add_argument("--profile", default="ci", choices=PROFILES, help="sets the number of scenarios (default ci)")
     d.add_argument("--only", action="append", default=[],
@@ -45,22 +33,28 @@ def add_to(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from ..extender.server import ExtenderServer
+    from . import baseline, gates
+    from .engine import Sides
+    from .report import markdown, write_all
+    from .scenarios import fixed_scenarios
+    from .sides import backend_for, build_both, check_gates, log, make_sides
     try:
         pins = gates.parse_pins(args.feature_gates)
     except ValueError as exc:
         raise ConformanceError(str(exc)) from None
     accepted = baseline.read(args.baseline) if args.baseline else None
-    if args.only and not args.scheduler_config and not args.own_scheduler:
+    if args.only and not args.conformance_scheduler_config and not args.conformance_own_scheduler:
         next(fixed_scenarios(args.profile, only=tuple(args.only)), None)  # an unknown --only fails before building
     a, b = make_sides(from_version=args.from_version, to_version=args.to_version, from_module=args.from_module,
-                      to_module=args.to_module, modules=args.go_module, plugins=args.go_plugin,
-                      imports=args.go_import, scheduler_config=args.scheduler_config, own_file=args.own_scheduler)
+                      to_module=args.to_module, modules=args.conformance_go_modules,
+                      plugins=args.conformance_go_plugins, imports=args.conformance_go_imports,
+                      scheduler_config=args.conformance_scheduler_config, own_file=args.conformance_own_scheduler)
     build_a, build_b, build_seconds = build_both(a, b)
     # The release each side resolved to (a module's go.mod or the pin), for the labels and the reproducers.
     a, b = a.resolved(build_a.k8s_version), b.resolved(build_b.k8s_version)
     check_gates(build_a, args.feature_gates, "--from")
     check_gates(build_b, args.feature_gates, "--to")
-    from ..extender.server import ExtenderServer
     with ExtenderServer() as server:
         backend_a = backend_for(build_a, extender_server=server, feature_gates=args.feature_gates)
         backend_b = backend_for(build_b, extender_server=server, feature_gates=args.feature_gates)
@@ -88,10 +82,17 @@ def run(args: argparse.Namespace) -> int:
     return 1 if new else 0
 
 
-def _diff(args: argparse.Namespace, sides: tuple[Any, Any], backends: Sides, build_seconds: dict[str, float],
-          releases: tuple[str, str], pins: dict[str, bool]) -> DiffResult:
+def _diff(args: argparse.Namespace, sides: tuple[Any, Any], backends: Any, build_seconds: dict[str, float],
+          releases: tuple[str, str], pins: dict[str, bool]) -> Any:
+    from . import gates
+    from .compare import run_side
+    from .engine import run_all
+    from .groups import group, shrink_all
+    from .report import DiffResult
+    from .scenarios import fixed_scenarios
+    from .sides import log
     base = None
-    if args.scheduler_config or args.own_scheduler:
+    if args.conformance_scheduler_config or args.conformance_own_scheduler:
         from ..builds.own_scheduler import OwnScheduler
         base = OwnScheduler(sides[0].spec).base_config(backends.a)
     start = time.monotonic()

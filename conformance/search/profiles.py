@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from hypothesis import HealthCheck, Phase, settings
 
-PROFILES = ("dev", "ci", "thorough", "mutation")
+from ..options import PROFILES  # the names, for the CLI's and pytest's choices without importing Hypothesis
+
 _SUPPRESS = [HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.filter_too_much]
 
 

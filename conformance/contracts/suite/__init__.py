@@ -1,1 +1,2 @@
-"""The contract suite: `pytest --pyargs conformance.contracts.suite --check-plugin NAME` (or --check-plugin-all)."""
+"""The contract suite: `pytest --pyargs conformance.contracts.suite --conformance-check-plugin NAME` (or
+--conformance-check-plugin-all)."""

@@ -7,33 +7,14 @@ import pytest
 from conformance.contracts import REGISTRY, UnknownPlugin
 from conformance.contracts import reproducer
 from conformance.contracts.report import describe
-from conformance.pytest_plugin import contract_session, record_exercised, reproducers_dir
-
-
-def _chosen_properties(config: pytest.Config) -> list[str]:
-    wanted = config.getoption("conformance_contracts")
-    unknown = [p for p in wanted if p not in REGISTRY]
-    if unknown:
-        raise pytest.UsageError(f"--contract {unknown[0]}: no such property; use one of {', '.join(REGISTRY)}")
-    return wanted or list(REGISTRY)
+from conformance.pytest_plugin import contract_session, contract_targets, record_exercised, reproducers_dir
 
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     if "plugin" not in metafunc.fixturenames:
         return
-    config = metafunc.config
-    session = contract_session(config)
-    plugins = list(config.getoption("conformance_check_plugins"))
-    if config.getoption("conformance_check_plugin_all"):
-        plugins = list(session.plugins())
-    if not plugins:
-        raise pytest.UsageError("name the plugin to check: --check-plugin NAME (repeatable) or --check-plugin-all")
-    known = session.plugins()
-    for name in plugins:
-        if name not in known:
-            raise pytest.UsageError(f"plugin {name!r} is not in the effective profile; its plugins are: "
-                                    f"{', '.join(known)}")
-    metafunc.parametrize(("plugin", "property_id"), [(pl, p) for pl in plugins for p in _chosen_properties(config)])
+    plugins, properties = contract_targets(metafunc.config)
+    metafunc.parametrize(("plugin", "property_id"), [(pl, p) for pl in plugins for p in properties])
 
 
 @pytest.mark.conformance

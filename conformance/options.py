@@ -1,0 +1,158 @@
+"""The option table: every option of the suite declared once, for the `sched-conformance` subcommands that
+take it (`--backend`, short) and for the pytest plugin (`--conformance-backend`, namespaced as `--cov-*` and
+`--hypothesis-*` are, so it coexists with pytest-kind's `--kubeconfig` or a conftest's `--context`).
+
+Imports nothing but the standard library: the CLI builds its parser and the pytest argv from it before
+pytest starts, and pytest loads the plugin in every session of the environment.
+"""
+
+from __future__ import annotations
+
+import argparse
+from dataclasses import dataclass
+from typing import Any, Callable
+
+PROFILES = ("dev", "ci", "thorough", "mutation")
+DEFAULT_REPRODUCERS = ".sched-conformance/reproducers"
+OWN_SCHEDULER_GROUP = "your own scheduler (docs/own-scheduler.md)"
+
+
+def positive_int(text: str) -> int:
+    if not text.isdigit() or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"{text!r}: use a whole number of at least 1")
+    return int(text)
+
+
+@dataclass(frozen=True)
+class Option:
+    """One option: `flag` is the CLI's (without `--`), the pytest option is `--conformance-<flag>` unless
+    `pytest_flag` says otherwise; `dest` is what `config.getoption` reads."""
+
+    flag: str
+    dest: str
+    help: str
+    commands: tuple[str, ...]
+    action: str = "store"  # store, append (repeatable) or store_true (a flag)
+    choices: tuple[str, ...] | None = None
+    type: Callable[[str], Any] | None = None
+    pytest_flag: str | None = None
+    pytest_default: Any = None
+    cli_default: Any = None
+    own_scheduler: bool = False  # shown in the CLI's own-scheduler group
+
+    @property
+    def pytest_option(self) -> str:
+        return "--" + (self.pytest_flag or "conformance-" + self.flag)
+
+    def _kwargs(self, default: Any) -> dict[str, Any]:
+        kwargs: dict[str, Any] = {"dest": self.dest, "action": self.action, "help": self.help}
+        if self.action == "append":
+            kwargs["default"] = []
+        elif self.action == "store":
+            kwargs.update(default=default, choices=self.choices, type=self.type)
+        return kwargs
+
+    def argv(self, value: Any) -> list[str]:
+        """`value` (as parsed by the CLI) as pytest arguments."""
+        if self.action == "store_true":
+            return [self.pytest_option] if value else []
+        if self.action == "append":
+            return [arg for item in value for arg in (self.pytest_option, str(item))]
+        return [] if value is None else [self.pytest_option, str(value)]
+
+
+_CLUSTER = "backend cluster"
+_OWN_DOC = " (docs/own-scheduler.md)"
+
+OPTIONS: tuple[Option, ...] = (
+    Option("backend", "conformance_backend", "backend to test: reference (the default), upstream, cluster, "
+           "python:pkg.module:factory", ("run",), cli_default="reference"),
+    Option("compare", "conformance_compare", "a second backend: also check that both agree where upstream is "
+           "deterministic", ("run",)),
+    Option("profile", "conformance_profile", "Hypothesis settings: dev, ci (derandomized; the CLI's default), "
+           "thorough, mutation (25 examples, no shrinking)", ("run", "check-plugin"), choices=PROFILES,
+           pytest_flag="conformance-profile", pytest_default="dev", cli_default="ci"),
+    Option("max-examples", "conformance_max_examples", "examples per test instead of the profile's (e.g. to bound "
+           "a slow backend)", ("run", "check-plugin"), type=positive_int),
+    Option("invariant", "conformance_invariants", "only this invariant ID (repeatable); see "
+           "`sched-conformance invariants`", ("run",), action="append"),
+    Option("strict-coverage", "conformance_strict_coverage", "fail an invariant whose rule no example exercised "
+           "(a vacuous pass)", ("run",), action="store_true"),
+    Option("reproducers", "conformance_reproducers", f"directory for reproducers of failures (default "
+           f"{DEFAULT_REPRODUCERS})", ("run", "check-plugin"), pytest_default=DEFAULT_REPRODUCERS),
+    Option("cluster", "conformance_cluster", f"{_CLUSTER} on: local (the control plane from harness/bin, the "
+           "default) or kind", ("run",), choices=("local", "kind")),
+    Option("kubeconfig", "conformance_kubeconfig", f"{_CLUSTER} on this kubeconfig's cluster", ("run",)),
+    Option("context", "conformance_context", f"{_CLUSTER}: the kubeconfig's context", ("run",)),
+    Option("scheduler-name", "conformance_scheduler_name", f"{_CLUSTER} on a kubeconfig: the cluster's scheduler "
+           "(default default-scheduler)", ("run",)),
+    Option("allow-any-cluster", "conformance_allow_any_cluster", f"{_CLUSTER}: also on a context that does not "
+           "look like a test cluster", ("run",), action="store_true"),
+    Option("go-module", "conformance_go_modules", "build with this Go module: ./dir or module/path@vX.Y.Z "
+           "(repeatable)", ("run", "check-plugin", "diff"), action="append", own_scheduler=True),
+    Option("go-plugin", "conformance_go_plugins", "register NAME=import/path.Func from a --go-module "
+           "(repeatable)", ("run", "check-plugin", "diff"), action="append", own_scheduler=True),
+    Option("go-import", "conformance_go_imports", "link this package of a --go-module for its side effects, e.g. "
+           "the scheme package that registers your plugins' args types (repeatable)",
+           ("run", "check-plugin", "diff"), action="append", own_scheduler=True),
+    Option("k8s-version", "conformance_k8s_version", "build this Kubernetes release (default: the one your "
+           "module requires)", ("run", "check-plugin"), own_scheduler=True),
+    Option("scheduler-config", "conformance_scheduler_config", "your KubeSchedulerConfiguration: the base of "
+           "every scenario (probes are added around your plugins)", ("run", "check-plugin", "diff"),
+           own_scheduler=True),
+    Option("extender", "conformance_extenders", "your running HTTP extender's http:// URL prefix (filter and "
+           "prioritize verbs; repeatable): its answers are checked against the wire contract", ("run",),
+           action="append", own_scheduler=True),
+    Option("objects", "conformance_objects", "package.module:name: your plugins' objects and pod labels, a "
+           "Hypothesis strategy of generators.Extras (or a function Scenario -> one), added to every scenario",
+           ("run",), own_scheduler=True),
+    Option("crd", "conformance_crds", f"{_CLUSTER}: install the CustomResourceDefinitions of this YAML file for "
+           "the run and remove them afterwards (repeatable)", ("run",), action="append", own_scheduler=True),
+    Option("own-scheduler", "conformance_own_scheduler", "a TOML file with go-modules, go-plugins, go-imports, "
+           "k8s-version, scheduler-config, objects, crds (default: [tool.sched-conformance] of ./pyproject.toml)",
+           ("run", "check-plugin", "diff"), own_scheduler=True),
+    # The contract suite (conformance/contracts): `check-plugin NAME` is --conformance-check-plugin NAME.
+    Option("check-plugin", "conformance_check_plugins", "contract suite: check this plugin of the effective "
+           "profile (repeatable)", (), action="append"),
+    Option("all", "conformance_check_plugin_all", "check every plugin of the effective profile, in-tree "
+           "included", ("check-plugin",), action="store_true", pytest_flag="conformance-check-plugin-all"),
+    Option("contract", "conformance_contracts", "only this contract property id (repeatable); see "
+           "`sched-conformance check-plugin --list`", ("check-plugin",), action="append"),
+)
+
+BY_DEST = {option.dest: option for option in OPTIONS}
+
+
+def for_command(command: str) -> list[Option]:
+    return [option for option in OPTIONS if command in option.commands]
+
+
+def add_pytest_options(group: Any) -> None:
+    """Every option, namespaced, on a pytest option group (`parser.getgroup(...)`)."""
+    for option in OPTIONS:
+        group.addoption(option.pytest_option, **option._kwargs(option.pytest_default))
+
+
+def add_cli_options(parser: argparse.ArgumentParser, command: str) -> None:
+    """The options `command` takes, with their short flags; the own-scheduler ones in their own group."""
+    own: argparse._ArgumentGroup | None = None
+    for option in for_command(command):
+        target: Any = parser
+        if option.own_scheduler:
+            own = own or parser.add_argument_group(OWN_SCHEDULER_GROUP)
+            target = own
+        target.add_argument("--" + option.flag, **option._kwargs(option.cli_default))
+
+
+def pytest_argv(args: argparse.Namespace, command: str) -> list[str]:
+    """The options `command` was given, as the plugin's pytest options."""
+    return [arg for option in for_command(command) for arg in option.argv(getattr(args, option.dest))]
+
+
+def pytest_flag(dest: str) -> str:
+    """The pytest option of `dest` (for messages: what a pytest user types)."""
+    return BY_DEST[dest].pytest_option
+
+
+__all__ = ["DEFAULT_REPRODUCERS", "OPTIONS", "Option", "PROFILES", "add_cli_options", "add_pytest_options",
+           "for_command", "pytest_argv", "pytest_flag", "positive_int"]
