@@ -19,21 +19,31 @@ import time
 from pathlib import Path
 
 SUITE = ["-m", "pytest", "--pyargs", "conformance.suite", "-p", "no:cacheprovider", "-q", "--conformance-profile", "ci",
-         "--reproducers", "{tmp}/reproducers"]
+         "--conformance-reproducers", "{tmp}/reproducers"]
 COMMANDS = {
-    "reference": [*SUITE, "--backend", "reference"],
-    "upstream": [*SUITE, "--backend", "upstream"],
-    "differential": [*SUITE, "--backend", "upstream", "--compare", "reference", "-k", "differential"],
+    "reference": [*SUITE, "--conformance-backend", "reference"],
+    "upstream": [*SUITE, "--conformance-backend", "upstream"],
+    "differential": [*SUITE, "--conformance-backend", "upstream", "--conformance-compare", "reference",
+                     "-k", "differential"],
     "check-plugin-all": ["-m", "pytest", "--pyargs", "conformance.contracts.suite", "-p", "no:cacheprovider", "-q",
-                         "--conformance-profile", "ci", "--check-plugin-all", "-k", "not plugin-race-free",
-                         "--reproducers", "{tmp}/reproducers"],
+                         "--conformance-profile", "ci", "--conformance-check-plugin-all", "-k", "not plugin-race-free",
+                         "--conformance-reproducers", "{tmp}/reproducers"],
 }
+# Checkouts from before the option table (conformance/options.py) named these pytest options without the prefix.
+_UNPREFIXED = {"--conformance-backend", "--conformance-compare", "--conformance-reproducers",
+               "--conformance-check-plugin-all"}
+
+
+def _argv(checkout: Path, argv: list[str]) -> list[str]:
+    if (checkout / "conformance" / "options.py").is_file():
+        return argv
+    return ["--" + a[len("--conformance-"):] if a in _UNPREFIXED else a for a in argv]
 
 
 def run(checkout: Path, argv: list[str], tmp: Path) -> tuple[float, int]:
     env = {**os.environ, "PYTHONPATH": str(checkout)}
     start = time.perf_counter()
-    proc = subprocess.run([sys.executable, *(a.format(tmp=tmp) for a in argv)], cwd=checkout, env=env,
+    proc = subprocess.run([sys.executable, *(a.format(tmp=tmp) for a in _argv(checkout, argv))], cwd=checkout, env=env,
                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     seconds = time.perf_counter() - start
     summary = proc.stdout.strip().splitlines()[-1] if proc.stdout.strip() else ""
