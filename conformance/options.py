@@ -130,7 +130,22 @@ def for_command(command: str) -> list[Option]:
 def add_pytest_options(group: Any) -> None:
     """Every option, namespaced, on a pytest option group (`parser.getgroup(...)`)."""
     for option in OPTIONS:
-        group.addoption(option.pytest_option, **option._kwargs(option.pytest_default))
+        kwargs = option._kwargs(option.pytest_default)
+        if kwargs.get("type") is not None:
+            kwargs["type"] = _one_line(option)
+        group.addoption(option.pytest_option, **kwargs)
+
+
+def _one_line(option: Option) -> Callable[[str], Any]:
+    """The option's type for pytest, whose argparse errors print the usage block: a bad value is one line."""
+    import pytest
+
+    def parse(text: str) -> Any:
+        try:
+            return option.type(text)  # type: ignore[misc]
+        except argparse.ArgumentTypeError as exc:
+            raise pytest.UsageError(f"{option.pytest_option} {exc}") from None
+    return parse
 
 
 def add_cli_options(parser: argparse.ArgumentParser, command: str) -> None:

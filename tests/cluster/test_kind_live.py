@@ -86,8 +86,8 @@ def _run_suite(kind_cluster, work: Path, label: str, *args: str) -> Session:
     junit = work / f"{label}.xml"
     argv = [sys.executable, "-m", "pytest", "--pyargs", "conformance.suite", "-p", "scc_subset_plugin",
             "-p", "no:cacheprovider", "--conformance-profile", "ci", "--conformance-max-examples", str(EXAMPLES),
-            "--reproducers", str(work / "repro"), f"--junitxml={junit}", "-rs",
-            "--backend", "cluster", "--cluster", "kind", *args]
+            "--conformance-reproducers", str(work / "repro"), f"--junitxml={junit}", "-rs",
+            "--conformance-backend", "cluster", "--conformance-cluster", "kind", *args]
     start = time.monotonic()
     proc = subprocess.run(argv, cwd=work, env=env, capture_output=True, text=True, timeout=SESSION_TIMEOUT)
     return Session(proc, junit, time.monotonic() - start)
@@ -104,7 +104,7 @@ def test_the_node_runs_the_probe_scheduler_and_only_scenario_nodes_are_seen(kind
 
 
 def test_a_subset_of_the_invariants_passes_on_kind(kind_cluster, kube, tmp_path, capsys):
-    args = [a for inv in SUBSET for a in ("--invariant", inv)]
+    args = [a for inv in SUBSET for a in ("--conformance-invariant", inv)]
     session = _run_suite(kind_cluster, tmp_path, "subset", *args)
     assert session.proc.returncode == 0, session.output[-3000:]
     assert {f"test_invariant[{i}]": "passed" for i in SUBSET}.items() <= \
@@ -116,7 +116,8 @@ def test_a_subset_of_the_invariants_passes_on_kind(kind_cluster, kube, tmp_path,
 
 
 def test_the_differential_against_the_reference_passes_on_kind(kind_cluster, kube, tmp_path, capsys):
-    session = _run_suite(kind_cluster, tmp_path, "differential", "--compare", "reference", "-k", "differential")
+    session = _run_suite(kind_cluster, tmp_path, "differential", "--conformance-compare", "reference",
+                         "-k", "differential")
     assert set(session.outcomes) == {"test_differential"}, session.output[-3000:]
     status, _ = session.outcomes["test_differential"]
     assert session.proc.returncode == 0 and status == "passed", session.output[-3000:]

@@ -89,7 +89,7 @@ def run_suite(control_plane, tmp_path_factory):
         junit = work / f"{name}.xml"
         argv = [sys.executable, "-m", "pytest", "--pyargs", "conformance.suite", "-p", "scc_subset_plugin",
                 "-p", "no:cacheprovider", "--conformance-profile", "ci", "--conformance-max-examples", str(EXAMPLES),
-                "--reproducers", str(work / "repro"),
+                "--conformance-reproducers", str(work / "repro"),
                 f"--junitxml={junit}", "-rs", *args]
         start = time.monotonic()
         proc = subprocess.run(argv, cwd=work, env=env, capture_output=True, text=True, timeout=SESSION_TIMEOUT)
@@ -106,8 +106,8 @@ def _report(capsys, what: str, session: Session) -> None:
 
 def test_ci_subset_passes_and_leaves_nothing(run_suite, kube, capsys):
     assert _suite_objects(kube) == ([], [], []), "an earlier test left objects behind"
-    args = [a for inv in (*SUBSET, NEEDS_PLUGIN_LIST) for a in ("--invariant", inv)]
-    session = run_suite("subset", "--backend", "cluster", *args)
+    args = [a for inv in (*SUBSET, NEEDS_PLUGIN_LIST) for a in ("--conformance-invariant", inv)]
+    session = run_suite("subset", "--conformance-backend", "cluster", *args)
     assert session.proc.returncode == 0, session.output[-3000:]
     assert {f"test_invariant[{i}]": "passed" for i in SUBSET}.items() <= \
         {k: v[0] for k, v in session.outcomes.items()}.items(), session.outcomes
@@ -122,7 +122,8 @@ def test_ci_subset_passes_and_leaves_nothing(run_suite, kube, capsys):
 
 
 def test_differential_against_the_reference_through_the_plugin(run_suite, kube, capsys):
-    session = run_suite("differential", "--backend", "cluster", "--compare", "reference", "-k", "differential")
+    session = run_suite("differential", "--conformance-backend", "cluster", "--conformance-compare", "reference",
+                        "-k", "differential")
     assert _suite_objects(kube) == ([], [], []), "the suite left objects on the API server"
     assert set(session.outcomes) == {"test_differential"}, session.output[-3000:]
     _report(capsys, "differential vs reference (fresh scheduler)", session)
@@ -135,10 +136,11 @@ def test_differential_against_the_reference_through_the_plugin(run_suite, kube, 
 def test_a_plain_kubeconfig_runs_only_outcome_level_invariants(run_suite, kube, control_plane):
     # As any cluster: its own scheduler (the control plane's, on the v1 defaults), no probes.
     control_plane.scheduler().ensure(render(None, kubeconfig=str(control_plane.kubeconfig)))
-    args = [a for inv in ("capacity-respected", *OUTCOME_ONLY) for a in ("--invariant", inv)]
+    args = [a for inv in ("capacity-respected", *OUTCOME_ONLY) for a in ("--conformance-invariant", inv)]
     # Fewer examples each than the subset's: eleven invariants share the session's time.
-    session = run_suite("kubeconfig", "--backend", "cluster", "--kubeconfig", str(control_plane.kubeconfig),
-                        *args, "--invariant", "gated-pods-never-prefiltered", "--conformance-max-examples", "8")
+    session = run_suite("kubeconfig", "--conformance-backend", "cluster",
+                        "--conformance-kubeconfig", str(control_plane.kubeconfig), *args,
+                        "--conformance-invariant", "gated-pods-never-prefiltered", "--conformance-max-examples", "8")
     assert session.proc.returncode == 0, session.output[-3000:]
     assert "only outcome-level invariants apply" in session.proc.stdout
     for inv in ("capacity-respected", *OUTCOME_ONLY):

@@ -49,9 +49,9 @@ def test_workers_share_the_control_plane_the_controller_starts(tmp_path):
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), str(tmp_path)]),
            "SCHED_CONFORMANCE_STATE": str(state.root), "SCC_HELD": str(held)}
     argv = [sys.executable, "-m", "pytest", "--pyargs", "conformance.suite", "-p", "scc_held_plugin",
-            "-p", "no:cacheprovider", "--backend", "cluster", "--conformance-profile", "ci",
+            "-p", "no:cacheprovider", "--conformance-backend", "cluster", "--conformance-profile", "ci",
             "--conformance-max-examples", "4", "-k", "invariant", "-n", "2",
-            *[a for inv in INVARIANTS for a in ("--invariant", inv)]]
+            *[a for inv in INVARIANTS for a in ("--conformance-invariant", inv)]]
     proc = subprocess.run(argv, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300)
     output = proc.stdout + proc.stderr
     assert proc.returncode == 0 and f"{len(INVARIANTS)} passed" in output, output[-3000:]

@@ -122,8 +122,9 @@ def _options(result):
 
 
 def test_plugin_passes_the_cluster_options(suite):
-    result = suite.runpytest_subprocess("--backend", "cluster", "--kubeconfig", "k.yaml", "--context", "ci",
-                                        "--scheduler-name", "my-scheduler", "--allow-any-cluster", "-s")
+    result = suite.runpytest_subprocess("--conformance-backend", "cluster", "--conformance-kubeconfig", "k.yaml",
+                                        "--conformance-context", "ci", "--conformance-scheduler-name", "my-scheduler",
+                                        "--conformance-allow-any-cluster", "-s")
     result.assert_outcomes(passed=1)
     assert _options(result)[0] == {"kubeconfig": "k.yaml", "context": "ci", "scheduler_name": "my-scheduler",
                                    "allow_any_cluster": True, "fresh_scheduler": False}
@@ -131,15 +132,16 @@ def test_plugin_passes_the_cluster_options(suite):
 
 
 def test_plugin_defaults_to_the_local_control_plane_and_compares_with_a_fresh_scheduler(suite):
-    result = suite.runpytest_subprocess("--backend", "cluster", "--compare", "reference", "-s")
+    result = suite.runpytest_subprocess("--conformance-backend", "cluster", "--conformance-compare", "reference", "-s")
     result.assert_outcomes(passed=1)
     assert _options(result)[0] == {"fresh_scheduler": True, "stop_control_plane": True}
 
 
 def test_cluster_options_without_the_cluster_backend_are_a_usage_error(suite):
-    result = suite.runpytest_subprocess("--backend", "reference", "--kubeconfig", "k.yaml")
+    result = suite.runpytest_subprocess("--conformance-backend", "reference", "--conformance-kubeconfig", "k.yaml")
     assert result.ret == pytest.ExitCode.USAGE_ERROR
-    result.stderr.fnmatch_lines(["*--kubeconfig applies to the cluster backend; add --backend cluster or drop --kubeconfig"])
+    result.stderr.fnmatch_lines(["ERROR: sched-conformance: --conformance-kubeconfig applies to the cluster backend; "
+                                 "add --conformance-backend cluster or drop --conformance-kubeconfig"])
 
 
 def test_unavailable_kind_ends_the_session_at_once_with_one_line(pytester, monkeypatch, tmp_path):
@@ -149,10 +151,11 @@ def test_unavailable_kind_ends_the_session_at_once_with_one_line(pytester, monke
     reason = kind.unavailable_reason()
     assert reason == "kind needs Docker: the `docker` command is not on PATH (as root: kind-node/docker-setup.sh --install)"
     pytester.makepyfile(test_backend=_TEST)
-    result = pytester.runpytest_subprocess("--backend", "cluster", "--cluster", "kind")
+    result = pytester.runpytest_subprocess("--conformance-backend", "cluster", "--conformance-cluster", "kind")
     assert result.ret == 4
-    assert f"sched-conformance: {reason}" in result.stdout.str()  # the reason may hold [brackets]
-    result.assert_outcomes()
+    # Before the header, as pytest's usage error: the reason may hold [brackets].
+    assert f"ERROR: sched-conformance: {reason}" in result.stderr.str()
+    assert "test session starts" not in result.stdout.str()
 
 
 def test_run_command_passes_the_cluster_options_to_pytest(monkeypatch):
@@ -162,13 +165,14 @@ def test_run_command_passes_the_cluster_options_to_pytest(monkeypatch):
 
     from conformance import commands
     seen = []
-    monkeypatch.setattr(pytest_module, "main", lambda argv: seen.append(argv) or 0)
+    monkeypatch.setattr(pytest_module, "main", lambda argv, plugins=(): seen.append(argv) or 0)
     parser = argparse.ArgumentParser()
     commands.add_to(parser.add_subparsers())
     args = parser.parse_args(["run", "--backend", "cluster", "--cluster", "kind", "--kubeconfig", "k", "--context", "c",
                               "--scheduler-name", "s", "--allow-any-cluster"])
     assert args.run(args) == 0
     argv = seen[0]
-    for flag, value in (("--cluster", "kind"), ("--kubeconfig", "k"), ("--context", "c"), ("--scheduler-name", "s")):
+    for flag, value in (("--conformance-cluster", "kind"), ("--conformance-kubeconfig", "k"),
+                        ("--conformance-context", "c"), ("--conformance-scheduler-name", "s")):
         assert argv[argv.index(flag) + 1] == value
-    assert "--allow-any-cluster" in argv
+    assert "--conformance-allow-any-cluster" in argv

@@ -32,22 +32,23 @@ def suite(pytester, monkeypatch):
 
 def run_differential(suite, *args: str):
     return suite.runpytest_subprocess("--pyargs", "conformance.suite", "-k", "differential", "-p", "no:cacheprovider",
-                                      "--conformance-profile", "ci", "--reproducers", "repro", *args)
+                                      "--conformance-profile", "ci", "--conformance-reproducers", "repro", *args)
 
 
 def test_the_reference_agrees_with_itself(suite):
-    run_differential(suite, "--backend", "reference", "--compare", "reference").assert_outcomes(passed=1)
+    result = run_differential(suite, "--conformance-backend", "reference", "--conformance-compare", "reference")
+    result.assert_outcomes(passed=1)
 
 
 def test_without_compare_it_is_skipped_with_the_option_to_pass(suite):
-    result = run_differential(suite, "--backend", "reference", "-rs")
+    result = run_differential(suite, "--conformance-backend", "reference", "-rs")
     result.assert_outcomes(skipped=1)
     result.stdout.fnmatch_lines(["*no second backend; pass --compare BACKEND*"])
 
 
 def test_a_broken_backend_is_caught_with_a_reproducer(suite):
-    result = run_differential(suite, "--backend", f"python:{HERE}:filters_not_short_circuited",
-                              "--compare", "reference")
+    result = run_differential(suite, "--conformance-backend", f"python:{HERE}:filters_not_short_circuited",
+                              "--conformance-compare", "reference")
     result.assert_outcomes(failed=1)
     result.stdout.fnmatch_lines(["*[[]differential[]] * and reference disagree on the plugin calls of attempt *",
                                  "*Reproduce with: sched-conformance reproduce repro/differential-reference*"])

@@ -31,7 +31,8 @@ def _suite(pytester, monkeypatch, *args: str):
     monkeypatch.setenv("PYTHONPATH", str(ROOT))
     monkeypatch.setenv("SCC_COUNT_FILE", str(count))
     result = pytester.runpytest_subprocess("--pyargs", "conformance.suite", "-p", "no:cacheprovider",
-                                           "--backend", f"python:{__name__}:counting", "--invariant",
+                                           "--conformance-backend", f"python:{__name__}:counting",
+                                           "--conformance-invariant",
                                            "bound-at-most-once", "-k", "invariant", *args)
     return result, (len(count.read_text().splitlines()) if count.exists() else 0)
 

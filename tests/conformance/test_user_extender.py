@@ -113,9 +113,11 @@ class Extender:
 def suite(pytester, monkeypatch, url: str):
     monkeypatch.setenv("PYTHONPATH", str(ROOT))
     return pytester.runpytest_subprocess(
-        "--pyargs", "conformance.suite", "-p", "no:cacheprovider", "--backend", "reference", "--extender", url,
-        "--invariant", "extender-wire-contract", "-k", "invariant", "--conformance-profile", "ci",
-        "--conformance-max-examples", "20", "--strict-coverage", "--reproducers", str(pytester.path / "repro"))
+        "--pyargs", "conformance.suite", "-p", "no:cacheprovider", "--conformance-backend", "reference",
+        "--conformance-extender", url,
+        "--conformance-invariant", "extender-wire-contract", "-k", "invariant", "--conformance-profile", "ci",
+        "--conformance-max-examples", "20", "--conformance-strict-coverage",
+        "--conformance-reproducers", str(pytester.path / "repro"))
 
 
 def test_a_contract_keeping_extender_passes(pytester, monkeypatch):
@@ -213,9 +215,10 @@ def test_an_ignorable_failing_extender_is_skipped_by_the_scheduler(pytester, mon
     monkeypatch.setenv("PYTHONPATH", str(ROOT))
     try:
         result = pytester.runpytest_subprocess(
-            "--pyargs", "conformance.suite", "-p", "no:cacheprovider", "--backend", "reference",
-            "--scheduler-config", str(config), "--invariant", "user-extender-ignorable-honoured", "-k", "invariant",
-            "--conformance-max-examples", "10", "--strict-coverage")
+            "--pyargs", "conformance.suite", "-p", "no:cacheprovider", "--conformance-backend", "reference",
+            "--conformance-scheduler-config", str(config),
+            "--conformance-invariant", "user-extender-ignorable-honoured", "-k", "invariant",
+            "--conformance-max-examples", "10", "--conformance-strict-coverage")
     finally:
         extender.close()
     result.assert_outcomes(passed=1)

@@ -63,9 +63,10 @@ def suite(pytester, monkeypatch):
     monkeypatch.delenv("PYTEST_XDIST_WORKER", raising=False)
 
     def run(backend: str, invariants: tuple[str, ...], *args: str):
-        selected = [a for inv in invariants for a in ("--invariant", inv)]
+        selected = [a for inv in invariants for a in ("--conformance-invariant", inv)]
         return pytester.runpytest_subprocess("--pyargs", "conformance.suite", "-p", "no:cacheprovider",
-                                             "--backend", f"python:{HERE}:{backend}", "--conformance-profile", "ci",
+                                             "--conformance-backend", f"python:{HERE}:{backend}",
+                                             "--conformance-profile", "ci",
                                              "--conformance-max-examples", "5", *selected, *args)
     return run
 
