@@ -1,0 +1,138 @@
+"""Bad input to every command: exactly one line on stderr, `sched-conformance: <the bad value>: <the fix>`, exit 2,
+no traceback, nothing on stdout (never under pytest's header), and nothing left behind.
+
+Each row is fast: errors found before a backend starts, or by one that fails at once (no Go build, no cluster).
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from conformance import cli
+
+# The stock plugin driver, prebuilt: without it the unknown-plugin row would build it (minutes of Go).
+_DRIVER = bool(os.environ.get("SCHED_CONFORMANCE_BIN")) and (Path(os.environ["SCHED_CONFORMANCE_BIN"]) / "driver").is_file()
+_NEEDS_DRIVER = {"check-plugin-unknown-plugin"}
+
+_FILES = {
+    "config.yaml": b"apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\n",
+    "latin1.yaml": "apiVersion: kubescheduler.config.k8s.io/v1\n# r\xe9sum\xe9\n".encode("latin-1"),
+    "broken.yaml": b"profiles: [\n",
+    "v2.yaml": b"apiVersion: kubescheduler.config.k8s.io/v2\nkind: KubeSchedulerConfiguration\n",
+    "notes.txt": b"a file where a directory belongs\n",
+    "empty-kubeconfig.yaml": b"apiVersion: v1\nkind: Config\nclusters: []\ncontexts: []\nusers: []\n",
+    "own.toml": b"go-modules = [\n",
+    "repro-bad/meta.json": b"not json",
+    "repro-list/meta.json": b"[1, 2]",
+    "repro-empty/README.md": b"no scenario here\n",
+    "docs/coverage.md": b"# coverage\n",
+}
+
+# (id, argv, what the line must name); argv's paths are relative to the working directory (a tmp_path with _FILES).
+ROWS = [
+    # run: options the table declares, values checked before any backend starts
+    ("run-unknown-backend", ["run", "--backend", "nope"], "'nope'"),
+    ("run-unknown-compare", ["run", "--compare", "refrence"], "'refrence'"),
+    ("run-unknown-invariant", ["run", "--invariant", "no-such-invariant"], "'no-such-invariant'"),
+    ("run-unknown-profile", ["run", "--profile", "fast"], "'fast'"),
+    ("run-zero-examples", ["run", "--max-examples", "0"], "--max-examples: '0'"),
+    ("run-word-examples", ["run", "--max-examples", "many"], "'many'"),
+    ("run-unknown-cluster", ["run", "--backend", "cluster", "--cluster", "docker"], "'docker'"),
+    ("run-kubeconfig-without-cluster", ["run", "--kubeconfig", "k.yaml"], "--kubeconfig"),
+    ("run-missing-scheduler-config", ["run", "--scheduler-config", "missing.yaml"], "missing.yaml"),
+    ("run-missing-own-scheduler", ["run", "--own-scheduler", "missing.toml"], "missing.toml"),
+    ("run-own-scheduler-not-toml", ["run", "--own-scheduler", "own.toml"], "own.toml"),
+    ("run-go-plugin-without-equals", ["run", "--go-plugin", "NoEquals"], "'NoEquals'"),
+    ("run-missing-crd", ["run", "--crd", "missing-crd.yaml"], "missing-crd.yaml"),
+    ("run-objects-without-colon", ["run", "--objects", "no-colon"], "'no-colon'"),
+    ("run-extender-not-a-url", ["run", "--extender", "localhost:80"], "'localhost:80'"),
+    ("run-reproducers-is-a-file", ["run", "--reproducers", "notes.txt"], "notes.txt"),
+    # run: found when the backend starts, still before pytest's header
+    ("run-python-backend-not-importable", ["run", "--backend", "python:no_such_module:factory"], "no_such_module"),
+    ("run-missing-kubeconfig", ["run", "--backend", "cluster", "--kubeconfig", "missing-kubeconfig.yaml"],
+     "missing-kubeconfig.yaml"),
+    ("run-kubeconfig-without-contexts", ["run", "--backend", "cluster", "--kubeconfig", "empty-kubeconfig.yaml"],
+     "empty-kubeconfig.yaml"),
+    # check-plugin
+    ("check-plugin-neither", ["check-plugin"], "--all"),
+    ("check-plugin-both", ["check-plugin", "NodeResourcesFit", "--all"], "--all"),
+    ("check-plugin-unknown-plugin", ["check-plugin", "NodeResourceFit"], "'NodeResourceFit'"),
+    ("check-plugin-unknown-contract", ["check-plugin", "--all", "--contract", "no-such-property"], "no-such-property"),
+    ("check-plugin-unknown-profile", ["check-plugin", "--all", "--profile", "fast"], "'fast'"),
+    ("check-plugin-missing-own-scheduler", ["check-plugin", "--all", "--own-scheduler", "missing.toml"],
+     "missing.toml"),
+    # invariants
+    ("invariants-output-without-coverage", ["invariants", "--output", "matrix.md"], "--output"),
+    ("invariants-output-into-missing-directory", ["invariants", "--coverage", "--output", "no-dir/coverage.md"],
+     "no-dir"),
+    ("invariants-output-is-a-directory", ["invariants", "--coverage", "--output", "docs"], "docs"),
+    # reproduce
+    ("reproduce-missing-directory", ["reproduce", "no-such-repro"], "no-such-repro"),
+    ("reproduce-meta-not-json", ["reproduce", "repro-bad"], "meta.json"),
+    ("reproduce-meta-not-an-object", ["reproduce", "repro-list"], "meta.json"),
+    ("reproduce-without-scenario", ["reproduce", "repro-empty"], "scenario.json"),
+    ("reproduce-unknown-side", ["reproduce", "repro-empty", "--side", "middle"], "'middle'"),
+    # validate, plugins
+    ("validate-missing-file", ["validate", "missing.yaml"], "missing.yaml"),
+    ("validate-not-utf8", ["validate", "latin1.yaml"], "latin1.yaml"),
+    ("validate-a-directory", ["validate", "docs"], "docs"),
+    ("validate-not-yaml", ["validate", "broken.yaml"], "broken.yaml"),
+    ("validate-unknown-api-version", ["validate", "v2.yaml"], "v2.yaml"),
+    ("plugins-not-utf8", ["plugins", "latin1.yaml"], "latin1.yaml"),
+    ("plugins-missing-file", ["plugins", "missing.yaml", "--json"], "missing.yaml"),
+    # diff (errors before any build)
+    ("diff-shrink-runs-not-a-number", ["diff", "--shrink-runs", "x"], "'x'"),
+    ("diff-feature-gates-garbage", ["diff", "--feature-gates", "garbage"], "'garbage'"),
+    ("diff-missing-baseline", ["diff", "--baseline", "missing-baseline.yaml"], "missing-baseline.yaml"),
+    # version, the command itself, cluster
+    ("version-unknown-option", ["version", "--verbose"], "--verbose"),
+    ("no-command", [], "command"),
+    ("unknown-command", ["runn"], "'runn'"),
+    ("cleanup-wait-not-a-number", ["cleanup", "--wait", "soon"], "'soon'"),
+    ("cluster-unknown-kind", ["cluster", "status", "--cluster", "docker"], "'docker'"),
+]
+
+
+def _tree(root: Path) -> dict[str, tuple[int, int]]:
+    return {str(p.relative_to(root)): (p.stat().st_size, p.stat().st_mtime_ns) for p in root.rglob("*")}
+
+
+@pytest.fixture
+def workdir(tmp_path, monkeypatch):
+    for name, content in _FILES.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_bytes(content)
+    monkeypatch.chdir(tmp_path)
+    # The state of a cluster backend stays here; a stock contract driver comes from $SCHED_CONFORMANCE_BIN if set.
+    monkeypatch.setenv("SCHED_CONFORMANCE_STATE", str(tmp_path.parent / f"{tmp_path.name}-state"))
+    monkeypatch.delenv("KUBECONFIG", raising=False)
+    return tmp_path
+
+
+def test_the_table_covers_every_command():
+    commands = {argv[0] for _, argv, _ in ROWS if argv}
+    assert {"run", "check-plugin", "invariants", "reproduce", "validate", "plugins", "diff", "version", "cleanup",
+            "cluster"} <= commands
+    assert len(ROWS) >= 25
+
+
+@pytest.mark.parametrize(("argv", "names"), [
+    pytest.param(argv, names, id=row_id, marks=[pytest.mark.skipif(
+        row_id in _NEEDS_DRIVER and not _DRIVER, reason="needs $SCHED_CONFORMANCE_BIN/driver (prebuilt)")])
+    for row_id, argv, names in ROWS])
+def test_bad_input_is_one_line_and_exit_2(workdir, capsys, argv, names):
+    before = _tree(workdir)
+    code = cli.main(argv)
+    out, err = capsys.readouterr()
+    lines = [line for line in err.splitlines() if line.strip()]
+    assert code == 2, (out, err)
+    assert len(lines) == 1, err
+    assert lines[0].startswith("sched-conformance: ") and names in lines[0], lines[0]
+    assert "Traceback" not in out + err
+    assert out == "", out  # never under pytest's header
+    assert _tree(workdir) == before
+    assert not Path(os.environ["SCHED_CONFORMANCE_STATE"]).exists() or not any(
+        Path(os.environ["SCHED_CONFORMANCE_STATE"]).iterdir())
