@@ -39,6 +39,7 @@ class Option:
     pytest_default: Any = None
     cli_default: Any = None
     own_scheduler: bool = False  # shown in the CLI's own-scheduler group
+    cluster_target: bool = False  # which cluster `--backend cluster` runs on: a keyword of its backend
 
     @property
     def pytest_option(self) -> str:
@@ -81,13 +82,14 @@ OPTIONS: tuple[Option, ...] = (
     Option("reproducers", "conformance_reproducers", f"directory for reproducers of failures (default "
            f"{DEFAULT_REPRODUCERS})", ("run", "check-plugin"), pytest_default=DEFAULT_REPRODUCERS),
     Option("cluster", "conformance_cluster", f"{_CLUSTER} on: local (the control plane from harness/bin, the "
-           "default) or kind", ("run",), choices=("local", "kind")),
-    Option("kubeconfig", "conformance_kubeconfig", f"{_CLUSTER} on this kubeconfig's cluster", ("run",)),
-    Option("context", "conformance_context", f"{_CLUSTER}: the kubeconfig's context", ("run",)),
+           "default) or kind", ("run",), choices=("local", "kind"), cluster_target=True),
+    Option("kubeconfig", "conformance_kubeconfig", f"{_CLUSTER} on this kubeconfig's cluster", ("run",),
+           cluster_target=True),
+    Option("context", "conformance_context", f"{_CLUSTER}: the kubeconfig's context", ("run",), cluster_target=True),
     Option("scheduler-name", "conformance_scheduler_name", f"{_CLUSTER} on a kubeconfig: the cluster's scheduler "
-           "(default default-scheduler)", ("run",)),
+           "(default default-scheduler)", ("run",), cluster_target=True),
     Option("allow-any-cluster", "conformance_allow_any_cluster", f"{_CLUSTER}: also on a context that does not "
-           "look like a test cluster", ("run",), action="store_true"),
+           "look like a test cluster", ("run",), action="store_true", cluster_target=True),
     Option("go-module", "conformance_go_modules", "build with this Go module: ./dir or module/path@vX.Y.Z "
            "(repeatable)", ("run", "check-plugin", "diff"), action="append", own_scheduler=True),
     Option("go-plugin", "conformance_go_plugins", "register NAME=import/path.Func from a --go-module "
@@ -121,6 +123,8 @@ OPTIONS: tuple[Option, ...] = (
 )
 
 BY_DEST = {option.dest: option for option in OPTIONS}
+# The cluster backend's keyword -> the option's dest.
+CLUSTER_TARGET = {option.flag.replace("-", "_"): option.dest for option in OPTIONS if option.cluster_target}
 
 
 def for_command(command: str) -> list[Option]:
@@ -165,9 +169,9 @@ def pytest_argv(args: argparse.Namespace, command: str) -> list[str]:
 
 
 def pytest_flag(dest: str) -> str:
-    """The pytest option of `dest` (for messages: what a pytest user types)."""
+    """The pytest option of `dest`."""
     return BY_DEST[dest].pytest_option
 
 
-__all__ = ["DEFAULT_REPRODUCERS", "OPTIONS", "Option", "PROFILES", "add_cli_options", "add_pytest_options",
-           "for_command", "pytest_argv", "pytest_flag", "positive_int"]
+__all__ = ["BY_DEST", "CLUSTER_TARGET", "DEFAULT_REPRODUCERS", "OPTIONS", "Option", "PROFILES", "add_cli_options",
+           "add_pytest_options", "for_command", "positive_int", "pytest_argv", "pytest_flag"]

@@ -14,21 +14,18 @@ from typing import Any, Iterator, NoReturn
 
 import pytest
 
-from .options import DEFAULT_REPRODUCERS, BY_DEST, add_pytest_options
+from .options import BY_DEST, CLUSTER_TARGET, DEFAULT_REPRODUCERS, add_pytest_options
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
     add_pytest_options(parser.getgroup("sched-conformance", "kube-scheduler conformance suite"))
 
 
-_CLUSTER_OPTIONS = {"cluster": "conformance_cluster", "kubeconfig": "conformance_kubeconfig",
-                    "context": "conformance_context", "scheduler_name": "conformance_scheduler_name",
-                    "allow_any_cluster": "conformance_allow_any_cluster"}
 _CONTRACT_OPTIONS = ("conformance_check_plugins", "conformance_check_plugin_all", "conformance_contracts")
 
 
 def _cluster_options(config: pytest.Config) -> dict[str, Any]:
-    return {key: config.getoption(dest) for key, dest in _CLUSTER_OPTIONS.items() if config.getoption(dest)}
+    return {key: config.getoption(dest) for key, dest in CLUSTER_TARGET.items() if config.getoption(dest)}
 
 
 class SetupErrors:
@@ -99,8 +96,9 @@ def _configuration_problem(config: pytest.Config) -> str | None:
             return str(exc.args[0])
     cluster_options = _cluster_options(config)
     if cluster_options and "cluster" not in (backend, config.getoption("conformance_compare")):
-        given = flag(config, _CLUSTER_OPTIONS[next(iter(cluster_options))])
-        return f"{given} applies to the cluster backend; add {flag(config, 'conformance_backend')} cluster or drop {given}"
+        given = flag(config, CLUSTER_TARGET[next(iter(cluster_options))])
+        return (f"{given} applies to the cluster backend; add {flag(config, 'conformance_backend')} cluster "
+                f"or drop {given}")
     reproducers = Path(config.getoption("conformance_reproducers"))
     if _selected(config) and (reproducers.exists() and not reproducers.is_dir()):
         return (f"{flag(config, 'conformance_reproducers')} {reproducers}: is a file, so a failure's reproducer "
@@ -155,7 +153,7 @@ def _kubernetes_version(config: pytest.Config) -> str:
     session = _session(config)
     try:
         return session.backend().kubernetes_version
-    except Exception as exc:  # noqa: BLE001 - reported again, as a usage error, by the fixture
+    except Exception as exc:  # noqa: BLE001 - reported again, as a usage error, when the backends open
         return f"unknown ({str(exc).splitlines()[0]})"
 
 
@@ -170,8 +168,8 @@ class ConformanceSession:
         self._base: dict[str, Any] = {}
 
     def own_scheduler(self) -> Any:
-        """The user's scheduler from --go-module/--go-plugin/--k8s-version/--scheduler-config/--own-scheduler
-        or ./pyproject.toml, or None for the stock scheduler on generated configs."""
+        """The user's scheduler from the own-scheduler options (--conformance-go-module, ...,
+        --conformance-own-scheduler) or ./pyproject.toml, or None for the stock scheduler on generated configs."""
         if self._own is None:
             from .builds.own_scheduler import resolve
             opt = self.config.getoption
@@ -193,7 +191,7 @@ class ConformanceSession:
                 "user_extenders": own.user_extenders()}
 
     def objects_hook(self) -> Any:
-        """The user's `--objects` hook, or None."""
+        """The user's `--conformance-objects` hook, or None."""
         own = self.own_scheduler()
         return own.objects_hook() if own is not None else None
 
@@ -308,8 +306,9 @@ def pytest_unconfigure(config: pytest.Config) -> None:
         config.stash[_CONTRACTS].close()
 
 
-def _open_backends(config: pytest.Config) -> None:
-    """Start the backend and the --compare one; an unavailable one ends the run with its one-line fix."""
+def _open_backends(config: pytest.Config, started: bool = False) -> None:
+    """Start the backend and the --conformance-compare one; an unavailable one ends the run with its one-line
+    fix (a usage error before the session `started`, else pytest.exit)."""
     from reference.errors import ReferenceError_
 
     from .core.errors import ConformanceError
@@ -328,6 +327,8 @@ def _open_backends(config: pytest.Config) -> None:
         # A usage error in an xdist worker crashes the controller without the reason; failing the
         # session fixture fails each test with it instead.
         pytest.fail(f"sched-conformance: {message}", pytrace=False)
+    if started:
+        pytest.exit(f"sched-conformance: {message}", returncode=pytest.ExitCode.USAGE_ERROR)
     setup_error(config, message)
 
 
@@ -350,7 +351,7 @@ def pytest_sessionstart(session: pytest.Session) -> None:
 @pytest.fixture(scope="session")
 def conformance(request: pytest.FixtureRequest) -> Iterator[ConformanceSession]:
     """The session's backends (started on first use) and options; one per xdist worker process."""
-    _open_backends(request.config)
+    _open_backends(request.config, started=True)
     yield _session(request.config)
 
 
