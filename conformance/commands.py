@@ -14,13 +14,15 @@ from .options import add_cli_options, pytest_argv, pytest_flag
 
 def add_to(sub: argparse._SubParsersAction) -> None:
     r = sub.add_parser("run", help="run the conformance suite (wraps pytest --pyargs conformance.suite)",
-                       epilog=f"after --: passed to pytest (e.g. -- --junitxml=x).\n\n{EXIT_CODES}")
+                       epilog=f"after --: passed to pytest (e.g. -- --junitxml=x).\n\n{EXIT_CODES}",
+                       formatter_class=argparse.RawDescriptionHelpFormatter)
     add_cli_options(r, "run")
     r.add_argument("pytest_args", nargs=argparse.REMAINDER, help="after --: passed to pytest (e.g. --junitxml=x)")
     r.set_defaults(run=_run)
     c = sub.add_parser("check-plugin", help="check one plugin's contract properties, driving it directly "
                                             "(wraps pytest --pyargs conformance.contracts.suite)",
-                       epilog=f"after --: passed to pytest (e.g. -- --junitxml=x).\n\n{EXIT_CODES}")
+                       epilog=f"after --: passed to pytest (e.g. -- --junitxml=x).\n\n{EXIT_CODES}",
+                       formatter_class=argparse.RawDescriptionHelpFormatter)
     c.add_argument("plugin", nargs="?", help="a plugin of the effective profile (in-tree or yours)")
     c.add_argument("--list", action="store_true", help="the properties: id, statement, upstream source")
     add_cli_options(c, "check-plugin")
@@ -46,8 +48,10 @@ def add_to(sub: argparse._SubParsersAction) -> None:
     v.set_defaults(run=_version)
 
 
-EXIT_CODES = ("exit codes: 0 every test passed; 1 a violation (a test failed); 2 a usage or setup error "
-              "(one line on stderr: the bad value, then the fix)")
+EXIT_CODES = """exit codes:
+  0  every test passed
+  1  a violation: a test failed
+  2  a usage or setup error (one line on stderr: the bad value, then the fix)"""
 
 
 def _pytest(argv: list[str], args: argparse.Namespace) -> int:

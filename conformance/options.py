@@ -40,6 +40,7 @@ class Option:
     cli_default: Any = None
     own_scheduler: bool = False  # shown in the CLI's own-scheduler group
     cluster_target: bool = False  # which cluster `--backend cluster` runs on: a keyword of its backend
+    metavar: str | None = None  # default: the flag in capitals
 
     @property
     def pytest_option(self) -> str:
@@ -51,6 +52,8 @@ class Option:
             kwargs["default"] = []
         elif self.action == "store":
             kwargs.update(default=default, choices=self.choices, type=self.type)
+        if self.action != "store_true" and self.choices is None:
+            kwargs["metavar"] = self.metavar or self.flag.upper().replace("-", "_")
         return kwargs
 
     def argv(self, value: Any) -> list[str]:
@@ -69,57 +72,59 @@ OPTIONS: tuple[Option, ...] = (
     Option("backend", "conformance_backend", "backend to test: reference (the default), upstream, cluster, "
            "python:pkg.module:factory", ("run",), cli_default="reference"),
     Option("compare", "conformance_compare", "a second backend: also check that both agree where upstream is "
-           "deterministic", ("run",)),
+           "deterministic", ("run",), metavar="BACKEND"),
     Option("profile", "conformance_profile", "Hypothesis settings: dev, ci (derandomized; the CLI's default), "
            "thorough, mutation (25 examples, no shrinking)", ("run", "check-plugin"), choices=PROFILES,
            pytest_flag="conformance-profile", pytest_default="dev", cli_default="ci"),
     Option("max-examples", "conformance_max_examples", "examples per test instead of the profile's (e.g. to bound "
-           "a slow backend)", ("run", "check-plugin"), type=positive_int),
+           "a slow backend)", ("run", "check-plugin"), type=positive_int, metavar="N"),
     Option("invariant", "conformance_invariants", "only this invariant ID (repeatable); see "
-           "`sched-conformance invariants`", ("run",), action="append"),
+           "`sched-conformance invariants`", ("run",), action="append", metavar="ID"),
     Option("strict-coverage", "conformance_strict_coverage", "fail an invariant whose rule no example exercised "
            "(a vacuous pass)", ("run",), action="store_true"),
     Option("reproducers", "conformance_reproducers", f"directory for reproducers of failures (default "
-           f"{DEFAULT_REPRODUCERS})", ("run", "check-plugin"), pytest_default=DEFAULT_REPRODUCERS),
+           f"{DEFAULT_REPRODUCERS})", ("run", "check-plugin"), pytest_default=DEFAULT_REPRODUCERS, metavar="DIR"),
     Option("cluster", "conformance_cluster", f"{_CLUSTER} on: local (the control plane from harness/bin, the "
            "default) or kind", ("run",), choices=("local", "kind"), cluster_target=True),
     Option("kubeconfig", "conformance_kubeconfig", f"{_CLUSTER} on this kubeconfig's cluster", ("run",),
-           cluster_target=True),
+           cluster_target=True, metavar="FILE"),
     Option("context", "conformance_context", f"{_CLUSTER}: the kubeconfig's context", ("run",), cluster_target=True),
     Option("scheduler-name", "conformance_scheduler_name", f"{_CLUSTER} on a kubeconfig: the cluster's scheduler "
            "(default default-scheduler)", ("run",), cluster_target=True),
     Option("allow-any-cluster", "conformance_allow_any_cluster", f"{_CLUSTER}: also on a context that does not "
            "look like a test cluster", ("run",), action="store_true", cluster_target=True),
     Option("go-module", "conformance_go_modules", "build with this Go module: ./dir or module/path@vX.Y.Z "
-           "(repeatable)", ("run", "check-plugin", "diff"), action="append", own_scheduler=True),
+           "(repeatable)", ("run", "check-plugin", "diff"), action="append", own_scheduler=True, metavar="MODULE"),
     Option("go-plugin", "conformance_go_plugins", "register NAME=import/path.Func from a --go-module "
-           "(repeatable)", ("run", "check-plugin", "diff"), action="append", own_scheduler=True),
+           "(repeatable)", ("run", "check-plugin", "diff"), action="append", own_scheduler=True,
+           metavar="NAME=PKG.FUNC"),
     Option("go-import", "conformance_go_imports", "link this package of a --go-module for its side effects, e.g. "
            "the scheme package that registers your plugins' args types (repeatable)",
-           ("run", "check-plugin", "diff"), action="append", own_scheduler=True),
+           ("run", "check-plugin", "diff"), action="append", own_scheduler=True, metavar="PACKAGE"),
     Option("k8s-version", "conformance_k8s_version", "build this Kubernetes release (default: the one your "
-           "module requires)", ("run", "check-plugin"), own_scheduler=True),
+           "module requires)", ("run", "check-plugin"), own_scheduler=True, metavar="VERSION"),
     Option("scheduler-config", "conformance_scheduler_config", "your KubeSchedulerConfiguration: the base of "
            "every scenario (probes are added around your plugins)", ("run", "check-plugin", "diff"),
-           own_scheduler=True),
+           own_scheduler=True, metavar="FILE"),
     Option("extender", "conformance_extenders", "your running HTTP extender's http:// URL prefix (filter and "
            "prioritize verbs; repeatable): its answers are checked against the wire contract", ("run",),
-           action="append", own_scheduler=True),
+           action="append", own_scheduler=True, metavar="URL"),
     Option("objects", "conformance_objects", "package.module:name: your plugins' objects and pod labels, a "
            "Hypothesis strategy of generators.Extras (or a function Scenario -> one), added to every scenario",
-           ("run",), own_scheduler=True),
+           ("run",), own_scheduler=True, metavar="MODULE:NAME"),
     Option("crd", "conformance_crds", f"{_CLUSTER}: install the CustomResourceDefinitions of this YAML file for "
-           "the run and remove them afterwards (repeatable)", ("run",), action="append", own_scheduler=True),
+           "the run and remove them afterwards (repeatable)", ("run",), action="append", own_scheduler=True,
+           metavar="FILE"),
     Option("own-scheduler", "conformance_own_scheduler", "a TOML file with go-modules, go-plugins, go-imports, "
            "k8s-version, scheduler-config, objects, crds (default: [tool.sched-conformance] of ./pyproject.toml)",
-           ("run", "check-plugin", "diff"), own_scheduler=True),
+           ("run", "check-plugin", "diff"), own_scheduler=True, metavar="FILE"),
     # The contract suite (conformance/contracts): `check-plugin NAME` is --conformance-check-plugin NAME.
     Option("check-plugin", "conformance_check_plugins", "contract suite: check this plugin of the effective "
-           "profile (repeatable)", (), action="append"),
+           "profile (repeatable)", (), action="append", metavar="NAME"),
     Option("all", "conformance_check_plugin_all", "check every plugin of the effective profile, in-tree "
            "included", ("check-plugin",), action="store_true", pytest_flag="conformance-check-plugin-all"),
     Option("contract", "conformance_contracts", "only this contract property id (repeatable); see "
-           "`sched-conformance check-plugin --list`", ("check-plugin",), action="append"),
+           "`sched-conformance check-plugin --list`", ("check-plugin",), action="append", metavar="ID"),
 )
 
 BY_DEST = {option.dest: option for option in OPTIONS}
