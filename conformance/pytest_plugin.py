@@ -280,13 +280,16 @@ def contract_targets(config: pytest.Config) -> tuple[list[str], list[str]]:
     """The plugins (--conformance-check-plugin, or every one with --conformance-check-plugin-all) and the
     property ids (--conformance-contract, else all) the contract suite checks; unknown ones are a setup error."""
     from .contracts import REGISTRY
+    from .core.errors import ConformanceError
     wanted = config.getoption("conformance_contracts")
     unknown = [p for p in wanted if p not in REGISTRY]
     if unknown:
         setup_error(config, f"{flag(config, 'conformance_contracts')} {unknown[0]}: no such property; use one of "
                             f"{', '.join(REGISTRY)}")
-    session = contract_session(config)
-    known = session.plugins()
+    try:
+        known = contract_session(config).plugins()
+    except ConformanceError as exc:  # the driver did not start: a build failed, or the user's config
+        setup_error(config, str(exc))
     plugins = list(known) if config.getoption("conformance_check_plugin_all") else \
         list(config.getoption("conformance_check_plugins"))
     if not plugins:
