@@ -1,8 +1,8 @@
 """The suite on a real kind cluster, built and created offline here (kind-node/, kind-configs/offline.yaml).
 
 One cluster per module (its own name, deleted at the end and by a watchdog if this process dies).
-The suite runs as users run it (`--backend cluster --cluster kind`, a subprocess) for a subset of
-the invariants with probes and the differential against the reference; the cluster's own
+The suite runs as users run it (`--conformance-backend cluster --conformance-cluster kind`, a subprocess) for
+a subset of the invariants with probes and the differential against the reference; the cluster's own
 kube-scheduler is the probe build, driven per scenario. Then what must leave nothing behind: a
 Ctrl-C during `cluster up`, a killed session, a name that is not ours, an image build that fails
 half-way. These tests skip only where Docker cannot run kind, with the reason; a machine where

@@ -1,4 +1,4 @@
-"""The suite as users run it (`python -m pytest --pyargs conformance.suite --backend cluster ...`)
+"""The suite as users run it (`python -m pytest --pyargs conformance.suite --conformance-backend cluster ...`)
 against the local control plane: a ci-profile subset of the invariants, the differential run against
 the reference, the outcome-only path of a plain kubeconfig, and an API server left empty after each.
 

@@ -1,4 +1,4 @@
-"""`pytest -n 2 --backend cluster` with no control plane running: the xdist controller starts one,
+"""`pytest -n 2 --conformance-backend cluster` with no control plane running: the xdist controller starts one,
 both workers use it under their own run ids, one scenario at a time, and it stops after the last.
 
 A subprocess with its own $SCHED_CONFORMANCE_STATE, so the session's control plane
