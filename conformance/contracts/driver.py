@@ -47,6 +47,7 @@ class PluginDriver:
     def __init__(self, binary: Path, *, config: Mapping[str, Any] | None, plugin: str, race: bool = False) -> None:
         self.binary, self.config, self.plugin, self.race = Path(binary), config, plugin, race
         self._proc: subprocess.Popen | None = None
+        self._drainer: threading.Thread | None = None
         self._stderr: deque[str] = deque(maxlen=STDERR_LINES)
         self._id = 0
         self.info: dict[str, Any] = {}
@@ -60,7 +61,8 @@ class PluginDriver:
         env = {**os.environ, **(RACE_ENV if self.race else {})}
         self._proc = subprocess.Popen([str(self.binary)], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                       stderr=subprocess.PIPE, text=True, bufsize=1, env=env)
-        threading.Thread(target=self._drain, daemon=True).start()
+        self._drainer = threading.Thread(target=self._drain, daemon=True)
+        self._drainer.start()
         self.info = self._request({"init": {"config": self.config, "plugin": self.plugin}})
         return self
 
@@ -127,6 +129,13 @@ class PluginDriver:
             except subprocess.TimeoutExpired:
                 proc.kill()
                 proc.wait()
+            # Closed, not left to the garbage collector: its ResourceWarning is an error under `-W error`.
+            drainer, self._drainer = self._drainer, None
+            if drainer is not None:
+                drainer.join(timeout=5)
+            for stream in (proc.stdout, proc.stderr if drainer is None or not drainer.is_alive() else None):
+                if stream is not None:
+                    stream.close()
 
 
 __all__ = ["DriverCrash", "DriverError", "PluginDriver", "RACE_ENV", "UnknownPlugin"]

@@ -97,3 +97,12 @@ def test_inert_in_a_users_session(tmp_path):
     _passed(proc, 1)
     assert "sched-conformance" not in proc.stdout
     assert {p.name for p in tmp_path.iterdir()} <= {"test_user.py", "__pycache__"}
+
+
+@pytest.mark.skipif(not (Path(os.environ.get("SCHED_CONFORMANCE_BIN") or "/nonexistent") / "driver").is_file(),
+                    reason="needs $SCHED_CONFORMANCE_BIN/driver (prebuilt; a build is minutes of Go)")
+def test_check_plugin_under_W_error(tmp_path):
+    """The contract suite closes its driver processes' pipes: a ResourceWarning is an error under `-W error`."""
+    proc = _run(tmp_path, *CLI, "check-plugin", "NodeResourcesFit", "--max-examples", "2", "--contract",
+                "plugin-no-panic", "--contract", "plugin-deterministic", "--", "-W", "error")
+    _passed(proc, 2)
