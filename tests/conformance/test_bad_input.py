@@ -13,9 +13,9 @@ import pytest
 
 from conformance import cli
 
-# The stock plugin driver, prebuilt: without it the unknown-plugin row would build it (minutes of Go).
-_DRIVER = (Path(os.environ.get("SCHED_CONFORMANCE_BIN") or "/nonexistent") / "driver").is_file()
-_NEEDS_DRIVER = {"check-plugin-unknown-plugin"}
+# Rows that start a prebuilt harness binary: without it they would build it (minutes of Go).
+_BIN = Path(os.environ.get("SCHED_CONFORMANCE_BIN") or "/nonexistent")
+_NEEDS = {"check-plugin-unknown-plugin": "driver", "run-config-upstream-rejects": "runner"}
 
 _FILES = {
     "config.yaml": b"apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\n",
@@ -25,6 +25,9 @@ _FILES = {
     "notes.txt": b"a file where a directory belongs\n",
     "empty-kubeconfig.yaml": b"apiVersion: v1\nkind: Config\nclusters: []\ncontexts: []\nusers: []\n",
     "own.toml": b"go-modules = [\n",
+    # Score weights whose total could overflow int64 (a negative one): kube-scheduler refuses the config.
+    "rejected.yaml": b"apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\nprofiles:\n"
+                     b"- plugins:\n    score:\n      enabled:\n      - name: NodeResourcesFit\n        weight: -3\n",
     "repro-bad/meta.json": b"not json",
     "repro-list/meta.json": b"[1, 2]",
     "repro-empty/README.md": b"no scenario here\n",
@@ -56,6 +59,8 @@ ROWS = [
      "missing-kubeconfig.yaml"),
     ("run-kubeconfig-without-contexts", ["run", "--backend", "cluster", "--kubeconfig", "empty-kubeconfig.yaml"],
      "empty-kubeconfig.yaml"),
+    ("run-config-upstream-rejects", ["run", "--backend", "upstream", "--scheduler-config", "rejected.yaml"],
+     "rejected.yaml"),
     # check-plugin
     ("check-plugin-neither", ["check-plugin"], "--all"),
     ("check-plugin-both", ["check-plugin", "NodeResourcesFit", "--all"], "--all"),
@@ -121,7 +126,8 @@ def test_the_table_covers_every_command():
 
 @pytest.mark.parametrize(("argv", "names"), [
     pytest.param(argv, names, id=row_id, marks=[pytest.mark.skipif(
-        row_id in _NEEDS_DRIVER and not _DRIVER, reason="needs $SCHED_CONFORMANCE_BIN/driver (prebuilt)")])
+        row_id in _NEEDS and not (_BIN / _NEEDS[row_id]).is_file(),
+        reason=f"needs $SCHED_CONFORMANCE_BIN/{_NEEDS.get(row_id)} (prebuilt)")])
     for row_id, argv, names in ROWS])
 def test_bad_input_is_one_line_and_exit_2(workdir, capsys, argv, names):
     before = _tree(workdir)
