@@ -66,7 +66,6 @@ class Option:
 
 
 _CLUSTER = "backend cluster"
-_OWN_DOC = " (docs/own-scheduler.md)"
 
 OPTIONS: tuple[Option, ...] = (
     Option("backend", "conformance_backend", "backend to test: reference (the default), upstream, cluster, "
@@ -75,7 +74,7 @@ OPTIONS: tuple[Option, ...] = (
            "deterministic", ("run",), metavar="BACKEND"),
     Option("profile", "conformance_profile", "Hypothesis settings: dev, ci (derandomized; the CLI's default), "
            "thorough, mutation (25 examples, no shrinking)", ("run", "check-plugin"), choices=PROFILES,
-           pytest_flag="conformance-profile", pytest_default="dev", cli_default="ci"),
+           pytest_default="dev", cli_default="ci"),
     Option("max-examples", "conformance_max_examples", "examples per test instead of the profile's (e.g. to bound "
            "a slow backend)", ("run", "check-plugin"), type=positive_int, metavar="N"),
     Option("invariant", "conformance_invariants", "only this invariant ID (repeatable); see "
