@@ -92,6 +92,10 @@ ROWS = [
     ("diff-shrink-runs-not-a-number", ["diff", "--shrink-runs", "x"], "'x'"),
     ("diff-feature-gates-garbage", ["diff", "--feature-gates", "garbage"], "'garbage'"),
     ("diff-missing-baseline", ["diff", "--baseline", "missing-baseline.yaml"], "missing-baseline.yaml"),
+    ("diff-go-plugin-without-equals", ["diff", "--from", "v1.37.2", "--to", "v1.37.2", "--go-plugin", "NoEquals"],
+     "'NoEquals'"),
+    ("diff-missing-scheduler-config", ["diff", "--from", "v1.37.2", "--to", "v1.37.2", "--scheduler-config",
+                                       "missing.yaml"], "missing.yaml"),
     # version, the command itself, cluster
     ("version-unknown-option", ["version", "--verbose"], "--verbose"),
     ("no-command", [], "command"),
