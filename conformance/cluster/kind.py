@@ -83,7 +83,7 @@ def unavailable_reason(*, which: Callable[[str], str | None] = shutil.which, run
     if check.returncode != 0:
         return f"kind needs privileged containers: {_last_line(check.stderr).removeprefix('docker-setup: ')}"
     if kind_command(which) is None and which("go") is None:
-        return f"kind is not built and Go is missing to build it: install Go, or put `kind` on PATH"
+        return "kind is not built and Go is missing to build it: install Go, or put `kind` on PATH"
     return None
 
 
