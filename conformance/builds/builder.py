@@ -126,9 +126,11 @@ def _tree_hash(root: Path) -> str:
 
 def cache_key(spec: BuildSpec, version: str) -> str:
     go_version = subprocess.run(["go", "env", "GOVERSION"], capture_output=True, text=True).stdout.strip()
+    # Local modules count by content, not location: the same module in another checkout (another CI
+    # workspace, a copy) is the same build.
     parts = {"version": version, "go": go_version, "harness": _tree_hash(paths.harness()),
-             "modules": [m.describe() for m in spec.modules],
-             "local": {str(m.directory): _tree_hash(m.directory) for m in spec.modules if m.local},
+             "modules": [m.path if m.local else m.describe() for m in spec.modules],
+             "local": {m.path: _tree_hash(m.directory) for m in spec.modules if m.local},
              "plugins": [p.describe() for p in spec.plugins], "imports": list(spec.imports)}
     return hashlib.sha256(json.dumps(parts, sort_keys=True).encode()).hexdigest()[:20]
 
@@ -217,6 +219,10 @@ def build(spec: BuildSpec, *, control_plane: bool = False, driver: bool = False,
     try:
         if cached:
             _log(f"adding {' and '.join(f[2:] for f in extras)} to the cached build {directory}")
+            for module in spec.modules:  # the cached build may come from a copy of the module elsewhere
+                if module.local:
+                    _go("mod", "edit", f"-replace={module.path}={module.directory}", cwd=mod,
+                        what=f"pointing the build at {module.describe()}")
         else:
             plugins = ", ".join(p.describe() for p in spec.plugins) or "no plugins of your own"
             _log(f"building Kubernetes {version} with {plugins} in {directory}")
