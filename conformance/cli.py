@@ -9,6 +9,7 @@ Subcommands:
   plugins FILE   effective plugin list per extension point of every profile (what the suite compares)
   validate FILE  load, default and validate a KubeSchedulerConfiguration; one line per outcome
   diff           the same scenarios on two scheduler builds: what changed (upgrade gating)
+  cache          the build cache: list, prune
 """
 
 from __future__ import annotations
@@ -81,6 +82,8 @@ def parser() -> argparse.ArgumentParser:
     v.add_argument("config")
     v.set_defaults(run=_validate)
     commands.add_to(sub)
+    from .builds.cache_command import add_to as add_cache_command
+    add_cache_command(sub)
     from .cluster.cli import register as register_cluster_commands
     register_cluster_commands(sub)
     return main_parser

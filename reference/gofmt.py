@@ -65,4 +65,9 @@ def parse_int64(s: str) -> int | None:
     return value if -(2**63) <= value < 2**63 else None
 
 
-__all__ = ["marshal", "parse_int64", "quote"]
+def int64(value: int) -> int:
+    """`value` as Go's int64 arithmetic leaves it: wrapped around on overflow (two's complement)."""
+    return (value + 2**63) % 2**64 - 2**63
+
+
+__all__ = ["int64", "marshal", "parse_int64", "quote"]

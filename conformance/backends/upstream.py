@@ -20,9 +20,7 @@ from .reference import KUBERNETES_VERSION
 from .runner_protocol import RunnerProcess
 from .scenario_io import extender_scripts, with_extender_url
 
-# conformance/backends/upstream.py -> the repository root, where harness/bin lives in a checkout.
-_CHECKOUT_BIN = Path(__file__).resolve().parents[2] / "harness" / "bin"
-BUILD_HINT = "the upstream backend needs harness/bin/runner; build it with `harness/build.sh` (needs Go)"
+BUILD_HINT = "the upstream backend needs the runner binary, which the suite builds on first use (needs Go)"
 # The runner's own real-time watchdog (-watchdog, 60 s) answers first for a scenario that does not end;
 # this also covers process start.
 RESPONSE_TIMEOUT = 90.0
@@ -30,8 +28,9 @@ BIND_TIMEOUT = 30.0
 
 
 def default_runner() -> Path:
-    """$SCHED_CONFORMANCE_BIN/runner, else the checkout's harness/bin/runner."""
-    return Path(os.environ.get("SCHED_CONFORMANCE_BIN") or _CHECKOUT_BIN) / "runner"
+    """The stock runner: $SCHED_CONFORMANCE_BIN/runner, else harness/bin/runner, built now if missing."""
+    from ..builds.stock import stock_binary
+    return stock_binary("runner")
 
 
 class UpstreamBackend:

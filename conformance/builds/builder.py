@@ -12,18 +12,19 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import re
 import shutil
 import subprocess
-import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from .. import paths
+from ..core.progress import say
+from .cache import evict, touch
+from .script import run_build_script
 from .spec import BuildSpec, BuildSpecError, GoModule, PluginRegistration
 
-HARNESS = Path(__file__).resolve().parents[2] / "harness"
 GENERATED = Path("userplugins") / "zz_generated.go"
 FACTORY_SIGNATURE = "func(context.Context, runtime.Object, framework.Handle) (framework.Plugin, error)"
 # Releases the harness compiles against; harness/build.sh picks each one's build tag (harness/fwk).
@@ -53,12 +54,8 @@ class Build:
         return self.directory / "bin" / ("driver-race" if race else "driver")
 
 
-def cache_root() -> Path:
-    return Path(os.environ.get("SCHED_CONFORMANCE_CACHE") or Path.home() / ".cache" / "sched-conformance")
-
-
 def _log(message: str) -> None:
-    print(f"[sched-conformance build] {message}", file=sys.stderr, flush=True)
+    say(f"[sched-conformance build] {message}")
 
 
 def _go(*args: str, cwd: Path, what: str) -> str:
@@ -80,7 +77,7 @@ def _first_error(output: str) -> str:
 
 
 def pinned_version() -> str:
-    match = re.search(r"^\s*k8s\.io/kubernetes\s+(v\S+)", (HARNESS / "go.mod").read_text(), re.MULTILINE)
+    match = re.search(r"^\s*k8s\.io/kubernetes\s+(v\S+)", (paths.harness() / "go.mod").read_text(), re.MULTILINE)
     assert match, "harness/go.mod pins k8s.io/kubernetes"
     return match.group(1)
 
@@ -129,9 +126,11 @@ def _tree_hash(root: Path) -> str:
 
 def cache_key(spec: BuildSpec, version: str) -> str:
     go_version = subprocess.run(["go", "env", "GOVERSION"], capture_output=True, text=True).stdout.strip()
-    parts = {"version": version, "go": go_version, "harness": _tree_hash(HARNESS),
-             "modules": [m.describe() for m in spec.modules],
-             "local": {str(m.directory): _tree_hash(m.directory) for m in spec.modules if m.local},
+    # Local modules count by content, not location: the same module in another checkout (another CI
+    # workspace, a copy) is the same build.
+    parts = {"version": version, "go": go_version, "harness": _tree_hash(paths.harness()),
+             "modules": [m.path if m.local else m.describe() for m in spec.modules],
+             "local": {m.path: _tree_hash(m.directory) for m in spec.modules if m.local},
              "plugins": [p.describe() for p in spec.plugins], "imports": list(spec.imports)}
     return hashlib.sha256(json.dumps(parts, sort_keys=True).encode()).hexdigest()[:20]
 
@@ -152,13 +151,13 @@ def generated_registrations(plugins: tuple[PluginRegistration, ...], side_effect
 def _prepare(spec: BuildSpec, version: str, mod: Path) -> None:
     if mod.exists():
         shutil.rmtree(mod)
-    shutil.copytree(HARNESS, mod, ignore=shutil.ignore_patterns("bin", GENERATED.name))
+    shutil.copytree(paths.harness(), mod, ignore=shutil.ignore_patterns("bin", GENERATED.name))
     if version != pinned_version():
-        go_directive = re.search(r"^go\s+(\S+)", (HARNESS / "go.mod").read_text(), re.MULTILINE).group(1)
+        go_directive = re.search(r"^go\s+(\S+)", (paths.harness() / "go.mod").read_text(), re.MULTILINE).group(1)
         (mod / "go.mod").write_text(f"module github.com/kube-scheduler-conformance/harness\n\ngo {go_directive}\n")
         (mod / "go.sum").unlink(missing_ok=True)
         _log(f"pinning Kubernetes {version} (hack/pin-k8s.sh)")
-        proc = subprocess.run([str(mod / "hack" / "pin-k8s.sh"), version.lstrip("v"), str(mod)],
+        proc = subprocess.run(["bash", str(mod / "hack" / "pin-k8s.sh"), version.lstrip("v"), str(mod)],
                               capture_output=True, text=True)
         if proc.returncode != 0:
             raise BuildError(f"pinning Kubernetes {version} failed: {_first_error(proc.stderr)}; is it a release "
@@ -196,45 +195,54 @@ def _explain(output: str, spec: BuildSpec, mod: Path) -> str:
 
 
 def build(spec: BuildSpec, *, control_plane: bool = False, driver: bool = False, race_driver: bool = False) -> Build:
-    """The build for `spec`, made now (progress on stderr) or taken from the cache; `driver` and `race_driver`
-    add the plugin driver (check-plugin) to it, plain or with -race."""
+    """The build for `spec`, made now (progress on the progress sink) or taken from the cache; `control_plane`,
+    `driver` and `race_driver` add kube-apiserver and etcd, or the plugin driver (check-plugin), plain or with
+    -race. A failed new build leaves nothing in the cache."""
     start = time.monotonic()
-    root = cache_root() / "builds"
+    root = paths.builds()
     root.mkdir(parents=True, exist_ok=True)
     version = choose_version(spec, root)
     directory = root / cache_key(spec, version)
     result = Build(directory=directory, k8s_version=version, spec=spec)
     done = directory / "built.json"
+    bin_dir = directory / "bin"
     extras = [flag for flag, wanted, binary in (("--driver", driver, result.driver()),
-                                                ("--race-driver", race_driver, result.driver(race=True)))
+                                                ("--race-driver", race_driver, result.driver(race=True)),
+                                                ("--control-plane", control_plane, bin_dir / "kube-apiserver"))
               if wanted and not binary.is_file()]
     mod = directory / "mod"
-    if done.is_file() and result.runner.is_file() and result.kube_scheduler.is_file():
-        if not extras:
-            _log(f"using the cached build {directory} (Kubernetes {version})")
-            return result
-        _log(f"adding {' and '.join(f[2:] for f in extras)} to the cached build {directory}")
-    else:
-        plugins = ", ".join(p.describe() for p in spec.plugins) or "no plugins of your own"
-        _log(f"building Kubernetes {version} with {plugins} in {directory}")
-        _prepare(spec, version, mod)
-    args = [str(HARNESS / "build.sh"), "--mod", str(mod), "--out", str(directory / "bin"), *extras]
-    output = []
-    with subprocess.Popen(args + (["--control-plane"] if control_plane else []), stdout=subprocess.DEVNULL,
-                          stderr=subprocess.PIPE, text=True) as proc:
-        for line in proc.stderr:  # build.sh reports progress on stderr, one line per step
-            output.append(line)
-            if line.startswith("[build.sh"):
-                _log(line.rstrip())
-    if proc.returncode != 0:
-        text = "".join(output)
-        raise BuildError(f"{_explain(text, spec, mod)}\n{text.strip()}")
+    cached = done.is_file() and result.runner.is_file() and result.kube_scheduler.is_file()
+    if cached and not extras:
+        _log(f"using the cached build {directory} (Kubernetes {version})")
+        touch(directory)
+        return result
+    try:
+        if cached:
+            _log(f"adding {' and '.join(f[2:] for f in extras)} to the cached build {directory}")
+            for module in spec.modules:  # the cached build may come from a copy of the module elsewhere
+                if module.local:
+                    _go("mod", "edit", f"-replace={module.path}={module.directory}", cwd=mod,
+                        what=f"pointing the build at {module.describe()}")
+        else:
+            plugins = ", ".join(p.describe() for p in spec.plugins) or "no plugins of your own"
+            _log(f"building Kubernetes {version} with {plugins} in {directory}")
+            _prepare(spec, version, mod)
+        code, text = run_build_script(["bash", paths.harness() / "build.sh", "--mod", mod, "--out", bin_dir, *extras],
+                                      prefix="sched-conformance build")
+        if code != 0:
+            raise BuildError(f"{_explain(text, spec, mod)}\n{text.strip()}")
+    except BaseException:
+        if not cached:
+            shutil.rmtree(directory, ignore_errors=True)
+        raise
     done.write_text(json.dumps({"k8sVersion": version, "modules": [m.describe() for m in spec.modules],
                                 "plugins": [p.describe() for p in spec.plugins], "imports": list(spec.imports)},
                                indent=2))
+    touch(directory)
     _log(f"built in {time.monotonic() - start:.0f} s")
+    evict(keep=directory)
     return result
 
 
-__all__ = ["Build", "BuildError", "FACTORY_SIGNATURE", "build", "cache_key", "cache_root", "choose_version",
+__all__ = ["Build", "BuildError", "FACTORY_SIGNATURE", "build", "cache_key", "choose_version",
            "generated_registrations", "pinned_version"]

@@ -47,16 +47,16 @@ def _say(msg: str) -> None:
 def _kind_docker(args: argparse.Namespace) -> None:
     """Docker for kind: set up by kind-node/docker-setup.sh when --install-docker allows it, else the command."""
     from . import kind
-    from .kind_image import DOCKER_SETUP
+    from .kind_image import docker_setup
     reason = kind.unavailable_reason()
     if reason is None or "kind is not built" in reason:
         return
     if not args.install_docker:
         raise ConformanceError(f"{reason}; or pass --install-docker (as root) to let this command do it")
     if os.geteuid() != 0:
-        raise ConformanceError(f"{reason}; --install-docker needs root: sudo {DOCKER_SETUP} --install")
-    if subprocess.run([str(DOCKER_SETUP), "--install"], check=False).returncode != 0:
-        raise ConformanceError(f"{DOCKER_SETUP} --install failed (its last line above names the cause)")
+        raise ConformanceError(f"{reason}; --install-docker needs root: sudo bash {docker_setup()} --install")
+    if subprocess.run(["bash", str(docker_setup()), "--install"], check=False).returncode != 0:
+        raise ConformanceError(f"{docker_setup()} --install failed (its last line above names the cause)")
 
 
 def _kind_up(args: argparse.Namespace) -> int:

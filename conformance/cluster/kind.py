@@ -17,6 +17,7 @@ import time
 from pathlib import Path
 from typing import Callable
 
+from .. import paths
 from ..core.errors import BackendUnavailable
 from . import kind_image
 from .kind_watchdog import Watchdog
@@ -24,8 +25,6 @@ from .state import StateDir, bin_dir
 
 DEFAULT_NAME = "sched-conformance"
 NAME_ENV = "SCHED_CONFORMANCE_KIND_NAME"  # another cluster name for --cluster kind (tests use their own)
-CONFIGS = Path(__file__).resolve().parents[2] / "kind-configs"
-CONFIG = CONFIGS / "offline.yaml"
 CLUSTER_LABEL = "io.x-k8s.kind.cluster"  # kind labels every node container with its cluster's name
 CREATE_TIMEOUT = 600
 
@@ -53,6 +52,11 @@ def _last_line(text: str) -> str:
     return (text.strip().splitlines() or ["no output"])[-1]
 
 
+def configs() -> Path:
+    """kind-configs/: the cluster configs (offline.yaml is the default)."""
+    return paths.kind_configs()
+
+
 def default_name() -> str:
     return os.environ.get(NAME_ENV) or DEFAULT_NAME
 
@@ -62,19 +66,24 @@ def kind_command(which: Callable[[str], str | None] = shutil.which) -> str | Non
     return str(built) if built.is_file() else which("kind")
 
 
+def _build_kind() -> Path:
+    from ..builds.stock import stock_binary
+    return stock_binary("kind")
+
+
 def unavailable_reason(*, which: Callable[[str], str | None] = shutil.which, run: Runner = _run) -> str | None:
     """None when kind can run here; otherwise what is missing and the command that fixes it."""
-    setup = f"{kind_image.DOCKER_SETUP.relative_to(kind_image.ROOT)}"
+    setup = kind_image.docker_setup_command()
     if which("docker") is None:
         return f"kind needs Docker: the `docker` command is not on PATH (as root: {setup} --install)"
     info = run(["docker", "info", "--format", "{{.ServerVersion}}"])
     if info.returncode != 0:
         return f"kind needs a running Docker daemon: `docker info` failed: {_last_line(info.stderr)} (as root: {setup})"
-    check = run([str(kind_image.DOCKER_SETUP), "--check"])
+    check = run(["bash", str(kind_image.docker_setup()), "--check"])
     if check.returncode != 0:
         return f"kind needs privileged containers: {_last_line(check.stderr).removeprefix('docker-setup: ')}"
-    if kind_command(which) is None:
-        return f"kind is not built: run `{kind_image.BUILD_HINT}` (or put `kind` on PATH)"
+    if kind_command(which) is None and which("go") is None:
+        return "kind is not built and Go is missing to build it: install Go, or put `kind` on PATH"
     return None
 
 
@@ -157,7 +166,7 @@ def ensure_cluster(name: str | None = None, *, config: Path | None = None, state
     reason = unavailable_reason(which=which, run=run)
     if reason:
         raise BackendUnavailable(reason)
-    kind = str(kind_command(which))
+    kind = kind_command(which) or str(_build_kind())
     state = state or StateDir.default()
     kubeconfig = state.root / f"kind-{name}.kubeconfig"
     kubeconfig.parent.mkdir(parents=True, exist_ok=True)
@@ -177,7 +186,7 @@ def ensure_cluster(name: str | None = None, *, config: Path | None = None, state
         if tied:
             Watchdog.start(name, kind)
         argv = [kind, "create", "cluster", "--name", name, "--image", image, "--kubeconfig", str(kubeconfig),
-                "--config", str(config or CONFIG)]
+                "--config", str(config or configs() / "offline.yaml")]
         say(f"creating kind cluster {name} with {image}")
         start = time.monotonic()
         try:
@@ -198,6 +207,6 @@ def ensure_cluster(name: str | None = None, *, config: Path | None = None, state
     return str(kubeconfig), f"kind-{name}"
 
 
-__all__ = ["CONFIG", "CONFIGS", "DEFAULT_NAME", "NAME_ENV", "check_ours", "default_name", "delete", "ensure_cluster",
+__all__ = ["DEFAULT_NAME", "NAME_ENV", "check_ours", "default_name", "delete", "ensure_cluster",
            "kind_command",
            "node_images", "unavailable_reason"]

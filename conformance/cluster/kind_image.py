@@ -10,15 +10,22 @@ import subprocess
 from pathlib import Path
 from typing import Callable
 
+from .. import paths
 from ..core.errors import BackendUnavailable
 from .state import bin_dir
 
-ROOT = Path(__file__).resolve().parents[2]
-NODE_DIR = ROOT / "kind-node"
-BUILD_SCRIPT = NODE_DIR / "build-image.sh"
-DOCKER_SETUP = NODE_DIR / "docker-setup.sh"
 IMAGE_REPOSITORY = "sched-conformance/kind-node"
-BUILD_HINT = "harness/build.sh --control-plane --kind"
+
+
+def docker_setup() -> Path:
+    """kind-node/docker-setup.sh: installs or checks Docker for kind (the script says what it changes)."""
+    return paths.kind_node() / "docker-setup.sh"
+
+
+def docker_setup_command() -> str:
+    """How to run docker-setup.sh, for a message: relative to the checkout, else its path in the cache."""
+    root = paths.checkout()
+    return str(docker_setup().relative_to(root)) if root is not None else f"bash {docker_setup()}"
 
 
 def is_ours(image: str) -> bool:
@@ -30,8 +37,12 @@ def build_image(*, binaries: Path | None = None, progress: Callable[[str], None]
                 force: bool = False) -> str:
     """The node image's tag, built now unless an image of the same inputs exists."""
     say = progress or (lambda _line: None)
-    argv = [str(BUILD_SCRIPT), "--bin", str(binaries or bin_dir())] + (["--force"] if force else [])
-    proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT)
+    if binaries is None:
+        from ..builds.stock import stock_binary
+        stock_binary("kubelet")  # the node's binaries, built now if missing (with the control plane's)
+    argv = ["bash", str(paths.kind_node() / "build-image.sh"), "--bin", str(binaries or bin_dir())] + \
+        (["--force"] if force else [])
+    proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=paths.sources())
     assert proc.stderr is not None and proc.stdout is not None
     last = ""
     try:
@@ -53,4 +64,4 @@ def build_image(*, binaries: Path | None = None, progress: Callable[[str], None]
     return tag.splitlines()[-1]
 
 
-__all__ = ["BUILD_HINT", "DOCKER_SETUP", "IMAGE_REPOSITORY", "build_image", "is_ours"]
+__all__ = ["IMAGE_REPOSITORY", "build_image", "docker_setup", "docker_setup_command", "is_ours"]

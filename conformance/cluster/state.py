@@ -10,13 +10,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterator
 
+from .. import paths
 from ..core.errors import BackendUnavailable
 
-STATE_ENV = "SCHED_CONFORMANCE_STATE"
-BIN_ENV = "SCHED_CONFORMANCE_BIN"
+STATE_ENV = paths.STATE_ENV
+BIN_ENV = paths.BIN_ENV
 BUILD_HINT = "harness/build.sh --control-plane"
-# conformance/cluster/state.py -> the repository root, where harness/bin lives in a checkout.
-REPO_BIN = Path(__file__).resolve().parents[2] / "harness" / "bin"
 
 
 @dataclass(frozen=True)
@@ -27,8 +26,7 @@ class StateDir:
 
     @classmethod
     def default(cls) -> "StateDir":
-        env = os.environ.get(STATE_ENV)
-        return cls(Path(env) if env else Path.home() / ".cache" / "sched-conformance" / "cluster")
+        return cls(paths.cluster_state())
 
     @property
     def state_file(self) -> Path:
@@ -88,14 +86,15 @@ class StateDir:
 
 
 def bin_dir(explicit: str | os.PathLike[str] | None = None) -> Path:
-    """`explicit`, else $SCHED_CONFORMANCE_BIN, else the checkout's harness/bin."""
-    if explicit:
-        return Path(explicit)
-    env = os.environ.get(BIN_ENV)
-    return Path(env) if env else REPO_BIN
+    """`explicit`, else the stock binaries' directory ($SCHED_CONFORMANCE_BIN, else harness/bin)."""
+    return Path(explicit) if explicit else paths.stock_bin()
 
 
 def find_binary(name: str, directory: Path) -> Path:
+    """`name` in `directory`; in the stock directory, built now if it is missing."""
+    if directory == paths.stock_bin():
+        from ..builds.stock import stock_binary
+        return stock_binary(name)
     path = directory / name
     if not (path.is_file() and os.access(path, os.X_OK)):
         raise BackendUnavailable(f"{name} not found at {path}; build it with `{BUILD_HINT}` "

@@ -2,45 +2,18 @@
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
-from ..builds.builder import HARNESS
-from ..core.errors import ConformanceError
+from ..builds.stock import stock_binary
 from .driver import PluginDriver
 from .search import SharedSearches
 
-STOCK_BIN = HARNESS / "bin"
-
-
-def _log(message: str) -> None:
-    print(f"[sched-conformance check-plugin] {message}", file=sys.stderr, flush=True)
-
 
 def stock_driver(race: bool = False) -> Path:
-    """$SCHED_CONFORMANCE_BIN/driver, else the checkout's harness/bin/driver, brought up to date by build.sh
-    (a no-op when its stamp matches the sources, a build with progress otherwise)."""
-    name = "driver-race" if race else "driver"
-    flag = "--race-driver" if race else "--driver"
-    given = os.environ.get("SCHED_CONFORMANCE_BIN")
-    if given and (Path(given) / name).is_file():
-        return Path(given) / name
-    binary = STOCK_BIN / name
-    with subprocess.Popen([str(HARNESS / "build.sh"), "--no-scheduler", flag], stdout=subprocess.DEVNULL,
-                          stderr=subprocess.PIPE, text=True) as proc:
-        output = []
-        for line in proc.stderr:  # build.sh reports one line per step
-            output.append(line)
-            if "step driver" in line and "up to date" not in line:
-                _log(line.rstrip())
-    if proc.returncode != 0 or not binary.is_file():
-        tail = [line.strip() for line in output if line.strip()][-1:] or ["(no output)"]
-        raise ConformanceError(f"building the plugin driver failed: {tail[0]}; run harness/build.sh {flag} "
-                               f"(needs Go{' and gcc for -race' if race else ''})")
-    return binary
+    """$SCHED_CONFORMANCE_BIN/driver, else harness/bin/driver, brought up to date by build.sh (a no-op when its
+    stamp matches the sources, a build with progress otherwise)."""
+    return stock_binary("driver-race" if race else "driver", refresh=True)
 
 
 class ContractSession:

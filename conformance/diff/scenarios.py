@@ -76,12 +76,12 @@ def fixed_scenarios(profile: str, *, base: Any = None, only: tuple[str, ...] = (
     if unknown:
         raise ConformanceError(f"--only {unknown[0]}: no such scenario source; the sources are "
                                f"{', '.join(known)}")
-    for name, strategy in known.items():
-        if only and name not in only:
-            continue
-        n = count if name == "general" else max(1, count // SITUATION_SHARE)
-        progress(f"drawing {n} scenarios of {name}")
-        for index, scenario in enumerate(draw_fixed(strategy(), n, name)):
+    counts = {name: count if name == "general" else max(1, count // SITUATION_SHARE)
+              for name in known if not only or name in only}
+    progress(f"drawing {sum(counts.values())} scenarios from {len(counts)} sources"
+             + (f" ({', '.join(counts)})" if only else ""))
+    for name, n in counts.items():
+        for index, scenario in enumerate(draw_fixed(known[name](), n, name)):
             yield Drawn(name, index, scenario)
 
 

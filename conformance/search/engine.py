@@ -13,12 +13,12 @@ import zlib
 from dataclasses import dataclass
 from typing import Any, Callable, Generic, TypeVar
 
-from hypothesis import Phase, given, seed, settings
+from hypothesis import Phase, given, settings
 from hypothesis.errors import Flaky
 from hypothesis.strategies import SearchStrategy
 
-from .hypothesis_internals import repeatable, shrink_budget
-from .profiles import for_profile
+from .hypothesis_internals import repeatable, seeded, shrink_budget
+from .profiles import example_database, for_profile
 
 T = TypeVar("T")
 
@@ -57,6 +57,12 @@ def run_search(strategy: SearchStrategy[T], check: Callable[[T], None], *, key: 
         phases = base.phases if shrink else tuple(p for p in base.phases if p is not Phase.shrink)
     options: dict[str, Any] = {"report_multiple_bugs": False, "phases": phases,
                                "max_examples": max_examples or base.max_examples}
+    if database is ... and (kept := example_database()) is not None:  # --example-db, else the profile's
+        database = kept
+        if base.derandomize:
+            # Hypothesis refuses a database with derandomize; the seed below (which wins over derandomize's
+            # own) keeps the ci sample the same, and saved failures now replay before it.
+            options["derandomize"] = False
     if database is not ...:
         options["database"] = database
     state: dict[str, Any] = {"examples": 0}
@@ -81,7 +87,7 @@ def run_search(strategy: SearchStrategy[T], check: Callable[[T], None], *, key: 
     search.hypothesis.inner_test._hypothesis_internal_add_digest = key.encode()
     if base.derandomize:
         # Hypothesis would derive the seed from the source of `search`, which any edit would reshuffle.
-        search = seed(zlib.crc32(key.encode()))(search)
+        search = seeded(search, zlib.crc32(key.encode()), options.get("database"))
     start = time.perf_counter()
     try:
         with repeatable(), shrink_budget(shrink_seconds or SHRINK_SECONDS[profile]):

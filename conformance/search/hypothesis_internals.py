@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import contextlib
 import warnings
-from typing import Iterator
+from typing import Any, Iterator
 
 try:
     from hypothesis.internal.conjecture import providers as _providers
@@ -67,4 +67,20 @@ def shrink_budget(seconds: float) -> Iterator[None]:
         engine.MAX_SHRINKING_SECONDS = original
 
 
-__all__ = ["repeatable", "shrink_budget"]
+def seeded(test: Any, value: int, database: Any) -> Any:
+    """`@seed(value)` on `test`, keeping `database`: Hypothesis' `seed` turns the example database off (a seeded
+    run should repeat), but a kept database (--example-db) exists to replay the last failures before the
+    seeded sample. Relies on `seed` storing the test's settings in `_hypothesis_internal_use_settings`."""
+    from hypothesis import seed, settings
+    test = seed(value)(test)
+    if database is not None:
+        current = getattr(test, "_hypothesis_internal_use_settings", None)
+        if current is None:  # pragma: no cover - Hypothesis moved it
+            warnings.warn("sched-conformance: this Hypothesis version stores settings elsewhere; --example-db "
+                          "is not used in the ci profile", RuntimeWarning, stacklevel=2)
+        else:
+            test._hypothesis_internal_use_settings = settings(current, database=database)
+    return test
+
+
+__all__ = ["repeatable", "seeded", "shrink_budget"]

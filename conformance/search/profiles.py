@@ -2,10 +2,16 @@
 
 from __future__ import annotations
 
+import os
+from typing import Any
+
 from hypothesis import HealthCheck, Phase, settings
 
 from ..options import PROFILES  # the names, for the CLI's and pytest's choices without importing Hypothesis
 
+# A directory of Hypothesis' example database kept between runs (a CI cache): failures found by one run
+# replay first in the next, in every profile. Set by --example-db (conformance/options).
+EXAMPLE_DB_ENV = "SCHED_CONFORMANCE_EXAMPLE_DB"
 _SUPPRESS = [HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.filter_too_much]
 
 
@@ -31,4 +37,13 @@ def for_profile(name: str) -> settings:
     return settings.get_profile(f"sched-conformance-{name}")
 
 
-__all__ = ["PROFILES", "for_profile", "register"]
+def example_database() -> Any:
+    """The example database $SCHED_CONFORMANCE_EXAMPLE_DB names, or None."""
+    directory = os.environ.get(EXAMPLE_DB_ENV)
+    if not directory:
+        return None
+    from hypothesis.database import DirectoryBasedExampleDatabase
+    return DirectoryBasedExampleDatabase(directory)
+
+
+__all__ = ["EXAMPLE_DB_ENV", "PROFILES", "example_database", "for_profile", "register"]

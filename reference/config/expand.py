@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any, Mapping
 
 from ..errors import ConfigError, FrameworkError
+from ..gofmt import int64
 from ..interfaces import MAX_NODE_SCORE, MAX_TOTAL_SCORE
 from ..registry import PluginArgs, PluginSpec, Registry
 from .model import PLUGIN_SET_NAMES, PluginEntry, Plugins, Profile
@@ -104,9 +105,11 @@ def score_weights(entries: list[PluginEntry], plugins: Mapping[str, PluginSpec],
             continue
         weight = entry.weight or 1
         weights[entry.name] = weight
-        if weight * MAX_NODE_SCORE > MAX_TOTAL_SCORE - total:
+        # Go's int64 wraps: after a negative weight, MaxTotalScore - total wraps negative and the next
+        # Score plugin fails the check (upstream refuses such a config).
+        if weight * MAX_NODE_SCORE > int64(MAX_TOTAL_SCORE - total):
             raise FrameworkError("total score of Score plugins could overflow")
-        total += weight * MAX_NODE_SCORE
+        total = int64(total + weight * MAX_NODE_SCORE)
     return weights
 
 

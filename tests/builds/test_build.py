@@ -56,3 +56,5 @@ def test_a_factory_of_the_wrong_type_is_named(tmp_path, monkeypatch):
     first = str(info.value).splitlines()[0]
     assert first.startswith("--go-plugin Bad=example.com/bad/p.New: cannot use plugin0.New"), first
     assert "a plugin factory is func(context.Context, runtime.Object, framework.Handle)" in first
+    # A failed build leaves nothing behind in the cache.
+    assert list((tmp_path / "cache" / "builds").iterdir()) == []

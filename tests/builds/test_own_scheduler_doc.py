@@ -1,4 +1,5 @@
-"""docs/own-scheduler.md, run as written: the example module is built with the suite, the green
+"""docs/own-scheduler.md, run as written with the wheel installed as a user would (tests/installed.py) from a
+project directory outside the checkout: the example module is built with the suite, the green
 configuration passes the ci profile, the broken plugin is reported by name with a reproducer that
 replays on the same build, and the pyproject table alone is enough (needs Go and the module proxy)."""
 
@@ -9,7 +10,6 @@ import re
 import shlex
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -17,7 +17,6 @@ import yaml
 
 ROOT = Path(__file__).resolve().parents[2]
 DOC = ROOT / "docs" / "own-scheduler.md"
-CLI = Path(sys.executable).parent / "sched-conformance"
 pytestmark = pytest.mark.skipif(shutil.which("go") is None, reason="needs a Go toolchain to build")
 
 
@@ -29,21 +28,30 @@ def documented_commands() -> list[str]:
 
 
 def command(prefix: str) -> list[str]:
-    """The documented command starting with `prefix`, as argv for this environment."""
+    """The documented command starting with `prefix`, as argv."""
     matches = [c for c in documented_commands() if c.startswith(prefix)]
     assert len(matches) == 1, f"docs/own-scheduler.md should show one command starting with {prefix!r}: {matches}"
-    argv = shlex.split(matches[0])
-    return [str(CLI), *argv[1:]]
+    return shlex.split(matches[0])
 
 
-def run(argv: list[str], cwd: Path) -> subprocess.CompletedProcess:
-    return subprocess.run(argv, cwd=cwd, capture_output=True, text=True, timeout=1800)
+@pytest.fixture(scope="module")
+def user(installed):
+    """The installed package and a user's project directory with examples/ in it."""
+    return installed, installed.project("own-scheduler")
 
 
-def test_the_example_plugin_passes_the_ci_profile(tmp_path):
+def run(user, argv: list[str], cwd: Path | None = None) -> subprocess.CompletedProcess:
+    """`argv` (a `sched-conformance ...` command) with the installed CLI, in the project (or `cwd`)."""
+    installed, project = user
+    assert argv[0] == "sched-conformance"
+    return subprocess.run([str(installed.cli), *argv[1:]], cwd=cwd or project, env=installed.env(),
+                          capture_output=True, text=True, timeout=1800)
+
+
+def test_the_example_plugin_passes_the_ci_profile(user, tmp_path):
     argv = command("sched-conformance run --backend upstream --go-module examples/plugins --go-plugin "
                    "PreferLabeled=example.com/sched-plugins/prefer.New --scheduler-config")
-    result = run(argv + ["--reproducers", str(tmp_path)], ROOT)
+    result = run(user, argv + ["--reproducers", str(tmp_path)])
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-2000:]
     # The framework's rules were checked on the user's real plugin (observed), and invariants whose rule
     # never applied on this config are reported as skipped with that reason, not as passed.
@@ -51,10 +59,10 @@ def test_the_example_plugin_passes_the_ci_profile(tmp_path):
     assert "failed" not in result.stdout.splitlines()[-1]
 
 
-def test_the_broken_plugin_is_named_and_its_reproducer_replays(tmp_path):
+def test_the_broken_plugin_is_named_and_its_reproducer_replays(user, tmp_path):
     argv = command("sched-conformance run --backend upstream --go-module examples/plugins --go-plugin "
                    "PreferLabeled=example.com/sched-plugins/prefer.New --go-plugin FreeCPU")
-    result = run(argv + ["--reproducers", str(tmp_path)], ROOT)
+    result = run(user, argv + ["--reproducers", str(tmp_path)])
     assert result.returncode == 1, result.stdout[-3000:] + result.stderr[-2000:]
     assert "[observed-score-range] FreeCPU scored outside [0, 100]" in result.stdout
     assert "responsible: FreeCPU" in result.stdout
@@ -62,22 +70,22 @@ def test_the_broken_plugin_is_named_and_its_reproducer_replays(tmp_path):
     assert (reproducer / "own-scheduler.toml").is_file()
     replay = command("sched-conformance reproduce")
     replay[replay.index(".sched-conformance/reproducers/observed-score-range")] = str(reproducer)
-    replayed = run(replay, ROOT)
+    replayed = run(user, replay)
     assert replayed.returncode == 1, replayed.stdout + replayed.stderr
     assert "REPRODUCED on upstream" in replayed.stdout and "FreeCPU" in replayed.stdout
 
 
-def test_the_pyproject_table_alone_builds_and_runs_the_module(tmp_path):
+def test_the_pyproject_table_alone_builds_and_runs_the_module(user, tmp_path):
     argv = command("sched-conformance run --backend upstream --profile ci")
-    result = run(argv + ["--max-examples", "3", "--invariant", "observed-score-range",
-                         "--reproducers", str(tmp_path)], ROOT / "examples" / "plugins")
+    result = run(user, argv + ["--max-examples", "3", "--invariant", "observed-score-range",
+                         "--reproducers", str(tmp_path)], user[1] / "examples" / "plugins")
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-2000:]
     assert "using the cached build" in result.stderr or "building Kubernetes" in result.stderr
     # The module's plugin ran (3 examples may not reach a scoring cycle: then the rule says so, skipped).
     assert "observed-score-range: exercised in" in result.stdout and "failed" not in result.stdout.splitlines()[-1]
 
 
-def test_the_extender_command_checks_a_running_extender(tmp_path):
+def test_the_extender_command_checks_a_running_extender(user, tmp_path):
     from tests.conformance.test_user_extender import Extender
     argv = command("sched-conformance run --backend upstream --extender")
     url = argv[argv.index("--extender") + 1]
@@ -86,8 +94,8 @@ def test_the_extender_command_checks_a_running_extender(tmp_path):
     except OSError as exc:
         pytest.skip(f"the documented extender port is taken here: {exc}")
     try:
-        result = run(argv + ["--max-examples", "10", "--invariant", "extender-wire-contract", "--strict-coverage",
-                             "--reproducers", str(tmp_path)], ROOT)
+        result = run(user, argv + ["--max-examples", "10", "--invariant", "extender-wire-contract", "--strict-coverage",
+                             "--reproducers", str(tmp_path)])
     finally:
         extender.close()
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-2000:]
@@ -101,9 +109,9 @@ third_party = pytest.mark.skipif(os.environ.get("SCHED_CONFORMANCE_OTHER_RELEASE
 
 
 @third_party
-def test_scheduler_plugins_allocatable_runs_on_1_34(tmp_path):
+def test_scheduler_plugins_allocatable_runs_on_1_34(user, tmp_path):
     argv = command("sched-conformance run --backend upstream --go-module sigs.k8s.io/scheduler-plugins@v0.34.7")
-    result = run(argv + ["--max-examples", "3", "--invariant", "observed-score-range", "--invariant",
+    result = run(user, argv + ["--max-examples", "3", "--invariant", "observed-score-range", "--invariant",
                          "plugin-order-matches-expansion", "--reproducers", str(tmp_path)], ROOT)
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-2000:]
     assert "Kubernetes v1.34.3" in result.stdout
@@ -113,10 +121,10 @@ def test_scheduler_plugins_allocatable_runs_on_1_34(tmp_path):
 
 
 @third_party
-def test_coscheduling_runs_on_the_local_control_plane_with_its_pod_groups(tmp_path):
+def test_coscheduling_runs_on_the_local_control_plane_with_its_pod_groups(user, tmp_path):
     argv = command("sched-conformance run --backend cluster --own-scheduler examples/scheduler-plugins")
-    result = run(argv + ["--max-examples", "5", "--invariant", "permit-wait-resolution", "--invariant",
-                         "unreserve-reverse-order", "--reproducers", str(tmp_path)], ROOT)
+    result = run(user, argv + ["--max-examples", "5", "--invariant", "permit-wait-resolution", "--invariant",
+                               "unreserve-reverse-order", "--reproducers", str(tmp_path)])
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-2000:]
     assert "CRDs: installed podgroups.scheduling.x-k8s.io for this run" in result.stdout
     assert "failed" not in result.stdout.splitlines()[-1]

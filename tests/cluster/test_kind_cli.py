@@ -72,7 +72,7 @@ def test_kind_names_a_missing_kind_binary(monkeypatch, tmp_path):
     monkeypatch.setenv("SCHED_CONFORMANCE_BIN", str(tmp_path))
     reason = kind.unavailable_reason(which=lambda name: "/usr/bin/docker" if name == "docker" else None,
                                      run=FakeDocker())
-    assert reason == "kind is not built: run `harness/build.sh --control-plane --kind` (or put `kind` on PATH)"
+    assert reason == "kind is not built and Go is missing to build it: install Go, or put `kind` on PATH"
     assert kind.unavailable_reason(which=_which, run=FakeDocker()) is None
 
 
@@ -110,7 +110,7 @@ def test_a_create_that_fails_or_is_interrupted_leaves_nothing(tmp_path, interrup
 
 def test_kind_configs_are_valid_yaml():
     import yaml
-    for path in kind.CONFIGS.glob("*.yaml"):
+    for path in kind.configs().glob("*.yaml"):
         assert yaml.safe_load(path.read_text())["kind"] in ("Cluster", "KubeSchedulerConfiguration"), path
 
 

@@ -7,6 +7,7 @@ import pytest
 from hypothesis import strategies as st
 
 from conformance.search import run_search
+from conformance.search.profiles import EXAMPLE_DB_ENV
 
 
 def test_a_failure_shrinks_to_the_smallest_example():
@@ -55,6 +56,29 @@ def test_examples_replayed_while_shrinking_are_not_searching():
                on_example=lambda x, s: searching.append(s))
     first_failure = searching.index(False)
     assert all(searching[:first_failure]) and not any(searching[first_failure:])
+
+
+def test_a_kept_example_database_keeps_the_ci_sample(tmp_path, monkeypatch):
+    def drawn() -> list[int]:
+        seen: list[int] = []
+        run_search(st.integers(0, 10**9), seen.append, key="kept", profile="ci", max_examples=20)
+        return seen
+    without = drawn()
+    monkeypatch.setenv(EXAMPLE_DB_ENV, str(tmp_path / "db"))
+    assert drawn() == without
+
+
+def test_a_kept_example_database_replays_the_last_failure_first(tmp_path, monkeypatch):
+    monkeypatch.setenv(EXAMPLE_DB_ENV, str(tmp_path / "db"))
+    def rare(x: int) -> None:
+        _fail_if(x % 97 == 13)
+    first = run_search(st.integers(0, 10**6), rare, key="replays", profile="ci")
+    assert first is not None and first.examples > 1
+    again = run_search(st.integers(0, 10**6), rare, key="replays", profile="ci")
+    assert again is not None and again.example == first.example and again.examples == 1
+    monkeypatch.delenv(EXAMPLE_DB_ENV)  # without the database, the ci sample searches from the start again
+    fresh = run_search(st.integers(0, 10**6), rare, key="replays", profile="ci")
+    assert fresh is not None and fresh.examples == first.examples
 
 
 def _fail_if(condition: bool) -> None:

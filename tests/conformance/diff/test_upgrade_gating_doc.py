@@ -6,11 +6,9 @@ SCHED_CONFORMANCE_OTHER_RELEASES test cover the rest."""
 
 from __future__ import annotations
 
-import os
 import re
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -37,33 +35,37 @@ def job() -> dict:
 
 
 def sh(script: str, cwd: Path, env: dict) -> subprocess.CompletedProcess:
-    # `sched-conformance` is this checkout's CLI, as `pip install` would provide it.
-    prelude = f'sched-conformance() {{ "{sys.executable}" -m conformance.cli "$@"; }}\n'
-    return subprocess.run(["bash", "-euo", "pipefail", "-c", prelude + script], cwd=cwd, env=env,
+    return subprocess.run(["bash", "-euo", "pipefail", "-c", script], cwd=cwd, env=env,
                           capture_output=True, text=True, timeout=1800)
 
 
-def test_the_documented_job_runs_and_passes_on_its_baseline(tmp_path):
+def test_the_documented_job_runs_and_passes_on_its_baseline(installed):
     workflow = job()
     steps = workflow["jobs"]["diff"]["steps"]
     diff_steps = [s["run"] for s in steps if "sched-conformance diff" in str(s.get("run", ""))]
     assert len(diff_steps) == 1
     cache = next(s for s in steps if str(s.get("uses", "")).startswith("actions/cache"))
-    assert "~/.cache/sched-conformance/builds" in cache["with"]["path"]
+    assert "~/.cache/sched-conformance\n" in cache["with"]["path"]
     upload = next(s for s in steps if str(s.get("uses", "")).startswith("actions/upload-artifact"))
     assert upload.get("if") == "always()"
 
-    # The user's checkout: the example module (same path, so its builds come from the cache) and .github/.
-    (tmp_path / "examples").symlink_to(ROOT / "examples")
-    (tmp_path / ".github").mkdir()
-    env = {**os.environ, **{k: pinned_version() for k in workflow["env"]}, "PYTHONPATH": str(ROOT)}
+    # The user's checkout, outside this one: the example module and .github/. The job's `pip install` step
+    # finds this checkout's wheel (already in the user's virtualenv, as on a runner with a warm cache).
+    project = installed.project("upgrade-gating")
+    (project / ".github").mkdir()
+    env = installed.env(**{k: pinned_version() for k in workflow["env"]}, PIP_NO_INDEX="1",
+                        PIP_FIND_LINKS=str(installed.wheel.parent))
+    install = [s["run"] for s in steps if "pip install" in str(s.get("run", ""))]
+    assert install == ["pip install kube-scheduler-conformance"]
+    installed_step = sh(install[0], project, env)
+    assert installed_step.returncode == 0, installed_step.stderr[-2000:]
 
-    made = sh(baseline_command(), tmp_path, env)
+    made = sh(baseline_command(), project, env)
     assert made.returncode == 0, made.stderr[-3000:]
-    assert (tmp_path / ".github" / "scheduler-baseline.yaml").is_file()
+    assert (project / ".github" / "scheduler-baseline.yaml").is_file()
 
-    gate = sh(diff_steps[0], tmp_path, env)
+    gate = sh(diff_steps[0], project, env)
     assert gate.returncode == 0, gate.stdout[-3000:] + gate.stderr[-3000:]
-    report = tmp_path / upload["with"]["path"]
+    report = project / upload["with"]["path"]
     assert (report / "summary.md").is_file() and (report / "diff.json").is_file()
     assert "<testsuite" in (report / "junit.xml").read_text()

@@ -178,6 +178,10 @@ def test_list_plugins(plugins, want):
     pytest.param(Plugins(queueSort=ps(QUEUE_SORT), bind=ps(BIND), placementScore=ps((PLACEMENT_SCORE_1, 2**62))),
                  "placement score plugins: total score of Score plugins could overflow",
                  id="placement score weight overflow"),
+    # Go's int64 wraps: a negative weight makes MaxTotalScore - total wrap negative, and the next Score
+    # plugin fails the check (kube-scheduler v1.37.2 refuses this config; checked against the runner).
+    pytest.param(Plugins(queueSort=ps(QUEUE_SORT), bind=ps(BIND), score=ps((SCORE_1, -1), (SCORE_2, 1))),
+                 "score plugins: total score of Score plugins could overflow", id="negative weight then another"),
 ])
 def test_sanity_checks(plugins, want):
     with pytest.raises(FrameworkError) as info:
@@ -346,3 +350,8 @@ def test_extender_ignored_resources_need_fit_args():
     with pytest.raises(FrameworkError) as info:
         expand_config(config, registry)
     assert str(info.value) == "couldn't build extenders: can't find NodeResourcesFitArgs in plugin config"
+
+
+def test_a_negative_weight_last_is_accepted():
+    plugins = with_queue_sort_and_bind(Plugins(score=ps((SCORE_1, 1), (SCORE_2, -1))))
+    assert expand_profile(Profile(plugins=plugins), FW).score_weights == {SCORE_1: 1, SCORE_2: -1}
