@@ -102,6 +102,9 @@ ROWS = [
     ("unknown-command", ["runn"], "'runn'"),
     ("cleanup-wait-not-a-number", ["cleanup", "--wait", "soon"], "'soon'"),
     ("cluster-unknown-kind", ["cluster", "status", "--cluster", "docker"], "'docker'"),
+    ("cache-without-action", ["cache"], "cache_action"),
+    ("cache-unknown-action", ["cache", "clear"], "'clear'"),
+    ("cache-prune-size-not-a-size", ["cache", "prune", "--max-size", "lots"], "'lots'"),
 ]
 
 
@@ -117,6 +120,7 @@ def workdir(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     # The state of a cluster backend stays here; a stock contract driver comes from $SCHED_CONFORMANCE_BIN if set.
     monkeypatch.setenv("SCHED_CONFORMANCE_STATE", str(tmp_path.parent / f"{tmp_path.name}-state"))
+    monkeypatch.setenv("SCHED_CONFORMANCE_CACHE", str(tmp_path.parent / f"{tmp_path.name}-cache"))
     monkeypatch.delenv("KUBECONFIG", raising=False)
     return tmp_path
 
@@ -124,7 +128,7 @@ def workdir(tmp_path, monkeypatch):
 def test_the_table_covers_every_command():
     commands = {argv[0] for _, argv, _ in ROWS if argv}
     assert {"run", "check-plugin", "invariants", "reproduce", "validate", "plugins", "diff", "version", "cleanup",
-            "cluster"} <= commands
+            "cluster", "cache"} <= commands
     assert len(ROWS) >= 25
 
 
@@ -144,5 +148,5 @@ def test_bad_input_is_one_line_and_exit_2(workdir, capsys, argv, names):
     assert "Traceback" not in out + err
     assert out == "", out  # never under pytest's header
     assert _tree(workdir) == before
-    assert not Path(os.environ["SCHED_CONFORMANCE_STATE"]).exists() or not any(
-        Path(os.environ["SCHED_CONFORMANCE_STATE"]).iterdir())
+    for kept in ("SCHED_CONFORMANCE_STATE", "SCHED_CONFORMANCE_CACHE"):
+        assert not Path(os.environ[kept]).exists() or not any(Path(os.environ[kept]).iterdir()), kept
