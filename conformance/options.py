@@ -117,6 +117,9 @@ OPTIONS: tuple[Option, ...] = (
     Option("own-scheduler", "conformance_own_scheduler", "a TOML file with go-modules, go-plugins, go-imports, "
            "k8s-version, scheduler-config, objects, crds (default: [tool.sched-conformance] of ./pyproject.toml)",
            ("run", "check-plugin", "diff"), own_scheduler=True, metavar="FILE"),
+    Option("example-db", "conformance_example_db", "a directory for Hypothesis' example database, kept between "
+           "runs (e.g. in the CI cache): the failures one run finds replay first in the next; the same as "
+           "$SCHED_CONFORMANCE_EXAMPLE_DB", ("run", "check-plugin"), metavar="DIR"),
     # The contract suite (conformance/contracts): `check-plugin NAME` is --conformance-check-plugin NAME.
     Option("check-plugin", "conformance_check_plugins", "contract suite: check this plugin of the effective "
            "profile (repeatable)", (), action="append", metavar="NAME"),

@@ -8,6 +8,7 @@ and a marker.
 from __future__ import annotations
 
 import contextlib
+import os
 import re
 from pathlib import Path
 from typing import Any, Iterator, NoReturn
@@ -41,6 +42,7 @@ class SetupErrors:
 
 
 _SETUP_ERRORS = pytest.StashKey[SetupErrors]()
+_EXAMPLE_DB = pytest.StashKey["str | None"]()  # the environment's value, restored when the session ends
 
 
 def setup_error(config: pytest.Config, message: str) -> NoReturn:
@@ -67,6 +69,10 @@ def _selected(config: pytest.Config) -> bool:
 
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "conformance: a conformance-suite property test")
+    if config.getoption("conformance_example_db"):
+        from .search.profiles import EXAMPLE_DB_ENV
+        config.stash[_EXAMPLE_DB] = os.environ.get(EXAMPLE_DB_ENV)
+        os.environ[EXAMPLE_DB_ENV] = str(Path(config.getoption("conformance_example_db")).resolve())
     if not _selected(config) and not config.getoption("conformance_invariants") and not _cluster_options(config):
         return
     from reference.errors import ReferenceError_
@@ -303,6 +309,13 @@ def contract_targets(config: pytest.Config) -> tuple[list[str], list[str]]:
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
+    if _EXAMPLE_DB in config.stash:
+        from .search.profiles import EXAMPLE_DB_ENV
+        previous = config.stash[_EXAMPLE_DB]
+        if previous is None:
+            os.environ.pop(EXAMPLE_DB_ENV, None)
+        else:
+            os.environ[EXAMPLE_DB_ENV] = previous
     if _KEY in config.stash:
         config.stash[_KEY].close()
     if _CONTRACTS in config.stash:
