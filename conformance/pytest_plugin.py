@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import os
 import re
+import sys
 from pathlib import Path
 from typing import Any, Iterator, NoReturn
 
@@ -75,6 +76,7 @@ def pytest_configure(config: pytest.Config) -> None:
         os.environ[EXAMPLE_DB_ENV] = str(Path(config.getoption("conformance_example_db")).resolve())
     if not _selected(config) and not config.getoption("conformance_invariants") and not _cluster_options(config):
         return
+    _progress_past_capture(config)
     from reference.errors import ReferenceError_
 
     from .core.errors import ConformanceError
@@ -84,6 +86,18 @@ def pytest_configure(config: pytest.Config) -> None:
         message = str(exc)
     if message is not None:
         setup_error(config, message)
+
+
+def _progress_past_capture(config: pytest.Config) -> None:
+    """Progress of slow work (a cold build, check-plugin's -race driver built inside a test) reaches the
+    terminal past pytest's capture, as it happens."""
+    from .core.progress import set_sink
+    capture = config.pluginmanager.getplugin("capturemanager")
+
+    def sink(line: str) -> None:
+        with capture.global_and_fixture_disabled() if capture is not None else contextlib.nullcontext():
+            print(line, file=sys.stderr, flush=True)
+    set_sink(sink)
 
 
 def _configuration_problem(config: pytest.Config) -> str | None:
@@ -309,6 +323,8 @@ def contract_targets(config: pytest.Config) -> tuple[list[str], list[str]]:
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
+    from .core.progress import set_sink
+    set_sink(None)
     if _EXAMPLE_DB in config.stash:
         from .search.profiles import EXAMPLE_DB_ENV
         previous = config.stash[_EXAMPLE_DB]
