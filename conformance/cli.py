@@ -15,9 +15,7 @@ Subcommands:
 from __future__ import annotations
 
 import argparse
-import json
 import sys
-from pathlib import Path
 from typing import NoReturn, Sequence
 
 from . import commands
@@ -39,48 +37,12 @@ class _Parser(argparse.ArgumentParser):
         raise UsageError(f"{message}; see `{self.prog} --help`")
 
 
-def _read(path: str) -> str:
-    try:
-        return Path(path).read_text(encoding="utf-8")
-    except UnicodeDecodeError as e:
-        raise ConformanceError(f"{path}: not UTF-8 text ({e.reason} at byte {e.start}); pass a "
-                               "KubeSchedulerConfiguration YAML file") from None
-    except OSError as e:
-        raise ConformanceError(f"cannot read {path!r}: {e.strerror}; pass an existing config file") from None
-
-
-def _plugins(args: argparse.Namespace) -> int:
-    from reference.config import effective_plugins, expand_config, list_plugins, load_config
-    config = load_config(_read(args.config))
-    if args.json:
-        print(json.dumps({name: list_plugins(p) for name, p in expand_config(config).items()}, indent=2))
-        return 0
-    for name, points in effective_plugins(config).items():
-        print(f"profile {name}:")
-        for point, plugins in points.items():
-            print(f"  {point:<11} {', '.join(plugins) if plugins else '-'}")
-    return 0
-
-
-def _validate(args: argparse.Namespace) -> int:
-    from reference.config import expand_config, load_config
-    config = load_config(_read(args.config))
-    expand_config(config)
-    print(f"{args.config}: valid ({len(config.profiles)} profile(s))")
-    return 0
-
-
 def parser() -> argparse.ArgumentParser:
     main_parser = _Parser(prog="sched-conformance", description=__doc__.splitlines()[0], epilog=EPILOG,
                           formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = main_parser.add_subparsers(dest="command", required=True)
-    p = sub.add_parser("plugins", help="effective plugins per extension point of each profile")
-    p.add_argument("config", help="KubeSchedulerConfiguration YAML (kubescheduler.config.k8s.io/v1)")
-    p.add_argument("--json", action="store_true", help="print upstream's ListPlugins JSON shape")
-    p.set_defaults(run=_plugins)
-    v = sub.add_parser("validate", help="check a KubeSchedulerConfiguration like kube-scheduler --config")
-    v.add_argument("config")
-    v.set_defaults(run=_validate)
+    from .config_command import add_to as add_config_commands
+    add_config_commands(sub)
     commands.add_to(sub)
     from .builds.cache_command import add_to as add_cache_command
     add_cache_command(sub)

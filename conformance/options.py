@@ -93,15 +93,16 @@ OPTIONS: tuple[Option, ...] = (
     Option("allow-any-cluster", "conformance_allow_any_cluster", f"{_CLUSTER}: also on a context that does not "
            "look like a test cluster", ("run",), action="store_true", cluster_target=True),
     Option("go-module", "conformance_go_modules", "build with this Go module: ./dir or module/path@vX.Y.Z "
-           "(repeatable)", ("run", "check-plugin", "diff"), action="append", own_scheduler=True, metavar="MODULE"),
+           "(repeatable)", ("run", "check-plugin", "diff", "config"), action="append", own_scheduler=True,
+           metavar="MODULE"),
     Option("go-plugin", "conformance_go_plugins", "register NAME=import/path.Func from a --go-module "
-           "(repeatable)", ("run", "check-plugin", "diff"), action="append", own_scheduler=True,
+           "(repeatable)", ("run", "check-plugin", "diff", "config"), action="append", own_scheduler=True,
            metavar="NAME=PKG.FUNC"),
     Option("go-import", "conformance_go_imports", "link this package of a --go-module for its side effects, e.g. "
            "the scheme package that registers your plugins' args types (repeatable)",
-           ("run", "check-plugin", "diff"), action="append", own_scheduler=True, metavar="PACKAGE"),
+           ("run", "check-plugin", "diff", "config"), action="append", own_scheduler=True, metavar="PACKAGE"),
     Option("k8s-version", "conformance_k8s_version", "build this Kubernetes release (default: the one your "
-           "module requires)", ("run", "check-plugin"), own_scheduler=True, metavar="VERSION"),
+           "module requires)", ("run", "check-plugin", "config"), own_scheduler=True, metavar="VERSION"),
     Option("scheduler-config", "conformance_scheduler_config", "your KubeSchedulerConfiguration: the base of "
            "every scenario (probes are added around your plugins)", ("run", "check-plugin", "diff"),
            own_scheduler=True, metavar="FILE"),
@@ -116,7 +117,7 @@ OPTIONS: tuple[Option, ...] = (
            metavar="FILE"),
     Option("own-scheduler", "conformance_own_scheduler", "a TOML file with go-modules, go-plugins, go-imports, "
            "k8s-version, scheduler-config, objects, crds (default: [tool.sched-conformance] of ./pyproject.toml)",
-           ("run", "check-plugin", "diff"), own_scheduler=True, metavar="FILE"),
+           ("run", "check-plugin", "diff", "config"), own_scheduler=True, metavar="FILE"),
     Option("example-db", "conformance_example_db", "a directory for Hypothesis' example database, kept between "
            "runs (e.g. in the CI cache): the failures one run finds replay first in the next; the same as "
            "$SCHED_CONFORMANCE_EXAMPLE_DB", ("run", "check-plugin"), metavar="DIR"),

@@ -212,8 +212,7 @@ def build(spec: BuildSpec, *, control_plane: bool = False, driver: bool = False,
               if wanted and not binary.is_file()]
     mod = directory / "mod"
     cached = done.is_file() and result.runner.is_file() and result.kube_scheduler.is_file()
-    if cached and not extras:
-        _log(f"using the cached build {directory} (Kubernetes {version})")
+    if cached and not extras:  # silent: a cache hit is not slow work (`sched-conformance cache list` shows it)
         touch(directory)
         return result
     try:

@@ -17,6 +17,7 @@ from pathlib import Path
 from ..core.progress import say
 
 HEARTBEAT = 30.0
+_WORK = (": go build", ": go install", "preparing module")  # build.sh lines that start real work
 
 
 def run_build_script(argv: list[str | Path], *, prefix: str, cwd: Path | None = None) -> tuple[int, str]:
@@ -36,11 +37,19 @@ def run_build_script(argv: list[str | Path], *, prefix: str, cwd: Path | None = 
         lines.put(None)
 
     threading.Thread(target=read, daemon=True).start()
+    # A build with nothing to do stays silent: its lines are held back until a step compiles something
+    # or the heartbeat fires (a slow download is work too).
+    held: list[str] = []
+    working = False
     try:
         while True:
             try:
                 line = lines.get(timeout=HEARTBEAT)
             except queue.Empty:
+                working = True
+                for text in held:
+                    say(f"[{prefix}] {text}")
+                held.clear()
                 say(f"[{prefix}] still at {step} ({time.monotonic() - start:.0f} s elapsed)")
                 continue
             if line is None:
@@ -48,9 +57,16 @@ def run_build_script(argv: list[str | Path], *, prefix: str, cwd: Path | None = 
             output.append(line)
             if line.startswith("[build.sh"):
                 text = line.rstrip()
-                say(f"[{prefix}] {text}")
                 if "] step " in text:
                     step = "step " + text.split("] step ", 1)[1].split(":", 1)[0]
+                working = working or any(work in text for work in _WORK)
+                if working:
+                    for earlier in held:
+                        say(f"[{prefix}] {earlier}")
+                    held.clear()
+                    say(f"[{prefix}] {text}")
+                else:
+                    held.append(text)
         return proc.wait(), "".join(output)
     except BaseException:
         os.killpg(proc.pid, signal.SIGKILL)  # Ctrl-C: the compiles go with build.sh

@@ -63,3 +63,12 @@ def test_a_failed_build_names_the_first_go_error(tmp_path, monkeypatch):
     with pytest.raises(BackendUnavailable) as info:
         stock.stock_binary("runner")
     assert str(info.value).startswith("building runner failed: probe/p.go:3:2: undefined: z; run `bash ")
+
+
+def test_a_build_with_nothing_to_do_is_silent(tmp_path, said):
+    fake = tmp_path / "build.sh"
+    fake.write_text("echo '[build.sh +0s] step download: done in 0s' >&2\n"
+                    "echo '[build.sh +0s] step driver: up to date' >&2\necho '[build.sh +0s] all done in 0s' >&2\n")
+    code, output = script.run_build_script(["bash", fake], prefix="p")
+    assert code == 0 and "up to date" in output
+    assert said == []
