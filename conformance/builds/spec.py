@@ -14,11 +14,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Mapping
 
+from reference.plugins import IN_TREE
 from reference.probe import PROBE_NAMES
 
 from ..core.errors import ConformanceError
 
 _IDENT = re.compile(r"[A-Z][A-Za-z0-9_]*")
+_PLUGIN_NAME = re.compile(r"[A-Za-z][A-Za-z0-9._-]*")
+_IN_TREE_NAMES = frozenset(name for _module, name in IN_TREE)
 _IMPORT_PATH = re.compile(r"[A-Za-z0-9][A-Za-z0-9._~/-]*[A-Za-z0-9_]")
 _VERSION = re.compile(r"v?(1\.\d+\.\d+)")
 _MODULE_VERSION = re.compile(r"v\d+\.\d+\.\d+(-[0-9A-Za-z.-]+)?(\+incompatible)?")
@@ -119,6 +122,12 @@ def parse_plugin(text: str) -> PluginRegistration:
     if not sep or not name or not dot or not _IMPORT_PATH.fullmatch(package) or not _IDENT.fullmatch(func):
         raise BuildSpecError(f"--go-plugin {text!r}: use Name=import/path.Func, e.g. "
                              f"MyScore=example.com/plugins/score.New (Func exported)")
+    if not _PLUGIN_NAME.fullmatch(name):
+        raise BuildSpecError(f"--go-plugin {text!r}: {name!r} is not a plugin name; use letters, digits, '.', '_' "
+                             f"and '-', starting with a letter (it goes into the config and the generated Go)")
+    if name in _IN_TREE_NAMES:
+        raise BuildSpecError(f"--go-plugin {text!r}: {name} is an in-tree plugin of kube-scheduler (the registry "
+                             f"would refuse a second one); register yours under another name")
     if name in PROBE_NAMES:
         raise BuildSpecError(f"--go-plugin {text!r}: {name} is one of the suite's probe plugins "
                              f"({PROBE_NAMES[0]}..{PROBE_NAMES[-1]}); register your plugin under another name")
