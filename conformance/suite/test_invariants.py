@@ -7,6 +7,7 @@ import pytest
 from conformance.reporting import reproducer
 from conformance.invariants import REGISTRY, select
 from conformance.pytest_plugin import hypothesis_statistics, record_exercised, reproducers_dir
+from conformance.reporting.pytest_failure import fail
 from conformance.reporting.report import describe_failure
 from conformance.search import Exercised, default_strategy, find_violation
 
@@ -16,7 +17,9 @@ from ._scenarios import for_backends
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     if "invariant_id" in metafunc.fixturenames:
         chosen = select(metafunc.config.getoption("conformance_invariants")) or list(REGISTRY.values())
-        metafunc.parametrize("invariant_id", [inv.id for inv in chosen])
+        # The backend in the id: CI UIs list test ids, and a run on two backends must not merge.
+        backend = metafunc.config.getoption("conformance_backend") or "reference"
+        metafunc.parametrize("invariant_id", [inv.id for inv in chosen], ids=[f"{backend}-{inv.id}" for inv in chosen])
 
 
 @pytest.mark.conformance
@@ -34,7 +37,9 @@ def test_invariant(invariant_id: str, conformance, request: pytest.FixtureReques
                                  max_examples=request.config.getoption("conformance_max_examples"),
                                  exercised=exercised)
     record_exercised(request.node, invariant_id, exercised.exercised, exercised.examples)
+    directory = reproducers_dir(request.config) / reproducer.slug(invariant_id)
     if failure is None:
+        reproducer.remove_stale(directory, invariant=invariant_id, backend=conformance.backend_name)
         if exercised.exercised == 0 and request.config.getoption("conformance_strict_coverage"):
             pytest.fail(f"{exercised.line(invariant_id)} (--strict-coverage): no example reached the situation "
                         "the rule governs, so the pass says nothing; see `sched-conformance invariants --coverage` "
@@ -45,7 +50,7 @@ def test_invariant(invariant_id: str, conformance, request: pytest.FixtureReques
             pytest.skip(f"{exercised.line(invariant_id)}: the rule never applied on your configuration (e.g. a "
                         "plugin or point it is about is not in your profiles), so it was not checked")
         return
-    directory = reproducers_dir(request.config) / reproducer.slug(invariant_id)
     reproducer.write(directory, failure.scenario, invariant=invariant_id, backend=conformance.backend_name,
-                     message=str(failure.violation), **conformance.reproducer_options())
-    pytest.fail(describe_failure(failure, directory, conformance.backend_name), pytrace=False)
+                     message=str(failure.violation), root=request.config.invocation_params.dir,
+                     **conformance.reproducer_options())
+    fail(describe_failure(failure, directory, conformance.backend_name))
