@@ -43,7 +43,7 @@ def replay_notes(error: BaseException, replay: Replay, *, flaky: bool, example: 
 def describe_failure(failure: Failure, directory: Path, backend: str) -> str:
     inv = failure.invariant
     size = ", ".join(f"{k}={v}" for k, v in failure.size().items())
-    scenario = f"Scenario ({FLAKY}" if failure.flaky else "Shrunk scenario ("
+    scenario = f"Scenario ({FLAKY}; " if failure.flaky else "Shrunk scenario ("
     notes = replay_notes(failure.violation, failure.replay, flaky=failure.flaky)
     return (f"{headline(failure.violation, flaky=failure.flaky)}\n{inv.id}: {inv.statement}\n"
             f"  source: {inv.source}\n\n{failure.violation}\n\n"
