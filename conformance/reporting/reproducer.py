@@ -91,23 +91,25 @@ def relative(path: str | Path, root: Path | None = None) -> Path:
     return Path(os.path.relpath(target, base)) if target.is_relative_to(base) else target
 
 
-def write_own_scheduler(out: Path, toml: str, root: Path | None = None) -> str:
-    """Write the build's `--own-scheduler` TOML into the reproducer `out`, its local paths relative to `root`;
-    returns the file's name for meta.json."""
+def write_own_scheduler(out: Path, toml: str, root: Path | None = None, name: str = OWN_SCHEDULER) -> str:
+    """Write a build's `--own-scheduler` TOML (`BuildSpec.to_toml()`) into the reproducer `out` as `name`, its
+    local paths relative to `root`; returns `name`, for meta.json."""
     table = tomllib.loads(toml)
     for key in ("go-modules", "crds"):
         if key in table:
             table[key] = [v if key == "go-modules" and "@" in v else str(relative(v, root)) for v in table[key]]
-    (out / OWN_SCHEDULER).write_text("".join(f"{key} = {json.dumps(value)}\n" for key, value in table.items()))
-    return OWN_SCHEDULER
+    (out / name).write_text("".join(f"{key} = {json.dumps(value)}\n" for key, value in table.items()))
+    return name
 
 
 def own_scheduler_spec(directory: str | Path, meta: dict[str, Any]) -> "BuildSpec | None":
     """The build a reproducer replays on (its relative paths against the working directory), or None."""
-    if not meta.get("ownScheduler"):
-        return None
+    return load_own_scheduler(Path(directory) / meta["ownScheduler"]) if meta.get("ownScheduler") else None
+
+
+def load_own_scheduler(file: Path) -> "BuildSpec":
+    """A reproducer's build file, its relative paths against the working directory."""
     from ..builds.spec import BuildSpecError, load_table
-    file = Path(directory) / meta["ownScheduler"]
     try:
         data = tomllib.loads(file.read_text())
     except (OSError, tomllib.TOMLDecodeError) as exc:
@@ -136,5 +138,5 @@ def slug(text: str) -> str:
     return re.sub(r"[^A-Za-z0-9_.-]+", "-", text).strip("-")[:80] or "failure"
 
 
-__all__ = ["OWN_SCHEDULER", "fresh", "own_scheduler_spec", "read", "relative", "remove_stale", "replay_command",
-           "slug", "write", "write_own_scheduler"]
+__all__ = ["OWN_SCHEDULER", "fresh", "load_own_scheduler", "own_scheduler_spec", "read", "relative", "remove_stale",
+           "replay_command", "slug", "write", "write_own_scheduler"]
