@@ -4,6 +4,7 @@ must agree where upstream is deterministic (conformance/differential/)."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -41,11 +42,12 @@ def test_differential(conformance, request: pytest.FixtureRequest) -> None:
     failure = find_disagreement(backend, other, strategy,
                                 profile=request.config.getoption("conformance_profile"),
                                 max_examples=request.config.getoption("conformance_max_examples"))
-    directory = reproducers_dir(request.config) / reproducer.slug(f"differential-{other_name}")
     if failure is None:
-        reproducer.remove_stale(directory, invariant=DIFFERENTIAL.id, backend=conformance.backend_name,
-                                compare=other_name)
+        reproducer.remove_stale(Path(request.config.getoption("conformance_reproducers"))
+                                / reproducer.slug(f"differential-{other_name}"),
+                                invariant=DIFFERENTIAL.id, backend=conformance.backend_name, compare=other_name)
         return
+    directory = reproducers_dir(request.config) / reproducer.slug(f"differential-{other_name}")
     reproducer.write(directory, failure.scenario, invariant=DIFFERENTIAL.id, backend=conformance.backend_name,
                      message=str(failure.violation), root=request.config.invocation_params.dir,
                      **conformance.reproducer_options())

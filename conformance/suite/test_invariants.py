@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from conformance.reporting import reproducer
@@ -37,9 +39,10 @@ def test_invariant(invariant_id: str, conformance, request: pytest.FixtureReques
                                  max_examples=request.config.getoption("conformance_max_examples"),
                                  exercised=exercised)
     record_exercised(request.node, invariant_id, exercised.exercised, exercised.examples)
-    directory = reproducers_dir(request.config) / reproducer.slug(invariant_id)
     if failure is None:
-        reproducer.remove_stale(directory, invariant=invariant_id, backend=conformance.backend_name)
+        # A pass removes the reproducer of an earlier failure on this backend (without creating the directory).
+        stale = Path(request.config.getoption("conformance_reproducers")) / reproducer.slug(invariant_id)
+        reproducer.remove_stale(stale, invariant=invariant_id, backend=conformance.backend_name)
         if exercised.exercised == 0 and request.config.getoption("conformance_strict_coverage"):
             pytest.fail(f"{exercised.line(invariant_id)} (--strict-coverage): no example reached the situation "
                         "the rule governs, so the pass says nothing; see `sched-conformance invariants --coverage` "
@@ -50,6 +53,7 @@ def test_invariant(invariant_id: str, conformance, request: pytest.FixtureReques
             pytest.skip(f"{exercised.line(invariant_id)}: the rule never applied on your configuration (e.g. a "
                         "plugin or point it is about is not in your profiles), so it was not checked")
         return
+    directory = reproducers_dir(request.config) / reproducer.slug(invariant_id)
     reproducer.write(directory, failure.scenario, invariant=invariant_id, backend=conformance.backend_name,
                      message=str(failure.violation), root=request.config.invocation_params.dir,
                      **conformance.reproducer_options())

@@ -113,6 +113,8 @@ def test_a_failure_that_does_not_replay_is_flaky_with_both_outcomes(suite):
 
 def test_a_reproducer_is_removed_once_its_invariant_passes(suite, monkeypatch, pytester):
     reproducers = pytester.path / DEFAULT_REPRODUCERS
+    suite("broken_if_asked", invariants=(BROKEN,))[0].assert_outcomes(passed=1, skipped=1)
+    assert not reproducers.parent.exists(), "a pass creates no reproducer directory"
     monkeypatch.setenv("SCC_BROKEN", "1")
     suite("broken_if_asked", invariants=(BROKEN,))[0].assert_outcomes(failed=1, skipped=1)
     assert (reproducers / BROKEN / "meta.json").is_file()

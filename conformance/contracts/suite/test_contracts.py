@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from conformance.contracts import REGISTRY, UnknownPlugin
@@ -61,8 +63,8 @@ def test_contract(plugin: str, property_id: str, request: pytest.FixtureRequest)
     request.node.user_properties.append(("sched_conformance_examples_per_second",
                                          round(tally.examples / tally.seconds) if tally.seconds else 0))
     if failure is None:
-        reproducer.remove_stale(reproducers_dir(request.config) / reproducer.slug(f"{plugin}-{property_id}"),
-                                contract=property_id, plugin=plugin)
+        reproducer.remove_stale(Path(request.config.getoption("conformance_reproducers"))
+                                / reproducer.slug(f"{plugin}-{property_id}"), contract=property_id, plugin=plugin)
         if tally.exercised == 0:
             pytest.skip(f"{tally.line(property_id)}: no generated input reached the situation the rule governs, "
                         "so it was not checked")
