@@ -210,11 +210,8 @@ def _own_runner(directory: str, meta: dict, backend_name: str) -> dict:
     backend's runner; on a cluster, its kube-scheduler and the CRDs the run installed."""
     if backend_name not in ("upstream", "cluster") or not meta.get("ownScheduler"):
         return {}
-    from pathlib import Path
-
-    from .builds import load_file
     from .builds import build
-    spec = load_file(Path(directory) / meta["ownScheduler"])
+    spec = reproducer.own_scheduler_spec(directory, meta)
     if backend_name == "upstream":
         return {"runner": build(spec).runner}
     return {**({"scheduler_binary": str(build(spec).kube_scheduler)} if not spec.empty else {}),

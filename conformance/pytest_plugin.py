@@ -153,9 +153,10 @@ def _capability_summary(terminalreporter: Any, config: pytest.Config) -> None:
         return
     session = _session(config)
     backend = session.started().get(session.backend_name)
+    test = re.compile(rf"::test_invariant\[{re.escape(session.backend_name)}-([^\]]+)\]$")  # ids: backend-invariant
     ran = {match.group(1) for outcome in ("passed", "failed", "skipped", "error")
            for report in terminalreporter.stats.get(outcome, ())
-           if (match := _INVARIANT_TEST.search(str(getattr(report, "nodeid", ""))))}
+           if (match := test.search(str(getattr(report, "nodeid", ""))))}
     if backend is None or not ran:
         return
     from .invariants import REGISTRY
@@ -164,9 +165,6 @@ def _capability_summary(terminalreporter: Any, config: pytest.Config) -> None:
     invariants = [inv for inv in REGISTRY.values() if inv.id in ran]
     for line in coverage(invariants, backend.name, backend.capabilities):
         terminalreporter.write_line(line)
-
-
-_INVARIANT_TEST = re.compile(r"::test_invariant\[([^\]]+)\]$")
 
 
 def _kubernetes_version(config: pytest.Config) -> str:
@@ -389,12 +387,15 @@ def conformance(request: pytest.FixtureRequest) -> Iterator[ConformanceSession]:
 
 # --- exercised counts ------------------------------------------------------------------------------
 
-EXERCISED_PROPERTY = "sched_conformance_exercised"
+ID_PROPERTY, EXERCISED_PROPERTY, EXAMPLES_PROPERTY = ("sched_conformance_id", "sched_conformance_exercised",
+                                                     "sched_conformance_examples")
 
 
 def record_exercised(item: pytest.Item, invariant_id: str, exercised: int, examples: int) -> None:
-    """Attach the counts to the test's report: user properties travel from xdist workers too."""
-    item.user_properties.append((EXERCISED_PROPERTY, (invariant_id, exercised, examples)))
+    """Attach the counts to the test's report as plain values (JUnit `<property>`s); user properties travel
+    from xdist workers too."""
+    item.user_properties.extend([(ID_PROPERTY, invariant_id), (EXERCISED_PROPERTY, exercised),
+                                 (EXAMPLES_PROPERTY, examples)])
 
 
 def _exercised_summary(terminalreporter: Any) -> None:
@@ -404,10 +405,9 @@ def _exercised_summary(terminalreporter: Any) -> None:
         for report in reports:
             if getattr(report, "when", None) != "call":
                 continue
-            for name, value in getattr(report, "user_properties", ()):
-                if name == EXERCISED_PROPERTY:
-                    invariant_id, exercised, examples = value
-                    counts[invariant_id] = (exercised, examples)
+            properties = dict(getattr(report, "user_properties", ()))
+            if ID_PROPERTY in properties and EXERCISED_PROPERTY in properties:
+                counts[properties[ID_PROPERTY]] = (properties[EXERCISED_PROPERTY], properties[EXAMPLES_PROPERTY])
     if not counts:
         return
     terminalreporter.section("sched-conformance: rules exercised")

@@ -72,6 +72,9 @@ def run_build_script(argv: list[str | Path], *, prefix: str, cwd: Path | None = 
         os.killpg(proc.pid, signal.SIGKILL)  # Ctrl-C: the compiles go with build.sh
         proc.wait()
         raise
+    finally:
+        if proc.stderr is not None:
+            proc.stderr.close()
 
 
 __all__ = ["HEARTBEAT", "run_build_script"]

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import yaml
 
-from ..reporting.report import FLAKY
+from ..reporting.report import FLAKY, replay_notes
 from .reproducer import PlainDumper, replay_command
 from .search import ContractFailure
 
@@ -17,11 +17,13 @@ def describe(failure: ContractFailure, directory: Path) -> str:
     calls = "\n".join("    " + json.dumps(_short(c), sort_keys=False) for c in violation.calls)
     shown = yaml.dump(failure.example.to_dict(), Dumper=PlainDumper, sort_keys=False, width=110)
     shrunk = f"Input ({FLAKY}; " if failure.flaky else "Shrunk input ("
+    notes = replay_notes(violation, failure.replay, flaky=failure.flaky, example="input")
     return (f"{'FLAKY: ' if failure.flaky else ''}{failure.plugin} breaks {violation.property_id}: "
             f"{violation.message}\n  property {prop.id}: {prop.statement}\n  source: {prop.source}\n\n"
             f"{shrunk}found after {failure.examples} examples, {failure.seconds:.1f}s):\n"
             + "\n".join("    " + line for line in shown.splitlines())
-            + f"\n\nCall sequence:\n{calls}\n\nReproducer: {directory}\nReproduce with: {replay_command(directory)}")
+            + f"\n\nCall sequence:\n{calls}\n\n{notes + chr(10) if notes else ''}"
+            f"Reproducer: {directory}\nReproduce with: {replay_command(directory)}")
 
 
 def _short(call: dict) -> dict:

@@ -8,7 +8,8 @@ from typing import Any
 
 import yaml
 
-from ..reporting.reproducer import META, OWN_SCHEDULER, slug
+from ..reporting.reproducer import (META, RUN_FROM_ROOT, fresh, own_scheduler_spec, relative, remove_stale, slug,
+                                     write_own_scheduler)
 from .search import ContractFailure
 
 CALLS = "calls.json"
@@ -26,12 +27,12 @@ def replay_command(directory: str | Path) -> str:
 
 
 def write(directory: str | Path, failure: ContractFailure, *, config: dict[str, Any] | None, race: bool,
-          own_scheduler: str | None = None) -> Path:
+          own_scheduler: str | None = None, root: Path | None = None) -> Path:
     """`input.yaml` (the shrunk input), `calls.json` (init and the call sequence with the results seen),
     `meta.json`, `README.md`; with `own_scheduler`, the build's TOML, which replay builds (or takes from the
-    cache)."""
-    out = Path(directory)
-    out.mkdir(parents=True, exist_ok=True)
+    cache), its paths relative to `root` (the directory the run started in; default the working directory). An
+    earlier reproducer in `directory` is replaced."""
+    out = fresh(directory)
     violation = failure.violation
     (out / "input.yaml").write_text(yaml.dump(failure.example.to_dict(), Dumper=PlainDumper, sort_keys=False,
                                               width=110))
@@ -40,13 +41,13 @@ def write(directory: str | Path, failure: ContractFailure, *, config: dict[str, 
                                          "results": violation.results}, indent=1) + "\n")
     meta = {"contract": violation.property_id, "plugin": failure.plugin, "race": race}
     if own_scheduler is not None:
-        (out / OWN_SCHEDULER).write_text(own_scheduler)
-        meta["ownScheduler"] = OWN_SCHEDULER
+        meta["ownScheduler"] = write_own_scheduler(out, own_scheduler, root)
     (out / META).write_text(json.dumps(meta, indent=2) + "\n")
     (out / "README.md").write_text(
         f"# {failure.plugin} breaks `{violation.property_id}`\n\n```\n{violation.message}\n```\n\n"
         f"The shrunk input is `input.yaml`; `calls.json` is the plugin call sequence the driver (harness/driver) "
-        f"made, with its answers.\n\nReproduce with:\n\n```sh\n{replay_command(out)}\n```\n")
+        f"made, with its answers.\n\nReproduce with:\n\n```sh\n{replay_command(relative(out, root))}\n```\n\n"
+        f"{RUN_FROM_ROOT if own_scheduler is not None else ''}")
     return out
 
 
@@ -56,7 +57,6 @@ def is_contract(meta: dict[str, Any]) -> bool:
 
 def replay(directory: str | Path, meta: dict[str, Any]) -> int:
     """Run the recorded call sequence on a fresh driver; 1 when the failure shows again."""
-    from ..builds import load_file
     from ..builds import build
     from .base import REGISTRY
     from .driver import DriverCrash, PluginDriver
@@ -64,8 +64,9 @@ def replay(directory: str | Path, meta: dict[str, Any]) -> int:
     path = Path(directory)
     recorded = json.loads((path / CALLS).read_text())
     race = bool(meta.get("race"))
-    if meta.get("ownScheduler"):
-        binary = build(load_file(path / meta["ownScheduler"]), driver=not race, race_driver=race).driver(race=race)
+    spec = own_scheduler_spec(path, meta)
+    if spec is not None:
+        binary = build(spec, driver=not race, race_driver=race).driver(race=race)
     else:
         binary = stock_driver(race)
     driver = PluginDriver(binary, config=recorded["init"]["config"], plugin=recorded["init"]["plugin"], race=race)
@@ -96,4 +97,4 @@ def replay(directory: str | Path, meta: dict[str, Any]) -> int:
     return 0
 
 
-__all__ = ["CALLS", "PlainDumper", "is_contract", "replay", "replay_command", "slug", "write"]
+__all__ = ["CALLS", "PlainDumper", "is_contract", "remove_stale", "replay", "replay_command", "slug", "write"]

@@ -11,7 +11,7 @@ from typing import Any, Sequence
 
 from hypothesis import event
 
-from ..search.engine import run_search
+from ..search.engine import Replay, run_search
 from .base import ContractViolation, Property
 
 SHRINK_SECONDS = {"dev": 30.0, "ci": 30.0, "thorough": 120.0, "mutation": 1.0}
@@ -39,6 +39,7 @@ class ContractFailure:
     seconds: float
     tally: Tally = field(default_factory=Tally)
     flaky: bool = False  # the violation did not show again when its example was replayed
+    replay: Replay = Replay()  # the seed, the blob and (flaky) the replay's outcome
 
 
 def find_violation(driver: Any, prop: Property, *, profile: str = "ci", max_examples: int | None = None,
@@ -116,7 +117,7 @@ def _search(driver: Any, props: list[Property], *, profile: str, max_examples: i
         return None
     prop = target[0]
     return ContractFailure(prop, driver.plugin, found.example, found.error, found.examples, found.seconds,
-                           tallies[prop.id], found.flaky)
+                           tallies[prop.id], found.flaky, found.replay)
 
 
 class _Reusing:

@@ -10,9 +10,9 @@ from typing import Any
 
 from reference.scenario import Scenario
 
-from ..builds import load_file
 from ..builds import build
 from ..core.errors import ConformanceError
+from ..reporting import reproducer
 from . import versions
 from .compare import differences, run_side
 from .groups import cause_key
@@ -27,7 +27,8 @@ def replay(directory: str, scenario: Scenario, meta: dict[str, Any], version: st
     if set(sides) != {"from", "to"}:
         raise ConformanceError(f"{directory}/meta.json: no `sides` with from and to; pass a directory written by "
                                f"`sched-conformance diff --report`")
-    specs = {name: load_file(Path(directory) / side["ownScheduler"]) for name, side in sides.items()}
+    specs = {name: reproducer.load_own_scheduler(Path(directory) / side["ownScheduler"])
+             for name, side in sides.items()}
     gates = str(meta.get("featureGates") or "")
     with ExtenderServer() as server:
         if version or side:

@@ -194,7 +194,8 @@ def write_reproducers(result: DiffResult, root: Path) -> None:
                          extra_meta={"group": g.key, "sides": sides, "featureGates": result.pinned_gates},
                          replay=f"{replay_command(directory)}\n# one side: {one_side(directory, a, b)}")
         for side in (a, b):
-            (directory / f"{side.flag.lstrip('-')}-scheduler.toml").write_text(side.spec.to_toml())
+            reproducer.write_own_scheduler(directory, side.spec.to_toml(),
+                                           name=f"{side.flag.lstrip('-')}-scheduler.toml")
         result.reproducers[g.key] = directory
 
 

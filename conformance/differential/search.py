@@ -41,7 +41,7 @@ def find_disagreement(a: Backend, b: Backend, strategy: SearchStrategy[Scenario]
     if found is None:
         return None
     return Failure(DIFFERENTIAL, found.example, found.error, found.examples, found.seconds, found.shrink_seconds,
-                   found.flaky)
+                   found.flaky, found.replay)
 
 
 __all__ = ["find_disagreement", "run_both", "scenarios_for"]

@@ -9,20 +9,47 @@ import yaml
 
 from ..backends.base import CAPABILITIES
 from ..invariants import Invariant
-from ..search import Failure
+from ..search import Failure, Replay
 from .reproducer import replay_command
 
 FLAKY = "flaky: the violation did not show again when its example was replayed, so it was not shrunk"
 
 
+def headline(error: BaseException, *, flaky: bool) -> str:
+    """The one line CI shows for a failure (JUnit `message`, pytest's short summary): the violation's first
+    line, after `FLAKY: ` when it did not show again on replay."""
+    first = (str(error).splitlines() or [type(error).__name__])[0]
+    return f"FLAKY: {first}" if flaky else first
+
+
+def replay_notes(error: BaseException, replay: Replay, *, flaky: bool, example: str = "scenario") -> str:
+    """Both outcomes of a flaky failure, then the seed and the `@reproduce_failure` blob."""
+    lines = []
+    if flaky:
+        lines += [f"Outcomes: the first run of this {example}: {headline(error, flaky=False)}",
+                  f"          Hypothesis' replay of the same {example}: {replay.replayed}",
+                  "A failure that does not show again on replay (a data race, timing) is reported as FLAKY, a "
+                  "failure, never as a pass."]
+    if replay.seed is not None and replay.derandomized:
+        lines.append(f"Seed: {replay.seed} (derandomized: derived from the test, every run draws these examples)")
+    elif replay.seed is not None:
+        lines.append(f"Seed: {replay.seed} (the same search again: pytest --hypothesis-seed={replay.seed}, "
+                     f"or sched-conformance run ... -- --hypothesis-seed={replay.seed})")
+    if replay.blob:
+        lines.append(f"Blob: {replay.blob}")
+    return "\n".join(lines)
+
+
 def describe_failure(failure: Failure, directory: Path, backend: str) -> str:
     inv = failure.invariant
     size = ", ".join(f"{k}={v}" for k, v in failure.size().items())
-    scenario = f"Scenario ({FLAKY}" if failure.flaky else "Shrunk scenario ("
-    return (f"{'FLAKY ' if failure.flaky else ''}{inv.id}: {inv.statement}\n  source: {inv.source}\n\n"
-            f"{failure.violation}\n\n"
+    scenario = f"Scenario ({FLAKY}; " if failure.flaky else "Shrunk scenario ("
+    notes = replay_notes(failure.violation, failure.replay, flaky=failure.flaky)
+    return (f"{headline(failure.violation, flaky=failure.flaky)}\n{inv.id}: {inv.statement}\n"
+            f"  source: {inv.source}\n\n{failure.violation}\n\n"
             f"{scenario}{size}; found after {failure.examples} examples, {failure.seconds:.1f}s):\n"
-            f"{_readable(failure)}\n"
+            f"{_readable(failure)}\n\n"
+            f"{notes + chr(10) if notes else ''}"
             f"Reproducer: {directory}\nReproduce with: {replay_command(directory, backend)}")
 
 
@@ -47,4 +74,4 @@ def _readable(failure: Failure) -> str:
     return "\n".join("    " + line for line in text.splitlines())
 
 
-__all__ = ["FLAKY", "coverage", "describe_failure"]
+__all__ = ["FLAKY", "coverage", "describe_failure", "headline", "replay_notes"]

@@ -17,13 +17,26 @@ from hypothesis import Phase, given, settings
 from hypothesis.errors import Flaky
 from hypothesis.strategies import SearchStrategy
 
-from .hypothesis_internals import repeatable, seeded, shrink_budget
+from .hypothesis_internals import failing_blob, repeatable, search_seed, seeded, shrink_budget
 from .profiles import example_database, for_profile
 
 T = TypeVar("T")
 
 # Shrinking a scenario re-runs it thousands of times; these bound the wait for the smallest one.
 SHRINK_SECONDS = {"dev": 60.0, "ci": 60.0, "thorough": 300.0, "mutation": 1.0}
+
+
+@dataclass(frozen=True)
+class Replay:
+    """How the search's failure can be drawn again: `seed` replays the whole search (`--hypothesis-seed`; a
+    `derandomized` profile's comes from the search's name, the same in every run), `blob` is Hypothesis'
+    `@reproduce_failure(...)` for the failing example alone. `replayed`, for a flaky failure: what Hypothesis'
+    replay of the example saw ("passed", or the first line of what it raised)."""
+
+    seed: int | str | None = None
+    derandomized: bool = False
+    blob: str | None = None
+    replayed: str | None = None
 
 
 @dataclass
@@ -38,6 +51,7 @@ class Found(Generic[T]):
     seconds: float
     shrink_seconds: float
     flaky: bool = False
+    replay: Replay = Replay()
 
 
 def run_search(strategy: SearchStrategy[T], check: Callable[[T], None], *, key: str, profile: str = "ci",
@@ -75,11 +89,17 @@ def run_search(strategy: SearchStrategy[T], check: Callable[[T], None], *, key: 
             state["examples"] += 1
         if on_example is not None:
             on_example(example, searching)
+        state["replayed"] = "passed"
         try:
             check(example)
         except failure as error:
             state.setdefault("detected", (state["examples"], time.perf_counter() - start))
             state["last"] = (example, error)
+            state["blob"] = failing_blob()
+            state["replayed"] = _first_line(error)
+            raise
+        except Exception as error:
+            state["replayed"] = _first_line(error)
             raise
 
     # `search` is the same function for every caller: Hypothesis keys its database by the test's source, and
@@ -93,17 +113,25 @@ def run_search(strategy: SearchStrategy[T], check: Callable[[T], None], *, key: 
         with repeatable(), shrink_budget(shrink_seconds or SHRINK_SECONDS[profile]):
             search()
     except failure as error:
-        return _found(state, state["last"][0], error, start, flaky=False)
+        return _found(state, state["last"][0], error, start,
+                      Replay(search_seed(search), base.derandomize, state.get("blob")))
     except Flaky:
         if "last" not in state:
             raise
-        return _found(state, *state["last"], start, flaky=True)
+        # The last example run is Hypothesis' replay of the failing one: its outcome is the other half of the story.
+        replay = Replay(search_seed(search), base.derandomize, state.get("blob"), state["replayed"])
+        return _found(state, *state["last"], start, replay)
     return None
 
 
-def _found(state: dict[str, Any], example: Any, error: BaseException, start: float, *, flaky: bool) -> Found:
+def _found(state: dict[str, Any], example: Any, error: BaseException, start: float, replay: Replay) -> Found:
     examples, seconds = state["detected"]
-    return Found(example, error, examples, seconds, time.perf_counter() - start - seconds, flaky)
+    return Found(example, error, examples, seconds, time.perf_counter() - start - seconds,
+                 replay.replayed is not None, replay)
 
 
-__all__ = ["Found", "SHRINK_SECONDS", "run_search"]
+def _first_line(error: BaseException) -> str:
+    return (str(error).splitlines() or [type(error).__name__])[0]
+
+
+__all__ = ["Found", "Replay", "SHRINK_SECONDS", "run_search"]

@@ -83,4 +83,27 @@ def seeded(test: Any, value: int, database: Any) -> Any:
     return test
 
 
-__all__ = ["repeatable", "seeded", "shrink_budget"]
+def failing_blob() -> str | None:
+    """Inside a test that just failed: Hypothesis' `@reproduce_failure(...)` for its example, as Hypothesis
+    prints it with `print_blob` (the choices drawn so far are all the example's: `@given` draws before the
+    test runs). None where Hypothesis moved these internals."""
+    try:
+        from hypothesis.control import current_build_context
+        from hypothesis.core import reproduction_decorator
+        return reproduction_decorator(current_build_context().data.choices)
+    except Exception:  # noqa: BLE001 - only a note in the report; its absence must not hide the failure
+        return None
+
+
+def search_seed(test: object) -> int | str | None:
+    """The seed a finished `@given` test ran with: its `@seed`, else `--hypothesis-seed`, else the one Hypothesis
+    generated (with which `--hypothesis-seed` replays it)."""
+    from hypothesis import core
+    for value in (getattr(test, "_hypothesis_internal_use_seed", None), core.global_force_seed,
+                  getattr(test, "_hypothesis_internal_use_generated_seed", None)):
+        if value is not None:
+            return value if isinstance(value, int) else str(value)
+    return None
+
+
+__all__ = ["failing_blob", "repeatable", "search_seed", "seeded", "shrink_budget"]

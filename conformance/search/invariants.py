@@ -15,13 +15,14 @@ from reference.scenario import Scenario
 from ..backends.base import Backend
 from ..invariants import Invariant, Run, Violation
 from ..recipes.focus import scenario_options
-from .engine import SHRINK_SECONDS, run_search
+from .engine import SHRINK_SECONDS, Replay, run_search
 
 
 @dataclass
 class Failure:
     """The counterexample; `examples` and `seconds` until the first violation; `shrink_seconds` after it;
-    `flaky`: the violation did not show again when its scenario was replayed."""
+    `flaky`: the violation did not show again when its scenario was replayed; `replay`: the seed, the blob and
+    (flaky) the replay's outcome."""
 
     invariant: Invariant
     scenario: Scenario
@@ -30,6 +31,7 @@ class Failure:
     seconds: float
     shrink_seconds: float = 0.0
     flaky: bool = False
+    replay: Replay = Replay()
 
     def size(self) -> dict[str, int]:
         return scenario_size(self.scenario)
@@ -113,7 +115,7 @@ def find_violation(backend: Backend, inv: Invariant, *, profile: str = "ci",
     if found is None:
         return None
     return Failure(inv, found.example, found.error, found.examples, found.seconds, found.shrink_seconds,
-                   found.flaky)
+                   found.flaky, found.replay)
 
 
 __all__ = ["Exercised", "Failure", "SHRINK_SECONDS", "check", "default_strategy", "find_violation", "scenario_size"]

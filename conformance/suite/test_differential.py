@@ -4,6 +4,7 @@ must agree where upstream is deterministic (conformance/differential/)."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -11,6 +12,7 @@ from conformance.core import scenario_config
 from conformance.reporting import reproducer
 from conformance.differential import DIFFERENTIAL, find_disagreement, scenarios_for
 from conformance.pytest_plugin import reproducers_dir
+from conformance.reporting.pytest_failure import fail
 from conformance.reporting.report import describe_failure
 
 from ._scenarios import for_backends
@@ -41,10 +43,14 @@ def test_differential(conformance, request: pytest.FixtureRequest) -> None:
                                 profile=request.config.getoption("conformance_profile"),
                                 max_examples=request.config.getoption("conformance_max_examples"))
     if failure is None:
+        reproducer.remove_stale(Path(request.config.getoption("conformance_reproducers"))
+                                / reproducer.slug(f"differential-{other_name}"),
+                                invariant=DIFFERENTIAL.id, backend=conformance.backend_name, compare=other_name)
         return
     directory = reproducers_dir(request.config) / reproducer.slug(f"differential-{other_name}")
     reproducer.write(directory, failure.scenario, invariant=DIFFERENTIAL.id, backend=conformance.backend_name,
-                     message=str(failure.violation), **conformance.reproducer_options())
+                     message=str(failure.violation), root=request.config.invocation_params.dir,
+                     **conformance.reproducer_options())
     meta = directory / reproducer.META
     meta.write_text(json.dumps({**json.loads(meta.read_text()), "compare": other_name}, indent=2) + "\n")
-    pytest.fail(describe_failure(failure, directory, conformance.backend_name), pytrace=False)
+    fail(describe_failure(failure, directory, conformance.backend_name))

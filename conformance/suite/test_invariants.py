@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from conformance.reporting import reproducer
 from conformance.invariants import REGISTRY, select
 from conformance.pytest_plugin import hypothesis_statistics, record_exercised, reproducers_dir
+from conformance.reporting.pytest_failure import fail
 from conformance.reporting.report import describe_failure
 from conformance.search import Exercised, default_strategy, find_violation
 
@@ -16,7 +19,9 @@ from ._scenarios import for_backends
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     if "invariant_id" in metafunc.fixturenames:
         chosen = select(metafunc.config.getoption("conformance_invariants")) or list(REGISTRY.values())
-        metafunc.parametrize("invariant_id", [inv.id for inv in chosen])
+        # The backend in the id: CI UIs list test ids, and a run on two backends must not merge.
+        backend = metafunc.config.getoption("conformance_backend") or "reference"
+        metafunc.parametrize("invariant_id", [inv.id for inv in chosen], ids=[f"{backend}-{inv.id}" for inv in chosen])
 
 
 @pytest.mark.conformance
@@ -35,6 +40,9 @@ def test_invariant(invariant_id: str, conformance, request: pytest.FixtureReques
                                  exercised=exercised)
     record_exercised(request.node, invariant_id, exercised.exercised, exercised.examples)
     if failure is None:
+        # A pass removes the reproducer of an earlier failure on this backend (without creating the directory).
+        stale = Path(request.config.getoption("conformance_reproducers")) / reproducer.slug(invariant_id)
+        reproducer.remove_stale(stale, invariant=invariant_id, backend=conformance.backend_name)
         if exercised.exercised == 0 and request.config.getoption("conformance_strict_coverage"):
             pytest.fail(f"{exercised.line(invariant_id)} (--strict-coverage): no example reached the situation "
                         "the rule governs, so the pass says nothing; see `sched-conformance invariants --coverage` "
@@ -47,5 +55,6 @@ def test_invariant(invariant_id: str, conformance, request: pytest.FixtureReques
         return
     directory = reproducers_dir(request.config) / reproducer.slug(invariant_id)
     reproducer.write(directory, failure.scenario, invariant=invariant_id, backend=conformance.backend_name,
-                     message=str(failure.violation), **conformance.reproducer_options())
-    pytest.fail(describe_failure(failure, directory, conformance.backend_name), pytrace=False)
+                     message=str(failure.violation), root=request.config.invocation_params.dir,
+                     **conformance.reproducer_options())
+    fail(describe_failure(failure, directory, conformance.backend_name))

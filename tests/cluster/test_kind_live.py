@@ -107,7 +107,7 @@ def test_a_subset_of_the_invariants_passes_on_kind(kind_cluster, kube, tmp_path,
     args = [a for inv in SUBSET for a in ("--conformance-invariant", inv)]
     session = _run_suite(kind_cluster, tmp_path, "subset", *args)
     assert session.proc.returncode == 0, session.output[-3000:]
-    assert {f"test_invariant[{i}]": "passed" for i in SUBSET}.items() <= \
+    assert {f"test_invariant[cluster-{i}]": "passed" for i in SUBSET}.items() <= \
         {k: v[0] for k, v in session.outcomes.items()}.items(), session.outcomes
     assert "probes: not available" not in session.output, "the node's scheduler is the probe build"
     assert len(SUBSET) * EXAMPLES >= session.scenarios >= len(SUBSET) * EXAMPLES // 2, session.scenarios

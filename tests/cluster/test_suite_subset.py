@@ -109,9 +109,9 @@ def test_ci_subset_passes_and_leaves_nothing(run_suite, kube, capsys):
     args = [a for inv in (*SUBSET, NEEDS_PLUGIN_LIST) for a in ("--conformance-invariant", inv)]
     session = run_suite("subset", "--conformance-backend", "cluster", *args)
     assert session.proc.returncode == 0, session.output[-3000:]
-    assert {f"test_invariant[{i}]": "passed" for i in SUBSET}.items() <= \
+    assert {f"test_invariant[cluster-{i}]": "passed" for i in SUBSET}.items() <= \
         {k: v[0] for k, v in session.outcomes.items()}.items(), session.outcomes
-    status, reason = session.outcomes[f"test_invariant[{NEEDS_PLUGIN_LIST}]"]
+    status, reason = session.outcomes[f"test_invariant[cluster-{NEEDS_PLUGIN_LIST}]"]
     assert status == "skipped" and "lacks capability plugin-list" in reason
     assert "started the local control plane" not in session.output, \
         "the session's control plane is reused, not started again"
@@ -144,10 +144,10 @@ def test_a_plain_kubeconfig_runs_only_outcome_level_invariants(run_suite, kube, 
     assert session.proc.returncode == 0, session.output[-3000:]
     assert "only outcome-level invariants apply" in session.proc.stdout
     for inv in ("capacity-respected", *OUTCOME_ONLY):
-        assert session.outcomes[f"test_invariant[{inv}]"] == ("passed", ""), inv
+        assert session.outcomes[f"test_invariant[cluster-{inv}]"] == ("passed", ""), inv
     assert f"checked on cluster ({1 + len(OUTCOME_ONLY)}): capacity-respected" in session.proc.stdout
     assert "skipped, cluster lacks probes (probes: " in session.proc.stdout
-    status, reason = session.outcomes["test_invariant[gated-pods-never-prefiltered]"]
+    status, reason = session.outcomes["test_invariant[cluster-gated-pods-never-prefiltered]"]
     assert status == "skipped" and "lacks capability probes" in reason
     # Against a cluster, namespaces are left to its namespace controller; this control plane has none,
     # so they stay Terminating until `sched-conformance cleanup` finalizes them.

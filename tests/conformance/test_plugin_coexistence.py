@@ -6,11 +6,14 @@ from __future__ import annotations
 
 import importlib.util
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+
+from conformance import paths
 
 ROOT = Path(__file__).resolve().parents[2]
 SUITE = ["--pyargs", "conformance.suite", "--conformance-backend", "reference", "--conformance-max-examples", "2",
@@ -99,8 +102,8 @@ def test_inert_in_a_users_session(tmp_path):
     assert {p.name for p in tmp_path.iterdir()} <= {"test_user.py", "__pycache__"}
 
 
-@pytest.mark.skipif(not (Path(os.environ.get("SCHED_CONFORMANCE_BIN") or "/nonexistent") / "driver").is_file(),
-                    reason="needs $SCHED_CONFORMANCE_BIN/driver (prebuilt; a build is minutes of Go)")
+@pytest.mark.skipif(not (paths.stock_bin() / "driver").is_file() and shutil.which("go") is None,
+                    reason="needs the stock plugin driver, or Go to build it")
 def test_check_plugin_under_W_error(tmp_path):
     """The contract suite closes its driver processes' pipes: a ResourceWarning is an error under `-W error`."""
     proc = _run(tmp_path, *CLI, "check-plugin", "NodeResourcesFit", "--max-examples", "2", "--contract",

@@ -3,7 +3,10 @@ as flaky with the last failure seen."""
 
 from __future__ import annotations
 
+import zlib
+
 import pytest
+from hypothesis import given, reproduce_failure
 from hypothesis import strategies as st
 
 from conformance.search import run_search
@@ -38,6 +41,45 @@ def test_a_failure_that_does_not_replay_is_flaky_with_the_last_failure():
     found = run_search(st.integers(0, 10), once, key="flaky", profile="ci", max_examples=20)
     assert found is not None and found.flaky
     assert found.example == calls[2] and found.examples == 3
+    assert found.replay.replayed == "passed", "the replay's outcome is reported beside the failure"
+
+
+def test_a_replay_that_fails_differently_is_named():
+    calls: list[int] = []
+
+    def changing(x: int) -> None:
+        calls.append(x)
+        if len(calls) == 3:
+            raise AssertionError("counterexample")
+        if len(calls) > 3:
+            raise AssertionError("something else\nmore")
+    found = run_search(st.integers(0, 10), changing, key="flaky", profile="ci", max_examples=20)
+    assert found is not None and found.flaky and found.replay.replayed == "something else"
+
+
+def test_a_failure_carries_its_seed_and_a_blob_that_reproduces_it():
+    strategy = st.lists(st.integers(0, 1000))
+    found = run_search(strategy, lambda xs: _fail_if(sum(xs) >= 17), key="blob", profile="ci")
+    assert found is not None and not found.flaky and found.replay.replayed is None
+    assert found.replay.seed == zlib.crc32(b"blob") and found.replay.derandomized
+    assert found.replay.blob.startswith("@reproduce_failure(")
+    version, blob = eval(found.replay.blob.removeprefix("@reproduce_failure"))  # as a person pastes it
+    seen: list[list[int]] = []
+
+    @reproduce_failure(version, blob)
+    @given(strategy)
+    def again(xs: list[int]) -> None:
+        seen.append(xs)
+        _fail_if(sum(xs) >= 17)
+    with pytest.raises(AssertionError):
+        again()
+    assert seen == [found.example]
+
+
+def test_a_random_profile_reports_the_seed_it_drew():
+    found = run_search(st.integers(0, 1000), lambda x: _fail_if(x >= 17), key="random", profile="dev",
+                       database=None)
+    assert found is not None and isinstance(found.replay.seed, int) and not found.replay.derandomized
 
 
 def test_only_the_failure_type_is_a_counterexample():
@@ -84,3 +126,16 @@ def test_a_kept_example_database_replays_the_last_failure_first(tmp_path, monkey
 def _fail_if(condition: bool) -> None:
     if condition:
         raise AssertionError("counterexample")
+
+
+def test_the_printed_seed_replays_a_random_search(monkeypatch):
+    from hypothesis import core  # what `pytest --hypothesis-seed=N` sets
+
+    def drawn() -> tuple[int, list[int]]:
+        seen: list[int] = []
+        found = run_search(st.integers(0, 10**9), lambda x: (seen.append(x), _fail_if(len(seen) == 5)), key="seeded",
+                           profile="dev", database=None, shrink=False)
+        return found.replay.seed, seen[:5]
+    seed, first = drawn()
+    monkeypatch.setattr(core, "global_force_seed", seed)
+    assert drawn() == (seed, first)

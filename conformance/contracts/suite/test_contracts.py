@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from conformance.contracts import REGISTRY, UnknownPlugin
 from conformance.contracts import reproducer
 from conformance.contracts.report import describe
 from conformance.pytest_plugin import contract_session, contract_targets, record_exercised, reproducers_dir
+from conformance.reporting.pytest_failure import fail
 
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
@@ -41,10 +44,13 @@ def test_contract(plugin: str, property_id: str, request: pytest.FixtureRequest)
     request.node.user_properties.append(("sched_conformance_examples_per_second",
                                          round(tally.examples / tally.seconds) if tally.seconds else 0))
     if failure is None:
+        reproducer.remove_stale(Path(request.config.getoption("conformance_reproducers"))
+                                / reproducer.slug(f"{plugin}-{property_id}"), contract=property_id, plugin=plugin)
         if tally.exercised == 0:
             pytest.skip(f"{tally.line(property_id)}: no generated input reached the situation the rule governs, "
                         "so it was not checked")
         return
     directory = reproducers_dir(request.config) / reproducer.slug(f"{plugin}-{failure.violation.property_id}")
-    reproducer.write(directory, failure, config=session.config(), race=prop.race, **session.reproducer_options())
-    pytest.fail(describe(failure, directory), pytrace=False)
+    reproducer.write(directory, failure, config=session.config(), race=prop.race,
+                     root=request.config.invocation_params.dir, **session.reproducer_options())
+    fail(describe(failure, directory))
