@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import textwrap
+
 from pathlib import Path
 from typing import Iterable
 
@@ -62,11 +64,17 @@ def coverage(invariants: Iterable[Invariant], backend: str, capabilities: Iterab
     for inv in invariants:
         missing = tuple(sorted(inv.requires - caps))
         (skipped.setdefault(missing, []) if missing else ran).append(inv.id)
-    lines = [f"checked on {backend} ({len(ran)}): {', '.join(ran) or 'none'}"]
+    lines = [f"checked on {backend} ({len(ran)}):", *_wrapped(ran or ["none"])]
     for missing, ids in sorted(skipped.items()):
         reasons = "; ".join(f"{m}: {CAPABILITIES.get(m, m)}" for m in missing)
-        lines.append(f"skipped, {backend} lacks {', '.join(missing)} ({reasons}) ({len(ids)}): {', '.join(ids)}")
+        lines += [f"skipped, {backend} lacks {', '.join(missing)} ({reasons}) ({len(ids)}):", *_wrapped(ids)]
     return lines
+
+
+def _wrapped(ids: list[str]) -> list[str]:
+    """Invariant IDs as indented lines of terminal width, not one line of 1,500 characters."""
+    return textwrap.wrap(", ".join(ids), width=110, initial_indent="  ", subsequent_indent="  ",
+                         break_on_hyphens=False)
 
 
 def _readable(failure: Failure) -> str:

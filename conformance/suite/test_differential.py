@@ -11,7 +11,7 @@ import pytest
 from conformance.core import scenario_config
 from conformance.reporting import reproducer
 from conformance.differential import DIFFERENTIAL, find_disagreement, scenarios_for
-from conformance.pytest_plugin import reproducers_dir
+from conformance.pytest_plugin import flag, reproducers_dir
 from conformance.reporting.pytest_failure import fail
 from conformance.reporting.report import describe_failure
 
@@ -22,7 +22,7 @@ from ._scenarios import for_backends
 def test_differential(conformance, request: pytest.FixtureRequest) -> None:
     other_name = request.config.getoption("conformance_compare")
     if not other_name:
-        pytest.skip("no second backend; pass --compare BACKEND (e.g. --compare reference)")
+        pytest.skip(f"no second backend; pass {flag(request.config, 'conformance_compare')} BACKEND")
     backend, other = conformance.backend(), conformance.backend(other_name)
     for b in (backend, other):
         missing = DIFFERENTIAL.requires - set(b.capabilities)

@@ -145,7 +145,7 @@ def test_a_plain_kubeconfig_runs_only_outcome_level_invariants(run_suite, kube, 
     assert "only outcome-level invariants apply" in session.proc.stdout
     for inv in ("capacity-respected", *OUTCOME_ONLY):
         assert session.outcomes[f"test_invariant[cluster-{inv}]"] == ("passed", ""), inv
-    assert f"checked on cluster ({1 + len(OUTCOME_ONLY)}): capacity-respected" in session.proc.stdout
+    assert f"checked on cluster ({1 + len(OUTCOME_ONLY)}):\n  capacity-respected" in session.proc.stdout
     assert "skipped, cluster lacks probes (probes: " in session.proc.stdout
     status, reason = session.outcomes["test_invariant[cluster-gated-pods-never-prefiltered]"]
     assert status == "skipped" and "lacks capability probes" in reason

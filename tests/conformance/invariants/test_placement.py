@@ -189,9 +189,10 @@ def test_pods_with_volumes_and_unknown_configs_are_not_judged() -> None:
 
 def test_the_report_names_what_a_backend_without_probes_skips() -> None:
     lines = coverage([REGISTRY["bind-first-non-skip"], *OUTCOME_ONLY], "cluster", {"preemption"})
-    assert lines[0].startswith("checked on cluster (7): taints-tolerated")
-    assert lines[1].startswith("skipped, cluster lacks probes (probes: ") and lines[1].endswith(
-        "(1): bind-first-non-skip")
+    assert lines[0] == "checked on cluster (7):" and lines[1].startswith("  taints-tolerated, ")
+    assert all(len(line) <= 110 for line in lines)  # wrapped, not one line of every ID
+    assert lines[-2].startswith("skipped, cluster lacks probes (probes: ") and lines[-2].endswith("(1):")
+    assert lines[-1] == "  bind-first-non-skip"
 
 
 def test_a_config_with_a_users_plugins_is_judged_by_its_stock_plugins() -> None:
