@@ -211,6 +211,7 @@ def _own_runner(directory: str, meta: dict, backend_name: str) -> dict:
     if backend_name not in ("upstream", "cluster") or not meta.get("ownScheduler"):
         return {}
     from .builds import build
+    from .reporting import reproducer
     spec = reproducer.own_scheduler_spec(directory, meta)
     if backend_name == "upstream":
         return {"runner": build(spec).runner}

@@ -20,7 +20,8 @@ from .reference import KUBERNETES_VERSION
 from .runner_protocol import RunnerProcess
 from .scenario_io import extender_scripts, with_extender_url
 
-BUILD_HINT = "the upstream backend needs the runner binary, which the suite builds on first use (needs Go)"
+BUILD_HINT = ("the upstream backend needs the runner; build it with `harness/build.sh` (needs Go; the stock one is "
+              "built on first use)")
 # The runner's own real-time watchdog (-watchdog, 60 s) answers first for a scenario that does not end;
 # this also covers process start.
 RESPONSE_TIMEOUT = 90.0

@@ -66,7 +66,7 @@ def backend():
 # --- without the runner ---------------------------------------------------------------------------
 
 def test_missing_runner_is_unavailable_with_the_build_command(tmp_path):
-    with pytest.raises(BackendUnavailable, match=r"harness/bin/runner; build it with `harness/build\.sh`"):
+    with pytest.raises(BackendUnavailable, match=r"needs the runner; build it with `harness/build\.sh`.*no executable at"):
         UpstreamBackend(runner=tmp_path / "runner")
 
 
