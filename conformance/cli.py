@@ -15,6 +15,7 @@ Subcommands:
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from typing import NoReturn, Sequence
 
@@ -64,6 +65,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         if passed_on:
             args.pytest_args = passed_on
         return args.run(args)
+    except BrokenPipeError:
+        # `sched-conformance plugins FILE | head`: the reader left; say nothing more (Python's documented way).
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
     except ConformanceError as e:
         print(f"sched-conformance: {e}", file=sys.stderr)
         return 2
