@@ -7,13 +7,13 @@ in its own testing/synctest bubble: every timer of the scheduler runs on a virtu
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 from typing import Any, Mapping
 
 from reference.probe.trace import Trace
 from reference.scenario import EXTENDER_URL_PLACEHOLDER, Scenario, pod_key
 
+from ..builds.stock import executable
 from ..core.errors import BackendFailure, BackendUnavailable
 from ..core.outcome import Outcome
 from .reference import KUBERNETES_VERSION
@@ -41,7 +41,7 @@ class UpstreamBackend:
                  runner: str | Path | None = None, runner_args: tuple[str, ...] = (),
                  observe: tuple[str, ...] = ("*",)) -> None:
         self.binary = Path(runner) if runner is not None else default_runner()
-        if not (self.binary.is_file() and os.access(self.binary, os.X_OK)):
+        if not executable(self.binary):
             raise BackendUnavailable(f"{BUILD_HINT} (no executable at {self.binary})")
         self.extender_server = extender_server
         self.extender_url = extender_server.base_url if extender_server is not None else extender_url

@@ -33,16 +33,16 @@ def stock_binary(name: str, *, refresh: bool = False) -> Path:
     given = os.environ.get(paths.BIN_ENV)
     if given:
         binary = Path(given) / name
-        if not _executable(binary):
+        if not executable(binary):
             command = " ".join(["harness/build.sh", *_FLAGS[name]])
             raise BackendUnavailable(f"${paths.BIN_ENV} is {given}, which has no executable {name}; build it there "
                                      f"(`{command} --out DIR`) or unset ${paths.BIN_ENV} to let the suite build it")
         return binary
     binary = paths.stock_bin() / name
-    if _executable(binary) and (not refresh or shutil.which("go") is None):
+    if executable(binary) and (not refresh or shutil.which("go") is None):
         return binary
     build_stock(*_FLAGS[name], what=name)
-    if not _executable(binary):
+    if not executable(binary):
         raise BackendUnavailable(f"harness/build.sh {' '.join(_FLAGS[name])} ended without making {binary}")
     return binary
 
@@ -63,8 +63,8 @@ def build_stock(*flags: str, what: str = "the stock binaries") -> None:
                                  f"the whole output (needs {needs})")
 
 
-def _executable(path: Path) -> bool:
+def executable(path: Path) -> bool:
     return path.is_file() and os.access(path, os.X_OK)
 
 
-__all__ = ["build_stock", "stock_binary"]
+__all__ = ["build_stock", "executable", "stock_binary"]

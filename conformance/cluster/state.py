@@ -92,11 +92,11 @@ def bin_dir(explicit: str | os.PathLike[str] | None = None) -> Path:
 
 def find_binary(name: str, directory: Path) -> Path:
     """`name` in `directory`; in the stock directory, built now if it is missing."""
+    from ..builds.stock import executable, stock_binary
     if directory == paths.stock_bin():
-        from ..builds.stock import stock_binary
         return stock_binary(name)
     path = directory / name
-    if not (path.is_file() and os.access(path, os.X_OK)):
+    if not executable(path):
         raise BackendUnavailable(f"{name} not found at {path}; build it with `{BUILD_HINT}` "
                                  f"or point ${BIN_ENV} at a directory that has it")
     return path
