@@ -16,17 +16,21 @@ _SUPPRESS = [HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.filte
 
 
 def register() -> None:
-    settings.register_profile("sched-conformance-dev", max_examples=30, deadline=None,
+    # Every profile derives from Hypothesis' own defaults, not from the profile loaded in this process:
+    # Hypothesis loads its "ci" profile (derandomized) whenever $CI is set, which would make dev and
+    # thorough runs draw the same examples every time in the user's CI.
+    base = settings.get_profile("default")
+    settings.register_profile("sched-conformance-dev", base, max_examples=30, deadline=None,
                               suppress_health_check=_SUPPRESS)
     # ci: the same examples every run (derandomized), the seed and blob printed, no deadline.
-    settings.register_profile("sched-conformance-ci", max_examples=100, deadline=None, derandomize=True,
+    settings.register_profile("sched-conformance-ci", base, max_examples=100, deadline=None, derandomize=True,
                               print_blob=True, suppress_health_check=_SUPPRESS, database=None)
     # mutation: benchmarks/mutation.py runs the whole suite once per mutant of the reference; few
     # derandomized examples, no shrinking (a kill needs no small counterexample).
-    settings.register_profile("sched-conformance-mutation", max_examples=25, deadline=None, derandomize=True,
-                              suppress_health_check=_SUPPRESS, database=None,
+    settings.register_profile("sched-conformance-mutation", base, max_examples=25, deadline=None,
+                              derandomize=True, suppress_health_check=_SUPPRESS, database=None,
                               phases=(Phase.explicit, Phase.reuse, Phase.generate))
-    settings.register_profile("sched-conformance-thorough", max_examples=500, deadline=None,
+    settings.register_profile("sched-conformance-thorough", base, max_examples=500, deadline=None,
                               suppress_health_check=_SUPPRESS)
 
 

@@ -82,6 +82,19 @@ def test_a_random_profile_reports_the_seed_it_drew():
     assert found is not None and isinstance(found.replay.seed, int) and not found.replay.derandomized
 
 
+def test_the_suites_profiles_ignore_the_profile_hypothesis_loaded_for_the_environment():
+    # Hypothesis loads its derandomized "ci" profile whenever $CI is set: dev must stay random there.
+    from hypothesis import settings
+    from conformance.search.profiles import for_profile
+    loaded = settings._current_profile
+    settings.load_profile("ci")
+    try:
+        assert not for_profile("dev").derandomize and not for_profile("thorough").derandomize
+        assert for_profile("ci").derandomize
+    finally:
+        settings.load_profile(loaded or "default")
+
+
 def test_only_the_failure_type_is_a_counterexample():
     class Broken(Exception):
         pass
