@@ -77,7 +77,7 @@ QueueingHintFn = Callable[[Pod, Any, Any], HintResult]
 @dataclass(frozen=True)
 class ClusterEventWithHint:
     event: ClusterEvent
-    hint: QueueingHintFn
+    hint: QueueingHintFn | None = None  # None: always Queue (upstream's defaultQueueingHintFn)
 
 
 __all__ = [

@@ -108,6 +108,7 @@ class QueuedPodInfo:
     unschedulable_count: int = 0
     consecutive_errors_count: int = 0
     backoff_expiration: float | None = None
+    flush_timestamp: float | None = None  # last leftover flush out of the unschedulable pool
 
     @property
     def pod(self) -> Pod:

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar, Mapping
 
 from ..cycle_state import CycleState, NotFoundError
+from ..events import DEVICE_CLASS, NODE, RESOURCE_CLAIM, RESOURCE_SLICE, TARGET_POD, ActionType, ClusterEvent, ClusterEventWithHint
 from ..duration import format_duration_ns, parse_duration_ns
 from ..errors import ConfigError, NotModelledError
 from ..field_errors import JSONString
@@ -187,3 +188,15 @@ class DynamicResources(PreEnqueuePlugin, PreFilterPlugin, FilterPlugin, PostFilt
     def pre_bind(self, state: CycleState, pod: Pod, node_name: str) -> Status:
         check_modelled(pod)
         return self._missing(state) or SUCCESS
+
+    def events_to_register(self) -> list[ClusterEventWithHint]:
+        """Upstream's registrations. The hints read ResourceClaims, DeviceClasses and ResourceSlices,
+        which the reference does not model; this plugin rejects no pod here (a pod that needs them
+        raises NotModelledError), so the queue never asks them, and none (Queue) stands in."""
+        return [
+            ClusterEventWithHint(ClusterEvent(NODE, ActionType.ADD | ActionType.UPDATE_NODE_LABEL | ActionType.UPDATE_NODE_ALLOCATABLE)),
+            ClusterEventWithHint(ClusterEvent(RESOURCE_CLAIM, ActionType.ADD | ActionType.UPDATE | ActionType.DELETE)),
+            ClusterEventWithHint(ClusterEvent(TARGET_POD, ActionType.UPDATE_POD_GENERATED_RESOURCE_CLAIM)),
+            ClusterEventWithHint(ClusterEvent(DEVICE_CLASS, ActionType.ADD | ActionType.UPDATE)),
+            ClusterEventWithHint(ClusterEvent(RESOURCE_SLICE, ActionType.ADD | ActionType.UPDATE)),
+        ]

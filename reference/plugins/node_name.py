@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from ..cycle_state import CycleState
+from ..events import NODE, ActionType, ClusterEvent, ClusterEventWithHint
 from ..interfaces import FilterPlugin, PreFilterPlugin, PreFilterResult
 from ..nodeinfo import NodeInfo
 from ..status import SUCCESS, Code, Status
@@ -32,3 +33,7 @@ class NodeName(PreFilterPlugin, FilterPlugin):
         if fits(pod, node_info):
             return SUCCESS
         return Status.new(Code.UNSCHEDULABLE_AND_UNRESOLVABLE, ERR_REASON)
+
+    def events_to_register(self) -> list[ClusterEventWithHint]:
+        """No hint: a Node/Add always retries the pod with backoff (upstream registers none either)."""
+        return [ClusterEventWithHint(ClusterEvent(NODE, ActionType.ADD))]

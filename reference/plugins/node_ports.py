@@ -9,10 +9,12 @@ from dataclasses import dataclass
 from typing import Sequence
 
 from ..cycle_state import CycleState, NotFoundError
+from ..events import ASSIGNED_POD, NODE, ActionType, ClusterEvent, ClusterEventWithHint, HintResult
 from ..interfaces import FilterPlugin, PreFilterPlugin, PreFilterResult
 from ..nodeinfo import HostPortInfo, NodeInfo
 from ..status import SUCCESS, Code, Status
 from ..types import ContainerPort, Pod
+from .hint_util import QUEUE, QUEUE_SKIP, as_objects, queue_on_error
 
 NAME = "NodePorts"
 PRE_FILTER_STATE_KEY = "PreFilter" + NAME
@@ -66,3 +68,26 @@ class NodePorts(PreFilterPlugin, FilterPlugin):
         if fits_ports(want, node_info.used_ports):
             return SUCCESS
         return Status.new(Code.UNSCHEDULABLE, ERR_REASON)
+
+    def events_to_register(self) -> list[ClusterEventWithHint]:
+        """Container ports are immutable, so pod updates are not registered; Node/Add has no hint."""
+        return [
+            ClusterEventWithHint(ClusterEvent(ASSIGNED_POD, ActionType.DELETE), after_assigned_pod_deleted),
+            ClusterEventWithHint(ClusterEvent(NODE, ActionType.ADD)),
+        ]
+
+
+def after_assigned_pod_deleted(pod: Pod, old: object, new: object) -> HintResult:
+    """Queue when the deleted pod was bound or nominated and held a host port the pod wants."""
+    deleted, _, err = as_objects(Pod, old, None)
+    if err:
+        return queue_on_error(err)
+    if not deleted.node_name and not deleted.nominated_node_name:
+        return QUEUE_SKIP
+    ports = get_host_ports(deleted)
+    if not ports:
+        return QUEUE_SKIP
+    in_use = HostPortInfo()
+    for p in ports:
+        in_use.add(p.host_ip, p.protocol, p.host_port)
+    return QUEUE_SKIP if fits_ports(get_host_ports(pod), in_use) else QUEUE

@@ -12,6 +12,7 @@ from ..nodeinfo import NodeInfo
 from ..quantity import CPU, EPHEMERAL_STORAGE, MEMORY
 from ..resources import Resource, is_scalar_resource, pod_requests
 from ..types import Node, Pod
+from .hint_util import as_objects as _as
 from .node_resources_fit_request import compute_pod_resource_request, fits
 
 # resource.k8s.io: a DeviceClass named N also serves the implicit extended resource of this prefix.
@@ -24,14 +25,6 @@ class DeviceClass:
 
     name: str
     extended_resource_name: str | None = None
-
-
-def _as(kind: type, old: Any, new: Any) -> tuple[Any, Any, str | None]:
-    """`schedutil.As`: both objects of `kind` or None, else an error."""
-    for obj in (new, old):
-        if obj is not None and not isinstance(obj, kind):
-            return None, None, f"expected *{kind.__name__}, but got {type(obj).__name__}"
-    return old, new, None
 
 
 def after_assigned_pod_delete(pod: Pod, old: Any, new: Any) -> HintResult:

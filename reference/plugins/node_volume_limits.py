@@ -10,6 +10,7 @@ off in v1.37.2.
 from __future__ import annotations
 
 from ..cycle_state import CycleState
+from ..events import ASSIGNED_POD, CSI_NODE, PERSISTENT_VOLUME_CLAIM, VOLUME_ATTACHMENT, ActionType, ClusterEvent, ClusterEventWithHint
 from ..errors import NotModelledError
 from ..interfaces import FilterPlugin, PreFilterPlugin, PreFilterResult
 from ..nodeinfo import NodeInfo
@@ -52,3 +53,15 @@ class NodeVolumeLimits(PreFilterPlugin, FilterPlugin):
         """Without counted volumes the pod adds no CSI volume, so it always fits."""
         check_modelled(pod)
         return SUCCESS
+
+    def events_to_register(self) -> list[ClusterEventWithHint]:
+        """Upstream's registrations. The hints read CSINodes, PVCs, VolumeAttachments and pods' volumes,
+        which the reference does not model; this plugin rejects no pod here (a pod that needs them
+        raises NotModelledError), so the queue never asks them, and none (Queue) stands in."""
+        return [
+            ClusterEventWithHint(ClusterEvent(CSI_NODE, ActionType.ADD)),
+            ClusterEventWithHint(ClusterEvent(CSI_NODE, ActionType.UPDATE)),
+            ClusterEventWithHint(ClusterEvent(ASSIGNED_POD, ActionType.DELETE)),
+            ClusterEventWithHint(ClusterEvent(PERSISTENT_VOLUME_CLAIM, ActionType.ADD)),
+            ClusterEventWithHint(ClusterEvent(VOLUME_ATTACHMENT, ActionType.DELETE)),
+        ]

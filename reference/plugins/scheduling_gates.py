@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from ..events import TARGET_POD, ActionType, ClusterEvent, ClusterEventWithHint, HintResult
 from ..interfaces import PreEnqueuePlugin
 from ..status import SUCCESS, Code, Status
 from ..types import Pod
+from .hint_util import QUEUE
 
 NAME = "SchedulingGates"
 
@@ -22,3 +24,12 @@ class SchedulingGates(PreEnqueuePlugin):
 
     def pre_enqueue(self, pod: Pod) -> Status:
         return gates_status(pod)
+
+    def events_to_register(self) -> list[ClusterEventWithHint]:
+        """The pod's own gates removed; PreEnqueue runs again when it moves."""
+        return [ClusterEventWithHint(ClusterEvent(TARGET_POD, ActionType.UPDATE_POD_SCHEDULING_GATES_ELIMINATED),
+                                     is_schedulable_after_gates_eliminated)]
+
+
+def is_schedulable_after_gates_eliminated(pod: Pod, old: object, new: object) -> HintResult:
+    return QUEUE

@@ -11,11 +11,13 @@ from dataclasses import dataclass
 from typing import Iterable
 
 from ..cycle_state import CycleState, NotFoundError
+from ..events import NODE, TARGET_POD, ActionType, ClusterEvent, ClusterEventWithHint, HintResult
 from ..interfaces import MAX_NODE_SCORE, FilterPlugin, NodeScore, PreFilterPlugin, PreFilterResult, PreScorePlugin, \
     ScorePlugin
 from ..nodeinfo import NodeInfo
 from ..status import SUCCESS, Code, Status
-from ..types import NO_EXECUTE, NO_SCHEDULE, PREFER_NO_SCHEDULE, Pod, Taint, Toleration
+from ..types import NO_EXECUTE, NO_SCHEDULE, PREFER_NO_SCHEDULE, Node, Pod, Taint, Toleration
+from .hint_util import QUEUE, QUEUE_SKIP, as_objects, queue_on_error
 from .helper import default_normalize_score
 
 NAME = "TaintToleration"
@@ -86,3 +88,24 @@ class TaintToleration(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugin
 
     def normalize_score(self, state: CycleState, pod: Pod, scores: list[NodeScore]) -> Status:
         return default_normalize_score(MAX_NODE_SCORE, True, scores)
+
+    def events_to_register(self) -> list[ClusterEventWithHint]:
+        return [
+            ClusterEventWithHint(ClusterEvent(NODE, ActionType.ADD | ActionType.UPDATE_NODE_TAINT), after_node_change),
+            ClusterEventWithHint(ClusterEvent(TARGET_POD, ActionType.UPDATE_POD_TOLERATION),
+                                 after_target_pod_toleration_change),
+        ]
+
+
+def after_node_change(pod: Pod, old: object, new: object) -> HintResult:
+    """Queue when the node had an untolerated taint (or is new) and now has none."""
+    original, modified, err = as_objects(Node, old, new)
+    if err:
+        return queue_on_error(err)
+    was_untolerated = original is None or find_untolerated_taint(original.taints, pod.tolerations) is not None
+    is_untolerated = find_untolerated_taint(modified.taints, pod.tolerations) is not None
+    return QUEUE if was_untolerated and not is_untolerated else QUEUE_SKIP
+
+
+def after_target_pod_toleration_change(pod: Pod, old: object, new: object) -> HintResult:
+    return QUEUE

@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Mapping
 
 from ..cycle_state import CycleState
+from ..events import ASSIGNED_POD, NODE, PERSISTENT_VOLUME_CLAIM, ActionType, ClusterEvent, ClusterEventWithHint
 from ..errors import NotModelledError
 from ..interfaces import FilterPlugin, PreFilterPlugin, PreFilterResult
 from ..nodeinfo import NodeInfo, PodInfo
@@ -77,3 +78,13 @@ class VolumeRestrictions(PreFilterPlugin, FilterPlugin):
         """No restricted volume can conflict, so only the missing PreFilter state is reported."""
         check_modelled(pod)
         return Status.as_status(_MISSING_STATE)
+
+    def events_to_register(self) -> list[ClusterEventWithHint]:
+        """Upstream's registrations. The hints read PVCs and pods' volumes,
+        which the reference does not model; this plugin rejects no pod here (a pod that needs them
+        raises NotModelledError), so the queue never asks them, and none (Queue) stands in."""
+        return [
+            ClusterEventWithHint(ClusterEvent(ASSIGNED_POD, ActionType.DELETE)),
+            ClusterEventWithHint(ClusterEvent(NODE, ActionType.ADD)),
+            ClusterEventWithHint(ClusterEvent(PERSISTENT_VOLUME_CLAIM, ActionType.ADD)),
+        ]

@@ -8,6 +8,7 @@ PreFilter Skip, Filter Success. InPlacePodVerticalScalingSchedulerPreemption is 
 from __future__ import annotations
 
 from ..cycle_state import CycleState
+from ..events import NODE, PERSISTENT_VOLUME, PERSISTENT_VOLUME_CLAIM, STORAGE_CLASS, ActionType, ClusterEvent, ClusterEventWithHint
 from ..errors import NotModelledError
 from ..interfaces import FilterPlugin, PreFilterPlugin, PreFilterResult
 from ..nodeinfo import NodeInfo
@@ -45,3 +46,14 @@ class VolumeZone(PreFilterPlugin, FilterPlugin):
         """With no PV topologies every node matches, zone labels or not."""
         check_modelled(pod)
         return SUCCESS
+
+    def events_to_register(self) -> list[ClusterEventWithHint]:
+        """Upstream's registrations. The hints read StorageClasses, PVCs and PVs,
+        which the reference does not model; this plugin rejects no pod here (a pod that needs them
+        raises NotModelledError), so the queue never asks them, and none (Queue) stands in."""
+        return [
+            ClusterEventWithHint(ClusterEvent(STORAGE_CLASS, ActionType.ADD)),
+            ClusterEventWithHint(ClusterEvent(NODE, ActionType.ADD | ActionType.UPDATE_NODE_LABEL)),
+            ClusterEventWithHint(ClusterEvent(PERSISTENT_VOLUME_CLAIM, ActionType.ADD | ActionType.UPDATE)),
+            ClusterEventWithHint(ClusterEvent(PERSISTENT_VOLUME, ActionType.ADD | ActionType.UPDATE)),
+        ]

@@ -10,6 +10,7 @@ from dataclasses import dataclass, replace
 from typing import Any, Generator, Iterable, Mapping, Sequence
 
 from ..cycle_state import PODS_TO_ACTIVATE_KEY, CycleState
+from ..events import NODE, ActionType, ClusterEvent
 from ..framework.runtime import Framework
 from ..interfaces import NodeToStatus, NominatingInfo, NominatingMode, QueuedPodInfo
 from ..nodeinfo import PodInfo, Snapshot
@@ -18,7 +19,10 @@ from ..types import Namespace, Node, Pod, PodCondition, PodDisruptionBudget, Wor
 from .clock import VirtualClock
 from .api_server import ClusterStore
 from .fit_error import Diagnosis, FitError
+from ..framework.cluster_events import (EVENT_ASSIGNED_POD_ADD, EVENT_ASSIGNED_POD_DELETE,
+                                        node_scheduling_properties_change, pod_scheduling_properties_change)
 from .queue import SchedulingQueue
+from .queue_hints import profile_hint_map
 from .schedule_one import CLEAR_NOMINATED_NODE, CycleFailure, ScheduleResult, SchedulingAlgorithm
 
 NOTE_LENGTH_LIMIT = 1024
@@ -70,7 +74,8 @@ class Scheduler:
         first = next(iter(self.frameworks.values()))
         self.queue = SchedulingQueue(self.clock, first.queue_sort_plugins[0].less, self._pre_enqueue,
                                      initial_backoff=pod_initial_backoff_seconds,
-                                     max_backoff=pod_max_backoff_seconds)
+                                     max_backoff=pod_max_backoff_seconds,
+                                     hint_maps={name: profile_hint_map(fw) for name, fw in self.frameworks.items()})
         for fw in self.frameworks.values():
             fw.nominator = self.queue
             fw._clock = self.clock
@@ -85,17 +90,28 @@ class Scheduler:
         self._attempts: dict[str, int] = {}
         self._parked: dict[str, QueuedPodInfo] = {}
 
-    # --- public API: cluster changes ---------------------------------------------------------
+    # --- public API: cluster changes (upstream eventhandlers.go) --------------------------------
 
     def add_node(self, node: Node) -> None:
+        """`addNodeToCache`: Node/Add."""
         self.store.nodes[node.name] = node
-        self.queue.move_all_to_active_or_backoff()
+        self.queue.move_all_to_active_or_backoff(event=ClusterEvent(NODE, ActionType.ADD), new=node)
 
     def update_node(self, node: Node) -> None:
-        self.add_node(node)
+        """`updateNodeInCache`: one event per changed scheduling property (none: no move)."""
+        old = self.store.nodes.get(node.name)
+        if old is None:
+            self.add_node(node)
+            return
+        self.store.nodes[node.name] = node
+        for event in node_scheduling_properties_change(node, old):
+            self.queue.move_all_to_active_or_backoff(event=event, old=old, new=node)
 
     def delete_node(self, name: str) -> None:
-        self.store.nodes.pop(name, None)
+        """`deleteNodeFromCache`: Node/Delete with the deleted node as the old object."""
+        node = self.store.nodes.pop(name, None)
+        if node is not None:
+            self.queue.move_all_to_active_or_backoff(event=ClusterEvent(NODE, ActionType.DELETE), old=node)
 
     def add_namespace(self, namespace: Namespace) -> None:
         self.store.namespaces[namespace.name] = namespace
@@ -107,22 +123,33 @@ class Scheduler:
         self.store.workload_objects.append(workload)
 
     def add_pod(self, pod: Pod) -> None:
-        """A bound pod joins the cache; an unbound one for a known profile joins the queue."""
+        """`addPod`: a bound pod joins the cache (AssignedPod/Add); an unbound one for a known
+        profile joins the queue."""
         if not pod.uid:
             pod = replace(pod, uid=pod.key)
         self.store.pods[pod.uid] = pod
         if pod.node_name:
-            self.queue.move_all_to_active_or_backoff()
+            self.queue.move_all_to_active_or_backoff(event=EVENT_ASSIGNED_POD_ADD, new=pod)
         elif pod.scheduler_name in self.frameworks:
             self.queue.add(pod)
 
     def update_pod(self, pod: Pod) -> None:
+        """`updatePod`: a bound pod's changes are AssignedPod events; a pod that became bound is an
+        AssignedPod/Add and leaves the queue; a pending pod's update goes to the queue (its own
+        TargetPod events, PreEnqueue again), and a changed nomination is the old node's deletion."""
         uid = pod.effective_uid
-        if uid not in self.store.pods:
+        old = self.store.pods.get(uid)
+        if old is None:
             raise KeyError(f"pod {pod.key} does not exist; add it with add_pod first")
         self.store.pods[uid] = pod
-        if not pod.node_name:
-            self.queue.update(pod)
+        if old.node_name:
+            for event in pod_scheduling_properties_change(pod, old, False):
+                self.queue.move_all_to_active_or_backoff(event=event, old=old, new=pod)
+        elif pod.node_name:
+            self.queue.move_all_to_active_or_backoff(event=EVENT_ASSIGNED_POD_ADD, new=pod)
+            self.queue.delete(old)
+        elif pod.scheduler_name in self.frameworks:
+            self._update_pending_pod(old, pod)
 
     def delete_pod(self, pod: Pod) -> None:
         self.store.delete_pod(pod)
@@ -362,9 +389,10 @@ class Scheduler:
         status = failure.fit_error.as_status(failure.status.code) if failure.fit_error else failure.status
         if status.is_rejected():
             self._handle_failure(fw, qpi, status, failure.fit_error, CLEAR_NOMINATED_NODE)
-            self.queue.move_all_to_active_or_backoff(lambda p: p.effective_uid != pod.effective_uid)
+            self.queue.move_all_to_active_or_backoff(lambda p: p.effective_uid != pod.effective_uid,
+                                                     EVENT_ASSIGNED_POD_DELETE, pod)
         else:
-            self.queue.move_all_to_active_or_backoff()
+            self.queue.move_all_to_active_or_backoff(event=EVENT_ASSIGNED_POD_DELETE, old=pod)
             self._handle_failure(fw, qpi, status, failure.fit_error, CLEAR_NOMINATED_NODE)
 
     def _step(self, binding: _Binding) -> bool:
@@ -418,24 +446,49 @@ class Scheduler:
     # --- cluster events ------------------------------------------------------------------------
 
     def _on_pod_bound(self, pod: Pod) -> None:
+        """The binding's update: `addAssignedPodToCache` (AssignedPod/Add), then the queue forgets it."""
         self.store.conditions.pop(pod.effective_uid, None)
-        self.queue.move_all_to_active_or_backoff()
+        self.queue.move_all_to_active_or_backoff(event=EVENT_ASSIGNED_POD_ADD, new=pod)
+        self.queue.delete(pod)
 
     def _on_pod_status_patched(self, old: Pod, new: Pod) -> None:
-        """`updatePodInSchedulingQueue` for a status patch; assumed pods are skipped. Not modelled:
-        upstream also moves pods of lower or equal priority when the nomination changed."""
-        if new.node_name or new.effective_uid in self.assumed:
+        """A status patch of a pending pod: `updatePodInSchedulingQueue`."""
+        if new.node_name or new.scheduler_name not in self.frameworks:
             return
-        self.queue.update_status(old, new)
+        self._update_pending_pod(old, new)
+
+    def _update_pending_pod(self, old: Pod, new: Pod) -> None:
+        """`updatePodInSchedulingQueue`: assumed pods are skipped; a nomination that changed away
+        from a node frees it for pods of lower or equal priority (AssignedPod/Delete of the old pod)."""
+        if new.effective_uid in self.assumed:
+            return
+        self.queue.update(new, old)
+        if old.nominated_node_name and old.nominated_node_name != new.nominated_node_name:
+            self.queue.move_all_to_active_or_backoff(le_priority_precheck(old), EVENT_ASSIGNED_POD_DELETE, old)
 
     def _on_pod_deleted(self, pod: Pod) -> None:
+        """`deletePod`: a bound pod leaves the cache (AssignedPod/Delete); a pending one leaves the
+        queue, and an assumed one is forgotten as a deleted assigned pod; a nominated one frees its
+        node for pods of lower or equal priority."""
         uid = pod.effective_uid
-        for fw in self.frameworks.values():
-            fw.reject_waiting_pod(uid)
+        if pod.node_name:
+            self.queue.move_all_to_active_or_backoff(event=EVENT_ASSIGNED_POD_DELETE, old=pod)
+            return
         self.queue.delete(pod)
-        if pod.node_name or uid in self.assumed:
+        assumed = self.assumed.get(uid)
+        if assumed is not None:
+            for fw in self.frameworks.values():
+                fw.reject_waiting_pod(uid)
             self.assumed.pop(uid, None)
-            self.queue.move_all_to_active_or_backoff()
+            self.queue.move_all_to_active_or_backoff(event=EVENT_ASSIGNED_POD_DELETE, old=assumed)
+        elif pod.nominated_node_name:
+            self.queue.move_all_to_active_or_backoff(le_priority_precheck(pod), EVENT_ASSIGNED_POD_DELETE, pod)
+
+
+def le_priority_precheck(pod: Pod):
+    """`getLEPriorityPreCheck`: only pods of priority lower than or equal to `pod`'s."""
+    priority = pod.priority or 0
+    return lambda other: (other.priority or 0) <= priority
 
 
 def _waiting_uids(fw: Framework) -> Iterable[str]:

@@ -1,7 +1,7 @@
 """Mirrors pkg/scheduler/framework/plugins/interpodaffinity/plugin.go.
 
-Not modelled: EnqueueExtensions (queueing hints) and SignPlugin, which the reference framework
-has no interfaces for.
+EnqueueExtensions are in hints.py. Not modelled: SignPlugin, which the reference framework has no
+interface for.
 """
 
 from __future__ import annotations
@@ -10,11 +10,13 @@ from dataclasses import replace
 from typing import Mapping
 
 from ...cycle_state import CycleState, NotFoundError
+from ...events import ClusterEventWithHint
 from ...interfaces import (FilterPlugin, Handle, NodeScore, PreFilterPlugin, PreFilterResult, PreScorePlugin,
                            ScorePlugin)
 from ...nodeinfo import NodeInfo, PodInfo, WeightedAffinityTerm
 from ...status import SUCCESS, Code, Status
 from ...types import Pod
+from . import hints
 from .args import InterPodAffinityArgs
 from .filtering import (PRE_FILTER_STATE_KEY, PreFilterState, existing_anti_affinity_counts, filter_node,
                         incoming_affinity_anti_affinity_counts)
@@ -35,6 +37,9 @@ class InterPodAffinity(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugi
     def __init__(self, args: InterPodAffinityArgs, handle: Handle) -> None:
         self.args = args
         self._handle = handle
+
+    def events_to_register(self) -> list[ClusterEventWithHint]:
+        return hints.events_to_register()
 
     @classmethod
     def new(cls, args: InterPodAffinityArgs | None, handle: Handle) -> "InterPodAffinity":

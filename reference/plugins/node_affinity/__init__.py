@@ -10,12 +10,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ...cycle_state import CycleState, NotFoundError
+from ...events import ClusterEventWithHint
 from ...interfaces import MAX_NODE_SCORE, FilterPlugin, Handle, NodeScore, PreFilterPlugin, PreFilterResult, \
     PreScorePlugin, ScorePlugin
 from ...nodeinfo import NodeInfo
 from ...status import SUCCESS, Code, Status
 from ...types import Node, Pod
 from ..helper import default_normalize_score
+from . import hints
 from .args import NodeAffinityArgs
 from .selector import (
     LazyErrorNodeSelector,
@@ -116,6 +118,9 @@ class NodeAffinity(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugin):
         if not names:
             return None, Status.new(Code.UNSCHEDULABLE_AND_UNRESOLVABLE, ERR_REASON_CONFLICT)
         return PreFilterResult(names), SUCCESS
+
+    def events_to_register(self) -> list[ClusterEventWithHint]:
+        return hints.events_to_register(self._added_selector)
 
     def filter(self, state: CycleState, pod: Pod, node_info: NodeInfo) -> Status:
         node = _node(node_info)

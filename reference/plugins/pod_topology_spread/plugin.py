@@ -1,7 +1,7 @@
 """Mirrors pkg/scheduler/framework/plugins/podtopologyspread/plugin.go.
 
-Not modelled: EnqueueExtensions (queueing hints) and SignPlugin, which the reference framework
-has no interfaces for.
+EnqueueExtensions are in hints.py. Not modelled: SignPlugin, which the reference framework has no
+interface for.
 """
 
 from __future__ import annotations
@@ -9,12 +9,14 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ...cycle_state import CycleState, NotFoundError
+from ...events import ClusterEventWithHint
 from ...interfaces import (FilterPlugin, Handle, NodeScore, PreFilterPlugin, PreFilterResult, PreScorePlugin,
                            ScorePlugin)
 from ...nodeinfo import NodeInfo, PodInfo
 from ...selectors import LabelSelectorError
 from ...status import SUCCESS, Code, Status
 from ...types import Pod, TopologySpreadConstraint
+from . import hints
 from .args import SYSTEM_DEFAULTING, PodTopologySpreadArgs
 from .common import (DO_NOT_SCHEDULE, LABEL_HOSTNAME, LABEL_TOPOLOGY_ZONE, SCHEDULE_ANYWAY, Constraint,
                      build_default_constraints, filter_constraints)
@@ -51,6 +53,9 @@ class PodTopologySpread(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlug
         args = args or PodTopologySpreadArgs()
         args.validate("")
         return cls(args, handle)
+
+    def events_to_register(self) -> list[ClusterEventWithHint]:
+        return hints.events_to_register(lambda pod: self.constraints(pod, DO_NOT_SCHEDULE))
 
     def _snapshot(self) -> "Snapshot":
         return self._handle.snapshot()
