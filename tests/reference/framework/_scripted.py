@@ -19,6 +19,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from reference.events import ClusterEventWithHint
+from reference.framework.cluster_events import unroll_wildcard_resource
 from reference.cycle_state import CycleState
 from reference.framework.runtime import Framework
 from reference.interfaces import (
@@ -47,6 +49,10 @@ def st(code: Code | str, *reasons: str) -> Status:
     return Status.new(code if isinstance(code, Code) else Code.parse(code), *reasons)
 
 
+# Upstream's registration for a plugin without EnqueueExtensions: every resource, always Queue.
+EVERY_EVENT = [ClusterEventWithHint(e) for e in unroll_wildcard_resource()]
+
+
 class Scripted(PreEnqueuePlugin, PreFilterPlugin, FilterPlugin, PostFilterPlugin, PreScorePlugin, ScorePlugin,
                ReservePlugin, PermitPlugin, PreBindPlugin, BindPlugin, PostBindPlugin):
     def __init__(self, name: str, log: list[Call], **behaviour: Any) -> None:
@@ -58,6 +64,12 @@ class Scripted(PreEnqueuePlugin, PreFilterPlugin, FilterPlugin, PostFilterPlugin
     @property
     def name(self) -> str:
         return self._name
+
+    def events_to_register(self) -> list:
+        """EnqueueExtensions: none unless `events=` is given, so a pod a scripted plugin rejects waits in
+        the unschedulable pool. (Without the method, upstream's default registration would answer Queue to
+        every event, the pod's own status patches included, and the tables here would retry it.)"""
+        return list(self.b.get("events", []))
 
     def _get(self, key: str, default: Any, *args: Any) -> Any:
         value = self.b.get(key, default)

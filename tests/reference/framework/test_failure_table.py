@@ -12,7 +12,7 @@ import pytest
 from reference.interfaces import NominatingInfo, NominatingMode, PostFilterResult
 from reference.status import SUCCESS
 from tests.builders import node, pod
-from tests.reference.framework._scripted import Scripted, build, calls, st
+from tests.reference.framework._scripted import EVERY_EVENT, Scripted, build, calls, st
 
 N = {"cpu": 1000, "pods": 10}
 
@@ -472,7 +472,8 @@ def test_binding_rejection_wakes_other_unschedulable_pods_but_not_itself() -> No
     """handleBindingCycleError: the forgotten assumed pod is an AssignedPodDelete event for the others."""
     log: list = []
     x = Scripted("X", log, pre_bind=lambda p, n: st("Unschedulable", "r") if p.name == "p" else SUCCESS)
-    blocker = Scripted("B", log, filter=lambda p, ni: st("Unschedulable", "full") if p.name == "q" else SUCCESS)
+    blocker = Scripted("B", log, filter=lambda p, ni: st("Unschedulable", "full") if p.name == "q" else SUCCESS,
+                       events=EVERY_EVENT)
     sched = build(profile(log, preBind=[x], filter=[blocker]), nodes=two_nodes())
     sched.add_pod(pod("q", priority=10))
     sched.run_until_idle(deadline=0.5)

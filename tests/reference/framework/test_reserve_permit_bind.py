@@ -8,7 +8,7 @@ import pytest
 
 from reference.status import SUCCESS
 from tests.builders import node, pod
-from tests.reference.framework._scripted import Scripted, build, calls, result, st
+from tests.reference.framework._scripted import EVERY_EVENT, Scripted, build, calls, result, st
 
 N = {"cpu": 1000, "pods": 10}
 FW = "default-scheduler"
@@ -107,7 +107,8 @@ def test_permit_timeout_on_virtual_clock(timeout: float, shown: str, fires_at: f
 
 def test_timers_start_at_end_of_scheduling_cycle_and_do_not_block_other_pods() -> None:
     log: list = []
-    w = Scripted("W", log, permit=lambda p, n: st("Wait") if p.name == "p" else SUCCESS, permit_timeout=30)
+    w = Scripted("W", log, permit=lambda p, n: st("Wait") if p.name == "p" else SUCCESS, permit_timeout=30,
+                 events=EVERY_EVENT)
     sched = one_node_scheduler(log, permit=[w])
     sched.add_pod(pod("p"))
     sched.run_until_idle(deadline=10)
