@@ -177,6 +177,15 @@ class Scheduler:
                 return
             self.clock.advance_to(min(candidates))
 
+    def schedule_one(self) -> bool:
+        """`ScheduleOne`: pop one pod and run its scheduling cycle (its binding cycle runs until it first
+        waits); False when no pod could be popped."""
+        qpi = self.queue.pop()
+        if qpi is None:
+            return False
+        self._schedule_one(qpi)
+        return True
+
     def results(self) -> dict[str, PodResult]:
         """Per pod key (namespace/name): the outcome of every pod the scheduler was asked to place."""
         out: dict[str, PodResult] = {}

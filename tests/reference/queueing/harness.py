@@ -1,0 +1,106 @@
+"""How queue.go's `RunTestCoreResourceEnqueue` drives a case, on the reference Scheduler: one profile
+with PrioritySort, DefaultBinder and the case's plugins (multiPoint, everything else disabled), zero
+backoff (so a requeued pod lands in activeQ), the initial objects, one `ScheduleOne` per pod, the
+trigger through the scheduler's event handlers, then the pods in activeQ."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable, Iterable
+
+from reference.scheduler.build import build_scheduler
+from reference.scheduler.scheduler import Scheduler
+from reference.types import Node, Pod
+from tests.reference.queueing.st import node_update, node_update_status, pod_resize, pod_update
+
+PRE_ENQUEUE, SCHEDULING_CYCLE = "PreEnqueue", "SchedulingCycle"
+
+
+class Client:
+    """The trigger's clientset calls, applied through the scheduler's event handlers."""
+
+    def __init__(self, sched: Scheduler) -> None:
+        self.sched = sched
+
+    def _pod(self, name: str) -> Pod:
+        return next(p for p in self.sched.store.pods.values() if p.name == name)
+
+    def create_node(self, node: Node) -> None:
+        self.sched.add_node(node)
+
+    def update_node(self, node: Node) -> None:
+        self.sched.update_node(node_update(self.sched.store.nodes[node.name], node))
+
+    def update_node_status(self, node: Node) -> None:
+        self.sched.update_node(node_update_status(self.sched.store.nodes[node.name], node))
+
+    def delete_node(self, name: str) -> None:
+        self.sched.delete_node(name)
+
+    def create_pod(self, pod: Pod) -> None:
+        self.sched.add_pod(pod)
+
+    def update_pod(self, pod: Pod) -> None:
+        self.sched.update_pod(pod_update(self._pod(pod.name), pod))
+
+    def resize_pod(self, pod: Pod) -> None:
+        self.sched.update_pod(pod_resize(self._pod(pod.name), pod))
+
+    def delete_pod(self, name: str) -> None:
+        self.sched.delete_pod(self._pod(name))
+
+
+@dataclass(frozen=True)
+class Case:
+    name: str
+    plugins: tuple[str, ...]
+    nodes: tuple[Node, ...]
+    pods: tuple[Pod, ...]
+    trigger: Callable[[Client], None]
+    want: frozenset[str]
+    initial_pods: tuple[Pod, ...] = ()
+    phase: str = SCHEDULING_CYCLE
+
+
+def case(name: str, *, plugins: Iterable[str], nodes: Iterable[Node], pods: Iterable[Pod],
+         trigger: Callable[[Client], None], want: Iterable[str] = (), initial_pods: Iterable[Pod] = (),
+         phase: str = SCHEDULING_CYCLE) -> Case:
+    return Case(name, tuple(plugins), tuple(nodes), tuple(pods), trigger, frozenset(want), tuple(initial_pods),
+                phase)
+
+
+def config(plugins: Iterable[str]) -> dict:
+    enabled = [{"name": n} for n in ("PrioritySort", "DefaultBinder", *plugins)]
+    return {"apiVersion": "kubescheduler.config.k8s.io/v1", "kind": "KubeSchedulerConfiguration",
+            "profiles": [{"schedulerName": "default-scheduler",
+                          "plugins": {"multiPoint": {"enabled": enabled, "disabled": [{"name": "*"}]}}}]}
+
+
+def names(infos) -> set[str]:
+    return {q.pod.name for q in infos}
+
+
+def pending(sched: Scheduler) -> set[str]:
+    q = sched.queue
+    return names(q.active) | names(q.backoff) | names(q.error_backoff) | names(q.unschedulable.values())
+
+
+def run(c: Case) -> set[str]:
+    """The pods in activeQ after the trigger; asserts the initial rejection as upstream waits for it."""
+    sched = build_scheduler(config(c.plugins))
+    sched.queue.initial_backoff = sched.queue.max_backoff = 0  # WithPod{Initial,Max}BackoffSeconds(0)
+    for n in c.nodes:
+        sched.add_node(n)
+    for p in (*c.initial_pods, *c.pods):
+        sched.add_pod(p)
+    want_pending = {p.name for p in c.pods}
+    if c.phase == PRE_ENQUEUE:
+        assert pending(sched) == want_pending and not sched.queue.active
+    else:
+        assert names(sched.queue.active) == want_pending
+        for _ in c.pods:
+            sched.schedule_one()
+        assert not sched.queue.active, f"pods not rejected: {names(sched.queue.active)}"
+        assert pending(sched) == want_pending
+    c.trigger(Client(sched))
+    return names(sched.queue.active)

@@ -1,0 +1,31 @@
+"""Upstream's queueing integration table, test/integration/scheduler/queueing/queue.go
+(`CoreResourceEnqueueTestCases`, v1.37.2), run against the reference Scheduler: the pods first rejected
+(by a scheduling cycle, or held at PreEnqueue), a trigger through the scheduler's event handlers, and
+exactly the pods that must be in activeQ afterwards (the others stay in the unschedulable pool).
+
+Count: 78 upstream cases; 38 ported (all must pass), 40 excluded with their reasons (excluded.py).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.reference.queueing import cases_core, cases_topology
+from tests.reference.queueing.excluded import EXCLUDED
+from tests.reference.queueing.harness import run
+
+CASES = [*cases_core.CASES, *cases_topology.CASES]
+UPSTREAM_CASES = 78
+
+
+@pytest.mark.parametrize("c", CASES, ids=[c.name for c in CASES])
+def test_requeued_pods(c) -> None:
+    assert run(c) == set(c.want)
+
+
+def test_every_upstream_case_is_ported_or_excluded_once() -> None:
+    names = [c.name for c in CASES]
+    assert len(set(names)) == len(names)
+    assert not set(names) & set(EXCLUDED)
+    assert (len(names), len(EXCLUDED)) == (38, 40)
+    assert len(names) + len(EXCLUDED) == UPSTREAM_CASES
