@@ -277,9 +277,9 @@ RULES: tuple[Rule, ...] = (
        "(or the 5-minute flush) before its next attempt; an error retries after its backoff",
        "scheduling_queue.go AddUnschedulableIfNotPresent, MoveAllToActiveOrBackoffQueue"),
     _n("queueing-hints", "§6.4", "Which events requeue a rejected pod is each rejector plugin's queueing hint",
-       "scheduling_queue.go isPodWorthRequeuing", "hints are internal and the reference models them coarsely; the "
-       "invariant only requires some event before a retry",
-       _TF + "test_queue.py::test_unschedulable_pod_waits_for_an_event"),
+       "scheduling_queue.go isPodWorthRequeuing", "hints are internal, and scenarios have no events during a run "
+       "yet (issue 29); the reference's hints are pinned to upstream's queueing table",
+       "tests/reference/queueing/test_queueing_table.py"),
     _n("activate", "§6.4", "PodsToActivate moves pods to activeQ ignoring backoff", "scheduling_queue.go Activate",
        "probes write no PodsToActivate",
        _TF + "test_queue.py::test_activate_moves_unschedulable_and_backoff_pods_to_active_ignoring_backoff"),
