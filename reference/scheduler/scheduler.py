@@ -448,9 +448,15 @@ class Scheduler:
         self.store.record_event(qpi.pod, "Warning", "FailedScheduling", truncated)
         if cached is None:
             return  # the status patch of a deleted pod fails upstream; only the event remains
-        self.store.conditions[uid] = PodCondition("PodScheduled", "False", reason, message)
-        if nominating is not None and nominating.mode is NominatingMode.OVERRIDE:
-            self.store.set_nominated_node_name(cached, nominating.nominated_node_name)
+        condition = PodCondition("PodScheduled", "False", reason, message)
+        condition_changed = self.store.conditions.get(uid) != condition
+        self.store.conditions[uid] = condition
+        if (nominating is not None and nominating.mode is NominatingMode.OVERRIDE
+                and nominating.nominated_node_name != cached.nominated_node_name):
+            self.store.set_nominated_node_name(cached, nominating.nominated_node_name)  # one update event
+        elif condition_changed:
+            # The condition patch reaches the informer as a pod update too (a generic TargetPod/Update).
+            self._on_pod_status_patched(cached, cached)
 
     # --- cluster events ------------------------------------------------------------------------
 

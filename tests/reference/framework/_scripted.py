@@ -19,7 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from reference.events import ClusterEventWithHint
+from reference.events import NODE, ActionType, ClusterEvent, ClusterEventWithHint
 from reference.framework.cluster_events import unroll_wildcard_resource
 from reference.cycle_state import CycleState
 from reference.framework.runtime import Framework
@@ -51,6 +51,8 @@ def st(code: Code | str, *reasons: str) -> Status:
 
 # Upstream's registration for a plugin without EnqueueExtensions: every resource, always Queue.
 EVERY_EVENT = [ClusterEventWithHint(e) for e in unroll_wildcard_resource()]
+# Only a node joining (not the pod's own status patches): for tests about one cluster event.
+NODE_ADDED = [ClusterEventWithHint(ClusterEvent(NODE, ActionType.ADD))]
 
 
 class Scripted(PreEnqueuePlugin, PreFilterPlugin, FilterPlugin, PostFilterPlugin, PreScorePlugin, ScorePlugin,

@@ -12,7 +12,7 @@ from reference.interfaces import PostBindPlugin
 from reference.plugins.scheduling_gates import SchedulingGates
 from reference.status import SUCCESS
 from tests.builders import node, pod
-from tests.reference.framework._scripted import EVERY_EVENT, Scripted, build, calls, result, st
+from tests.reference.framework._scripted import EVERY_EVENT, NODE_ADDED, Scripted, build, calls, result, st
 
 N = {"cpu": 1000, "pods": 10}
 
@@ -101,7 +101,7 @@ def test_rejected_pod_in_backoff_pops_at_once_when_active_is_empty() -> None:
         times.append(holder["s"].clock.now())
         return st("Unschedulable", "no")
 
-    x = Scripted("X", log, filter=reject, events=EVERY_EVENT)
+    x = Scripted("X", log, filter=reject, events=NODE_ADDED)
     sched = build(base(log, filter=[x]), nodes=[node("n1", allocatable=N)])
     holder["s"] = sched
     sched.add_pod(pod("p"))
@@ -118,7 +118,7 @@ def test_rejected_pod_in_backoff_pops_at_once_when_active_is_empty() -> None:
 def test_active_pods_go_before_backoff_pods() -> None:
     log: list = []
     x = Scripted("X", log, filter=lambda p, ni: st("Unschedulable", "no") if p.name == "p" else SUCCESS,
-                 events=EVERY_EVENT)
+                 events=NODE_ADDED)
     sched = build(base(log, filter=[x]), nodes=[node("n1", allocatable=N)])
     sched.add_pod(pod("p", priority=100))
     sched.run_until_idle(deadline=0.5)
@@ -131,7 +131,7 @@ def test_active_pods_go_before_backoff_pods() -> None:
 def test_unschedulable_pod_waits_for_an_event() -> None:
     log: list = []
     x = Scripted("X", log, filter=lambda p, ni: st("Unschedulable", "no") if ni.name == "n1" else SUCCESS,
-                 events=EVERY_EVENT)
+                 events=NODE_ADDED)
     sched = build(base(log, filter=[x]), nodes=[node("n1", allocatable=N)])
     sched.add_pod(pod("p"))
     sched.run_until_idle()
