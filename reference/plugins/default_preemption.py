@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar, Mapping, Sequence
 
 from ..cycle_state import CycleState
+from ..events import ASSIGNED_POD, ActionType, ClusterEvent, ClusterEventWithHint, HintResult
 from ..interfaces import (Handle, NodeToStatus, NominatingInfo, NominatingMode, PostFilterPlugin,
                           PostFilterResult, PreEnqueuePlugin)
 from ..nodeinfo import NodeInfo, PodInfo
@@ -21,6 +22,7 @@ from ..scheduler.fit_error import Diagnosis, FitError
 from ..status import SUCCESS, Code, Status
 from ..types import Pod, PodDisruptionBudget
 from . import resource_args as ra
+from .hint_util import QUEUE_SKIP
 from .preemption.evaluator import (ERR_NO_NODES, dry_run_preemption, filter_pods_with_pdb_violation,
                                    nodes_for_status_code, pod_terminating_by_preemption, select_candidate,
                                    sort_by_importance)
@@ -97,6 +99,11 @@ class DefaultPreemption(PostFilterPlugin, PreEnqueuePlugin):
         """Upstream gates a pod while its async preemption runs; the reference finishes preemption
         inside PostFilter, so no pod is ever still preempting here."""
         return SUCCESS
+
+    def events_to_register(self) -> list[ClusterEventWithHint]:
+        """With SchedulerAsyncPreemption (beta, on): a deleted assigned pod may end a preemption that
+        gates a pod, but the plugin leaves the requeueing decision to the pod's other rejectors."""
+        return [ClusterEventWithHint(ClusterEvent(ASSIGNED_POD, ActionType.DELETE), after_assigned_pod_deletion)]
 
     # --- PostFilter -----------------------------------------------------------------------------
 
@@ -220,3 +227,7 @@ class DefaultPreemption(PostFilterPlugin, PreEnqueuePlugin):
                             and pod_terminating_by_preemption(pi.pod)):
                         return False, ERR_NOT_ELIGIBLE_TERMINATING
         return True, ""
+
+
+def after_assigned_pod_deletion(pod: Pod, old: object, new: object) -> HintResult:
+    return QUEUE_SKIP
