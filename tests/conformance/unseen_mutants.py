@@ -7,6 +7,7 @@ each of them to count how many the ci profile catches at all.
 
 from __future__ import annotations
 
+from reference.framework.cluster_events import EVENT_FORCE_ACTIVATE
 from reference.framework.runtime import Framework
 from reference.scheduler.scheduler import Scheduler
 from reference.status import SUCCESS, Code, Status, wrap_error
@@ -191,7 +192,8 @@ def _rejected_pods_backed_off_like_errors(sched: Scheduler) -> None:
     original = queue.add_unschedulable_if_not_present
 
     def add(qpi):
-        queue.in_flight[qpi.pod.effective_uid] = True  # as if an event had arrived while it was in flight
+        # as if an event aimed at the pod had arrived while it was in flight
+        queue.in_flight.add_events_if_pod_in_flight(qpi.pod.effective_uid, [EVENT_FORCE_ACTIVATE], None, qpi.pod)
         original(qpi)
     queue.add_unschedulable_if_not_present = add
 
