@@ -16,7 +16,8 @@ from dataclasses import dataclass
 from typing import Any, ClassVar, Mapping
 
 from ..cycle_state import CycleState, NotFoundError
-from ..events import DEVICE_CLASS, NODE, RESOURCE_CLAIM, RESOURCE_SLICE, TARGET_POD, ActionType, ClusterEvent, ClusterEventWithHint
+from ..events import (DEVICE_CLASS, NODE, RESOURCE_CLAIM, RESOURCE_SLICE, TARGET_POD, ActionType,
+                     ClusterEvent, ClusterEventWithHint)
 from ..duration import format_duration_ns, parse_duration_ns
 from ..errors import ConfigError, NotModelledError
 from ..field_errors import JSONString
@@ -194,7 +195,8 @@ class DynamicResources(PreEnqueuePlugin, PreFilterPlugin, FilterPlugin, PostFilt
         which the reference does not model; this plugin rejects no pod here (a pod that needs them
         raises NotModelledError), so the queue never asks them, and none (Queue) stands in."""
         return [
-            ClusterEventWithHint(ClusterEvent(NODE, ActionType.ADD | ActionType.UPDATE_NODE_LABEL | ActionType.UPDATE_NODE_ALLOCATABLE)),
+            ClusterEventWithHint(ClusterEvent(
+                NODE, ActionType.ADD | ActionType.UPDATE_NODE_LABEL | ActionType.UPDATE_NODE_ALLOCATABLE)),
             ClusterEventWithHint(ClusterEvent(RESOURCE_CLAIM, ActionType.ADD | ActionType.UPDATE | ActionType.DELETE)),
             ClusterEventWithHint(ClusterEvent(TARGET_POD, ActionType.UPDATE_POD_GENERATED_RESOURCE_CLAIM)),
             ClusterEventWithHint(ClusterEvent(DEVICE_CLASS, ActionType.ADD | ActionType.UPDATE)),

@@ -10,7 +10,8 @@ off in v1.37.2.
 from __future__ import annotations
 
 from ..cycle_state import CycleState
-from ..events import ASSIGNED_POD, CSI_NODE, PERSISTENT_VOLUME_CLAIM, VOLUME_ATTACHMENT, ActionType, ClusterEvent, ClusterEventWithHint
+from ..events import (ASSIGNED_POD, CSI_NODE, PERSISTENT_VOLUME_CLAIM, VOLUME_ATTACHMENT, ActionType,
+                     ClusterEvent, ClusterEventWithHint)
 from ..errors import NotModelledError
 from ..interfaces import FilterPlugin, PreFilterPlugin, PreFilterResult
 from ..nodeinfo import NodeInfo

@@ -14,7 +14,9 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar, Mapping
 
 from ..cycle_state import CycleState, NotFoundError
-from ..events import CSI_DRIVER, CSI_NODE, CSI_STORAGE_CAPACITY, NODE, PERSISTENT_VOLUME, PERSISTENT_VOLUME_CLAIM, STORAGE_CLASS, ActionType, ClusterEvent, ClusterEventWithHint
+from ..events import (CSI_DRIVER, CSI_NODE, CSI_STORAGE_CAPACITY, NODE, PERSISTENT_VOLUME,
+                     PERSISTENT_VOLUME_CLAIM, STORAGE_CLASS, ActionType, ClusterEvent,
+                     ClusterEventWithHint)
 from ..errors import NotModelledError
 from ..interfaces import FilterPlugin, Handle, PreBindPlugin, PreFilterPlugin, PreFilterResult, PreScorePlugin, \
     ReservePlugin, ScorePlugin
@@ -162,9 +164,9 @@ class VolumeBinding(PreFilterPlugin, FilterPlugin, ReservePlugin, PreBindPlugin,
         return Status.as_status(f'no pod volume found for node "{node_name}"')
 
     def events_to_register(self) -> list[ClusterEventWithHint]:
-        """Upstream's registrations. The hints read StorageClasses, PVCs, PVs, CSINodes, CSIDrivers and CSIStorageCapacities,
-        which the reference does not model; this plugin rejects no pod here (a pod that needs them
-        raises NotModelledError), so the queue never asks them, and none (Queue) stands in."""
+        """Upstream's registrations. The hints read StorageClasses, PVCs, PVs, CSINodes, CSIDrivers and
+        CSIStorageCapacities, which the reference does not model; this plugin rejects no pod here (a pod
+        that needs them raises NotModelledError), so the queue never asks them, and none (Queue) stands in."""
         return [
             ClusterEventWithHint(ClusterEvent(STORAGE_CLASS, ActionType.ADD | ActionType.UPDATE)),
             ClusterEventWithHint(ClusterEvent(PERSISTENT_VOLUME_CLAIM, ActionType.ADD | ActionType.UPDATE)),

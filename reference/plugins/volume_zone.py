@@ -8,7 +8,8 @@ PreFilter Skip, Filter Success. InPlacePodVerticalScalingSchedulerPreemption is 
 from __future__ import annotations
 
 from ..cycle_state import CycleState
-from ..events import NODE, PERSISTENT_VOLUME, PERSISTENT_VOLUME_CLAIM, STORAGE_CLASS, ActionType, ClusterEvent, ClusterEventWithHint
+from ..events import (NODE, PERSISTENT_VOLUME, PERSISTENT_VOLUME_CLAIM, STORAGE_CLASS, ActionType,
+                     ClusterEvent, ClusterEventWithHint)
 from ..errors import NotModelledError
 from ..interfaces import FilterPlugin, PreFilterPlugin, PreFilterResult
 from ..nodeinfo import NodeInfo

@@ -86,7 +86,8 @@ def after_node_change(pod: Pod, old: object, new: object) -> HintResult:
 
 def events_to_register() -> list[ClusterEventWithHint]:
     return [
-        ClusterEventWithHint(ClusterEvent(ASSIGNED_POD, ActionType.ADD | ActionType.UPDATE_POD_LABEL | ActionType.DELETE),
+        ClusterEventWithHint(ClusterEvent(ASSIGNED_POD, ActionType.ADD | ActionType.UPDATE_POD_LABEL
+                                          | ActionType.DELETE),
                              after_assigned_pod_change),
         ClusterEventWithHint(ClusterEvent(TARGET_POD, ActionType.UPDATE_POD_LABEL), after_target_pod_update_label),
         ClusterEventWithHint(ClusterEvent(NODE, ActionType.ADD | ActionType.UPDATE_NODE_LABEL), after_node_change),

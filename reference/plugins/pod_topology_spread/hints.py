@@ -97,7 +97,8 @@ def after_node_change(get: Constraints, pod: Pod, old: object, new: object) -> H
 
 def events_to_register(get: Constraints) -> list[ClusterEventWithHint]:
     return [
-        ClusterEventWithHint(ClusterEvent(ASSIGNED_POD, ActionType.ADD | ActionType.UPDATE_POD_LABEL | ActionType.DELETE),
+        ClusterEventWithHint(ClusterEvent(ASSIGNED_POD, ActionType.ADD | ActionType.UPDATE_POD_LABEL
+                                          | ActionType.DELETE),
                              lambda pod, old, new: after_assigned_pod_change(get, pod, old, new)),
         ClusterEventWithHint(ClusterEvent(TARGET_POD, ActionType.UPDATE_POD_TOLERATION | ActionType.UPDATE_POD_LABEL),
                              lambda pod, old, new: after_target_pod_change(get, pod, old, new)),
