@@ -150,15 +150,15 @@ def test_leftover_flush_moves_pods_waiting_longer_than_five_minutes() -> None:
     assert sched.queue.unschedulable == {} and sched.queue.next_unschedulable_flush() is None
 
 
-def test_the_failure_status_patch_requeues_a_pod_whose_rejector_has_no_enqueue_extensions() -> None:
-    """The PodScheduled condition patch is a pod update (TargetPod/Update); the default registration
-    answers Queue. The second, identical condition changes nothing, so no update follows."""
+def test_the_failure_condition_patch_moves_no_pod() -> None:
+    """Deviation (ARCHITECTURE.md): the PodScheduled condition patch is no update event, as in the upstream
+    runner; a rejector on the default registration (every event) therefore waits."""
     log: list = []
     x = Scripted("X", log, filter=st("Unschedulable", "no"), events=EVERY_EVENT)
     sched = build(_base(log, filter=[x]), nodes=[node("n1", allocatable=N)])
     sched.add_pod(pod("p"))
     sched.run_until_idle(deadline=5)
-    assert len(calls(log, "PreFilter", pod="p")) == 2
+    assert len(calls(log, "PreFilter", pod="p")) == 1
     assert _queue(sched)["unschedulable"] == {"p"}
 
 
