@@ -184,6 +184,7 @@ class ConformanceSession:
         self._server: Any = None
         self._own: Any = None
         self._base: dict[str, Any] = {}
+        self._domain: Any = None
 
     def own_scheduler(self) -> Any:
         """The user's scheduler from the own-scheduler options (--conformance-go-module, ...,
@@ -212,6 +213,15 @@ class ConformanceSession:
         """The user's `--conformance-objects` hook, or None."""
         own = self.own_scheduler()
         return own.objects_hook() if own is not None else None
+
+    def domain(self) -> Any:
+        """The user's vocabulary for the generators (their `domain` table and their plugins' sources), or None."""
+        own = self.own_scheduler()
+        if own is None:
+            return None
+        if self._domain is None:
+            self._domain = own.domain()
+        return self._domain
 
     def base_config(self, name: str | None = None) -> Any:
         """The user's config as every scenario's base (laid out by the backend `name`), or None."""
@@ -349,6 +359,7 @@ def _open_backends(config: pytest.Config, started: bool = False) -> None:
             session.backend(config.getoption("conformance_compare"))
         session.base_config()  # the user's config must run on their scheduler before any test starts
         session.objects_hook()
+        session.domain()
     except (ConformanceError, ReferenceError_) as exc:
         message = str(exc)
     else:

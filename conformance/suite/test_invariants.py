@@ -35,7 +35,8 @@ def test_invariant(invariant_id: str, conformance, request: pytest.FixtureReques
     with hypothesis_statistics(request.node):
         failure = find_violation(backend, inv, profile=request.config.getoption("conformance_profile"),
                                  strategy=for_backends(default_strategy(inv, conformance.base_config()), [backend],
-                                                       objects=conformance.objects_hook()),
+                                                       objects=conformance.objects_hook(),
+                                                       domain=conformance.domain()),
                                  max_examples=request.config.getoption("conformance_max_examples"),
                                  exercised=exercised)
     record_exercised(request.node, invariant_id, exercised.exercised, exercised.examples)
