@@ -141,9 +141,27 @@ def pytest_report_header(config: pytest.Config) -> list[str] | None:
 
 
 def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> None:
-    """The run's summary: what the backend could check, and how often each rule was exercised."""
+    """The run's summary: what the backend could check, how often each rule was exercised, and how much of
+    the user's plugin code ran."""
+    from .reporting import plugin_coverage
     _capability_summary(terminalreporter, config)
     _exercised_summary(terminalreporter)
+    plugin_coverage.summary(terminalreporter, config)
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    config = session.config
+    if _KEY not in config.stash and _CONTRACTS not in config.stash:
+        return
+    from .reporting import plugin_coverage
+
+    def close() -> None:  # the instrumented runner and drivers write their counters when they exit
+        if _KEY in config.stash:
+            config.stash[_KEY].close()
+        if _CONTRACTS in config.stash:
+            config.stash[_CONTRACTS].close()
+    own = config.stash[_KEY].resolved_own() if _KEY in config.stash else None
+    plugin_coverage.finish(session, own, close)
 
 
 def _capability_summary(terminalreporter: Any, config: pytest.Config) -> None:
@@ -199,6 +217,13 @@ class ConformanceSession:
                                 own_file=opt("conformance_own_scheduler"),
                                 extenders=opt("conformance_extenders"), objects=opt("conformance_objects"),
                                 crds=opt("conformance_crds")) or False
+            if self._own and self._own.spec.plugins and not hasattr(self.config, "workerinput"):
+                from .builds.coverage import start_session
+                start_session()  # the instrumented runner and driver count the user's statements here
+        return self._own or None
+
+    def resolved_own(self) -> Any:
+        """The own scheduler if it was resolved (without resolving it now), or None."""
         return self._own or None
 
     def reproducer_options(self) -> dict[str, Any]:

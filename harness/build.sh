@@ -1,14 +1,17 @@
 #!/usr/bin/env bash
 # Builds the upstream binaries the conformance suite runs.
 #
-#   harness/build.sh [--control-plane] [--kind] [--driver] [--race-driver] [--no-scheduler] [--force]
-#                    [--mod DIR --out DIR]
+#   harness/build.sh [--control-plane] [--kind] [--driver] [--race-driver] [--vocabulary] [--no-scheduler]
+#                    [--force]
+#                    [--mod DIR --out DIR [--cover PKGS]]
 #
 # Outputs (gitignored):
 #   bin/runner, bin/kube-scheduler                 unless --no-scheduler
 #   bin/kube-apiserver, bin/etcd                   with --control-plane
 #   bin/driver                                     with --driver: one plugin driven directly
 #   bin/driver-race                                with --race-driver: the same with -race (CGO)
+#   bin/vocabulary                                 unless --no-scheduler, or with --vocabulary: what
+#                                                  a plugin module's sources compare against
 #   bin/kubelet, kubeadm, kubectl, kube-controller-manager (from ../kind-node/bin-module),
 #   bin/containerd, ctr, containerd-shim-runc-v2, kind, pause
 #                                                  with --kind (the kind node image's
@@ -17,7 +20,10 @@
 # bin/.mod-v1.X.Y, re-pinned there and tidied (the committed go.mod is never
 # touched), and the binaries go to bin/v1.X.Y/.
 # With --mod DIR --out DIR it builds a module prepared elsewhere (a user's
-# build: conformance/builds writes it with their plugins) into DIR.
+# build: conformance/builds writes it with their plugins) into DIR. --cover
+# PKGS (comma-separated import paths: the user's plugin packages) instruments
+# them in the runner and the driver (go build -cover -coverpkg), so a run can
+# report which of their statements it reached (conformance/builds/coverage.py).
 #
 # A binary is rebuilt only when its stamp (Go version, Kubernetes version,
 # sha256 of go.mod, go.sum and all non-test Go sources) changed; --force
@@ -29,10 +35,12 @@ here=$(cd "$(dirname "$0")" && pwd)
 control_plane=false
 driver=false
 race_driver=false
+vocabulary=false
 scheduler=true
 kind=false
 force=false
 given_mod=
+cover=()
 given_out=
 while (($#)); do
 	arg=$1
@@ -41,13 +49,15 @@ while (($#)); do
 	--control-plane) control_plane=true ;;
 	--driver) driver=true ;;
 	--race-driver) race_driver=true ;;
+	--vocabulary) vocabulary=true ;;
 	--no-scheduler) scheduler=false ;;
 	--kind) kind=true ;;
 	--force) force=true ;;
 	--mod) given_mod=$(cd "$1" && pwd) && shift ;;
 	--out) given_out=$1 && shift ;;
+	--cover) cover=(-cover -covermode=atomic "-coverpkg=$1") && shift ;;
 	-h | --help)
-		sed -n '2,26s/^# \{0,1\}//p' "$0"
+		sed -n '2,31s/^# \{0,1\}//p' "$0"
 		exit 0
 		;;
 	*)
@@ -150,12 +160,15 @@ build() {
 
 k8s_ldflags="-s -w -X k8s.io/component-base/version.gitVersion=$version"
 if $scheduler; then
-	GO_BUILD="test -c" build runner ./cmd/runner -tags "$runner_tags" -ldflags "$k8s_ldflags"
+	GO_BUILD="test -c" build runner ./cmd/runner -tags "$runner_tags" -ldflags "$k8s_ldflags" ${cover[@]+"${cover[@]}"}
 	build kube-scheduler ./cmd/kube-scheduler -tags "$k8s_tags" -ldflags "$k8s_ldflags"
+fi
+if ($scheduler || $vocabulary) && [[ -z $given_mod ]]; then
+	build vocabulary ./cmd/vocabulary
 fi
 if $driver || $race_driver; then
 	if $driver; then
-		build driver ./cmd/driver -tags "$k8s_tags" -ldflags "$k8s_ldflags"
+		build driver ./cmd/driver -tags "$k8s_tags" -ldflags "$k8s_ldflags" ${cover[@]+"${cover[@]}"}
 	fi
 	if $race_driver; then
 		CGO_ENABLED=1 build driver-race ./cmd/driver -race -tags "$k8s_tags" -ldflags "$k8s_ldflags"

@@ -43,6 +43,13 @@ class OwnScheduler:
         from .builder import build
         return build(self.spec).runner
 
+    def module_dir(self) -> Path | None:
+        """The build's Go module (where the user's import paths resolve), or None without a build."""
+        if not self.builds:
+            return None
+        from .builder import build
+        return build(self.spec).directory / "mod"
+
     def kube_scheduler(self) -> Path:
         from .builder import build
         return build(self.spec).kube_scheduler
