@@ -1,0 +1,104 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"flag"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+var update = flag.Bool("update", false, "rewrite testdata/*/want.json from the output")
+
+// Each testdata module holds one pattern; want.json is the exact output, reviewed by hand.
+func TestExtract(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		args []string
+	}{
+		{"score", nil},    // a Score plugin preferring its own label values
+		{"taint", nil},    // a Filter reading its own taint
+		{"table", nil},    // a table indexed by a parsed label value, and other numbers
+		{"resource", nil}, // extended resources
+		{"selector", nil}, // selectors, label sets, metav1 helpers, invalid keys and values
+		{"tags", nil},     // build tags, vendor/
+		{"tags-extra", []string{"-tags", "extra"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := filepath.Join("testdata", tc.name)
+			if tc.name == "tags-extra" {
+				dir = filepath.Join("testdata", "tags")
+			}
+			var out bytes.Buffer
+			if err := run(append(tc.args, dir), &out); err != nil {
+				t.Fatal(err)
+			}
+			golden := filepath.Join("testdata", tc.name+".want.json")
+			if *update {
+				var pretty bytes.Buffer
+				if err := json.Indent(&pretty, out.Bytes(), "", "  "); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(golden, pretty.Bytes(), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			want, err := os.ReadFile(golden)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var compact bytes.Buffer
+			if err := json.Compact(&compact, want); err != nil {
+				t.Fatal(err)
+			}
+			compact.WriteByte('\n')
+			if got := out.String(); got != compact.String() {
+				t.Errorf("vocabulary %s:\n got %s\nwant %s", dir, got, compact.String())
+			}
+		})
+	}
+}
+
+func TestBadInput(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		args  []string
+		parse bool // a Go parse error, printed as go build does
+		want  string
+	}{
+		{"parse error", []string{"testdata/broken"}, true,
+			"testdata/broken/bad.go:4:5: expected boolean expression, found assignment " +
+				"(missing parentheses around composite literal?)"},
+		{"unknown flag", []string{"-x", "testdata/score"}, false,
+			"flag provided but not defined: -x; usage: vocabulary [-tags a,b] DIR..."},
+		{"no dir", nil, false, "no DIR given; usage: vocabulary [-tags a,b] DIR..."},
+		{"missing dir", []string{"testdata/nonexistent"}, false,
+			`"testdata/nonexistent" is not a directory; pass the plugin module's directory`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var out bytes.Buffer
+			err := run(tc.args, &out)
+			var perr parseError
+			if err == nil || errors.As(err, &perr) != tc.parse || err.Error() != tc.want {
+				t.Fatalf("got error %v (parse error: %v), want %q", err, errors.As(err, &perr), tc.want)
+			}
+			if out.Len() != 0 {
+				t.Errorf("printed %q on stdout with an error", out.String())
+			}
+		})
+	}
+}
+
+// The output's shape is the contract with the Python side: every key, lists never null.
+func TestEmptyModuleHasEveryKey(t *testing.T) {
+	var out bytes.Buffer
+	if err := run([]string{t.TempDir()}, &out); err != nil {
+		t.Fatal(err)
+	}
+	want := `{"labels":{},"annotations":{},"taints":{},"resources":[],"sources":{}}` + "\n"
+	if out.String() != want {
+		t.Errorf("got %s want %s", out.String(), want)
+	}
+}
