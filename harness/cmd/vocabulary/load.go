@@ -116,7 +116,8 @@ func (w *world) add(root, p, ipath string) error {
 	if err != nil {
 		return usageError{fmt.Sprintf("cannot read %s: %v", p, err)}
 	}
-	f, err := parser.ParseFile(w.fset, p, src, 0 /* with object resolution: locals are traced to their definitions */)
+	// Mode 0 keeps object resolution: refs.go traces locals to their definitions through it.
+	f, err := parser.ParseFile(w.fset, p, src, 0)
 	if err != nil {
 		var list scanner.ErrorList
 		if errors.As(err, &list) && len(list) > 0 {

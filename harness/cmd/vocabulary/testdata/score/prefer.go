@@ -15,7 +15,7 @@ import (
 type tierKey string
 
 const (
-	tierLabel        = "example.com/tier"
+	tierLabel         = "example.com/tier"
 	zoneLabel tierKey = "example.com/" + "zone"
 )
 
