@@ -6,6 +6,8 @@
 #
 # Outputs (gitignored):
 #   bin/runner, bin/kube-scheduler                 unless --no-scheduler
+#   bin/vocabulary                                 always but with --mod: a plugin module's own
+#                                                  labels, taints, resources (cmd/vocabulary)
 #   bin/kube-apiserver, bin/etcd                   with --control-plane
 #   bin/driver                                     with --driver: one plugin driven directly
 #   bin/driver-race                                with --race-driver: the same with -race (CGO)
@@ -101,9 +103,12 @@ mkdir -p "$out"
 
 gover=$(go env GOVERSION)
 # Tests and their data do not change the binaries, so they stay out of the stamp;
-# the runner's entry point is a test file (see cmd/runner/main_test.go).
-tree_sum=$(cd "$mod" && sources . | grep -v -e '/testdata/' -e '_test\.go$' |
+# the runner's entry point is a test file (see cmd/runner/main_test.go). cmd/vocabulary
+# links nothing of the scheduler: it has a stamp of its own and changes rebuild it alone.
+tree_sum=$(cd "$mod" && sources . | grep -v -e '/testdata/' -e '_test\.go$' -e '^\./cmd/vocabulary/' |
 	cat - <(echo ./cmd/runner/main_test.go) | xargs sha256sum | sha256sum | cut -c1-64)
+vocabulary_sum=$(cd "$here" && sources ./cmd/vocabulary | grep -v -e '/testdata/' -e '_test\.go$' |
+	cat - <(echo ./go.mod) | xargs sha256sum | sha256sum | cut -c1-64)
 # The release family's build tag: the framework API moved between releases
 # (harness/fwk, probe/preflight*.go, runner/compat*.go); the pinned v1.37 needs none.
 case $version in
@@ -149,6 +154,10 @@ build() {
 }
 
 k8s_ldflags="-s -w -X k8s.io/component-base/version.gitVersion=$version"
+# Plain Go (go/ast) whatever the release: built once into bin/ from this module.
+if [[ -z $given_mod ]]; then
+	(mod=$here out=$here/bin version=any tree_sum=$vocabulary_sum && build vocabulary ./cmd/vocabulary -ldflags "-s -w")
+fi
 if $scheduler; then
 	GO_BUILD="test -c" build runner ./cmd/runner -tags "$runner_tags" -ldflags "$k8s_ldflags"
 	build kube-scheduler ./cmd/kube-scheduler -tags "$k8s_tags" -ldflags "$k8s_ldflags"
