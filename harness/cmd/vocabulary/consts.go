@@ -24,7 +24,7 @@ func (f *file) lookup(w *world, e ast.Expr) (*decl, *pkg, string) {
 		if !ok || x.Obj != nil {
 			return nil, nil, ""
 		}
-		if p := w.pkgs[f.imports[x.Name]]; p != nil {
+		if p := w.pkg(f.imports[x.Name]); p != nil {
 			return p.decls[e.Sel.Name], p, e.Sel.Name
 		}
 	}
@@ -127,7 +127,7 @@ func (w *world) isStringType(f *file, fun ast.Expr) bool {
 			return true
 		}
 		if x, ok := fun.X.(*ast.Ident); ok {
-			if p := w.pkgs[f.imports[x.Name]]; p != nil {
+			if p := w.pkg(f.imports[x.Name]); p != nil {
 				return p.stringTypes[fun.Sel.Name]
 			}
 		}

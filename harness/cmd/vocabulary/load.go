@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"errors"
 	"fmt"
 	"go/ast"
@@ -27,8 +26,12 @@ func (e parseError) Error() string { return e.msg }
 // through another package of the user's module (v1alpha1.PodGroupLabel) still resolves.
 type world struct {
 	fset  *token.FileSet
-	pkgs  map[string]*pkg
-	order []*pkg // sorted by directory: output positions do not depend on map order
+	pkgs  map[string]*pkg // nil for an import path looked for and not found
+	order []*pkg          // the packages under the DIRs, sorted by directory
+	ctx   build.Context
+	// modules are the go.mod files of the DIRs; the module cache has what they require.
+	modules  []*module
+	modcache string
 }
 
 // pkg is one directory's files and its package-level declarations.
@@ -65,9 +68,8 @@ type file struct {
 // load parses the non-test Go files under dirs that the build tags select, skipping vendor,
 // testdata and directories the go tool ignores (".x", "_x").
 func load(dirs []string, tags []string) (*world, error) {
-	ctx := build.Default
-	ctx.BuildTags = tags
-	w := &world{fset: token.NewFileSet(), pkgs: map[string]*pkg{}}
+	w := &world{fset: token.NewFileSet(), pkgs: map[string]*pkg{}, ctx: build.Default, modcache: modCache()}
+	w.ctx.BuildTags = tags
 	modules := map[string]string{} // directory -> import path, from the nearest go.mod
 	for _, root := range dirs {
 		var paths []string
@@ -95,10 +97,10 @@ func load(dirs []string, tags []string) (*world, error) {
 		for _, p := range paths {
 			dir, name := filepath.Split(p)
 			// MatchFile fails on a malformed header; the parser below reports that better.
-			if ok, err := ctx.MatchFile(dir, name); err == nil && !ok {
+			if ok, err := w.ctx.MatchFile(dir, name); err == nil && !ok {
 				continue
 			}
-			if err := w.add(root, p, importPath(filepath.Clean(dir), modules)); err != nil {
+			if err := w.add(root, p, w.importPath(filepath.Clean(dir), modules)); err != nil {
 				return nil, err
 			}
 		}
@@ -135,15 +137,7 @@ func (w *world) add(root, p, ipath string) error {
 		w.pkgs[ipath] = pk
 		w.order = append(w.order, pk)
 	}
-	fl := &file{ast: f, rel: filepath.ToSlash(rel), pkg: pk, imports: map[string]string{}}
-	for _, spec := range f.Imports {
-		ip, _ := strconv.Unquote(spec.Path.Value)
-		if spec.Name != nil {
-			fl.imports[spec.Name.Name] = ip
-		} else {
-			fl.imports[path.Base(ip)] = ip // corrected in index() for the module's own packages
-		}
-	}
+	fl := &file{ast: f, rel: filepath.ToSlash(rel), pkg: pk, imports: importNames(f)}
 	pk.files = append(pk.files, fl)
 	return nil
 }
@@ -202,33 +196,19 @@ func (w *world) resolveImports() {
 
 // importPath is dir's import path from the nearest go.mod above it, or the directory itself
 // when there is none (the path then only has to be unique).
-func importPath(dir string, modules map[string]string) string {
+func (w *world) importPath(dir string, modules map[string]string) string {
 	if ip, ok := modules[dir]; ok {
 		return ip
 	}
 	var ip string
-	if mod := modulePath(filepath.Join(dir, "go.mod")); mod != "" {
-		ip = mod
+	if m := readGoMod(dir); m != nil {
+		ip = m.path
+		w.modules = append(w.modules, m)
 	} else if parent := filepath.Dir(dir); parent != dir {
-		ip = importPath(parent, modules) + "/" + filepath.Base(dir)
+		ip = w.importPath(parent, modules) + "/" + filepath.Base(dir)
 	} else {
 		ip = dir
 	}
 	modules[dir] = ip
 	return ip
-}
-
-func modulePath(gomod string) string {
-	fh, err := os.Open(gomod)
-	if err != nil {
-		return ""
-	}
-	defer fh.Close()
-	sc := bufio.NewScanner(fh)
-	for sc.Scan() {
-		if f := strings.Fields(sc.Text()); len(f) >= 2 && f[0] == "module" {
-			return strings.Trim(f[1], `"`)
-		}
-	}
-	return ""
 }

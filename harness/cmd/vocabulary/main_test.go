@@ -25,11 +25,20 @@ func TestExtract(t *testing.T) {
 		{"selector", nil}, // selectors, label sets, metav1 helpers, invalid keys and values
 		{"tags", nil},     // build tags, vendor/
 		{"tags-extra", []string{"-tags", "extra"}},
+		{"deps", nil}, // constants of other packages: the rest of the module, the module cache
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := filepath.Join("testdata", tc.name)
-			if tc.name == "tags-extra" {
+			switch tc.name {
+			case "tags-extra":
 				dir = filepath.Join("testdata", "tags")
+			case "deps":
+				dir = filepath.Join("testdata", "deps", "plugin")
+				cache, err := filepath.Abs(filepath.Join("testdata", "modcache"))
+				if err != nil {
+					t.Fatal(err)
+				}
+				t.Setenv("GOMODCACHE", cache)
 			}
 			var out bytes.Buffer
 			if err := run(append(tc.args, dir), &out); err != nil {
