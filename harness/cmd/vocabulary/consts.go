@@ -231,30 +231,39 @@ func (w *world) numCall(f *file, e *ast.CallExpr, depth int) (float64, bool, boo
 	return 0, false, false
 }
 
-// table is the composite literal a name was initialised with (a slice, array or map literal).
-func (w *world) table(f *file, e ast.Expr, depth int) (*ast.CompositeLit, *file) {
+// definition follows names to the expression they were initialised with: locals, and
+// package-level vars here or in another package.
+func (w *world) definition(f *file, e ast.Expr, depth int) (ast.Expr, *file) {
 	if depth > maxDepth {
 		return nil, nil
 	}
 	switch e := e.(type) {
-	case *ast.CompositeLit:
-		return e, f
 	case *ast.ParenExpr:
-		return w.table(f, e.X, depth+1)
+		return w.definition(f, e.X, depth+1)
 	case *ast.Ident:
 		if e.Obj != nil && !f.isPackageLevel(e.Obj) {
 			if v, i := localValue(e); v != nil && i == 0 {
-				return w.table(f, v, depth+1)
+				return w.definition(f, v, depth+1)
 			}
 			return nil, nil
 		}
 		if d, _, _ := f.lookup(w, e); d != nil && d.value != nil {
-			return w.table(d.file, d.value, depth+1)
+			return w.definition(d.file, d.value, depth+1)
 		}
+		return nil, nil
 	case *ast.SelectorExpr:
 		if d, _, _ := f.lookup(w, e); d != nil && d.value != nil {
-			return w.table(d.file, d.value, depth+1)
+			return w.definition(d.file, d.value, depth+1)
 		}
+	}
+	return e, f
+}
+
+// table is the composite literal a name was initialised with (a slice, array or map literal).
+func (w *world) table(f *file, e ast.Expr, depth int) (*ast.CompositeLit, *file) {
+	def, df := w.definition(f, e, depth)
+	if lit, ok := def.(*ast.CompositeLit); ok {
+		return lit, df
 	}
 	return nil, nil
 }

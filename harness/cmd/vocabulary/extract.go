@@ -14,12 +14,14 @@ type extractor struct {
 	// taintKeys are the keys a taint variable was compared with, so that a later comparison
 	// of its Value (t.Key == "k" && t.Value == "v") knows which key the value belongs to.
 	taintKeys map[string][]string
+	// loopKeys are the keys a map's range key was compared with, by range statement (ref.loop).
+	loopKeys map[ast.Node][]string
 }
 
 func (w *world) extract(v *vocab) {
 	for _, p := range w.order {
 		for _, f := range p.files {
-			x := &extractor{w: w, f: f, v: v, taintKeys: map[string][]string{}}
+			x := &extractor{w: w, f: f, v: v, taintKeys: map[string][]string{}, loopKeys: map[ast.Node][]string{}}
 			ast.Inspect(f.ast, x.visit)
 		}
 	}
@@ -80,13 +82,16 @@ func (x *extractor) compare(a, b ast.Expr, n ast.Node) bool {
 	r := x.w.ref(x.f, a, 0)
 	switch r.kind {
 	case refValue:
-		if s, ok := x.w.str(x.f, b, 0); ok && r.key != "" {
-			x.v.addValue(r.cat, r.key, s, pos)
+		if s, ok := x.w.str(x.f, b, 0); ok {
+			for _, key := range x.keysOf(r) {
+				x.v.addValue(r.cat, key, s, pos)
+			}
 		}
 		return true
 	case refKeyVar:
 		if s, ok := x.w.str(x.f, b, 0); ok {
 			x.v.addKey(r.cat, s, pos)
+			x.loopKeys[r.loop] = append(x.loopKeys[r.loop], s)
 		}
 		return true
 	}
@@ -99,7 +104,7 @@ func (x *extractor) switchCases(s *ast.SwitchStmt) {
 		return
 	}
 	r := x.w.ref(x.f, s.Tag, 0)
-	if r.kind != refValue && r.kind != refNumber || r.key == "" {
+	if r.kind != refValue && r.kind != refNumber {
 		return
 	}
 	for _, c := range s.Body.List {
@@ -115,9 +120,11 @@ func (x *extractor) assign(a *ast.AssignStmt) {
 		return
 	}
 	for i, l := range a.Lhs {
-		if r := x.w.ref(x.f, l, 0); r.kind == refValue && r.key != "" {
+		if r := x.w.ref(x.f, l, 0); r.kind == refValue {
 			if s, ok := x.w.str(x.f, a.Rhs[i], 0); ok {
-				x.v.addValue(r.cat, r.key, s, x.pos(a))
+				for _, key := range x.keysOf(r) {
+					x.v.addValue(r.cat, key, s, x.pos(a))
+				}
 			}
 		}
 	}
@@ -129,4 +136,12 @@ func exprID(e ast.Expr) string {
 		return fmt.Sprintf("%p", id.Obj)
 	}
 	return types.ExprString(e)
+}
+
+// keysOf is the key of a value: its own, or those its range key was compared with before.
+func (x *extractor) keysOf(r ref) []string {
+	if r.key != "" {
+		return []string{r.key}
+	}
+	return x.loopKeys[r.loop]
 }

@@ -32,11 +32,13 @@ func (x *extractor) call(e *ast.CallExpr) {
 	case pkgName == "slices" && name == "Contains" && len(e.Args) == 2:
 		// slices.Contains(allowed, v): every element of a table literal is a value of v's label.
 		r := x.w.ref(x.f, e.Args[1], 0)
-		if lit, lf := x.w.table(x.f, e.Args[0], 0); lit != nil && r.kind == refValue && r.key != "" {
+		if lit, lf := x.w.table(x.f, e.Args[0], 0); lit != nil && r.kind == refValue {
 			for _, el := range lit.Elts {
 				x.literalValue(r, lf, el, pos)
 			}
 		}
+	case name == "Has" && len(e.Args) == 1:
+		x.setHas(e, pos)
 	case name == "ResourceName" && len(e.Args) == 1:
 		if s, ok := x.w.str(x.f, e.Args[0], 0); ok {
 			x.v.addResource(s, pos)
@@ -48,22 +50,26 @@ func (x *extractor) call(e *ast.CallExpr) {
 // stands for the values it starts, with the small integers such prefixes usually carry.
 func (x *extractor) stringTest(name string, subject, arg ast.Expr, pos at) {
 	r := x.w.ref(x.f, subject, 0)
-	if r.kind != refValue || r.key == "" {
+	if r.kind != refValue {
 		return
 	}
 	s, ok := x.w.str(x.f, arg, 0)
 	if !ok {
 		return
 	}
+	var values []string
 	switch name {
 	case "HasPrefix", "TrimPrefix", "CutPrefix":
-		x.v.addValue(r.cat, r.key, s+"0", pos)
-		x.v.addValue(r.cat, r.key, s+"1", pos)
+		values = []string{s + "0", s + "1"}
 	case "HasSuffix", "TrimSuffix", "CutSuffix":
-		x.v.addValue(r.cat, r.key, "0"+s, pos)
-		x.v.addValue(r.cat, r.key, "1"+s, pos)
+		values = []string{"0" + s, "1" + s}
 	case "EqualFold", "Contains":
-		x.v.addValue(r.cat, r.key, s, pos)
+		values = []string{s}
+	}
+	for _, key := range x.keysOf(r) {
+		for _, value := range values {
+			x.v.addValue(r.cat, key, value, pos)
+		}
 	}
 }
 
@@ -171,4 +177,32 @@ func pkgIdent(e ast.Expr) string {
 		return id.Name
 	}
 	return ""
+}
+
+// setHas handles allowed.Has(v) with allowed := sets.New("a", "b") (or sets.NewString): the
+// set's elements are values of v's label.
+func (x *extractor) setHas(e *ast.CallExpr, pos at) {
+	sel, ok := e.Fun.(*ast.SelectorExpr)
+	if !ok {
+		return
+	}
+	r := x.w.ref(x.f, e.Args[0], 0)
+	if r.kind != refValue {
+		return
+	}
+	def, df := x.w.definition(x.f, sel.X, 0)
+	call, ok := def.(*ast.CallExpr)
+	if !ok {
+		return
+	}
+	if pkgName, name := callName(call); pkgName != "sets" || name != "New" && name != "NewString" {
+		return
+	}
+	for _, el := range call.Args {
+		if s, ok := x.w.str(df, el, 0); ok {
+			for _, key := range x.keysOf(r) {
+				x.v.addValue(r.cat, key, s, pos)
+			}
+		}
+	}
 }

@@ -23,6 +23,7 @@ func TestExtract(t *testing.T) {
 		{"table", nil},    // a table indexed by a parsed label value, and other numbers
 		{"resource", nil}, // extended resources
 		{"selector", nil}, // selectors, label sets, metav1 helpers, invalid keys and values
+		{"sets", nil},     // sets.New(...).Has(v), slices.Contains, ranging over the labels
 		{"tags", nil},     // build tags, vendor/
 		{"tags-extra", []string{"-tags", "extra"}},
 		{"deps", nil}, // constants of other packages: the rest of the module, the module cache

@@ -63,7 +63,7 @@ func (x *extractor) compareNumber(r ref, other ast.Expr, pos at) bool {
 // label's values; a slice or array indexed by a parsed value gives the values around its length.
 func (x *extractor) indexTable(e *ast.IndexExpr, pos at) {
 	r := x.w.ref(x.f, e.Index, 0)
-	if r.kind != refValue && r.kind != refNumber || r.key == "" {
+	if r.kind != refValue && r.kind != refNumber {
 		return
 	}
 	lit, lf := x.w.table(x.f, e.X, 0)
@@ -85,12 +85,16 @@ func (x *extractor) indexTable(e *ast.IndexExpr, pos at) {
 
 // literalValue adds one constant as a value of r: a string as it is, a number as printed.
 func (x *extractor) literalValue(r ref, f *file, e ast.Expr, pos at) {
-	if s, ok := x.w.str(f, e, 0); ok {
-		x.v.addValue(r.cat, r.key, s, pos)
-		return
+	s, ok := x.w.str(f, e, 0)
+	if !ok {
+		n, _, isNum := x.w.num(f, e, 0)
+		if !isNum {
+			return
+		}
+		s = strconv.FormatFloat(n, 'f', -1, 64)
 	}
-	if n, _, ok := x.w.num(f, e, 0); ok {
-		x.v.addValue(r.cat, r.key, strconv.FormatFloat(n, 'f', -1, 64), pos)
+	for _, key := range x.keysOf(r) {
+		x.v.addValue(r.cat, key, s, pos)
 	}
 }
 

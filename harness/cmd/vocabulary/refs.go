@@ -22,6 +22,9 @@ const (
 type ref struct {
 	kind     refKind
 	cat, key string
+	// loop is the range statement of a key or value ranged over a map: a value's key is the
+	// one its key variable was compared with (for k, v := range m { k == "a" && v == "b" }).
+	loop ast.Node
 }
 
 var none = ref{}
@@ -96,9 +99,9 @@ func (w *world) identRef(f *file, id *ast.Ident, depth int) ref {
 		x := w.ref(f, r.X, depth+1)
 		switch {
 		case x.kind == refMap && i == 0:
-			return ref{kind: refKeyVar, cat: x.cat}
+			return ref{kind: refKeyVar, cat: x.cat, loop: id.Obj.Decl.(ast.Node)}
 		case x.kind == refMap && i == 1:
-			return ref{kind: refValue, cat: x.cat}
+			return ref{kind: refValue, cat: x.cat, loop: id.Obj.Decl.(ast.Node)}
 		case x.kind == refTaintList && i == 1:
 			return ref{kind: refTaint}
 		}
