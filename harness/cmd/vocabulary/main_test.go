@@ -6,6 +6,7 @@ import (
 	"errors"
 	"flag"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"testing"
 )
@@ -26,13 +27,16 @@ func TestExtract(t *testing.T) {
 		{"sets", nil},     // sets.New(...).Has(v), slices.Contains, ranging over the labels
 		{"tags", nil},     // build tags, vendor/
 		{"tags-extra", []string{"-tags", "extra"}},
-		{"deps", nil}, // constants of other packages: the rest of the module, the module cache
+		{"deps", nil},                            // constants of other packages: the rest of the module, the module cache
+		{"two-dirs", []string{"testdata/taint"}}, // with testdata/resource: one vocabulary
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := filepath.Join("testdata", tc.name)
 			switch tc.name {
 			case "tags-extra":
 				dir = filepath.Join("testdata", "tags")
+			case "two-dirs":
+				dir = filepath.Join("testdata", "resource")
 			case "deps":
 				dir = filepath.Join("testdata", "deps", "plugin")
 				cache, err := filepath.Abs(filepath.Join("testdata", "modcache"))
@@ -110,5 +114,36 @@ func TestEmptyModuleHasEveryKey(t *testing.T) {
 	want := `{"labels":{},"annotations":{},"taints":{},"resources":[],"sources":{}}` + "\n"
 	if out.String() != want {
 		t.Errorf("got %s want %s", out.String(), want)
+	}
+}
+
+// The command itself, run as a subprocess of the test binary: exit status 2 and one line.
+func TestExitStatus(t *testing.T) {
+	if os.Getenv("VOCABULARY_MAIN") == "1" {
+		os.Args = append([]string{"vocabulary"}, flag.Args()...)
+		main()
+		os.Exit(0)
+	}
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"testdata/broken"}, "testdata/broken/bad.go:4:5: expected boolean expression, found " +
+			"assignment (missing parentheses around composite literal?)\n"},
+		{[]string{"-tags"}, "vocabulary: flag needs an argument: -tags; usage: vocabulary [-tags a,b] DIR...\n"},
+	} {
+		cmd := exec.Command(os.Args[0], append([]string{"-test.run=^TestExitStatus$", "--"}, tc.args...)...)
+		cmd.Env = append(os.Environ(), "VOCABULARY_MAIN=1")
+		var stdout, stderr bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &stdout, &stderr
+		err := cmd.Run()
+		var exit *exec.ExitError
+		if !errors.As(err, &exit) || exit.ExitCode() != 2 {
+			t.Errorf("vocabulary %v: %v, want exit status 2", tc.args, err)
+		}
+		if stderr.String() != tc.want || stdout.Len() != 0 {
+			t.Errorf("vocabulary %v: stderr %q stdout %q, want stderr %q", tc.args, stderr.String(),
+				stdout.String(), tc.want)
+		}
 	}
 }
