@@ -111,13 +111,9 @@ func (x *extractor) literal(lit *ast.CompositeLit) {
 		x.requirement(lit)
 	case "Taint", "Toleration":
 		x.taintLiteral(lit)
-	case "ResourceList":
-		for _, el := range lit.Elts {
-			if kv, ok := el.(*ast.KeyValueExpr); ok {
-				if s, ok := x.w.str(x.f, kv.Key, 0); ok {
-					x.v.addResource(s, x.pos(kv))
-				}
-			}
+	case "ResourceList", "":
+		if m, ok := lit.Type.(*ast.MapType); name != "" || ok && typeName(m.Key) == "ResourceName" {
+			x.resourceKeys(lit)
 		}
 	}
 	// []metav1.LabelSelectorRequirement{{Key: ...}}: the elements' types are elided.
@@ -202,6 +198,17 @@ func (x *extractor) setHas(e *ast.CallExpr, pos at) {
 		if s, ok := x.w.str(df, el, 0); ok {
 			for _, key := range x.keysOf(r) {
 				x.v.addValue(r.cat, key, s, pos)
+			}
+		}
+	}
+}
+
+// resourceKeys reads v1.ResourceList{"example.com/fpga": ...} and map[v1.ResourceName]T{...}.
+func (x *extractor) resourceKeys(lit *ast.CompositeLit) {
+	for _, el := range lit.Elts {
+		if kv, ok := el.(*ast.KeyValueExpr); ok {
+			if s, ok := x.w.str(x.f, kv.Key, 0); ok {
+				x.v.addResource(s, x.pos(kv))
 			}
 		}
 	}

@@ -27,7 +27,8 @@ func TestExtract(t *testing.T) {
 		{"sets", nil},     // sets.New(...).Has(v), slices.Contains, ranging over the labels
 		{"tags", nil},     // build tags, vendor/
 		{"tags-extra", []string{"-tags", "extra"}},
-		{"deps", nil},                            // constants of other packages: the rest of the module, the module cache
+		// Constants of other packages: the rest of the module, the module cache.
+		{"deps", nil},
 		{"two-dirs", []string{"testdata/taint"}}, // with testdata/resource: one vocabulary
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -3,6 +3,7 @@ package main
 import (
 	"go/ast"
 	"go/token"
+	"strings"
 )
 
 type refKind int
@@ -85,10 +86,10 @@ func (w *world) identRef(f *file, id *ast.Ident, depth int) ref {
 	}
 	switch d := id.Obj.Decl.(type) {
 	case *ast.Field:
-		return typeRef(d.Type)
+		return typeRef(id.Name, d.Type)
 	case *ast.ValueSpec:
-		if d.Type != nil {
-			return typeRef(d.Type)
+		if r := typeRef(id.Name, d.Type); d.Type != nil && r.kind != refNone {
+			return r
 		}
 	}
 	v, i := localValue(id)
@@ -114,14 +115,21 @@ func (w *world) identRef(f *file, id *ast.Ident, depth int) ref {
 	return w.ref(f, v, depth+1)
 }
 
-// typeRef reads a parameter's or var's declared type: func(t *v1.Taint), var rl v1.ResourceList.
-func typeRef(t ast.Expr) ref {
+// typeRef reads a parameter's or var's declared type: func(t *v1.Taint), var rl v1.ResourceList,
+// and a helper's map parameter by its name: func(podLabels map[string]string) or labels.Set.
+func typeRef(name string, t ast.Expr) ref {
 	if s, ok := t.(*ast.StarExpr); ok {
 		t = s.X
 	}
-	if a, ok := t.(*ast.ArrayType); ok {
-		if r := typeRef(a.Elt); r.kind == refTaint {
+	switch t := t.(type) {
+	case *ast.ArrayType:
+		if r := typeRef("", t.Elt); r.kind == refTaint {
 			return ref{kind: refTaintList}
+		}
+		return none
+	case *ast.MapType:
+		if typeName(t.Key) == "string" && typeName(t.Value) == "string" {
+			return mapByName(name)
 		}
 		return none
 	}
@@ -130,6 +138,21 @@ func typeRef(t ast.Expr) ref {
 		return ref{kind: refTaint}
 	case "ResourceList":
 		return ref{kind: refResources}
+	case "Set":
+		if sel, ok := t.(*ast.SelectorExpr); ok && pkgIdent(sel.X) == "labels" {
+			return ref{kind: refMap, cat: labels}
+		}
+		return mapByName(name)
+	}
+	return none
+}
+
+func mapByName(name string) ref {
+	switch lower := strings.ToLower(name); {
+	case strings.Contains(lower, "annotation"):
+		return ref{kind: refMap, cat: annotations}
+	case strings.Contains(lower, "label") || strings.Contains(lower, "selector"):
+		return ref{kind: refMap, cat: labels}
 	}
 	return none
 }

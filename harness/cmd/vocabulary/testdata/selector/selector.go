@@ -24,3 +24,10 @@ func matches(pod *v1.Pod) bool {
 }
 
 var objectMeta = metav1.ObjectMeta{Labels: map[string]string{"-bad": "x", "example.com/owner": "-bad"}}
+
+// Helpers taking the labels as a map: the parameter's name says which map it is.
+func hasGPU(nodeLabels map[string]string, set labels.Set) bool {
+	return nodeLabels["example.com/gpu"] == "true" && set["example.com/rack"] != "r0"
+}
+
+var weights = map[v1.ResourceName]int64{"example.com/fpga": 2, v1.ResourceMemory: 1}
