@@ -40,11 +40,7 @@ func TestExtract(t *testing.T) {
 				dir = filepath.Join("testdata", "resource")
 			case "deps":
 				dir = filepath.Join("testdata", "deps", "plugin")
-				cache, err := filepath.Abs(filepath.Join("testdata", "modcache"))
-				if err != nil {
-					t.Fatal(err)
-				}
-				t.Setenv("GOMODCACHE", cache)
+				t.Setenv("GOMODCACHE", moduleCache(t))
 			}
 			var out bytes.Buffer
 			if err := run(append(tc.args, dir), &out); err != nil {
@@ -74,6 +70,30 @@ func TestExtract(t *testing.T) {
 			}
 		})
 	}
+}
+
+// moduleCache is a module cache holding the deps module's one dependency; it is written here
+// because its path has the cache's escaping of an upper-case letter ("!l"), which the wheel
+// that carries harness/cmd should not have to.
+func moduleCache(t *testing.T) string {
+	cache := t.TempDir()
+	dir := filepath.Join(cache, "example.com", "!labels@v1.2.0", "keys")
+	src := `// Package keys is a dependency in the module cache.
+package keys
+
+import v1 "k8s.io/api/core/v1"
+
+const Rack = "example.com/rack"
+
+const GPU v1.ResourceName = "vendor.io/gpu"
+`
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "keys.go"), []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return cache
 }
 
 func TestBadInput(t *testing.T) {
