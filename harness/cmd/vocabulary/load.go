@@ -32,6 +32,7 @@ type world struct {
 	// modules are the go.mod files of the DIRs; the module cache has what they require.
 	modules  []*module
 	modcache string
+	returns  map[*ast.FuncDecl]ref // returnRef's answers
 }
 
 // pkg is one directory's files and its package-level declarations.
@@ -68,7 +69,8 @@ type file struct {
 // load parses the non-test Go files under dirs that the build tags select, skipping vendor,
 // testdata and directories the go tool ignores (".x", "_x").
 func load(dirs []string, tags []string) (*world, error) {
-	w := &world{fset: token.NewFileSet(), pkgs: map[string]*pkg{}, ctx: build.Default, modcache: modCache()}
+	w := &world{fset: token.NewFileSet(), pkgs: map[string]*pkg{}, ctx: build.Default, modcache: modCache(),
+		returns: map[*ast.FuncDecl]ref{}}
 	w.ctx.BuildTags = tags
 	modules := map[string]string{} // directory -> import path, from the nearest go.mod
 	for _, root := range dirs {

@@ -220,7 +220,13 @@ func (w *world) returnRef(fn funcDecl, depth int) ref {
 	if fn.decl.Body == nil || depth > maxDepth {
 		return none
 	}
+	// Memoised, and none while in progress: helpers calling helpers stay linear, recursion ends.
+	if r, ok := w.returns[fn.decl]; ok {
+		return r
+	}
+	w.returns[fn.decl] = none
 	found := none
+	defer func() { w.returns[fn.decl] = found }()
 	ast.Inspect(fn.decl.Body, func(n ast.Node) bool {
 		switch n := n.(type) {
 		case *ast.FuncLit:

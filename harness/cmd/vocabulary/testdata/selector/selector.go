@@ -31,3 +31,5 @@ func hasGPU(nodeLabels map[string]string, set labels.Set) bool {
 }
 
 var weights = map[v1.ResourceName]int64{"example.com/fpga": 2, v1.ResourceMemory: 1}
+
+var byRole = labels.SelectorFromSet(map[string]string{"example.com/role": "cache"})
