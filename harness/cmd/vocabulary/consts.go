@@ -11,24 +11,24 @@ import (
 const maxDepth = 12
 
 // lookup finds what a name refers to at package level: an identifier of this package (not
-// declared in a function) or pkg.Name of another package under the DIRs.
-func (f *file) lookup(w *world, e ast.Expr) (*decl, *pkg, string) {
+// declared in a function) or pkg.Name of another package (resolve.go finds it).
+func (f *file) lookup(w *world, e ast.Expr) *decl {
 	switch e := e.(type) {
 	case *ast.Ident:
 		if e.Obj != nil && !f.isPackageLevel(e.Obj) {
-			return nil, nil, ""
+			return nil
 		}
-		return f.pkg.decls[e.Name], f.pkg, e.Name
+		return f.pkg.decls[e.Name]
 	case *ast.SelectorExpr:
 		x, ok := e.X.(*ast.Ident)
 		if !ok || x.Obj != nil {
-			return nil, nil, ""
+			return nil
 		}
 		if p := w.pkg(f.imports[x.Name]); p != nil {
-			return p.decls[e.Sel.Name], p, e.Sel.Name
+			return p.decls[e.Sel.Name]
 		}
 	}
-	return nil, nil, ""
+	return nil
 }
 
 func (f *file) isPackageLevel(obj *ast.Object) bool {
@@ -108,7 +108,7 @@ func (w *world) str(f *file, e ast.Expr, depth int) (string, bool) {
 }
 
 func (w *world) declStr(f *file, e ast.Expr, depth int) (string, bool) {
-	d, _, _ := f.lookup(w, e)
+	d := f.lookup(w, e)
 	if d == nil || d.value == nil {
 		return "", false
 	}
@@ -190,11 +190,11 @@ func (w *world) num(f *file, e ast.Expr, depth int) (v float64, isInt, ok bool) 
 			}
 			return 0, false, false
 		}
-		if d, _, _ := f.lookup(w, e); d != nil && d.isConst && d.value != nil {
+		if d := f.lookup(w, e); d != nil && d.isConst && d.value != nil {
 			return w.num(d.file, d.value, depth+1)
 		}
 	case *ast.SelectorExpr:
-		if d, _, _ := f.lookup(w, e); d != nil && d.isConst && d.value != nil {
+		if d := f.lookup(w, e); d != nil && d.isConst && d.value != nil {
 			return w.num(d.file, d.value, depth+1)
 		}
 	}
@@ -247,12 +247,12 @@ func (w *world) definition(f *file, e ast.Expr, depth int) (ast.Expr, *file) {
 			}
 			return nil, nil
 		}
-		if d, _, _ := f.lookup(w, e); d != nil && d.value != nil {
+		if d := f.lookup(w, e); d != nil && d.value != nil {
 			return w.definition(d.file, d.value, depth+1)
 		}
 		return nil, nil
 	case *ast.SelectorExpr:
-		if d, _, _ := f.lookup(w, e); d != nil && d.value != nil {
+		if d := f.lookup(w, e); d != nil && d.value != nil {
 			return w.definition(d.file, d.value, depth+1)
 		}
 	}

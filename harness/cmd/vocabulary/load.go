@@ -22,8 +22,8 @@ type parseError struct{ msg string }
 
 func (e parseError) Error() string { return e.msg }
 
-// world is every package found under the DIRs, keyed by import path, so that a constant named
-// through another package of the user's module (v1alpha1.PodGroupLabel) still resolves.
+// world is every package found under the DIRs, and those read for their constants (resolve.go),
+// keyed by import path, so that v1alpha1.PodGroupLabel resolves wherever it is declared.
 type world struct {
 	fset  *token.FileSet
 	pkgs  map[string]*pkg // nil for an import path looked for and not found
@@ -48,7 +48,6 @@ type pkg struct {
 // decl is one package-level const or var name with its value expression (nil when omitted).
 type decl struct {
 	value   ast.Expr
-	typ     ast.Expr
 	isConst bool
 	file    *file
 }
@@ -171,7 +170,7 @@ func (p *pkg) indexGen(f *file, d *ast.GenDecl) {
 			}
 		case *ast.ValueSpec:
 			for i, n := range s.Names {
-				dl := &decl{typ: s.Type, isConst: d.Tok == token.CONST, file: f}
+				dl := &decl{isConst: d.Tok == token.CONST, file: f}
 				if i < len(s.Values) && len(s.Values) == len(s.Names) {
 					dl.value = s.Values[i]
 				}
