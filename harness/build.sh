@@ -22,7 +22,8 @@
 # build: conformance/builds writes it with their plugins) into DIR.
 #
 # A binary is rebuilt only when its stamp (Go version, Kubernetes version,
-# sha256 of go.mod, go.sum and all non-test Go sources) changed; --force
+# sha256 of go.mod, go.sum and all non-test Go sources; bin/vocabulary's
+# covers cmd/vocabulary alone, the others all but it) changed; --force
 # ignores stamps.
 # The default GOCACHE/GOMODCACHE are used so that they stay warm between runs.
 set -euo pipefail
@@ -49,7 +50,7 @@ while (($#)); do
 	--mod) given_mod=$(cd "$1" && pwd) && shift ;;
 	--out) given_out=$1 && shift ;;
 	-h | --help)
-		sed -n '2,26s/^# \{0,1\}//p' "$0"
+		sed -n '2,29s/^# \{0,1\}//p' "$0"
 		exit 0
 		;;
 	*)
