@@ -1,17 +1,16 @@
 #!/usr/bin/env bash
 # Builds the upstream binaries the conformance suite runs.
 #
-#   harness/build.sh [--control-plane] [--kind] [--driver] [--race-driver] [--vocabulary] [--no-scheduler]
-#                    [--force]
+#   harness/build.sh [--control-plane] [--kind] [--driver] [--race-driver] [--no-scheduler] [--force]
 #                    [--mod DIR --out DIR [--cover PKGS]]
 #
 # Outputs (gitignored):
 #   bin/runner, bin/kube-scheduler                 unless --no-scheduler
+#   bin/vocabulary                                 always but with --mod: a plugin module's own
+#                                                  labels, taints, resources (cmd/vocabulary)
 #   bin/kube-apiserver, bin/etcd                   with --control-plane
 #   bin/driver                                     with --driver: one plugin driven directly
 #   bin/driver-race                                with --race-driver: the same with -race (CGO)
-#   bin/vocabulary                                 unless --no-scheduler, or with --vocabulary: what
-#                                                  a plugin module's sources compare against
 #   bin/kubelet, kubeadm, kubectl, kube-controller-manager (from ../kind-node/bin-module),
 #   bin/containerd, ctr, containerd-shim-runc-v2, kind, pause
 #                                                  with --kind (the kind node image's
@@ -26,7 +25,8 @@
 # report which of their statements it reached (conformance/builds/coverage.py).
 #
 # A binary is rebuilt only when its stamp (Go version, Kubernetes version,
-# sha256 of go.mod, go.sum and all non-test Go sources) changed; --force
+# sha256 of go.mod, go.sum and all non-test Go sources; bin/vocabulary's
+# covers cmd/vocabulary alone, the others all but it) changed; --force
 # ignores stamps.
 # The default GOCACHE/GOMODCACHE are used so that they stay warm between runs.
 set -euo pipefail
@@ -35,7 +35,6 @@ here=$(cd "$(dirname "$0")" && pwd)
 control_plane=false
 driver=false
 race_driver=false
-vocabulary=false
 scheduler=true
 kind=false
 force=false
@@ -49,7 +48,6 @@ while (($#)); do
 	--control-plane) control_plane=true ;;
 	--driver) driver=true ;;
 	--race-driver) race_driver=true ;;
-	--vocabulary) vocabulary=true ;;
 	--no-scheduler) scheduler=false ;;
 	--kind) kind=true ;;
 	--force) force=true ;;
@@ -111,9 +109,12 @@ mkdir -p "$out"
 
 gover=$(go env GOVERSION)
 # Tests and their data do not change the binaries, so they stay out of the stamp;
-# the runner's entry point is a test file (see cmd/runner/main_test.go).
-tree_sum=$(cd "$mod" && sources . | grep -v -e '/testdata/' -e '_test\.go$' |
+# the runner's entry point is a test file (see cmd/runner/main_test.go). cmd/vocabulary
+# links nothing of the scheduler: it has a stamp of its own and changes rebuild it alone.
+tree_sum=$(cd "$mod" && sources . | grep -v -e '/testdata/' -e '_test\.go$' -e '^\./cmd/vocabulary/' |
 	cat - <(echo ./cmd/runner/main_test.go) | xargs sha256sum | sha256sum | cut -c1-64)
+vocabulary_sum=$(cd "$here" && sources ./cmd/vocabulary | grep -v -e '/testdata/' -e '_test\.go$' |
+	cat - <(echo ./go.mod) | xargs sha256sum | sha256sum | cut -c1-64)
 # The release family's build tag: the framework API moved between releases
 # (harness/fwk, probe/preflight*.go, runner/compat*.go); the pinned v1.37 needs none.
 case $version in
@@ -159,12 +160,13 @@ build() {
 }
 
 k8s_ldflags="-s -w -X k8s.io/component-base/version.gitVersion=$version"
+# Plain Go (go/ast) whatever the release: built once into bin/ from this module.
+if [[ -z $given_mod ]]; then
+	(mod=$here out=$here/bin version=any tree_sum=$vocabulary_sum && build vocabulary ./cmd/vocabulary -ldflags "-s -w")
+fi
 if $scheduler; then
 	GO_BUILD="test -c" build runner ./cmd/runner -tags "$runner_tags" -ldflags "$k8s_ldflags" ${cover[@]+"${cover[@]}"}
 	build kube-scheduler ./cmd/kube-scheduler -tags "$k8s_tags" -ldflags "$k8s_ldflags"
-fi
-if ($scheduler || $vocabulary) && [[ -z $given_mod ]]; then
-	build vocabulary ./cmd/vocabulary
 fi
 if $driver || $race_driver; then
 	if $driver; then
