@@ -138,6 +138,8 @@ OPTIONS: tuple[Option, ...] = (
     Option("example-db", "conformance_example_db", "a directory for Hypothesis' example database, kept between "
            "runs (e.g. in the CI cache): the failures one run finds replay first in the next; the same as "
            "$SCHED_CONFORMANCE_EXAMPLE_DB", ("run", "check-plugin"), metavar="DIR"),
+    Option("kind-fixture", "conformance_kind_fixture", "pytest-kind's kind_cluster fixture is the suite's offline "
+           "kind cluster (kind, kubectl and node image built here, nothing downloaded)", (), action="store_true"),
     # The contract suite (conformance/contracts): `check-plugin NAME` is --conformance-check-plugin NAME.
     Option("check-plugin", "conformance_check_plugins", "contract suite: check this plugin of the effective "
            "profile (repeatable)", (), action="append", metavar="NAME"),

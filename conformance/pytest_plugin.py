@@ -74,6 +74,8 @@ def pytest_configure(config: pytest.Config) -> None:
         from .search.profiles import EXAMPLE_DB_ENV
         config.stash[_EXAMPLE_DB] = os.environ.get(EXAMPLE_DB_ENV)
         os.environ[EXAMPLE_DB_ENV] = str(Path(config.getoption("conformance_example_db")).resolve())
+    if config.getoption("conformance_kind_fixture"):
+        _kind_fixture(config)
     if not _selected(config) and not config.getoption("conformance_invariants") and not _cluster_options(config):
         return
     _progress_past_capture(config)
@@ -86,6 +88,22 @@ def pytest_configure(config: pytest.Config) -> None:
         message = str(exc)
     if message is not None:
         setup_error(config, message)
+
+
+def _kind_fixture(config: pytest.Config) -> None:
+    """Register the `kind_cluster` fixture on the suite's cluster: after pytest-kind's plugin (loaded with the
+    entry points, before any pytest_configure), so that this definition is the one tests get."""
+    option = flag(config, "conformance_kind_fixture")
+    if not config.pluginmanager.has_plugin("pytest-kind"):
+        setup_error(config, f"{option} replaces pytest-kind's kind_cluster fixture, and pytest-kind is not loaded: "
+                            "pip install 'kube-scheduler-conformance[kind]' (and drop -p no:pytest-kind)")
+    from .cluster import kind_fixture
+    given = kind_fixture.conflicting_option(config)
+    if given is not None:
+        setup_error(config, f"{given}: {option} gives kind_cluster the suite's kind, kubectl, image and kubeconfig; "
+                            f"drop {given} (or {option} for pytest-kind's own cluster)")
+    _progress_past_capture(config)
+    config.pluginmanager.register(kind_fixture, "sched-conformance-kind-fixture")
 
 
 def _progress_past_capture(config: pytest.Config) -> None:
