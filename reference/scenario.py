@@ -21,7 +21,8 @@ DEFAULT_DEADLINE = 30.0
 PROBE_SCRIPT_ANNOTATION = "sched-conformance.io/probe-script"
 EXTENDER_SCRIPT_ANNOTATION = "sched-conformance.io/extender-script"
 EXTENDER_URL_PLACEHOLDER = "${EXTENDER_URL}"
-_FIELDS = ("version", "config", "nodes", "pods", "objects", "customObjects", "workload", "timeline", "deadline")
+_FIELDS = ("version", "config", "nodes", "pods", "objects", "customObjects", "workload", "timeline",
+           "deadline")
 _DNS_SUBDOMAIN = re.compile(r"[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?")
 
 Manifest = dict[str, Any]

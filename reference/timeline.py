@@ -56,7 +56,8 @@ class TimelineState:
     """The scenario's objects at one point of the timeline, by (kind, key)."""
 
     def __init__(self, manifests: Iterable[Mapping[str, Any]]) -> None:
-        self.objects: dict[tuple[str, str], Manifest] = {(m["kind"], object_key(m)): dict(m) for m in manifests}
+        self.objects: dict[tuple[str, str], Manifest] = {
+            (m["kind"], object_key(m)): dict(m) for m in manifests}
 
     @classmethod
     def of(cls, scenario: "Scenario") -> "TimelineState":
@@ -106,11 +107,12 @@ def parse_event(i: int, raw: Any, deadline: float) -> TimelineEvent:
     if op == "create":
         return _create(i, where, raw, when)
     if "object" in raw:
-        raise TimelineError(f"{where}.object: only a create takes a manifest; name the object to {op} with kind, "
-                            "name (and namespace)")
+        raise TimelineError(f"{where}.object: only a create takes a manifest; name the object to {op} "
+                            "with kind, name (and namespace)")
     kind, name = raw.get("kind"), raw.get("name")
     if kind not in KINDS:
-        raise TimelineError(f"{where}.kind: {kind!r} is not a kind the timeline changes; use one of {', '.join(KINDS)}")
+        raise TimelineError(f"{where}.kind: {kind!r} is not a kind the timeline changes; "
+                            f"use one of {', '.join(KINDS)}")
     if not isinstance(name, str) or not name:
         raise TimelineError(f"{where}.name: {name!r} is not an object name; name the {kind} to {op}")
     namespace = raw.get("namespace")
@@ -121,13 +123,14 @@ def parse_event(i: int, raw: Any, deadline: float) -> TimelineEvent:
     elif namespace is None:
         namespace = t.DEFAULT_NAMESPACE
     elif not isinstance(namespace, str) or not namespace:
-        raise TimelineError(f"{where}.namespace: {namespace!r} is not a namespace name; omit it for \"default\"")
+        raise TimelineError(f"{where}.namespace: {namespace!r} is not a namespace name; "
+                            "omit it for \"default\"")
     patch = raw.get("patch")
     if op == "delete" and patch is not None:
         raise TimelineError(f"{where}.patch: only an update takes a patch; drop it from the delete")
     if op == "update" and (not isinstance(patch, Mapping) or not patch):
-        raise TimelineError(f"{where}.patch: {patch!r} is not a JSON merge patch; an update needs a mapping such "
-                            "as {metadata: {labels: {zone: b}}}")
+        raise TimelineError(f"{where}.patch: {patch!r} is not a JSON merge patch; an update needs a "
+                            "mapping such as {metadata: {labels: {zone: b}}}")
     return TimelineEvent(i, when, op, kind, name, namespace, patch=dict(patch) if patch is not None else None)
 
 
@@ -146,11 +149,12 @@ def _when(where: str, when: Any, deadline: float) -> float | None:
 def _create(i: int, where: str, raw: Mapping[str, Any], when: float | None) -> TimelineEvent:
     extra = [f for f in ("kind", "name", "namespace", "patch") if f in raw]
     if extra:
-        raise TimelineError(f"{where}.{extra[0]}: a create takes the whole manifest in `object`; drop {extra[0]}")
+        raise TimelineError(f"{where}.{extra[0]}: a create takes the whole manifest in `object`; "
+                            f"drop {extra[0]}")
     manifest = raw.get("object")
     if not isinstance(manifest, Mapping):
-        raise TimelineError(f"{where}.object: {manifest!r} is not a manifest; a create needs the full manifest of "
-                            "the new object")
+        raise TimelineError(f"{where}.object: {manifest!r} is not a manifest; a create needs the full "
+                            "manifest of the new object")
     kind = manifest.get("kind")
     if kind not in KINDS:
         raise TimelineError(f"{where}.object.kind: {kind!r} is not a kind the timeline creates; use one of "
@@ -158,7 +162,8 @@ def _create(i: int, where: str, raw: Mapping[str, Any], when: float | None) -> T
     meta = manifest.get("metadata") if isinstance(manifest.get("metadata"), Mapping) else {}
     name, namespace = meta.get("name"), meta.get("namespace")
     if not isinstance(name, str) or not name:
-        raise TimelineError(f"{where}.object.metadata.name: {name!r} is not an object name; name the new {kind}")
+        raise TimelineError(f"{where}.object.metadata.name: {name!r} is not an object name; "
+                            f"name the new {kind}")
     if kind in CLUSTER_SCOPED:
         namespace = ""
     elif not isinstance(namespace, str) or not namespace:
@@ -172,8 +177,9 @@ def _check_against(event: TimelineEvent, state: TimelineState) -> None:
     current = state.get(event.kind, event.key)
     if event.op == "create":
         if current is not None:
-            raise TimelineError(f"{where}.object.metadata.name: {event.kind} {event.key!r} already exists at this "
-                                "point of the timeline; give the new object another name or delete the old one first")
+            raise TimelineError(f"{where}.object.metadata.name: {event.kind} {event.key!r} already exists "
+                                "at this point of the timeline; give the new object another name or delete "
+                                "the old one first")
         assert event.object is not None
         try:
             obj = codec.from_manifest(event.object)
@@ -185,8 +191,9 @@ def _check_against(event: TimelineEvent, state: TimelineState) -> None:
             raise TimelineError(f"{where}.object{'.' if isinstance(obj, t.Pod) else ': '}{exc}") from None
         return
     if current is None:
-        raise TimelineError(f"{where}.name: {event.kind} {event.key!r} does not exist at this point of the timeline; "
-                            "fix the name, or create the object in the scenario or in an earlier event")
+        raise TimelineError(f"{where}.name: {event.kind} {event.key!r} does not exist at this point of the "
+                            "timeline; fix the name, or create the object in the scenario or in an earlier "
+                            "event")
     if event.op == "update":
         new = merge_patch(current, event.patch)
         try:
@@ -208,4 +215,5 @@ def _admit(obj: object, state: TimelineState) -> None:
             check_pod(obj, priority, runtime)
 
 
-__all__ = ["IDLE", "KINDS", "TimelineError", "TimelineEvent", "TimelineState", "parse_event", "timeline_events"]
+__all__ = ["IDLE", "KINDS", "TimelineError", "TimelineEvent", "TimelineState", "parse_event",
+           "timeline_events"]

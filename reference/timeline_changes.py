@@ -35,7 +35,8 @@ def check_change(kind: str, old: Mapping[str, Any], new: Mapping[str, Any]) -> N
     """Raise ChangeError for the first refused change of `old` into `new` (both `kind` manifests)."""
     for path in diff_paths(old, new):
         if _under(path, _IDENTITY):
-            raise ChangeError(path, "an update cannot rename or move an object; delete it and create a new one")
+            raise ChangeError(path, "an update cannot rename or move an object; delete it and create a "
+                              "new one")
     if kind == "Pod":
         _check_pod(old, new)
     elif kind == "Node":
@@ -45,9 +46,10 @@ def check_change(kind: str, old: Mapping[str, Any], new: Mapping[str, Any]) -> N
         _allow_only(old, new, _CLASS, f"a {kind} update may change only metadata.labels (its other fields "
                     "are immutable); delete the class and create a new one")
     else:
-        if kind in _IMMUTABLE_SELECTOR and _norm(_get(old, "spec.selector")) != _norm(_get(new, "spec.selector")):
-            raise ChangeError("spec.selector", f"is immutable on an apps/v1 {kind} (the API server refuses the "
-                              f"change); delete the {kind} and create it with the new selector")
+        selectors = (_norm(_get(old, "spec.selector")), _norm(_get(new, "spec.selector")))
+        if kind in _IMMUTABLE_SELECTOR and selectors[0] != selectors[1]:
+            raise ChangeError("spec.selector", f"is immutable on an apps/v1 {kind} (the API server refuses "
+                              f"the change); delete the {kind} and create it with the new selector")
         _allow_only(old, new, _OBJECT, f"a {kind} update may change metadata.labels and spec")
 
 
@@ -57,8 +59,8 @@ def diff_paths(old: Any, new: Any, prefix: str = "") -> Iterator[str]:
     if isinstance(old, Mapping) or isinstance(new, Mapping):
         a = old if isinstance(old, Mapping) else {}
         b = new if isinstance(new, Mapping) else {}
-        if not (isinstance(old, Mapping) or _norm(old) is None) or not (isinstance(new, Mapping) or _norm(new) is None):
-            yield prefix
+        if any(not isinstance(v, Mapping) and _norm(v) is not None for v in (old, new)):
+            yield prefix  # a mapping against a set scalar or list
             return
         for key in dict.fromkeys((*a, *b)):
             yield from diff_paths(a.get(key), b.get(key), f"{prefix}.{key}" if prefix else str(key))
@@ -72,16 +74,16 @@ def _check_pod(old: Mapping[str, Any], new: Mapping[str, Any]) -> None:
         if _under(path, _POD_ANY):
             continue
         if path == "spec.nodeName":
-            raise ChangeError(path, "a pod's node cannot change (the API server refuses it); delete the pod and "
-                              "create it bound to the other node")
+            raise ChangeError(path, "a pod's node cannot change (the API server refuses it); delete the pod "
+                              "and create it bound to the other node")
         field = next((f for f in _POD_PENDING if _under(path, (f,))), None)
         if field is None:
-            raise ChangeError(path, "cannot change on a Pod (the API server refuses it); a pod update may change "
-                              "labels and annotations, and on a pending pod add tolerations, remove "
+            raise ChangeError(path, "cannot change on a Pod (the API server refuses it); a pod update may "
+                              "change labels and annotations, and on a pending pod add tolerations, remove "
                               "schedulingGates and lower container requests")
         if node:
-            raise ChangeError(field, f"only a pending pod's {field.split('.')[1]} may change and this pod is bound "
-                              f"to node {node!r}; change only its labels and annotations")
+            raise ChangeError(field, f"only a pending pod's {field.split('.')[1]} may change and this pod is "
+                              f"bound to node {node!r}; change only its labels and annotations")
     if node:
         return
     _check_tolerations(_list(old, "spec.tolerations"), _list(new, "spec.tolerations"))
@@ -92,8 +94,9 @@ def _check_pod(old: Mapping[str, Any], new: Mapping[str, Any]) -> None:
 def _check_tolerations(old: Sequence[Any], new: Sequence[Any]) -> None:
     for toleration in old:
         if toleration not in new:
-            raise ChangeError("spec.tolerations", f"removes toleration {dict(toleration)}; tolerations may only be "
-                              "added (the API server refuses removals); keep every existing toleration")
+            raise ChangeError("spec.tolerations", f"removes toleration {dict(toleration)}; tolerations may "
+                              "only be added (the API server refuses removals); keep every existing "
+                              "toleration")
 
 
 def _check_gates(old: Sequence[Any], new: Sequence[Any]) -> None:
@@ -101,14 +104,14 @@ def _check_gates(old: Sequence[Any], new: Sequence[Any]) -> None:
     for gate in new:
         name = gate.get("name") if isinstance(gate, Mapping) else gate
         if name not in names:
-            raise ChangeError("spec.schedulingGates", f"adds gate {name!r}; scheduling gates may only be removed "
-                              "(the API server refuses additions)")
+            raise ChangeError("spec.schedulingGates", f"adds gate {name!r}; scheduling gates may only be "
+                              "removed (the API server refuses additions)")
 
 
 def _check_containers(old: Sequence[Any], new: Sequence[Any]) -> None:
     if [c.get("name") for c in old] != [c.get("name") for c in new]:
-        raise ChangeError("spec.containers", "containers cannot be added, removed, renamed or reordered; repeat "
-                          "the list and lower only resources.requests")
+        raise ChangeError("spec.containers", "containers cannot be added, removed, renamed or reordered; "
+                          "repeat the list and lower only resources.requests")
     for j, (a, b) in enumerate(zip(old, new)):
         where = f"spec.containers[{j}]"
         for path in diff_paths(a, b):
@@ -117,19 +120,20 @@ def _check_containers(old: Sequence[Any], new: Sequence[Any]) -> None:
                                   "lowered (an in-place resize)")
         before, after = _get(a, "resources.requests") or {}, _get(b, "resources.requests") or {}
         if set(before) != set(after):
-            raise ChangeError(f"{where}.resources.requests", "a resize cannot add or remove a resource request; "
-                              "lower the existing values")
+            raise ChangeError(f"{where}.resources.requests", "a resize cannot add or remove a resource "
+                              "request; lower the existing values")
         for name, value in after.items():
             if resource_value(name, value) > resource_value(name, before[name]):
                 raise ChangeError(f"{where}.resources.requests.{name}", f"raises {before[name]} to {value}; "
-                                  "requests may only be lowered (an in-place resize); lower it, or delete the pod "
-                                  "and create a new one")
+                                  "requests may only be lowered (an in-place resize); lower it, or delete "
+                                  "the pod and create a new one")
 
 
 def _allow_only(old: Mapping[str, Any], new: Mapping[str, Any], allowed: tuple[str, ...], fix: str) -> None:
     for path in diff_paths(old, new):
         if not _under(path, allowed):
-            raise ChangeError(path, f"cannot change (the API server refuses it, or the timeline leaves it out); {fix}")
+            raise ChangeError(path, "cannot change (the API server refuses it, or the timeline leaves it "
+                              f"out); {fix}")
 
 
 def _under(path: str, prefixes: tuple[str, ...]) -> bool:

@@ -19,8 +19,9 @@ def with_extender_url(config: Mapping[str, Any], base_url: str) -> dict[str, Any
 
 
 def extender_scripts(scenario: Scenario) -> dict[str, Any]:
-    """Pod key -> parsed extender script, for every workload pod (or pod the timeline creates) that has one."""
-    created = [e["object"] for e in scenario.timeline if e.get("op") == "create" and e["object"].get("kind") == "Pod"]
+    """Pod key -> parsed extender script, for every workload pod (or pod the timeline creates) with one."""
+    created = [e["object"] for e in scenario.timeline
+               if e.get("op") == "create" and e["object"].get("kind") == "Pod"]
     scripts = {}
     for manifest in (*scenario.workload, *created):
         text = ((manifest.get("metadata") or {}).get("annotations") or {}).get(EXTENDER_SCRIPT_ANNOTATION)

@@ -58,8 +58,8 @@ def write(directory: str | Path, scenario: Scenario, *, invariant: str, backend:
     return out
 
 
-TIMELINE_NOTE = ("\nThe scenario's `timeline` (in `scenario.json`) is not in `manifests.yaml`: on a cluster, apply its "
-                 "events in order while the scheduler works (docs/scenario.md, Timeline).\n")
+TIMELINE_NOTE = ("\nThe scenario's `timeline` (in `scenario.json`) is not in `manifests.yaml`: on a cluster, "
+                 "apply its events in order while the scheduler works (docs/scenario.md, Timeline).\n")
 RUN_FROM_ROOT = (f"Run it from the project's root: the paths in `{OWN_SCHEDULER}` are relative to the directory the "
                  "failing run started in.\n\n")
 

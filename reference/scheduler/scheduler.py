@@ -123,7 +123,8 @@ class Scheduler:
         self.store.workload_objects.append(workload)
 
     def update_workload(self, workload: Workload) -> None:
-        self.store.workload_objects = [workload if _same(w, workload) else w for w in self.store.workload_objects]
+        self.store.workload_objects = [workload if _same(w, workload) else w
+                                       for w in self.store.workload_objects]
         self.queue.move_all_to_active_or_backoff()
 
     def delete_workload(self, kind: str, namespace: str, name: str) -> None:

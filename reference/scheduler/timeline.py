@@ -117,7 +117,8 @@ class TimelineRunner:
 
 def _with_runtime_fields(pod: Pod, stored: Pod) -> Pod:
     """The patched pod keeps what the scheduler and API server wrote since: uid, binding, nomination."""
-    return replace(pod, uid=stored.uid, node_name=stored.node_name, nominated_node_name=stored.nominated_node_name)
+    return replace(pod, uid=stored.uid, node_name=stored.node_name,
+                   nominated_node_name=stored.nominated_node_name)
 
 
 def run_scenario(sched: Scheduler, scenario: Scenario) -> TimelineRunner:
