@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Iterable, Mapping
+from typing import Any, Iterable, Mapping, Protocol, Sequence
 
 from . import codec
 from . import types as t
@@ -19,14 +19,22 @@ from .kinds import CLUSTER_SCOPED, OBJECT_KINDS, object_key
 from .merge_patch import merge_patch
 from .timeline_changes import ChangeError, check_change
 
-if TYPE_CHECKING:
-    from .scenario import Scenario
-
 Manifest = dict[str, Any]
 IDLE = "idle"
 OPS = ("create", "update", "delete")
 KINDS = ("Node", "Pod", *OBJECT_KINDS)
 FIELDS = ("when", "op", "kind", "name", "namespace", "object", "patch")
+
+
+class ScenarioLike(Protocol):
+    """What the timeline reads of a `reference.scenario.Scenario` (which imports this module)."""
+
+    nodes: Sequence[Mapping[str, Any]]
+    pods: Sequence[Mapping[str, Any]]
+    objects: Sequence[Mapping[str, Any]]
+    workload: Sequence[Mapping[str, Any]]
+    timeline: Sequence[Any]
+    deadline: float
 
 
 class TimelineError(ManifestError):
@@ -60,7 +68,7 @@ class TimelineState:
             (m["kind"], object_key(m)): dict(m) for m in manifests}
 
     @classmethod
-    def of(cls, scenario: "Scenario") -> "TimelineState":
+    def of(cls, scenario: ScenarioLike) -> "TimelineState":
         return cls((*scenario.objects, *scenario.nodes, *scenario.pods, *scenario.workload))
 
     def get(self, kind: str, key: str) -> Manifest | None:
@@ -81,7 +89,7 @@ class TimelineState:
         return {c.name: c for c in decoded}
 
 
-def timeline_events(scenario: "Scenario") -> tuple[TimelineEvent, ...]:
+def timeline_events(scenario: ScenarioLike) -> tuple[TimelineEvent, ...]:
     """Parse and validate `scenario.timeline`; raises TimelineError naming the event and field."""
     events = tuple(parse_event(i, raw, scenario.deadline) for i, raw in enumerate(scenario.timeline))
     if events:
