@@ -89,6 +89,12 @@ class TimelineState:
         return {c.name: c for c in decoded}
 
 
+def created(timeline: Sequence[Any], kind: str) -> list[Manifest]:
+    """The manifests of `kind` that a (validated) timeline creates, in order."""
+    return [dict(e["object"]) for e in timeline
+            if e.get("op") == "create" and e["object"].get("kind") == kind]
+
+
 def timeline_events(scenario: ScenarioLike) -> tuple[TimelineEvent, ...]:
     """Parse and validate `scenario.timeline`; raises TimelineError naming the event and field."""
     events = tuple(parse_event(i, raw, scenario.deadline) for i, raw in enumerate(scenario.timeline))
@@ -223,5 +229,5 @@ def _admit(obj: object, state: TimelineState) -> None:
             check_pod(obj, priority, runtime)
 
 
-__all__ = ["IDLE", "KINDS", "TimelineError", "TimelineEvent", "TimelineState", "parse_event",
+__all__ = ["IDLE", "KINDS", "TimelineError", "TimelineEvent", "TimelineState", "created", "parse_event",
            "timeline_events"]
