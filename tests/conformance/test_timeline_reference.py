@@ -11,13 +11,16 @@ from conformance.core.outcome import Outcome
 from reference.scenario import PROBE_SCRIPT_ANNOTATION, Scenario
 
 PROBES = {"apiVersion": "kubescheduler.config.k8s.io/v1", "kind": "KubeSchedulerConfiguration",
-          "profiles": [{"schedulerName": "default-scheduler", "plugins": {"multiPoint": {"enabled": [{"name": "Probe0"}]}}}]}
+          "profiles": [{"schedulerName": "default-scheduler",
+                        "plugins": {"multiPoint": {"enabled": [{"name": "Probe0"}]}}}]}
 TAINT = {"key": "maintenance", "value": "x", "effect": "NoSchedule"}
 
 
-def node(name: str = "n1", cpu: str = "1", labels: dict | None = None, taints: list | None = None) -> dict[str, Any]:
+def node(name: str = "n1", cpu: str = "1", labels: dict | None = None,
+         taints: list | None = None) -> dict[str, Any]:
     return {"apiVersion": "v1", "kind": "Node", "metadata": {"name": name, "labels": labels or {}},
-            "spec": {"taints": taints or []}, "status": {"allocatable": {"cpu": cpu, "memory": "1Gi", "pods": "10"}}}
+            "spec": {"taints": taints or []},
+            "status": {"allocatable": {"cpu": cpu, "memory": "1Gi", "pods": "10"}}}
 
 
 def pod(name: str, cpu: str = "1", node_name: str = "", labels: dict | None = None, probe: dict | None = None,
@@ -63,9 +66,11 @@ def test_deleting_the_bound_pod_frees_its_room(when, at):
 
 
 def test_idle_event_applies_after_the_last_cycle():
-    waits = {"Probe0": {"Permit": {"code": "Wait", "timeout": "10s", "then": {"signal": "allow", "after": "3s"}}}}
+    waits = {"Probe0": {"Permit": {"code": "Wait", "timeout": "10s",
+                                   "then": {"signal": "allow", "after": "3s"}}}}
     out = run([{"when": "idle", "op": "delete", "kind": "Pod", "name": "big"}],
-              nodes=[node(), node("n2", labels={"kubernetes.io/hostname": "n2"})], pods=[pod("big", node_name="n1")],
+              nodes=[node(), node("n2", labels={"kubernetes.io/hostname": "n2"})],
+              pods=[pod("big", node_name="n1")],
               workload=[pod("w", probe=waits, nodeSelector={"kubernetes.io/hostname": "n2"}), pod("p")],
               config=PROBES)
     # w waits at Permit on n2 until 3 s, so the scheduler is first idle after w's binding, at 3 s.
@@ -75,7 +80,8 @@ def test_idle_event_applies_after_the_last_cycle():
 
 
 def test_a_timed_event_whose_time_passed_applies_right_after_the_previous():
-    out = run([{"when": 4, "op": "update", "kind": "Node", "name": "n1", "patch": {"metadata": {"labels": {"a": "b"}}}},
+    out = run([{"when": 4, "op": "update", "kind": "Node", "name": "n1",
+                "patch": {"metadata": {"labels": {"a": "b"}}}},
                {"when": 1, "op": "delete", "kind": "Pod", "name": "big"}], **FULL)
     assert out.timeline == ({"index": 0, "at": 4.0}, {"index": 1, "at": 4.0})
     assert phases(out) == {"default/p": ("bound", "n1")}
@@ -119,7 +125,8 @@ def test_lowered_requests_fit():
 def test_a_removed_gate_lets_the_pod_be_scheduled():
     gated = pod("p", schedulingGates=[{"name": "example.com/wait"}])
     assert phases(run([], workload=[gated])) == {"default/p": ("gated", "")}
-    out = run([{"when": 3, "op": "update", "kind": "Pod", "name": "p", "patch": {"spec": {"schedulingGates": None}}}],
+    out = run([{"when": 3, "op": "update", "kind": "Pod", "name": "p",
+                "patch": {"spec": {"schedulingGates": None}}}],
               workload=[gated])
     assert phases(out) == {"default/p": ("bound", "n1")}
     assert out.bindings[0]["t"] == 3.0
@@ -151,7 +158,8 @@ def test_created_pods_pending_reported_bound_not():
 
 
 def test_events_not_applied_by_the_deadline_are_not_applied():
-    never_idle = {"Probe0": {"Permit": {"code": "Wait", "timeout": "60s"}}}  # no signal: waits past the deadline
+    # No signal: the pod waits at Permit past the deadline, so the scheduler is never idle.
+    never_idle = {"Probe0": {"Permit": {"code": "Wait", "timeout": "60s"}}}
     out = run([{"when": 1, "op": "create", "object": node("n2")},
                {"when": "idle", "op": "delete", "kind": "Pod", "name": "w"},
                {"when": 2, "op": "create", "object": node("n3")}],

@@ -25,8 +25,10 @@ def run(objects, timeline):
 
 def test_objects_are_created_updated_and_deleted_in_the_store():
     sched, runner = run([NS, PDB, SVC], [
-        {"when": 1, "op": "update", "kind": "Namespace", "name": "team", "patch": {"metadata": {"labels": {"a": "2"}}}},
-        {"when": 1, "op": "update", "kind": "PodDisruptionBudget", "name": "pdb", "patch": {"spec": {"minAvailable": 2}}},
+        {"when": 1, "op": "update", "kind": "Namespace", "name": "team",
+         "patch": {"metadata": {"labels": {"a": "2"}}}},
+        {"when": 1, "op": "update", "kind": "PodDisruptionBudget", "name": "pdb",
+         "patch": {"spec": {"minAvailable": 2}}},
         {"when": 2, "op": "delete", "kind": "Service", "name": "svc"},
         {"when": 2, "op": "create", "object": RS},
         {"when": 3, "op": "create", "object": {**NS, "metadata": {"name": "other"}}},
@@ -39,14 +41,16 @@ def test_objects_are_created_updated_and_deleted_in_the_store():
 
 
 def test_deleted_namespace_and_pdb_leave_the_store():
-    sched, _ = run([NS, PDB], [{"when": "idle", "op": "delete", "kind": "Namespace", "name": "team"},
-                               {"when": "idle", "op": "delete", "kind": "PodDisruptionBudget", "name": "pdb"}])
+    sched, _ = run([NS, PDB], [
+        {"when": "idle", "op": "delete", "kind": "Namespace", "name": "team"},
+        {"when": "idle", "op": "delete", "kind": "PodDisruptionBudget", "name": "pdb"}])
     assert sched.store.namespaces == {} and sched.store.pdbs == []
 
 
 def test_a_class_created_by_the_timeline_admits_later_pods():
     pod = {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "p"},
            "spec": {"priorityClassName": "high", "priority": 7, "containers": [{"name": "c"}]}}
-    sched, runner = run([], [{"when": 0, "op": "create", "object": PC}, {"when": 1, "op": "create", "object": pod}])
+    sched, runner = run([], [{"when": 0, "op": "create", "object": PC},
+                             {"when": 1, "op": "create", "object": pod}])
     assert runner.pod_keys == ["default/p"]
     assert [(p.key, p.node_name, p.priority) for p in sched.store.pods.values()] == [("default/p", "n1", 7)]
