@@ -96,9 +96,11 @@ class Scheduler:
 
     def delete_node(self, name: str) -> None:
         self.store.nodes.pop(name, None)
+        self.queue.move_all_to_active_or_backoff()
 
     def add_namespace(self, namespace: Namespace) -> None:
         self.store.namespaces[namespace.name] = namespace
+        self.queue.move_all_to_active_or_backoff()
 
     def update_namespace(self, namespace: Namespace) -> None:
         self.store.namespaces[namespace.name] = namespace
@@ -110,6 +112,7 @@ class Scheduler:
 
     def add_pdb(self, pdb: PodDisruptionBudget) -> None:
         self.store.pdbs.append(pdb)
+        self.queue.move_all_to_active_or_backoff()
 
     def update_pdb(self, pdb: PodDisruptionBudget) -> None:
         self.store.pdbs = [pdb if _same(p, pdb) else p for p in self.store.pdbs]
@@ -121,6 +124,7 @@ class Scheduler:
 
     def add_workload(self, workload: Workload) -> None:
         self.store.workload_objects.append(workload)
+        self.queue.move_all_to_active_or_backoff()
 
     def update_workload(self, workload: Workload) -> None:
         self.store.workload_objects = [workload if _same(w, workload) else w

@@ -173,3 +173,15 @@ def test_outcome_timeline_round_trips():
     data = out.to_dict()
     assert data["timeline"] == [{"index": 0, "at": 2.5}]
     assert Outcome.from_dict(data) == out
+
+
+def test_a_deleted_node_no_longer_counts_for_topology_spread():
+    spread = [{"maxSkew": 1, "topologyKey": "zone", "whenUnsatisfiable": "DoNotSchedule",
+               "labelSelector": {"matchLabels": {"app": "a"}}}]
+    nodes = [node("n1", cpu="2", labels={"zone": "a"}), node("n2", labels={"zone": "b"}, taints=[TAINT])]
+    scenario = {"nodes": nodes, "pods": [pod("old", cpu="0", node_name="n1", labels={"app": "a"})],
+                "workload": [pod("p", cpu="0", labels={"app": "a"}, topologySpreadConstraints=spread)]}
+    assert phases(run([], **scenario)) == {"default/p": ("unschedulable", "")}
+    out = run([{"when": 1, "op": "delete", "kind": "Node", "name": "n2"}], **scenario)
+    assert phases(out) == {"default/p": ("bound", "n1")}
+    assert out.bindings[0]["t"] == 1.0
