@@ -24,7 +24,7 @@ class TimelineRunner:
     def __init__(self, sched: Scheduler, scenario: Scenario) -> None:
         self.sched = sched
         self.events = timeline_events(scenario)
-        self.state = TimelineState.of(scenario)
+        self.state = TimelineState.of(scenario) if self.events else TimelineState(())
         self.applied: list[dict[str, Any]] = []
         # The pods reported like workload pods: the scenario's, plus pending pods the timeline creates,
         # minus the pods it deletes.
