@@ -24,6 +24,7 @@ IDLE = "idle"
 OPS = ("create", "update", "delete")
 KINDS = ("Node", "Pod", *OBJECT_KINDS)
 FIELDS = ("when", "op", "kind", "name", "namespace", "object", "patch")
+IMMORTAL_NAMESPACES = ("default", "kube-system", "kube-public")
 
 
 class ScenarioLike(Protocol):
@@ -204,6 +205,8 @@ def _check_against(event: TimelineEvent, state: TimelineState) -> None:
         except ManifestError as exc:  # a pod's admission error starts with its field
             raise TimelineError(f"{where}.object{'.' if isinstance(obj, t.Pod) else ': '}{exc}") from None
         return
+    if event.op == "delete" and event.kind == "Namespace":
+        _check_namespace_delete(where, event.name, state)
     if current is None:
         raise TimelineError(f"{where}.name: {event.kind} {event.key!r} does not exist at this point of the "
                             "timeline; fix the name, or create the object in the scenario or in an earlier "
@@ -217,6 +220,18 @@ def _check_against(event: TimelineEvent, state: TimelineState) -> None:
             raise TimelineError(f"{where}.patch.{exc.path}: {exc.message}") from None
         except ManifestError as exc:
             raise TimelineError(f"{where}.patch: the patched {event.kind} is not valid: {exc}") from None
+
+
+def _check_namespace_delete(where: str, name: str, state: TimelineState) -> None:
+    """The NamespaceLifecycle admission plugin keeps the immortal namespaces; a deleted namespace takes its
+    objects with it on a cluster, which the reference does not model, so they must go first."""
+    if name in IMMORTAL_NAMESPACES:
+        raise TimelineError(f"{where}.name: namespace {name!r} may not be deleted (the API server "
+                            "refuses it); delete another namespace")
+    held = next((f"{kind} {key}" for kind, key in state.objects if key.startswith(f"{name}/")), None)
+    if held is not None:
+        raise TimelineError(f"{where}.name: namespace {name!r} still holds {held}; deleting the namespace "
+                            "would delete it too: delete its objects in earlier events first")
 
 
 def _admit(obj: object, state: TimelineState) -> None:
