@@ -12,6 +12,7 @@ from typing import Any, Mapping
 
 from reference.probe.trace import Trace
 from reference.scenario import EXTENDER_URL_PLACEHOLDER, Scenario, pod_key
+from reference.timeline import created
 
 from ..builds.stock import executable
 from ..core.errors import BackendFailure, BackendUnavailable
@@ -178,11 +179,11 @@ def merge_traces(probe: list[Mapping[str, Any]], calls: list[Mapping[str, Any]],
 
 
 def pod_uids(scenario: Scenario) -> dict[str, str]:
-    """Pod UID -> pod key for every pod, with the UID the runner gives a pod without one
-    (harness/runner/scenario.go, decodeManifest), so that the extender server can name preemption
-    victims that node-cache-capable requests carry by UID only."""
+    """Pod UID -> pod key for every pod (the timeline's created pods too), with the UID the runner gives
+    a pod without one (harness/runner/scenario.go, decodeManifest), so that the extender server can name
+    preemption victims that node-cache-capable requests carry by UID only."""
     uids = {}
-    for manifest in (*scenario.pods, *scenario.workload):
+    for manifest in (*scenario.pods, *scenario.workload, *created(scenario.timeline, "Pod")):
         key = pod_key(manifest)
         namespace, name = key.split("/", 1)
         uids[(manifest.get("metadata") or {}).get("uid") or f"uid-pod-{namespace}-{name}"] = key

@@ -50,8 +50,11 @@ class Exercised:
 
 
 def scenario_size(scenario: Scenario) -> dict[str, int]:
-    """Nodes, workload pods, and probe placements per extension point in the config."""
+    """Nodes, workload pods, timeline events (when there are any), and probe placements per extension
+    point in the config."""
     size = {"nodes": len(scenario.nodes), "pods": len(scenario.workload), "bound_pods": len(scenario.pods)}
+    if scenario.timeline:
+        size["events"] = len(scenario.timeline)
     for profile in (scenario.config or {}).get("profiles") or []:
         for point, plugin_set in (profile.get("plugins") or {}).items():
             probes = [e for e in (plugin_set or {}).get("enabled") or [] if e.get("name") in PROBE_NAMES]

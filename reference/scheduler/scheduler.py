@@ -7,7 +7,7 @@ waiting on Permit, so several may overlap, as upstream's binding goroutines do. 
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Any, Generator, Iterable, Mapping, Sequence
+from typing import Any, Callable, Generator, Iterable, Mapping, Sequence
 
 from ..cycle_state import PODS_TO_ACTIVATE_KEY, CycleState
 from ..framework.runtime import Framework
@@ -96,15 +96,45 @@ class Scheduler:
 
     def delete_node(self, name: str) -> None:
         self.store.nodes.pop(name, None)
+        self.queue.move_all_to_active_or_backoff()
 
     def add_namespace(self, namespace: Namespace) -> None:
         self.store.namespaces[namespace.name] = namespace
+        self.queue.move_all_to_active_or_backoff()
+
+    def update_namespace(self, namespace: Namespace) -> None:
+        self.store.namespaces[namespace.name] = namespace
+        self.queue.move_all_to_active_or_backoff()
+
+    def delete_namespace(self, name: str) -> None:
+        self.store.namespaces.pop(name, None)
+        self.queue.move_all_to_active_or_backoff()
 
     def add_pdb(self, pdb: PodDisruptionBudget) -> None:
         self.store.pdbs.append(pdb)
+        self.queue.move_all_to_active_or_backoff()
+
+    def update_pdb(self, pdb: PodDisruptionBudget) -> None:
+        self.store.pdbs = [pdb if _same(p, pdb) else p for p in self.store.pdbs]
+        self.queue.move_all_to_active_or_backoff()
+
+    def delete_pdb(self, namespace: str, name: str) -> None:
+        self.store.pdbs = [p for p in self.store.pdbs if (p.namespace, p.name) != (namespace, name)]
+        self.queue.move_all_to_active_or_backoff()
 
     def add_workload(self, workload: Workload) -> None:
         self.store.workload_objects.append(workload)
+        self.queue.move_all_to_active_or_backoff()
+
+    def update_workload(self, workload: Workload) -> None:
+        self.store.workload_objects = [workload if _same(w, workload) else w
+                                       for w in self.store.workload_objects]
+        self.queue.move_all_to_active_or_backoff()
+
+    def delete_workload(self, kind: str, namespace: str, name: str) -> None:
+        self.store.workload_objects = [w for w in self.store.workload_objects
+                                       if (w.kind, w.namespace, w.name) != (kind, namespace, name)]
+        self.queue.move_all_to_active_or_backoff()
 
     def add_pod(self, pod: Pod) -> None:
         """A bound pod joins the cache; an unbound one for a known profile joins the queue."""
@@ -123,18 +153,26 @@ class Scheduler:
         self.store.pods[uid] = pod
         if not pod.node_name:
             self.queue.update(pod)
+        else:
+            self.queue.move_all_to_active_or_backoff()
 
     def delete_pod(self, pod: Pod) -> None:
-        self.store.delete_pod(pod)
+        """Someone else deleted the pod (an informer event, not a write of the plugins' client)."""
+        stored = self.store.pods.pop(pod.effective_uid, None)
+        if stored is not None:
+            self._on_pod_deleted(stored)
 
     # --- public API: running ------------------------------------------------------------------
 
-    def run_until_idle(self, deadline: float = DEFAULT_RUN_DEADLINE) -> None:
+    def run_until_idle(self, deadline: float = DEFAULT_RUN_DEADLINE,
+                       on_idle: Callable[[], bool] | None = None) -> None:
         """Schedule until nothing can progress before `deadline` virtual seconds from now.
 
-        Idle means: activeQ empty, no binding cycle able to proceed, and no timer or error backoff
-        due before the deadline. Pods waiting for a cluster event stay in unschedulablePods (the
-        5-minute leftover flush is not simulated while idle).
+        The run ends when activeQ is empty, no binding cycle is able to proceed, and no timer or error
+        backoff is due before the deadline. Pods waiting for a cluster event stay in unschedulablePods
+        (the 5-minute leftover flush is not simulated while idle). At that point, if the scheduler is
+        also `idle()`, `on_idle` may change the cluster (a timeline's idle event) and return True to
+        keep the run going.
         """
         end = self.clock.now() + deadline
         while True:
@@ -147,8 +185,15 @@ class Scheduler:
                 continue
             candidates = [t for t in (self.clock.next_deadline(), self.queue.next_backoff_expiry()) if t is not None]
             if not candidates or min(candidates) > end:
+                if on_idle is not None and self.idle() and on_idle():
+                    continue
                 return
             self.clock.advance_to(min(candidates))
+
+    def idle(self) -> bool:
+        """No cycle under way: no binding cycle (nor a pod waiting on Permit), no assumed pod, no pod in
+        activeQ or a backoff queue. Pods in unschedulablePods do not count."""
+        return not self._bindings and not self.assumed and self.queue.pending_count() == 0
 
     def results(self) -> dict[str, PodResult]:
         """Per pod key (namespace/name): the outcome of every pod the scheduler was asked to place."""
@@ -436,6 +481,11 @@ class Scheduler:
         if pod.node_name or uid in self.assumed:
             self.assumed.pop(uid, None)
             self.queue.move_all_to_active_or_backoff()
+
+
+def _same(a: PodDisruptionBudget | Workload, b: PodDisruptionBudget | Workload) -> bool:
+    return (type(a), getattr(a, "kind", ""), a.namespace, a.name) == (type(b), getattr(b, "kind", ""),
+                                                                        b.namespace, b.name)
 
 
 def _waiting_uids(fw: Framework) -> Iterable[str]:
