@@ -200,5 +200,11 @@ def pytest_flag(dest: str) -> str:
     return BY_DEST[dest].pytest_option
 
 
-__all__ = ["BY_DEST", "CLUSTER_TARGET", "DEFAULT_REPRODUCERS", "OPTIONS", "Option", "PROFILES", "add_cli_options",
-           "add_pytest_options", "for_command", "positive_int", "pytest_argv", "pytest_flag"]
+def cluster_options(config: Any) -> dict[str, Any]:
+    """The cluster-target options given (a pytest config's values), by their backend keyword."""
+    return {key: config.getoption(dest) for key, dest in CLUSTER_TARGET.items() if config.getoption(dest)}
+
+
+__all__ = ["BY_DEST", "CLUSTER_TARGET", "DEFAULT_REPRODUCERS", "OPTIONS", "Option", "PROFILES",
+           "add_cli_options", "add_pytest_options", "cluster_options", "for_command", "positive_int",
+           "pytest_argv", "pytest_flag"]

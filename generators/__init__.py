@@ -23,9 +23,9 @@ from ._scenarios import scenarios
 __all__ = [
     "BaseConfig",
     "Cluster",
-    "EXTENSION_POINTS",
     "Domain",
     "DomainError",
+    "EXTENSION_POINTS",
     "Extras",
     "InvalidConfig",
     "clusters",

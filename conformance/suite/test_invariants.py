@@ -8,7 +8,8 @@ import pytest
 
 from conformance.reporting import reproducer
 from conformance.invariants import REGISTRY, select
-from conformance.pytest_plugin import hypothesis_statistics, record_exercised, reproducers_dir
+from conformance.pytest_plugin import reproducers_dir
+from conformance.reporting.summary import hypothesis_statistics, record_exercised
 from conformance.reporting.pytest_failure import fail
 from conformance.reporting.report import describe_failure
 from conformance.search import Exercised, default_strategy, find_violation
