@@ -14,6 +14,7 @@ from typing import Any, Callable
 
 PROFILES = ("dev", "ci", "thorough", "mutation")
 DEFAULT_REPRODUCERS = ".sched-conformance/reproducers"
+DEFAULT_PLUGIN_COVERAGE = ".sched-conformance/coverage"
 OWN_SCHEDULER_GROUP = "your own scheduler (docs/own-scheduler.md)"
 
 
@@ -21,6 +22,16 @@ def positive_int(text: str) -> int:
     if not text.isdigit() or int(text) < 1:
         raise argparse.ArgumentTypeError(f"{text!r}: use a whole number of at least 1")
     return int(text)
+
+
+def _percent(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not 0 <= value <= 100:
+        raise argparse.ArgumentTypeError(f"{text!r}: use a percentage between 0 and 100")
+    return value
 
 
 @dataclass(frozen=True)
@@ -81,6 +92,12 @@ OPTIONS: tuple[Option, ...] = (
            "`sched-conformance invariants`", ("run",), action="append", metavar="ID"),
     Option("strict-coverage", "conformance_strict_coverage", "fail an invariant whose rule no example exercised "
            "(a vacuous pass)", ("run",), action="store_true"),
+    Option("plugin-coverage", "conformance_plugin_coverage", "directory for the report of which statements of "
+           f"your plugins the run reached (default {DEFAULT_PLUGIN_COVERAGE})", ("run", "check-plugin"),
+           own_scheduler=True, pytest_default=DEFAULT_PLUGIN_COVERAGE, metavar="DIR"),
+    Option("min-plugin-coverage", "conformance_min_plugin_coverage", "fail the run when it reached less than "
+           "this percentage of your plugins' statements", ("run", "check-plugin"), type=_percent,
+           own_scheduler=True, metavar="PERCENT"),
     Option("reproducers", "conformance_reproducers", f"directory for reproducers of failures (default "
            f"{DEFAULT_REPRODUCERS})", ("run", "check-plugin"), pytest_default=DEFAULT_REPRODUCERS, metavar="DIR"),
     Option("cluster", "conformance_cluster", f"{_CLUSTER} on: local (the control plane from harness/bin, the "
@@ -121,6 +138,8 @@ OPTIONS: tuple[Option, ...] = (
     Option("example-db", "conformance_example_db", "a directory for Hypothesis' example database, kept between "
            "runs (e.g. in the CI cache): the failures one run finds replay first in the next; the same as "
            "$SCHED_CONFORMANCE_EXAMPLE_DB", ("run", "check-plugin"), metavar="DIR"),
+    Option("kind-fixture", "conformance_kind_fixture", "pytest-kind's kind_cluster fixture is the suite's offline "
+           "kind cluster (kind, kubectl and node image built here, nothing downloaded)", (), action="store_true"),
     # The contract suite (conformance/contracts): `check-plugin NAME` is --conformance-check-plugin NAME.
     Option("check-plugin", "conformance_check_plugins", "contract suite: check this plugin of the effective "
            "profile (repeatable)", (), action="append", metavar="NAME"),
@@ -181,5 +200,11 @@ def pytest_flag(dest: str) -> str:
     return BY_DEST[dest].pytest_option
 
 
-__all__ = ["BY_DEST", "CLUSTER_TARGET", "DEFAULT_REPRODUCERS", "OPTIONS", "Option", "PROFILES", "add_cli_options",
-           "add_pytest_options", "for_command", "positive_int", "pytest_argv", "pytest_flag"]
+def cluster_options(config: Any) -> dict[str, Any]:
+    """The cluster-target options given (a pytest config's values), by their backend keyword."""
+    return {key: config.getoption(dest) for key, dest in CLUSTER_TARGET.items() if config.getoption(dest)}
+
+
+__all__ = ["BY_DEST", "CLUSTER_TARGET", "DEFAULT_REPRODUCERS", "OPTIONS", "Option", "PROFILES",
+           "add_cli_options", "add_pytest_options", "cluster_options", "for_command", "positive_int",
+           "pytest_argv", "pytest_flag"]

@@ -9,14 +9,13 @@ from __future__ import annotations
 
 import contextlib
 import os
-import re
 import sys
 from pathlib import Path
 from typing import Any, Iterator, NoReturn
 
 import pytest
 
-from .options import BY_DEST, CLUSTER_TARGET, DEFAULT_REPRODUCERS, add_pytest_options
+from .options import BY_DEST, CLUSTER_TARGET, DEFAULT_REPRODUCERS, add_pytest_options, cluster_options
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -24,10 +23,6 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 
 _CONTRACT_OPTIONS = ("conformance_check_plugins", "conformance_check_plugin_all", "conformance_contracts")
-
-
-def _cluster_options(config: pytest.Config) -> dict[str, Any]:
-    return {key: config.getoption(dest) for key, dest in CLUSTER_TARGET.items() if config.getoption(dest)}
 
 
 class SetupErrors:
@@ -74,7 +69,9 @@ def pytest_configure(config: pytest.Config) -> None:
         from .search.profiles import EXAMPLE_DB_ENV
         config.stash[_EXAMPLE_DB] = os.environ.get(EXAMPLE_DB_ENV)
         os.environ[EXAMPLE_DB_ENV] = str(Path(config.getoption("conformance_example_db")).resolve())
-    if not _selected(config) and not config.getoption("conformance_invariants") and not _cluster_options(config):
+    if config.getoption("conformance_kind_fixture"):
+        _kind_fixture(config)
+    if not _selected(config) and not config.getoption("conformance_invariants") and not cluster_options(config):
         return
     _progress_past_capture(config)
     from reference.errors import ReferenceError_
@@ -86,6 +83,22 @@ def pytest_configure(config: pytest.Config) -> None:
         message = str(exc)
     if message is not None:
         setup_error(config, message)
+
+
+def _kind_fixture(config: pytest.Config) -> None:
+    """Register the `kind_cluster` fixture on the suite's cluster: after pytest-kind's plugin (loaded with the
+    entry points, before any pytest_configure), so that this definition is the one tests get."""
+    option = flag(config, "conformance_kind_fixture")
+    if not config.pluginmanager.has_plugin("pytest-kind"):
+        setup_error(config, f"{option} replaces pytest-kind's kind_cluster fixture, and pytest-kind is not loaded: "
+                            "pip install 'kube-scheduler-conformance[kind]' (and drop -p no:pytest-kind)")
+    from .cluster import kind_fixture
+    given = kind_fixture.conflicting_option(config)
+    if given is not None:
+        setup_error(config, f"{given}: {option} gives kind_cluster the suite's kind, kubectl, image and kubeconfig; "
+                            f"drop {given} (or {option} for pytest-kind's own cluster)")
+    _progress_past_capture(config)
+    config.pluginmanager.register(kind_fixture, "sched-conformance-kind-fixture")
 
 
 def _progress_past_capture(config: pytest.Config) -> None:
@@ -114,9 +127,9 @@ def _configuration_problem(config: pytest.Config) -> str | None:
             select(config.getoption("conformance_invariants"))
         except KeyError as exc:
             return str(exc.args[0])
-    cluster_options = _cluster_options(config)
-    if cluster_options and "cluster" not in (backend, config.getoption("conformance_compare")):
-        given = flag(config, CLUSTER_TARGET[next(iter(cluster_options))])
+    targets = cluster_options(config)
+    if targets and "cluster" not in (backend, config.getoption("conformance_compare")):
+        given = flag(config, CLUSTER_TARGET[next(iter(targets))])
         return (f"{given} applies to the cluster backend; add {flag(config, 'conformance_backend')} cluster "
                 f"or drop {given}")
     reproducers = Path(config.getoption("conformance_reproducers"))
@@ -141,30 +154,29 @@ def pytest_report_header(config: pytest.Config) -> list[str] | None:
 
 
 def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> None:
-    """The run's summary: what the backend could check, and how often each rule was exercised."""
-    _capability_summary(terminalreporter, config)
-    _exercised_summary(terminalreporter)
+    """The run's summary: what the backend could check, how often each rule was exercised, and how much of
+    the user's plugin code ran."""
+    from .reporting import plugin_coverage
+    from .reporting.summary import capability_summary, exercised_summary
+    if config.getoption("conformance_backend") is not None and not hasattr(config, "workerinput"):
+        capability_summary(terminalreporter, _session(config))
+    exercised_summary(terminalreporter)
+    plugin_coverage.summary(terminalreporter, config)
 
 
-def _capability_summary(terminalreporter: Any, config: pytest.Config) -> None:
-    """Which of the invariant tests that ran the backend could check, and which it could not, with
-    the capability it lacks."""
-    if config.getoption("conformance_backend") is None or hasattr(config, "workerinput"):
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    config = session.config
+    if _KEY not in config.stash and _CONTRACTS not in config.stash:
         return
-    session = _session(config)
-    backend = session.started().get(session.backend_name)
-    test = re.compile(rf"::test_invariant\[{re.escape(session.backend_name)}-([^\]]+)\]$")  # ids: backend-invariant
-    ran = {match.group(1) for outcome in ("passed", "failed", "skipped", "error")
-           for report in terminalreporter.stats.get(outcome, ())
-           if (match := test.search(str(getattr(report, "nodeid", ""))))}
-    if backend is None or not ran:
-        return
-    from .invariants import REGISTRY
-    from .reporting.report import coverage
-    terminalreporter.section("sched-conformance invariants")
-    invariants = [inv for inv in REGISTRY.values() if inv.id in ran]
-    for line in coverage(invariants, backend.name, backend.capabilities):
-        terminalreporter.write_line(line)
+    from .reporting import plugin_coverage
+
+    def close() -> None:  # the instrumented runner and drivers write their counters when they exit
+        if _KEY in config.stash:
+            config.stash[_KEY].close()
+        if _CONTRACTS in config.stash:
+            config.stash[_CONTRACTS].close()
+    own = config.stash[_KEY].resolved_own() if _KEY in config.stash else None
+    plugin_coverage.finish(session, own, close)
 
 
 def _kubernetes_version(config: pytest.Config) -> str:
@@ -175,106 +187,14 @@ def _kubernetes_version(config: pytest.Config) -> str:
         return f"unknown ({str(exc).splitlines()[0]})"
 
 
-class ConformanceSession:
-    """Backends and the extender server for one pytest session, started on first use."""
-
-    def __init__(self, config: pytest.Config) -> None:
-        self.config = config
-        self._backends: dict[str, Any] = {}
-        self._server: Any = None
-        self._own: Any = None
-        self._base: dict[str, Any] = {}
-
-    def own_scheduler(self) -> Any:
-        """The user's scheduler from the own-scheduler options (--conformance-go-module, ...,
-        --conformance-own-scheduler) or ./pyproject.toml, or None for the stock scheduler on generated configs."""
-        if self._own is None:
-            from .builds.own_scheduler import resolve
-            opt = self.config.getoption
-            self._own = resolve(modules=opt("conformance_go_modules"), plugins=opt("conformance_go_plugins"),
-                                imports=opt("conformance_go_imports"),
-                                k8s_version=opt("conformance_k8s_version"),
-                                scheduler_config=opt("conformance_scheduler_config"),
-                                own_file=opt("conformance_own_scheduler"),
-                                extenders=opt("conformance_extenders"), objects=opt("conformance_objects"),
-                                crds=opt("conformance_crds")) or False
-        return self._own or None
-
-    def reproducer_options(self) -> dict[str, Any]:
-        """What a reproducer needs to replay on the user's scheduler: its build, its extenders."""
-        own = self.own_scheduler()
-        if own is None:
-            return {}
-        return {"own_scheduler": own.spec.to_toml() if own.builds or own.spec.crds else None,
-                "user_extenders": own.user_extenders()}
-
-    def objects_hook(self) -> Any:
-        """The user's `--conformance-objects` hook, or None."""
-        own = self.own_scheduler()
-        return own.objects_hook() if own is not None else None
-
-    def base_config(self, name: str | None = None) -> Any:
-        """The user's config as every scenario's base (laid out by the backend `name`), or None."""
-        name = name or self.backend_name
-        own = self.own_scheduler()
-        if own is None:
-            return None
-        if name not in self._base:
-            self._base[name] = own.base_config(self.backend(name))
-        return self._base[name]
-
-    @property
-    def backend_name(self) -> str:
-        return self.config.getoption("conformance_backend") or "reference"
-
-    def extender_server(self) -> Any:
-        if self._server is None:
-            from .extender.server import ExtenderServer
-            self._server = ExtenderServer()
-            self._server.start()
-        return self._server
-
-    def backend(self, name: str | None = None) -> Any:
-        name = name or self.backend_name
-        if name not in self._backends:
-            from .backends import make_backend
-            options: dict[str, Any] = {"extender_server": self.extender_server()}
-            own = self.own_scheduler()
-            if name == "upstream" and own is not None and own.builds:
-                options["runner"] = own.runner()
-            if name == "cluster":
-                options.update(_cluster_options(self.config))
-                if own is not None and own.builds:
-                    options["scheduler_binary"] = str(own.kube_scheduler())
-                if own is not None and own.spec.crds:
-                    options["crds"] = own.spec.crds
-                # Compared with the reference, the whole workload must be queued before the first pop.
-                options["fresh_scheduler"] = bool(self.config.getoption("conformance_compare"))
-            backend = make_backend(name, **options)
-            extenders = own.user_extenders() if own is not None else []
-            if extenders:
-                from .extender.proxy import ExtenderProxy, UserExtenderBackend
-                backend = UserExtenderBackend(backend, ExtenderProxy(extenders))
-            self._backends[name] = backend
-        return self._backends[name]
-
-    def started(self) -> dict[str, Any]:
-        return dict(self._backends)
-
-    def close(self) -> None:
-        for backend in self._backends.values():
-            backend.close()
-        self._backends.clear()
-        if self._server is not None:
-            self._server.stop()
-            self._server = None
 
 
-_KEY = pytest.StashKey[ConformanceSession]()
+_KEY = pytest.StashKey[Any]()
 
 
-def _session(config: pytest.Config) -> ConformanceSession:
+def _session(config: pytest.Config) -> Any:
     if _KEY not in config.stash:
+        from .suite.session import ConformanceSession
         config.stash[_KEY] = ConformanceSession(config)
     return config.stash[_KEY]
 
@@ -349,6 +269,7 @@ def _open_backends(config: pytest.Config, started: bool = False) -> None:
             session.backend(config.getoption("conformance_compare"))
         session.base_config()  # the user's config must run on their scheduler before any test starts
         session.objects_hook()
+        session.domain()
     except (ConformanceError, ReferenceError_) as exc:
         message = str(exc)
     else:
@@ -379,57 +300,10 @@ def pytest_sessionstart(session: pytest.Session) -> None:
 
 
 @pytest.fixture(scope="session")
-def conformance(request: pytest.FixtureRequest) -> Iterator[ConformanceSession]:
+def conformance(request: pytest.FixtureRequest) -> Iterator[Any]:
     """The session's backends (started on first use) and options; one per xdist worker process."""
     _open_backends(request.config, started=True)
     yield _session(request.config)
-
-
-# --- exercised counts ------------------------------------------------------------------------------
-
-ID_PROPERTY, EXERCISED_PROPERTY, EXAMPLES_PROPERTY = ("sched_conformance_id", "sched_conformance_exercised",
-                                                     "sched_conformance_examples")
-
-
-def record_exercised(item: pytest.Item, invariant_id: str, exercised: int, examples: int) -> None:
-    """Attach the counts to the test's report as plain values (JUnit `<property>`s); user properties travel
-    from xdist workers too."""
-    item.user_properties.extend([(ID_PROPERTY, invariant_id), (EXERCISED_PROPERTY, exercised),
-                                 (EXAMPLES_PROPERTY, examples)])
-
-
-def _exercised_summary(terminalreporter: Any) -> None:
-    """One line per invariant that ran: in how many examples its rule was exercised."""
-    counts: dict[str, tuple[int, int]] = {}
-    for reports in terminalreporter.stats.values():
-        for report in reports:
-            if getattr(report, "when", None) != "call":
-                continue
-            properties = dict(getattr(report, "user_properties", ()))
-            if ID_PROPERTY in properties and EXERCISED_PROPERTY in properties:
-                counts[properties[ID_PROPERTY]] = (properties[EXERCISED_PROPERTY], properties[EXAMPLES_PROPERTY])
-    if not counts:
-        return
-    terminalreporter.section("sched-conformance: rules exercised")
-    for invariant_id in sorted(counts):
-        exercised, examples = counts[invariant_id]
-        terminalreporter.write_line(f"{invariant_id}: exercised in {exercised}/{examples} examples")
-
-
-@contextlib.contextmanager
-def hypothesis_statistics(item: pytest.Item) -> Iterator[None]:
-    """Collect the statistics of the search run inside `item` (not itself a @given test), so that
-    `--hypothesis-show-statistics` prints them, events (the exercised count) included."""
-    if not item.config.getoption("hypothesis_show_statistics", False):
-        yield
-        return
-    from hypothesis.statistics import collector, describe_statistics
-
-    def note(stats: dict) -> None:
-        stats["nodeid"] = item.nodeid
-        item.hypothesis_statistics = describe_statistics(stats)
-    with collector.with_value(note):
-        yield
 
 
 def reproducers_dir(config: pytest.Config) -> Path:

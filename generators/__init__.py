@@ -9,6 +9,7 @@ from ._base_config import BaseConfig
 from ._clusters import Cluster, clusters
 from ._configs import scheduler_configs
 from ._extenders import extender_scripts
+from ._domain import Domain, DomainError, decorate_node, decorate_pod, with_domain
 from ._extras import Extras, with_extras
 from ._invalid import InvalidConfig
 from ._node_terms import node_affinities, node_selector_terms, taints, tolerations
@@ -22,10 +23,14 @@ from ._scenarios import scenarios
 __all__ = [
     "BaseConfig",
     "Cluster",
+    "Domain",
+    "DomainError",
     "EXTENSION_POINTS",
     "Extras",
     "InvalidConfig",
     "clusters",
+    "decorate_node",
+    "decorate_pod",
     "extender_scripts",
     "node_affinities",
     "node_selector_terms",
@@ -41,5 +46,6 @@ __all__ = [
     "taints",
     "tolerations",
     "topology_spread_constraints",
+    "with_domain",
     "with_extras",
 ]

@@ -158,7 +158,8 @@ def pods(*, name: str = "pod-0", namespaces: Sequence[str] = ("default",), node_
          priorities: Sequence[PriorityClass] = PRIORITY_CLASSES, gates: bool = True,
          owners: Sequence[Mapping[str, object]] = ()) -> SearchStrategy[Manifest]:
     """Pod manifests named `name`: 1-3 containers, sometimes init containers and sidecars, each with
-    no resources, requests, or requests and limits; sometimes overhead (with its RuntimeClass),
+    no resources, requests, or requests and limits (from millicores to more cores, memory and GPUs than
+    the largest node has); sometimes overhead (with its RuntimeClass),
     a priority class, host ports, tolerations, a nodeSelector, affinity, spread constraints,
     scheduling gates (if `gates` and no `node_name`), an owner reference (one of `owners`, as
     controller). The namespace is one of `namespaces`, the schedulerName one of `scheduler_names`,

@@ -1,12 +1,16 @@
 """`quantities()` and `resource_lists()`: resource amounts as the API writes them, in every common format.
 
-Amounts are drawn as integers in the scheduler's units (milli-CPU, bytes, counts), mostly from
-small pools so that requests land exactly on capacities, sometimes anywhere in range; then one
-exact spelling is drawn ("1", "1000m", "1.5", "1Gi", "1073741824", "500M", ...).
+Amounts are drawn as integers in the scheduler's units (milli-CPU, bytes, counts) over the range of real
+machines: from half a core to 192 cores, from 1 GiB to terabytes of memory, up to 16 GPUs. Each draw picks
+a magnitude first: today's small pools (simplest, and most often), any amount in their range, pools of real
+large sizes, or (nodes) any amount up to the largest; pooled amounts collide often, so requests land exactly
+on allocatable. Then one exact spelling is drawn, as users write it ("1", "250m", "1.5", "512Mi", "1.5Gi",
+"1Ti", "1073741824", "500M", ...).
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import Collection, Mapping
 
@@ -15,42 +19,80 @@ from hypothesis.strategies import SearchStrategy
 
 from reference.quantity import CPU, MEMORY, PODS
 
-from ._draw import Draw, flag, pick
-from .pools import GI, GPU, MI
+from ._draw import Draw, pick
+from .pools import GI, GPU, MI, TI
 
 RESOURCES = (CPU, MEMORY, GPU)
-# Pod-side amounts; the largest exceed the biggest node on purpose.
-AMOUNTS: Mapping[str, tuple[int, ...]] = {
-    CPU: (0, 100, 250, 500, 1000, 2000, 4000, 16000),
-    MEMORY: (0, 64 * MI, 128 * MI, 256 * MI, 512 * MI, GI, 4 * GI, 32 * GI),
-    PODS: (0, 1, 2, 4, 110),
-    GPU: (0, 1, 2, 4),
+
+
+@dataclass(frozen=True)
+class Magnitudes:
+    """The amounts of one resource: `small`, the pool shrinking ends in (its first element the simplest);
+    `large`, real large sizes; any multiple of one of `units` (the first the simplest) up to `near` (the
+    small sizes' range) or up to `top` (the largest real machines')."""
+
+    small: tuple[int, ...]
+    large: tuple[int, ...]
+    near: int
+    top: int
+    units: tuple[int, ...] = (1,)
+
+
+# Pod-side amounts; the largest exceed the biggest node on purpose (a request that fits nowhere).
+AMOUNTS: Mapping[str, Magnitudes] = {
+    CPU: Magnitudes((0, 100, 250, 500, 1000, 2000, 4000, 16000),
+                    (1500, 8000, 32000, 64000, 96000, 192000, 256000), 16000, 256000),
+    MEMORY: Magnitudes((0, 64 * MI, 128 * MI, 256 * MI, 512 * MI, GI, 4 * GI, 32 * GI),
+                       (1536 * MI, 16 * GI, 64 * GI, 256 * GI, TI, 2 * TI, 8 * TI), 32 * GI, 8 * TI, (MI, 1)),
+    PODS: Magnitudes((0, 1, 2, 4, 110), (250, 512), 110, 512),
+    GPU: Magnitudes((0, 1, 2, 4), (8, 16, 32), 8, 32),
 }
-# Node-side amounts, ample first (and most often) so that shrinking ends on a node everything fits on.
-CAPACITIES: Mapping[str, tuple[int, ...]] = {
-    CPU: (8000, 8000, 4000, 2000, 1000, 500),
-    MEMORY: (16 * GI, 16 * GI, 8 * GI, 4 * GI, 2 * GI, GI),
-    PODS: (110, 110, 110, 8, 4, 2, 1),
-    GPU: (4, 2, 1, 0),
+# Node-side (allocatable) amounts, ample first (and most often) so that shrinking ends on a node everything
+# fits on; up to the largest real machines (192 cores, 4 TiB, 512 pods, 16 GPUs).
+CAPACITIES: Mapping[str, Magnitudes] = {
+    CPU: Magnitudes((8000, 8000, 4000, 2000, 1000, 500),
+                    (16000, 32000, 48000, 64000, 96000, 128000, 192000), 16000, 192000),
+    MEMORY: Magnitudes((16 * GI, 16 * GI, 8 * GI, 4 * GI, 2 * GI, GI),
+                       (32 * GI, 64 * GI, 128 * GI, 384 * GI, 768 * GI, TI, 1536 * GI, 2 * TI, 4 * TI), 32 * GI,
+                       4 * TI, (MI, 1)),
+    PODS: Magnitudes((110, 110, 110, 8, 4, 2, 1), (250, 256, 512), 110, 512),
+    GPU: Magnitudes((4, 2, 1, 0), (8, 16), 8, 16),
 }
-_UNIT = {CPU: 1, MEMORY: MI, PODS: 1, GPU: 1}  # off-pool amounts are multiples of this
-_MAX = {CPU: 16000, MEMORY: 32 * GI, PODS: 110, GPU: 8}
+# Which magnitude a draw takes, in 5% steps, simplest first: mostly the small sizes (pooled, or anywhere in
+# their range), so that most pods fit most nodes; nodes reach real sizes more often than requests.
+_REQUEST_TIERS = ("small",) * 16 + ("near",) * 3 + ("large",)
+_NODE_TIERS = ("small",) * 15 + ("near",) * 2 + ("large",) * 2 + ("any",)
+_BINARY = (("Ti", TI), ("Gi", GI), ("Mi", MI), ("Ki", 1024))
+_DECIMAL = (("T", 10 ** 12), ("G", 10 ** 9), ("M", 10 ** 6), ("k", 1000))
+
+
+def _cpu_spellings(value: int) -> list[str]:
+    cores, milli = divmod(value, 1000)
+    if not milli:
+        return [str(cores), f"{value}m"]
+    decimal = f"{cores}.{milli:03d}".rstrip("0")
+    return [decimal, f"{value}m"] if value % 100 == 0 else [f"{value}m", decimal]
+
+
+def _memory_spellings(value: int) -> list[str]:
+    """Binary units largest first, halves of Gi and Ti too ("1.5Gi"), then decimal units, then bytes."""
+    out = []
+    for suffix, unit in _BINARY:
+        if value and value % unit == 0:
+            out.append(f"{value // unit}{suffix}")
+        elif value > unit and (2 * value) % unit == 0 and unit >= GI:
+            out.append(f"{value // unit}.5{suffix}")
+    out += [f"{value // unit}{suffix}" for suffix, unit in _DECIMAL if value and value % unit == 0]
+    return out + [str(value)]
 
 
 def spellings(resource: str, value: int) -> list[str]:
     """Every spelling this module uses for `value` of `resource`, the plainest first."""
     if resource == CPU:
-        out = [str(value // 1000)] if value % 1000 == 0 else []
-        if value % 100 == 0 and value % 1000:
-            out.append(f"{value / 1000:g}")
-        return out + [f"{value}m"]
-    if resource != MEMORY:
-        return [str(value)]
-    out = []
-    for suffix, unit in (("Gi", GI), ("Mi", MI), ("Ki", 1024), ("G", 10 ** 9), ("M", 10 ** 6), ("k", 1000)):
-        if value and value % unit == 0:
-            out.append(f"{value // unit}{suffix}")
-    return out + [str(value)]
+        return _cpu_spellings(value)
+    if resource == MEMORY:
+        return _memory_spellings(value)
+    return [str(value)]
 
 
 def draw_spelling(draw: Draw, resource: str, value: int) -> str:
@@ -62,15 +104,20 @@ def _integers(top: int) -> SearchStrategy[int]:
     return st.integers(0, top)
 
 
-def draw_amount(draw: Draw, resource: str, *, pool: Mapping[str, tuple[int, ...]] = AMOUNTS,
+def draw_amount(draw: Draw, resource: str, *, pool: Mapping[str, Magnitudes] = AMOUNTS,
                 max_value: int | None = None) -> int:
-    """An amount from the pool (usually) or any multiple of the resource's unit up to `max_value`."""
-    top = _MAX.get(resource, 8) if max_value is None else max_value
-    values = tuple(v for v in pool.get(resource, AMOUNTS[PODS]) if v <= top) or (0,)
-    if draw(flag(10 if pool is CAPACITIES else 20)):
-        unit = _UNIT.get(resource, 1)
-        return unit * draw(_integers(top // unit))
-    return pick(draw, values)
+    """An amount of `resource` up to `max_value` (default: the pool's top): from the small pool (usually),
+    any in the small sizes' range, from the large pool, or (nodes) any up to the top; shrinks towards the
+    small pool's first amount."""
+    magnitudes = pool.get(resource, pool[PODS])
+    top = magnitudes.top if max_value is None else max_value
+    tier = pick(draw, _NODE_TIERS if pool is CAPACITIES else _REQUEST_TIERS)
+    if tier in ("near", "any"):
+        unit = pick(draw, magnitudes.units)
+        return unit * draw(_integers(min(top, magnitudes.near if tier == "near" else top) // unit))
+    small = tuple(v for v in magnitudes.small if v <= top) or (0,)
+    large = tuple(v for v in magnitudes.large if v <= top) or small
+    return pick(draw, small if tier == "small" else large)
 
 
 def _check_resource(resource: str, where: str) -> None:
@@ -118,5 +165,5 @@ def resource_lists(*, resources: Collection[str] = RESOURCES) -> SearchStrategy[
     return build()
 
 
-__all__ = ["AMOUNTS", "CAPACITIES", "RESOURCES", "draw_amount", "draw_resource_list", "draw_spelling",
+__all__ = ["AMOUNTS", "CAPACITIES", "Magnitudes", "RESOURCES", "draw_amount", "draw_resource_list", "draw_spelling",
            "format_resource_list", "quantities", "resource_lists", "spellings"]

@@ -36,6 +36,7 @@ TAINT_EFFECTS = ("NoSchedule", "PreferNoSchedule", "NoExecute")
 GPU = "example.com/gpu"
 MI = 1024 ** 2
 GI = 1024 ** 3
+TI = 1024 ** 4
 
 # Node status images; sizes straddle ImageLocality's thresholds (23 MB per image, 1000 MB per container).
 IMAGES: tuple[tuple[str, int], ...] = (
@@ -85,6 +86,7 @@ class RuntimeClass:
 RUNTIME_CLASSES = (
     RuntimeClass("runc-overhead", {"cpu": "100m", "memory": "64Mi"}),
     RuntimeClass("kata", {"cpu": "250m", "memory": "160Mi"}),
+    RuntimeClass("kata-large-vm", {"cpu": "1.5", "memory": "1.5Gi"}),
 )
 
 # Namespaces other than "default" need their Namespace object in the scenario.
@@ -97,5 +99,5 @@ __all__ = [
     "DISK", "EXTENDER_NAMES", "GI", "GPU", "HOSTNAME", "HOST_PORTS", "IMAGES", "IMAGE_NAMES", "MI", "NAMESPACES",
     "NAMESPACE_LABELS", "NODE_LABEL_VALUES", "NODE_NAMES", "POD_LABEL_VALUES", "PRIORITY_CLASSES", "PriorityClass",
     "RANK", "REGION", "REGIONS", "RUNTIME_CLASSES", "RuntimeClass", "SCHEDULER_NAMES", "SCHEDULING_GATES",
-    "TAINT_EFFECTS", "TAINT_KEYS", "TAINT_VALUES", "TOPOLOGY_KEYS", "ZONE", "ZONES",
+    "TAINT_EFFECTS", "TAINT_KEYS", "TAINT_VALUES", "TI", "TOPOLOGY_KEYS", "ZONE", "ZONES",
 ]

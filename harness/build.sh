@@ -2,10 +2,12 @@
 # Builds the upstream binaries the conformance suite runs.
 #
 #   harness/build.sh [--control-plane] [--kind] [--driver] [--race-driver] [--no-scheduler] [--force]
-#                    [--mod DIR --out DIR]
+#                    [--mod DIR --out DIR [--cover PKGS]]
 #
 # Outputs (gitignored):
 #   bin/runner, bin/kube-scheduler                 unless --no-scheduler
+#   bin/vocabulary                                 always but with --mod: a plugin module's own
+#                                                  labels, taints, resources (cmd/vocabulary)
 #   bin/kube-apiserver, bin/etcd                   with --control-plane
 #   bin/driver                                     with --driver: one plugin driven directly
 #   bin/driver-race                                with --race-driver: the same with -race (CGO)
@@ -17,10 +19,14 @@
 # bin/.mod-v1.X.Y, re-pinned there and tidied (the committed go.mod is never
 # touched), and the binaries go to bin/v1.X.Y/.
 # With --mod DIR --out DIR it builds a module prepared elsewhere (a user's
-# build: conformance/builds writes it with their plugins) into DIR.
+# build: conformance/builds writes it with their plugins) into DIR. --cover
+# PKGS (comma-separated import paths: the user's plugin packages) instruments
+# them in the runner and the driver (go build -cover -coverpkg), so a run can
+# report which of their statements it reached (conformance/builds/coverage.py).
 #
 # A binary is rebuilt only when its stamp (Go version, Kubernetes version,
-# sha256 of go.mod, go.sum and all non-test Go sources) changed; --force
+# sha256 of go.mod, go.sum and all non-test Go sources; bin/vocabulary's
+# covers cmd/vocabulary alone, the others all but it) changed; --force
 # ignores stamps.
 # The default GOCACHE/GOMODCACHE are used so that they stay warm between runs.
 set -euo pipefail
@@ -33,6 +39,7 @@ scheduler=true
 kind=false
 force=false
 given_mod=
+cover=()
 given_out=
 while (($#)); do
 	arg=$1
@@ -46,8 +53,9 @@ while (($#)); do
 	--force) force=true ;;
 	--mod) given_mod=$(cd "$1" && pwd) && shift ;;
 	--out) given_out=$1 && shift ;;
+	--cover) cover=(-cover -covermode=atomic "-coverpkg=$1") && shift ;;
 	-h | --help)
-		sed -n '2,26s/^# \{0,1\}//p' "$0"
+		sed -n '2,31s/^# \{0,1\}//p' "$0"
 		exit 0
 		;;
 	*)
@@ -101,9 +109,12 @@ mkdir -p "$out"
 
 gover=$(go env GOVERSION)
 # Tests and their data do not change the binaries, so they stay out of the stamp;
-# the runner's entry point is a test file (see cmd/runner/main_test.go).
-tree_sum=$(cd "$mod" && sources . | grep -v -e '/testdata/' -e '_test\.go$' |
+# the runner's entry point is a test file (see cmd/runner/main_test.go). cmd/vocabulary
+# links nothing of the scheduler: it has a stamp of its own and changes rebuild it alone.
+tree_sum=$(cd "$mod" && sources . | grep -v -e '/testdata/' -e '_test\.go$' -e '^\./cmd/vocabulary/' |
 	cat - <(echo ./cmd/runner/main_test.go) | xargs sha256sum | sha256sum | cut -c1-64)
+vocabulary_sum=$(cd "$here" && sources ./cmd/vocabulary | grep -v -e '/testdata/' -e '_test\.go$' |
+	cat - <(echo ./go.mod) | xargs sha256sum | sha256sum | cut -c1-64)
 # The release family's build tag: the framework API moved between releases
 # (harness/fwk, probe/preflight*.go, runner/compat*.go); the pinned v1.37 needs none.
 case $version in
@@ -149,13 +160,17 @@ build() {
 }
 
 k8s_ldflags="-s -w -X k8s.io/component-base/version.gitVersion=$version"
+# Plain Go (go/ast) whatever the release: built once into bin/ from this module.
+if [[ -z $given_mod ]]; then
+	(mod=$here out=$here/bin version=any tree_sum=$vocabulary_sum && build vocabulary ./cmd/vocabulary -ldflags "-s -w")
+fi
 if $scheduler; then
-	GO_BUILD="test -c" build runner ./cmd/runner -tags "$runner_tags" -ldflags "$k8s_ldflags"
+	GO_BUILD="test -c" build runner ./cmd/runner -tags "$runner_tags" -ldflags "$k8s_ldflags" ${cover[@]+"${cover[@]}"}
 	build kube-scheduler ./cmd/kube-scheduler -tags "$k8s_tags" -ldflags "$k8s_ldflags"
 fi
 if $driver || $race_driver; then
 	if $driver; then
-		build driver ./cmd/driver -tags "$k8s_tags" -ldflags "$k8s_ldflags"
+		build driver ./cmd/driver -tags "$k8s_tags" -ldflags "$k8s_ldflags" ${cover[@]+"${cover[@]}"}
 	fi
 	if $race_driver; then
 		CGO_ENABLED=1 build driver-race ./cmd/driver -race -tags "$k8s_tags" -ldflags "$k8s_ldflags"

@@ -13,18 +13,16 @@ from . import codec
 from . import types as t
 from .admission import check_classes, check_pod
 from .errors import ManifestError
+from .kinds import MODELLED, OBJECT_KINDS, object_key
+from .timeline import TimelineError, timeline_events
 
 FORMAT_VERSION = 1
 DEFAULT_DEADLINE = 30.0
 PROBE_SCRIPT_ANNOTATION = "sched-conformance.io/probe-script"
 EXTENDER_SCRIPT_ANNOTATION = "sched-conformance.io/extender-script"
 EXTENDER_URL_PLACEHOLDER = "${EXTENDER_URL}"
-OBJECT_KINDS = ("Namespace", "PodDisruptionBudget", "Service", "ReplicaSet", "ReplicationController",
-                "StatefulSet", "PriorityClass", "RuntimeClass")
-CLUSTER_SCOPED = ("Node", "Namespace", "PriorityClass", "RuntimeClass")
-_FIELDS = ("version", "config", "nodes", "pods", "objects", "customObjects", "workload", "deadline")
-# Kinds the reference models: a custom object of one of these belongs in `objects` (or nodes, pods).
-_MODELLED = frozenset((*OBJECT_KINDS, "Node", "Pod"))
+_FIELDS = ("version", "config", "nodes", "pods", "objects", "customObjects", "workload", "timeline",
+           "deadline")
 _DNS_SUBDOMAIN = re.compile(r"[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?")
 
 Manifest = dict[str, Any]
@@ -47,6 +45,8 @@ class Scenario:
     # Objects of kinds the reference does not model (custom resources a user's plugin reads, e.g. a
     # PodGroup): carried as written, created by backends with an API server, ignored by the reference.
     custom_objects: tuple[Manifest, ...] = ()
+    # Cluster events applied while the scheduler works, as written (reference/timeline.py parses them).
+    timeline: tuple[Manifest, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"version": FORMAT_VERSION}
@@ -56,6 +56,8 @@ class Scenario:
                    workload=list(self.workload))
         if self.custom_objects:
             out["customObjects"] = list(self.custom_objects)
+        if self.timeline:
+            out["timeline"] = list(self.timeline)
         if self.deadline != DEFAULT_DEADLINE:
             out["deadline"] = self.deadline
         return out
@@ -87,6 +89,7 @@ class Scenario:
             workload=_manifests(data, "workload", ("Pod",)),
             deadline=float(deadline),
             custom_objects=_custom_objects(data),
+            timeline=_timeline(data),
         )
         scenario.check()
         return scenario
@@ -130,6 +133,10 @@ class Scenario:
                 raise ScenarioError(f"scenario.customObjects[{i}]: duplicate {manifest['kind']} {key[1]!r}; "
                                     "names must be unique")
             seen.add(key)
+        try:
+            timeline_events(self)
+        except TimelineError as exc:
+            raise ScenarioError(str(exc)) from None
 
     @staticmethod
     def _check_admission(decoded: dict[str, list[tuple[str, object]]]) -> None:
@@ -157,11 +164,7 @@ class Scenario:
         return [m["metadata"]["name"] for m in self.nodes]
 
 
-def _key(m: Mapping[str, Any]) -> str:
-    meta = m.get("metadata") or {}
-    if m.get("kind") in CLUSTER_SCOPED:
-        return str(meta.get("name", ""))
-    return f"{meta.get('namespace') or 'default'}/{meta.get('name', '')}"
+_key = object_key
 
 
 def _manifests(data: Mapping[str, Any], section: str, kinds: tuple[str, ...]) -> tuple[Manifest, ...]:
@@ -177,6 +180,14 @@ def _manifests(data: Mapping[str, Any], section: str, kinds: tuple[str, ...]) ->
                                 f"expected one of {', '.join(kinds)}")
         out.append(dict(m))
     return tuple(out)
+
+
+def _timeline(data: Mapping[str, Any]) -> tuple[Manifest, ...]:
+    """`timeline` as written; each event's shape is checked by `check` (reference/timeline.py)."""
+    items = data.get("timeline") or []
+    if not isinstance(items, list):
+        raise ScenarioError(f"scenario.timeline: expected a list of events, got {type(items).__name__}")
+    return tuple(dict(e) if isinstance(e, Mapping) else e for e in items)
 
 
 def _custom_objects(data: Mapping[str, Any]) -> tuple[Manifest, ...]:
@@ -195,7 +206,7 @@ def _custom_objects(data: Mapping[str, Any]) -> tuple[Manifest, ...]:
                                 "(e.g. scheduling.x-k8s.io/v1alpha1); core objects go in nodes, pods or objects")
         if not isinstance(kind, str) or not kind[:1].isupper():
             raise ScenarioError(f"{where}.kind: {kind!r} is not a Kind (e.g. PodGroup)")
-        if kind in _MODELLED:
+        if kind in MODELLED:
             raise ScenarioError(f"{where}.kind: {kind} is modelled by the reference; "
                                 f"put it in {'nodes' if kind == 'Node' else 'pods' if kind == 'Pod' else 'objects'}")
         meta = m.get("metadata")

@@ -7,8 +7,9 @@ from typing import Any, Callable
 from reference.errors import ReferenceError_
 from reference.probe import ProbeTracker, probe_registry
 from reference.scenario import Scenario
-from reference.scheduler.build import build_scheduler, populate
+from reference.scheduler.build import build_scheduler
 from reference.scheduler.scheduler import Scheduler
+from reference.scheduler.timeline import TimelineRunner, run_scenario
 
 from ..core import scenario_config
 from ..core.errors import BackendFailure
@@ -61,11 +62,10 @@ class ReferenceBackend:
         deleted: list[str] = []
         _observe(sched, bindings, deleted)
         try:
-            populate(sched, scenario)
-            sched.run_until_idle(deadline=scenario.deadline)
+            timeline = run_scenario(sched, scenario)
         except ReferenceError_ as exc:
             raise BackendFailure(f"the reference cannot run this scenario: {exc}") from None
-        return _outcome(sched, scenario, tracker, bindings, deleted, _built_plugins(sched, plugins))
+        return _outcome(sched, timeline, tracker, bindings, deleted, _built_plugins(sched, plugins))
 
     def close(self) -> None:
         pass
@@ -99,12 +99,12 @@ def _built_plugins(sched: Scheduler, configured: dict[str, dict[str, Any]]) -> d
     return out
 
 
-def _outcome(sched: Scheduler, scenario: Scenario, tracker: ProbeTracker, bindings: list, deleted: list,
+def _outcome(sched: Scheduler, timeline: TimelineRunner, tracker: ProbeTracker, bindings: list, deleted: list,
              plugins: dict) -> Outcome:
     results = sched.results()
-    workload = set(scenario.workload_keys())
+    workload = set(timeline.pod_keys)
     pods = {}
-    for key in scenario.workload_keys():
+    for key in timeline.pod_keys:
         r = results.get(key)
         if r is None:
             pods[key] = PodOutcome("pending")
@@ -116,7 +116,7 @@ def _outcome(sched: Scheduler, scenario: Scenario, tracker: ProbeTracker, bindin
               for e in sched.store.events if e.pod in workload]
     return Outcome(backend="reference", kubernetes_version=KUBERNETES_VERSION, pods=pods,
                    bindings=tuple(bindings), deleted=tuple(deleted), events=tuple(events),
-                   trace=tuple(tracker.trace.snapshot()), plugins=plugins)
+                   trace=tuple(tracker.trace.snapshot()), plugins=plugins, timeline=tuple(timeline.applied))
 
 
 __all__ = ["ReferenceBackend", "KUBERNETES_VERSION"]

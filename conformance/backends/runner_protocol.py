@@ -27,7 +27,8 @@ class RunnerProcess:
 
     def __init__(self, binary: Path, args: Sequence[str] = ()) -> None:
         self.binary = binary
-        self._proc = subprocess.Popen([str(binary), *args], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+        from ..builds.coverage import runner_args
+        self._proc = subprocess.Popen([str(binary), *args, *runner_args(binary)], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                       stderr=subprocess.PIPE, text=True, encoding="utf-8", bufsize=1)
         self._ids = itertools.count(1)
         self._write_lock = threading.Lock()

@@ -6,6 +6,7 @@ import json
 from typing import Any, Mapping
 
 from reference.scenario import EXTENDER_SCRIPT_ANNOTATION, EXTENDER_URL_PLACEHOLDER, Scenario, pod_key
+from reference.timeline import created
 
 
 def with_extender_url(config: Mapping[str, Any], base_url: str) -> dict[str, Any]:
@@ -19,9 +20,9 @@ def with_extender_url(config: Mapping[str, Any], base_url: str) -> dict[str, Any
 
 
 def extender_scripts(scenario: Scenario) -> dict[str, Any]:
-    """Pod key -> parsed extender script, for every workload pod that has one."""
+    """Pod key -> parsed extender script, for every workload pod (or pod the timeline creates) with one."""
     scripts = {}
-    for manifest in scenario.workload:
+    for manifest in (*scenario.workload, *created(scenario.timeline, "Pod")):
         text = ((manifest.get("metadata") or {}).get("annotations") or {}).get(EXTENDER_SCRIPT_ANNOTATION)
         if text:
             scripts[pod_key(manifest)] = json.loads(text)

@@ -12,6 +12,7 @@ from typing import Any, Mapping
 
 from reference.probe.trace import Trace
 from reference.scenario import EXTENDER_URL_PLACEHOLDER, Scenario, pod_key
+from reference.timeline import created
 
 from ..builds.stock import executable
 from ..core.errors import BackendFailure, BackendUnavailable
@@ -50,6 +51,8 @@ class UpstreamBackend:
         self.observe = tuple(observe)
         self._process: RunnerProcess | None = None
         self.restarts = 0
+        self.coverage_gain: float | None = None
+        self._coverage_total = 0.0
         try:
             hello = self._runner().request({"hello": True}, timeout=RESPONSE_TIMEOUT)
         except BackendFailure as exc:
@@ -95,6 +98,7 @@ class UpstreamBackend:
         if self.observe:
             data["observe"] = list(self.observe)
         response = self._runner().request({"scenario": data}, timeout=RESPONSE_TIMEOUT)
+        self._note_coverage(response)
         if response.get("restart"):
             # The runner exits after this answer (a scenario left it unusable); the next one starts fresh.
             # Counted: a runner that restarts after ordinary scenarios costs a process start each.
@@ -112,7 +116,17 @@ class UpstreamBackend:
             raise BackendFailure(f"the upstream runner answered something that is not an outcome ({exc}); "
                                  f"rebuild it with `harness/build.sh`") from None
 
+    def _note_coverage(self, response: dict[str, Any]) -> None:
+        """`coverage_gain`: how much of the user's instrumented code this scenario reached first (None when
+        the runner is not instrumented); the runner reports its process's running total."""
+        if "coverage" not in response:
+            self.coverage_gain = None
+            return
+        total = float(response["coverage"])
+        self.coverage_gain, self._coverage_total = max(0.0, total - self._coverage_total), total
+
     def close(self) -> None:
+        self._coverage_total = 0.0  # a new runner process counts from nothing
         process, self._process = self._process, None
         if process is not None:
             process.close()
@@ -178,11 +192,11 @@ def merge_traces(probe: list[Mapping[str, Any]], calls: list[Mapping[str, Any]],
 
 
 def pod_uids(scenario: Scenario) -> dict[str, str]:
-    """Pod UID -> pod key for every pod, with the UID the runner gives a pod without one
-    (harness/runner/scenario.go, decodeManifest), so that the extender server can name preemption
-    victims that node-cache-capable requests carry by UID only."""
+    """Pod UID -> pod key for every pod (the timeline's created pods too), with the UID the runner gives
+    a pod without one (harness/runner/scenario.go, decodeManifest), so that the extender server can name
+    preemption victims that node-cache-capable requests carry by UID only."""
     uids = {}
-    for manifest in (*scenario.pods, *scenario.workload):
+    for manifest in (*scenario.pods, *scenario.workload, *created(scenario.timeline, "Pod")):
         key = pod_key(manifest)
         namespace, name = key.split("/", 1)
         uids[(manifest.get("metadata") or {}).get("uid") or f"uid-pod-{namespace}-{name}"] = key

@@ -22,6 +22,7 @@ from pathlib import Path
 from .. import paths
 from ..core.progress import say
 from .cache import evict, touch
+from .coverage import MARKER
 from .script import run_build_script
 from .spec import BuildSpec, BuildSpecError, GoModule, PluginRegistration
 
@@ -211,6 +212,7 @@ def build(spec: BuildSpec, *, control_plane: bool = False, driver: bool = False,
                                                 ("--control-plane", control_plane, bin_dir / "kube-apiserver"))
               if wanted and not binary.is_file()]
     mod = directory / "mod"
+    covered = sorted({p.package for p in spec.plugins})  # the user's plugin packages, instrumented
     cached = done.is_file() and result.runner.is_file() and result.kube_scheduler.is_file()
     if cached and not extras:  # silent: a cache hit is not slow work (`sched-conformance cache list` shows it)
         touch(directory)
@@ -226,14 +228,17 @@ def build(spec: BuildSpec, *, control_plane: bool = False, driver: bool = False,
             plugins = ", ".join(p.describe() for p in spec.plugins) or "no plugins of your own"
             _log(f"building Kubernetes {version} with {plugins} in {directory}")
             _prepare(spec, version, mod)
-        code, text = run_build_script(["bash", paths.harness() / "build.sh", "--mod", mod, "--out", bin_dir, *extras],
-                                      prefix="sched-conformance build")
+        cover = ["--cover", ",".join(covered)] if covered else []  # builds/coverage.py reports on them
+        code, text = run_build_script(["bash", paths.harness() / "build.sh", "--mod", mod, "--out", bin_dir, *extras,
+                                       *cover], prefix="sched-conformance build")
         if code != 0:
             raise BuildError(f"{_explain(text, spec, mod)}\n{text.strip()}")
     except BaseException:
         if not cached:
             shutil.rmtree(directory, ignore_errors=True)
         raise
+    if covered:
+        (bin_dir / MARKER).write_text("\n".join(covered) + "\n")
     done.write_text(json.dumps({"k8sVersion": version, "modules": [m.describe() for m in spec.modules],
                                 "plugins": [p.describe() for p in spec.plugins], "imports": list(spec.imports)},
                                indent=2))

@@ -43,6 +43,13 @@ class OwnScheduler:
         from .builder import build
         return build(self.spec).runner
 
+    def module_dir(self) -> Path | None:
+        """The build's Go module (where the user's import paths resolve), or None without a build."""
+        if not self.builds:
+            return None
+        from .builder import build
+        return build(self.spec).directory / "mod"
+
     def kube_scheduler(self) -> Path:
         from .builder import build
         return build(self.spec).kube_scheduler
@@ -64,6 +71,14 @@ class OwnScheduler:
     def objects_hook(self) -> Any:
         """The `--objects` hook (a strategy of `generators.Extras`, or a function Scenario -> one), or None."""
         return load_hook(self.spec.objects) if self.spec.objects else None
+
+    def domain(self) -> Any:
+        """The vocabulary the generators add to scenarios (generators.Domain): the `[domain]` table and what
+        the registered plugins' sources compare against."""
+        from generators import Domain
+
+        from .vocabulary import extract
+        return Domain.from_mapping(self.spec.domain).merged(extract(self.spec))
 
     def user_extenders(self) -> list[dict[str, Any]]:
         """The config's extenders[] entries (the user's running extenders), as written."""
@@ -182,7 +197,8 @@ def resolve(*, modules: list[str] = (), plugins: list[str] = (), imports: list[s
             raise OwnSchedulerError(f"--extender {url!r}: give the extender's http:// URL prefix, e.g. "
                                     "http://127.0.0.1:8888/scheduler (the suite calls <prefix>/filter and "
                                     "<prefix>/prioritize)")
-    if spec.empty and spec.scheduler_config is None and spec.objects is None and not spec.crds and not extenders:
+    if (spec.empty and spec.scheduler_config is None and spec.objects is None and not spec.crds and not spec.domain
+            and not extenders):
         return None
     return OwnScheduler(spec, tuple(extenders))
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import re
 import tomllib
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Mapping
 
@@ -26,7 +26,7 @@ _IMPORT_PATH = re.compile(r"[A-Za-z0-9][A-Za-z0-9._~/-]*[A-Za-z0-9_]")
 _VERSION = re.compile(r"v?(1\.\d+\.\d+)")
 _MODULE_VERSION = re.compile(r"v\d+\.\d+\.\d+(-[0-9A-Za-z.-]+)?(\+incompatible)?")
 _HOOK = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*:[A-Za-z_][A-Za-z0-9_]*")
-KEYS = ("go-modules", "go-plugins", "go-imports", "k8s-version", "scheduler-config", "objects", "crds")
+KEYS = ("go-modules", "go-plugins", "go-imports", "k8s-version", "scheduler-config", "objects", "crds", "domain")
 
 
 class BuildSpecError(ConformanceError):
@@ -74,6 +74,9 @@ class BuildSpec:
     # scenarios (`package.module:name`), and the CRD files the cluster backend installs for them.
     objects: str | None = None
     crds: tuple[Path, ...] = ()
+    # The `[domain]` table: labels, annotations, taints and extended resources the generators draw
+    # (generators.Domain), beside what the modules' sources show (builds/vocabulary.py).
+    domain: Mapping[str, Any] = field(default_factory=dict)
     origin: str = "flags"
     extra: Mapping[str, Any] = field(default_factory=dict)
 
@@ -210,10 +213,17 @@ def load_table(table: Mapping[str, Any], *, base: Path, origin: str) -> BuildSpe
     for key in ("go-modules", "go-plugins", "go-imports", "crds"):
         if not isinstance(table.get(key, []), list) or not all(isinstance(v, str) for v in table.get(key, [])):
             raise BuildSpecError(f"{origin}: {key} must be a list of strings")
-    return make_spec(modules=table.get("go-modules", []), plugins=table.get("go-plugins", []),
+    domain = table.get("domain", {})
+    if domain:
+        from generators import Domain, DomainError
+        try:
+            Domain.from_mapping(domain, "domain")
+        except DomainError as exc:
+            raise BuildSpecError(f"{origin}: {exc}") from None
+    return replace(make_spec(modules=table.get("go-modules", []), plugins=table.get("go-plugins", []),
                      imports=table.get("go-imports", []), k8s_version=table.get("k8s-version"),
                      scheduler_config=table.get("scheduler-config"), objects=table.get("objects"),
-                     crds=table.get("crds", []), base=base, origin=origin)
+                     crds=table.get("crds", []), base=base, origin=origin), domain=dict(domain))
 
 
 def load_file(path: str | Path) -> BuildSpec:

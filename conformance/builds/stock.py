@@ -18,7 +18,7 @@ from .script import run_build_script
 
 # build.sh's flags that make each binary.
 _FLAGS = {
-    "runner": (), "kube-scheduler": (),
+    "runner": (), "kube-scheduler": (), "vocabulary": ("--no-scheduler",),
     "driver": ("--no-scheduler", "--driver"), "driver-race": ("--no-scheduler", "--race-driver"),
     "kube-apiserver": ("--no-scheduler", "--control-plane"), "etcd": ("--no-scheduler", "--control-plane"),
     **{name: ("--no-scheduler", "--kind") for name in ("kind", "kubectl", "kubelet", "kubeadm",

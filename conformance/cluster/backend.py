@@ -116,6 +116,9 @@ class ClusterBackend:
     def run(self, scenario: Scenario) -> Outcome:
         if self._closed:
             raise BackendFailure("the cluster backend is closed; create a new one")
+        if scenario.timeline:  # refused rather than run as a still picture, until it applies them (issue 29)
+            raise BackendFailure("the cluster backend does not apply a scenario's timeline yet; run timelines "
+                                 "with --backend reference")
         self._count += 1
         nsmap = NamespaceMap.of(self.run_id, self._count, scenario_namespaces(scenario))
         with self._one_at_a_time():

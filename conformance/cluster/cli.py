@@ -89,7 +89,7 @@ def _down(args: argparse.Namespace) -> int:
     if args.cluster == "kind":
         from . import kind
         args.kind_name = args.kind_name or kind.default_name()
-        for line in kind.delete(args.kind_name) or [f"no kind cluster {args.kind_name}"]:
+        for line in kind.delete(args.kind_name, state=_state(args)) or [f"no kind cluster {args.kind_name}"]:
             print(line)
         return 0
     for line in ControlPlane(_state(args), binaries=args.bin_dir).down():

@@ -1,10 +1,12 @@
 """`--cluster kind`: a kind cluster on the offline node image, created or reused, or the reason it cannot run.
 
-The kind CLI is the one `harness/build.sh --kind` builds from its Go module (harness/bin/kind), else
-`kind` on PATH. The node image comes from kind-node/build-image.sh (kind_image.py): everything is
-built here, nothing is pulled. A cluster is "ours" when its nodes run that image; a cluster of the
-same name that is not ours is never reused or deleted. A create that fails or is interrupted
-deletes what it made; `tied` clusters are also deleted when this process dies (kind_watchdog.py).
+The cluster is pytest-kind's `KindCluster` (kind_cluster.py), so that a user's test can have it as
+pytest-kind's `kind_cluster` fixture (kind_fixture.py). The kind CLI is the one `harness/build.sh --kind`
+builds from its Go module (harness/bin/kind), else `kind` on PATH; kubectl is built beside it. The node
+image comes from kind-node/build-image.sh (kind_image.py): everything is built here, nothing is pulled or
+downloaded. A cluster is "ours" when its nodes run that image; a cluster of the same name that is not ours
+is never reused or deleted. A create that fails or is interrupted deletes what it made; `tied` clusters
+are also deleted when this process dies (kind_watchdog.py).
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ import signal
 import subprocess
 import time
 from pathlib import Path
-from typing import Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 from .. import paths
 from ..core.errors import BackendUnavailable
@@ -23,10 +25,15 @@ from . import kind_image
 from .kind_watchdog import Watchdog
 from .state import StateDir, bin_dir
 
+if TYPE_CHECKING:
+    from .kind_cluster import OfflineKindCluster
+
 DEFAULT_NAME = "sched-conformance"
 NAME_ENV = "SCHED_CONFORMANCE_KIND_NAME"  # another cluster name for --cluster kind (tests use their own)
 CLUSTER_LABEL = "io.x-k8s.kind.cluster"  # kind labels every node container with its cluster's name
 CREATE_TIMEOUT = 600
+NO_PYTEST_KIND = ("kind clusters are pytest-kind's KindCluster, and pytest-kind is not installed: "
+                  "pip install 'kube-scheduler-conformance[kind]'")
 
 Runner = Callable[[list[str]], "subprocess.CompletedProcess[str]"]
 
@@ -66,13 +73,12 @@ def kind_command(which: Callable[[str], str | None] = shutil.which) -> str | Non
     return str(built) if built.is_file() else which("kind")
 
 
-def _build_kind() -> Path:
-    from ..builds.stock import stock_binary
-    return stock_binary("kind")
-
-
 def unavailable_reason(*, which: Callable[[str], str | None] = shutil.which, run: Runner = _run) -> str | None:
     """None when kind can run here; otherwise what is missing and the command that fixes it."""
+    try:
+        import pytest_kind  # noqa: F401
+    except ImportError:
+        return NO_PYTEST_KIND
     setup = kind_image.docker_setup_command()
     if which("docker") is None:
         return f"kind needs Docker: the `docker` command is not on PATH (as root: {setup} --install)"
@@ -124,89 +130,69 @@ def hide_node(name: str, run: Runner = _run) -> None:
                                      f"`sched-conformance cluster down --cluster kind --kind-name {name}` and retry")
 
 
-def delete(name: str, *, run: Runner = _run, which: Callable[[str], str | None] = shutil.which) -> list[str]:
+def _cluster(name: str, *, state: StateDir | None = None, image: str | None = None, run: Runner = _run,
+             which: Callable[[str], str | None] = shutil.which, create: Runner = _run_group) -> OfflineKindCluster:
+    from .kind_cluster import OfflineKindCluster
+    state = state or StateDir.default()
+    state.root.mkdir(parents=True, exist_ok=True)
+    return OfflineKindCluster(name, kind=kind_command(which), kubeconfig=state.root / f"kind-{name}.kubeconfig",
+                              image=image, run=run, create=create)
+
+
+def delete(name: str, *, state: StateDir | None = None, run: Runner = _run,
+           which: Callable[[str], str | None] = shutil.which) -> list[str]:
     """Delete cluster `name` if it is ours; what was removed, one line each."""
     if not check_ours(name, run):
         return []
-    kind = kind_command(which)
-    if kind:
-        run([kind, "delete", "cluster", "--name", name])
-    left = list(node_images(name, run))
-    if left:  # no kind binary, or kind failed half-way: the containers are all there is to a kind cluster
-        run(["docker", "rm", "-f", "-v", *left])
+    _cluster(name, state=state, run=run, which=which).delete()
     return [f"deleted kind cluster {name}"]
 
 
-def delete_until_gone(name: str, *, run: Runner = _run, which: Callable[[str], str | None] = shutil.which,
-                      quiet: float = 3.0, timeout: float = 60.0, sleep: Callable[[float], None] = time.sleep) -> None:
-    """Delete cluster `name` until no node container of it has appeared for `quiet` seconds."""
-    deadline = time.monotonic() + timeout
-    empty_since: float | None = None
-    while time.monotonic() < deadline:
-        if node_images(name, run):
-            delete(name, run=run, which=which)
-            empty_since = None
-        elif empty_since is None:
-            empty_since = time.monotonic()
-        elif time.monotonic() - empty_since >= quiet:
-            return
-        sleep(0.5)
-
-
-def ensure_cluster(name: str | None = None, *, config: Path | None = None, state: StateDir | None = None,
-                   run: Runner = _run, which: Callable[[str], str | None] = shutil.which,
-                   progress: Callable[[str], None] | None = None, tied: bool = False, create: Runner = _run_group,
-                   build: Callable[..., str] = kind_image.build_image) -> tuple[str, str]:
-    """(kubeconfig path, context) of our kind cluster `name`, created unless it exists.
-
-    `tied`: a cluster created here is deleted when this process ends, however it ends (a cluster
-    that existed already is left as it was)."""
+def open_cluster(name: str | None = None, *, config: Path | None = None, state: StateDir | None = None,
+                 run: Runner = _run, which: Callable[[str], str | None] = shutil.which,
+                 progress: Callable[[str], None] | None = None, tied: bool = False, create: Runner = _run_group,
+                 build: Callable[..., str] = kind_image.build_image) -> tuple[OfflineKindCluster, bool]:
+    """Our kind cluster `name` (pytest-kind's KindCluster), created unless it exists, and whether it was
+    created here. `tied`: a cluster created here is deleted when this process ends, however it ends (a
+    cluster that existed already is left as it was)."""
     say = progress or (lambda _msg: None)
     name = name or default_name()
     reason = unavailable_reason(which=which, run=run)
     if reason:
         raise BackendUnavailable(reason)
-    kind = kind_command(which) or str(_build_kind())
     state = state or StateDir.default()
-    kubeconfig = state.root / f"kind-{name}.kubeconfig"
-    kubeconfig.parent.mkdir(parents=True, exist_ok=True)
+    cluster = _cluster(name, state=state, run=run, which=which, create=create)
+    cluster.ensure_kind()
     # xdist workers (or concurrent sessions) get here at once: one creates the cluster or writes the
     # shared kubeconfig at a time, and the others find the cluster there.
     with state.lock(f"kind-{name}.lock"):
         if check_ours(name, run):
-            exported = run([kind, "export", "kubeconfig", "--name", name, "--kubeconfig", str(kubeconfig)])
-            if exported.returncode != 0:
-                raise BackendUnavailable(f"kind cluster {name} exists but its kubeconfig cannot be exported: "
-                                         f"{_last_line(exported.stderr)}; `sched-conformance cluster down "
-                                         f"--cluster kind` removes it")
+            cluster.reuse()
             say(f"reusing kind cluster {name}")
             hide_node(name, run)
-            return str(kubeconfig), f"kind-{name}"
-        image = build(progress=say)
+            return cluster, False
+        cluster.image = build(progress=say)
         if tied:
-            Watchdog.start(name, kind)
-        argv = [kind, "create", "cluster", "--name", name, "--image", image, "--kubeconfig", str(kubeconfig),
-                "--config", str(config or configs() / "offline.yaml")]
-        say(f"creating kind cluster {name} with {image}")
+            Watchdog.start(name, str(cluster.kind_path))
+        say(f"creating kind cluster {name} with {cluster.image}")
         start = time.monotonic()
         try:
-            created = create(argv)
-        except BaseException:
-            # Ctrl-C or timeout: kind may have made containers already, and a `docker run` it had sent
-            # may still land in the daemon after kind is gone: delete until nothing shows up for a while.
-            say(f"interrupted: deleting the half-made kind cluster {name}")
-            delete_until_gone(name, run=run, which=which)
+            cluster.create(config or configs() / "offline.yaml")
+        except BackendUnavailable:
             raise
-        if created.returncode != 0:
-            delete(name, run=run, which=which)
-            raise BackendUnavailable(f"`kind create cluster --name {name}` failed: {_last_line(created.stderr)} "
-                                     f"(the half-made cluster is removed; `{' '.join(argv)} --retain` keeps it "
-                                     f"for `docker logs {name}-control-plane`)")
+        except BaseException:  # Ctrl-C or the timeout: create() has deleted what kind had made
+            say(f"interrupted: deleted the half-made kind cluster {name}")
+            raise
         hide_node(name, run)
         say(f"kind cluster {name} created in {time.monotonic() - start:.1f} s")
-    return str(kubeconfig), f"kind-{name}"
+    return cluster, True
 
 
-__all__ = ["DEFAULT_NAME", "NAME_ENV", "check_ours", "default_name", "delete", "ensure_cluster",
-           "kind_command",
-           "node_images", "unavailable_reason"]
+def ensure_cluster(name: str | None = None, **options: Any) -> tuple[str, str]:
+    """(kubeconfig path, context) of our kind cluster `name`, created unless it exists (options: open_cluster's)."""
+    cluster, _ = open_cluster(name, **options)
+    return str(cluster.kubeconfig_path), f"kind-{cluster.name}"
+
+
+__all__ = ["DEFAULT_NAME", "NAME_ENV", "NO_PYTEST_KIND", "check_ours", "default_name", "delete", "ensure_cluster",
+           "kind_command", "node_images", "open_cluster", "unavailable_reason"]

@@ -58,7 +58,8 @@ class PluginDriver:
         return frozenset(self.info.get("points") or ())
 
     def start(self) -> PluginDriver:
-        env = {**os.environ, **(RACE_ENV if self.race else {})}
+        from ..builds.coverage import driver_env
+        env = {**os.environ, **(RACE_ENV if self.race else {}), **driver_env(self.binary)}
         self._proc = subprocess.Popen([str(self.binary)], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                       stderr=subprocess.PIPE, text=True, bufsize=1, env=env)
         self._drainer = threading.Thread(target=self._drain, daemon=True)

@@ -10,7 +10,7 @@ from typing import Any
 from hypothesis import strategies as st
 from hypothesis.strategies import SearchStrategy
 
-from generators import clusters, nodes, pods
+from generators import clusters, decorate_node, decorate_pod, nodes, pods
 from generators.pools import NODE_NAMES
 
 from .inputs_target import draw_pod_update, lowered_pod, relaxed_pods
@@ -97,13 +97,29 @@ def _nodes(name: str) -> SearchStrategy[Manifest]:
     return nodes(name=name)
 
 
+class _Vocabulary:
+    """The user's vocabulary (generators.Domain) the inputs carry, set once per session by `use_domain`."""
+    domain: Any = None
+
+
+def use_domain(domain: Any) -> None:
+    """Decorate every drawn input with `domain` (the plugins' own labels, taints, resources), or stop (None)."""
+    _Vocabulary.domain = domain or None
+
+
 @st.composite
 def plugin_inputs(draw: Any) -> PluginInput:
     """A cluster of 1 to 3 nodes with up to 4 bound pods and a pod to schedule; shrinks towards one empty node
-    and the simplest pod."""
+    and the simplest pod. With a domain (`use_domain`), some of its vocabulary is drawn onto them."""
     cluster = draw(_CLUSTERS)
     names = tuple(n["metadata"]["name"] for n in cluster.nodes)
-    return PluginInput(cluster.nodes, cluster.pods, draw(_pods(name="pod-0", nodes=names, gates=False)))
+    inp = PluginInput(cluster.nodes, cluster.pods, draw(_pods(name="pod-0", nodes=names, gates=False)))
+    domain = _Vocabulary.domain
+    if domain is None:
+        return inp
+    return PluginInput(tuple(decorate_node(draw, n, domain) for n in inp.nodes),
+                       tuple(decorate_pod(draw, p, domain, pending=False) for p in inp.pods),
+                       decorate_pod(draw, inp.pod, domain, pending=True))
 
 
 @st.composite

@@ -20,7 +20,9 @@ class ContractSession:
     """Drivers for the own scheduler (`own`, an OwnScheduler or None for the stock one), started on first use."""
 
     def __init__(self, own: Any = None) -> None:
+        from .inputs import use_domain
         self.own = own
+        use_domain(own.domain() if own is not None else None)  # the plugins' own vocabulary in every input
         self._drivers: dict[tuple[str, bool], PluginDriver] = {}
         self._plugins: tuple[str, ...] | None = None
         self.searches = SharedSearches()

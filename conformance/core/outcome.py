@@ -45,6 +45,8 @@ class Outcome:
     observed: tuple[Mapping[str, Any], ...] = ()
     # Calls of the user's own extenders through the suite's recording proxy (conformance/extender/proxy.py).
     exchanges: tuple[Mapping[str, Any], ...] = ()
+    # The scenario's timeline events that applied, in order: {"index": i, "at": virtual seconds}.
+    timeline: tuple[Mapping[str, Any], ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         return {"backend": self.backend, "kubernetesVersion": self.kubernetes_version,
@@ -53,7 +55,8 @@ class Outcome:
                 "events": [dict(e) for e in self.events], "trace": [dict(r) for r in self.trace],
                 "plugins": {k: dict(v) for k, v in self.plugins.items()},
                 **({"observed": [dict(r) for r in self.observed]} if self.observed else {}),
-                **({"exchanges": [dict(e) for e in self.exchanges]} if self.exchanges else {})}
+                **({"exchanges": [dict(e) for e in self.exchanges]} if self.exchanges else {}),
+                **({"timeline": [dict(e) for e in self.timeline]} if self.timeline else {})}
 
     def to_json(self, indent: int | None = 2) -> str:
         return json.dumps(self.to_dict(), indent=indent)
@@ -65,7 +68,7 @@ class Outcome:
                    bindings=tuple(d.get("bindings") or ()), deleted=tuple(d.get("deleted") or ()),
                    events=tuple(d.get("events") or ()), trace=tuple(d.get("trace") or ()),
                    plugins=dict(d.get("plugins") or {}), observed=tuple(d.get("observed") or ()),
-                   exchanges=tuple(d.get("exchanges") or ()))
+                   exchanges=tuple(d.get("exchanges") or ()), timeline=tuple(d.get("timeline") or ()))
 
     # --- trace queries used by invariants -------------------------------------------------------
 

@@ -91,12 +91,14 @@ def _diff(args: argparse.Namespace, sides: tuple[Any, Any], backends: Any, build
     from .report import DiffResult
     from .scenarios import fixed_scenarios
     from .sides import log
+    from ..builds.own_scheduler import OwnScheduler
     base = None
     if args.conformance_scheduler_config or args.conformance_own_scheduler:
-        from ..builds.own_scheduler import OwnScheduler
         base = OwnScheduler(sides[0].spec).base_config(backends.a)
+    # Both versions' vocabularies: a label only the new version reads must be drawn too.
+    domain = OwnScheduler(sides[0].spec).domain().merged(OwnScheduler(sides[1].spec).domain())
     start = time.monotonic()
-    drawn = list(fixed_scenarios(args.profile, base=base, only=tuple(args.only), progress=log))
+    drawn = list(fixed_scenarios(args.profile, base=base, domain=domain, only=tuple(args.only), progress=log))
     log(f"{len(drawn)} scenarios drawn in {time.monotonic() - start:.0f} s; running them on both sides")
     found, tally = run_all(backends, drawn, progress=log)
     groups = group(found)

@@ -86,10 +86,10 @@ def _weight(scenario: Scenario) -> int:
 
 
 def candidates(scenario: Scenario) -> Iterator[Scenario]:
-    """Smaller variants: one workload pod, bound pod, node (with its pods), object, pod script or probe
-    placement fewer; each a valid scenario."""
+    """Smaller variants: one timeline event, workload pod, bound pod, node (with its pods), object, pod
+    script or probe placement fewer; each a valid scenario."""
     data = scenario.to_dict()
-    for section in ("workload", "pods", "objects"):
+    for section in ("timeline", "workload", "pods", "objects"):
         items = data.get(section) or []
         for i in range(len(items)):
             if section == "workload" and len(items) == 1:

@@ -51,9 +51,12 @@ def draw_fixed(strategy: SearchStrategy[Scenario], count: int, name: str) -> lis
     return list(out.values())
 
 
-def sources(base: Any = None) -> dict[str, Callable[[], SearchStrategy[Scenario]]]:
+def sources(base: Any = None, domain: Any = None) -> dict[str, Callable[[], SearchStrategy[Scenario]]]:
     """Name -> strategy: each distinct situation once (under the first invariant that uses it) and "general".
-    On the user's config (`base`) only the general scenarios: a situation brings its own config."""
+    On the user's config (`base`) only the general scenarios: a situation brings its own config. The user's
+    vocabulary (`domain`, a generators.Domain) decorates the general scenarios."""
+    from generators import with_domain
+
     from ..differential import scenarios_for
     from ..invariants import REGISTRY
     out: dict[str, Callable[[], SearchStrategy[Scenario]]] = {}
@@ -63,15 +66,15 @@ def sources(base: Any = None) -> dict[str, Callable[[], SearchStrategy[Scenario]
         if situation is not None and id(situation) not in seen:
             seen.add(id(situation))
             out[inv.id] = situation.strategy
-    out["general"] = lambda: scenarios_for(extenders=True, base=base)
+    out["general"] = lambda: with_domain(scenarios_for(extenders=True, base=base), domain)
     return out
 
 
-def fixed_scenarios(profile: str, *, base: Any = None, only: tuple[str, ...] = (),
+def fixed_scenarios(profile: str, *, base: Any = None, domain: Any = None, only: tuple[str, ...] = (),
                     progress: Callable[[str], None] = lambda _: None) -> Iterator[Drawn]:
     """The diff's scenario list for `profile`: a tenth of its examples per situation, its count of general ones."""
     count = for_profile(profile).max_examples
-    known = sources(base)
+    known = sources(base, domain)
     unknown = [name for name in only if name not in known]
     if unknown:
         raise ConformanceError(f"--only {unknown[0]}: no such scenario source; the sources are "

@@ -12,9 +12,10 @@ compares, for each pod, only what neither can reach:
   attempt included): the multiset of
   probe records (plugin, point, node, code), ignoring order, time and PreEnqueue calls (how often a
   pod is moved between queues is the queue's business); on the attempt whose choice was open, the
-  calls after host selection are left out (they depend on the node); where a Filter or Score call
-  failed the attempt, or filtering stops at the first feasible node, only which plugins failed with
-  which code counts at that point (upstream evaluates nodes in parallel and cancels the rest);
+  calls after host selection are left out (they depend on the node); where a Filter, Score
+  or NormalizeScore call failed the attempt, or filtering stops at the first feasible node, only which
+  plugins failed with which code counts at that point (upstream evaluates nodes, and normalizes plugins,
+  in parallel and cancels the rest);
 - the chosen node, when the traced scores give a single best node in both runs;
 - when neither run made an open choice and the pod had the same attempts in both: its phase,
   PodScheduled reason and FitError message.
@@ -35,7 +36,7 @@ from ..invariants.attempts import extender_config
 from ..invariants.scoring import normalized_scores
 
 AFTER_SELECTION = ("Reserve", "Unreserve", "Permit", "Allow", "Reject", "PreBindPreFlight", "PreBind", "Bind", "PostBind")
-PARALLEL = ("Filter", "Score")
+PARALLEL = ("Filter", "Score", "NormalizeScore")  # NormalizeScore: in parallel over plugins
 REJECTIONS_AT = {"Filter": ("Unschedulable", "UnschedulableAndUnresolvable", "Pending")}
 SCORE_SCALE = 10  # MaxNodeScore / MaxExtenderPriority
 
@@ -135,8 +136,9 @@ def _start(run: Run, pod: str, attempt: int) -> int:
 
 
 def errored_in_parallel(records: Iterable[Mapping[str, Any]]) -> set[str]:
-    """Points evaluated in parallel over nodes (Filter, Score) where a call failed the attempt: upstream
-    then cancels the calls still running, so how many other nodes got a call is not determined."""
+    """Points evaluated in parallel (Filter and Score over nodes, NormalizeScore over plugins: framework.go
+    normalizeScores) where a call failed the attempt: upstream then cancels the calls still running, so how
+    many other calls were made is not determined."""
     return {r["point"] for r in records if r["point"] in PARALLEL
             and r.get("code") not in ("Success", *REJECTIONS_AT.get(r["point"], ()))}
 
@@ -264,9 +266,20 @@ def _compare_result(a: Run, b: Run, pod: str) -> Disagreement | None:
     if reason_a != reason_b:
         return Disagreement("the PodScheduled reason", pod, reason_a, reason_b, "status-text")
     msg_a, msg_b = (ra.condition or {}).get("message", ""), (rb.condition or {}).get("message", "")
-    if reason_a == "Unschedulable" and msg_a.startswith("0/") and msg_b.startswith("0/") and msg_a != msg_b:
+    if reason_a == "Unschedulable" and msg_a.startswith("0/") and msg_b.startswith("0/") and (
+            _dry_run_errors_unordered(msg_a) != _dry_run_errors_unordered(msg_b)):
         return Disagreement("the FitError message", pod, msg_a, msg_b, "status-text")
     return None
+
+
+def _dry_run_errors_unordered(message: str) -> tuple[str, tuple[str, ...]]:
+    """A FitError message with preemption's errors as a multiset: the dry run checks candidate nodes in parallel
+    and appends each node's error as its worker finishes (preemption.go DryRunPreemption), so their order in
+    the aggregate's "[a, b]" (apimachinery errors.go aggregate.Error) is a race."""
+    head, bracket, errors = message.partition("preemption: [")
+    if not bracket or not errors.endswith("]"):
+        return message, ()
+    return head, tuple(sorted(errors[:-1].split(", ")))
 
 
 # Not in the registry: it checks two runs, not one. Reports and reproducers show it like an invariant.

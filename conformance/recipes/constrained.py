@@ -3,8 +3,8 @@
 The general scenarios carry every feature rarely (a tainted node in one draw of seven, host ports
 in one pod of seven), so the binding a rule governs is rare. Here the default profile schedules
 1-4 pods on 1-3 nodes where the constraint is always present: tainted nodes and tolerations, node
-selectors, an unschedulable node, host ports (sidecars and wildcard IPs included), tight nodes
-with init containers, sidecars and overhead, required pod (anti-)affinity, DoNotSchedule spread
+selectors, an unschedulable node, host ports (sidecars and wildcard IPs included), tight nodes (of 1-2 cores
+or 96-192) with init containers, sidecars and overhead, required pod (anti-)affinity, DoNotSchedule spread
 constraints shared by pods of one app; and, for liveness, a mix of them that leaves pods pending.
 """
 
@@ -70,10 +70,15 @@ def _host_port(draw, pod: dict) -> None:
         spec["containers"][0]["ports"] = [port]
 
 
-def _requests(draw, pod: dict) -> None:
-    """CPU asked by containers, init containers or a sidecar (the sum or the max, as upstream counts)."""
+def _cores(milli: int) -> str:
+    return str(milli // 1000) if milli % 1000 == 0 else f"{milli}m"
+
+
+def _requests(draw, pod: dict, scale: int) -> None:
+    """CPU asked by containers, init containers or a sidecar (the sum or the max, as upstream counts), `scale`
+    times a quarter to one and a half cores."""
     spec = pod["spec"]
-    cpu = lambda: {"requests": {"cpu": _pick(draw, ("500m", "1", "1500m", "250m"))}}  # noqa: E731
+    cpu = lambda: {"requests": {"cpu": _cores(scale * _pick(draw, (500, 1000, 1500, 250)))}}  # noqa: E731
     spec["containers"][0]["resources"] = cpu()
     kind = _pick(draw, ("none", "init", "sidecar", "overhead"))
     if kind in ("init", "sidecar"):
@@ -136,11 +141,14 @@ class Constrained:
         bound = [copy.deepcopy(p) for p in cluster.pods]
         names = [n["metadata"]["name"] for n in nodes]
         feature = self.feature
+        # Tight nodes of 1-2 cores, or (for resources) the same tightness on the largest machines (96-192 cores).
+        scale = (96 if _chance(draw, 50) else 1) if feature == "resources" else 1
         for i, node in enumerate(nodes):
             if feature in ("affinity", "spread") and _chance(draw, 85):
                 node["metadata"]["labels"][ZONE] = _pick(draw, ZONES[:2])
             if feature in ("resources", "liveness"):
-                node["status"]["allocatable"]["cpu"] = node["status"]["capacity"]["cpu"] = _pick(draw, ("2", "1"))
+                node["status"]["allocatable"]["cpu"] = node["status"]["capacity"]["cpu"] = _cores(
+                    scale * _pick(draw, (2000, 1000)))
             if feature == "taints" and (i == 0 or _chance(draw, 40)) or feature == "liveness" and _chance(draw, 30):
                 _taint(draw, node)
             if feature == "unschedulable" and (i == 0 or _chance(draw, 10)):
@@ -160,6 +168,9 @@ class Constrained:
             for key in ("affinity",) if feature == "liveness" else (
                     "nodeSelector", "affinity", "topologySpreadConstraints", "tolerations"):
                 spec.pop(key, None)
+            if feature == "affinity":  # requests at real magnitudes often fit no node: they would decide instead
+                for c in (*spec.get("initContainers", ()), *spec["containers"]):
+                    c.pop("resources", None)
             if feature in ("taints", "unschedulable") and _chance(draw, 40):
                 spec["tolerations"] = [_UNSCHEDULABLE_TOLERATION] if feature == "unschedulable" and _chance(
                     draw, 50) else [draw(tolerations())]
@@ -170,7 +181,7 @@ class Constrained:
             if pairs and not _chance(draw, 40):
                 _prefer_first_node(pod)
             if feature in ("resources", "liveness"):
-                _requests(draw, pod)
+                _requests(draw, pod, scale)
             if feature in ("affinity", "spread"):
                 _labels(draw, pod)
             if feature == "affinity":

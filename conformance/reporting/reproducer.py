@@ -53,10 +53,13 @@ def write(directory: str | Path, scenario: Scenario, *, invariant: str, backend:
         f"# {'Difference' if invariant == 'diff' else 'Counterexample to'} `{invariant}`\n\n```\n{message}\n```\n\n"
         f"Reproduce with:\n\n```sh\n{command}\n```\n\n{RUN_FROM_ROOT if own_scheduler is not None else ''}"
         "On a cluster: `kubectl apply -f manifests.yaml` with a scheduler started from "
-        "`scheduler-config.yaml` (nodes are fake: they need `status` patched in, see docs/scenario.md).\n")
+        "`scheduler-config.yaml` (nodes are fake: they need `status` patched in, see docs/scenario.md).\n"
+        + (TIMELINE_NOTE if scenario.timeline else ""))
     return out
 
 
+TIMELINE_NOTE = ("\nThe scenario's `timeline` (in `scenario.json`) is not in `manifests.yaml`: on a cluster, "
+                 "apply its events in order while the scheduler works (docs/scenario.md, Timeline).\n")
 RUN_FROM_ROOT = (f"Run it from the project's root: the paths in `{OWN_SCHEDULER}` are relative to the directory the "
                  "failing run started in.\n\n")
 

@@ -18,9 +18,13 @@ WALL_CLOCK_DEADLINE = 4.5
 
 
 def for_backends(strategy: SearchStrategy[Scenario], backends: Iterable[Any], *,
-                 objects: Any = None) -> SearchStrategy[Scenario]:
-    """`strategy`, with what the user's `--objects` hook adds (their plugins' objects and pod labels), and
-    the wall-clock deadline unless every backend runs on virtual time."""
+                 objects: Any = None, domain: Any = None) -> SearchStrategy[Scenario]:
+    """`strategy`, with the user's vocabulary (`domain`: a generators.Domain) and what their `--objects` hook
+    adds (their plugins' objects and pod labels), and the wall-clock deadline unless every backend runs on
+    virtual time."""
+    if domain:
+        from generators import with_domain
+        strategy = with_domain(strategy, domain)
     if objects is not None:
         from generators import with_extras
         strategy = with_extras(strategy, objects)

@@ -38,7 +38,8 @@ def test_differential(conformance, request: pytest.FixtureRequest) -> None:
     # pods pops first), the order of the workload is itself an open choice: one pod per scenario.
     max_pods = 4 if all("creation-order" in b.capabilities for b in (backend, other)) else 1
     strategy = scenarios_for(extenders=extenders, max_pods=max_pods, base=base)
-    strategy = for_backends(strategy, [backend, other], objects=conformance.objects_hook())
+    strategy = for_backends(strategy, [backend, other], objects=conformance.objects_hook(),
+                            domain=conformance.domain())
     failure = find_disagreement(backend, other, strategy,
                                 profile=request.config.getoption("conformance_profile"),
                                 max_examples=request.config.getoption("conformance_max_examples"))

@@ -8,7 +8,8 @@ import pytest
 
 from conformance.reporting import reproducer
 from conformance.invariants import REGISTRY, select
-from conformance.pytest_plugin import hypothesis_statistics, record_exercised, reproducers_dir
+from conformance.pytest_plugin import reproducers_dir
+from conformance.reporting.summary import hypothesis_statistics, record_exercised
 from conformance.reporting.pytest_failure import fail
 from conformance.reporting.report import describe_failure
 from conformance.search import Exercised, default_strategy, find_violation
@@ -35,7 +36,8 @@ def test_invariant(invariant_id: str, conformance, request: pytest.FixtureReques
     with hypothesis_statistics(request.node):
         failure = find_violation(backend, inv, profile=request.config.getoption("conformance_profile"),
                                  strategy=for_backends(default_strategy(inv, conformance.base_config()), [backend],
-                                                       objects=conformance.objects_hook()),
+                                                       objects=conformance.objects_hook(),
+                                                       domain=conformance.domain()),
                                  max_examples=request.config.getoption("conformance_max_examples"),
                                  exercised=exercised)
     record_exercised(request.node, invariant_id, exercised.exercised, exercised.examples)

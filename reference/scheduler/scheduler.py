@@ -7,7 +7,7 @@ waiting on Permit, so several may overlap, as upstream's binding goroutines do. 
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Any, Generator, Iterable, Mapping, Sequence
+from typing import Any, Callable, Generator, Iterable, Mapping, Sequence
 
 from ..cycle_state import PODS_TO_ACTIVATE_KEY, CycleState
 from ..events import NODE, ActionType, ClusterEvent
@@ -118,11 +118,31 @@ class Scheduler:
         them and these changes move no pod (plugins read them at their next attempt)."""
         self.store.namespaces[namespace.name] = namespace
 
+    def update_namespace(self, namespace: Namespace) -> None:
+        self.store.namespaces[namespace.name] = namespace
+
+    def delete_namespace(self, name: str) -> None:
+        self.store.namespaces.pop(name, None)
+
     def add_pdb(self, pdb: PodDisruptionBudget) -> None:
         self.store.pdbs.append(pdb)
 
+    def update_pdb(self, pdb: PodDisruptionBudget) -> None:
+        self.store.pdbs = [pdb if _same(p, pdb) else p for p in self.store.pdbs]
+
+    def delete_pdb(self, namespace: str, name: str) -> None:
+        self.store.pdbs = [p for p in self.store.pdbs if (p.namespace, p.name) != (namespace, name)]
+
     def add_workload(self, workload: Workload) -> None:
         self.store.workload_objects.append(workload)
+
+    def update_workload(self, workload: Workload) -> None:
+        self.store.workload_objects = [workload if _same(w, workload) else w
+                                       for w in self.store.workload_objects]
+
+    def delete_workload(self, kind: str, namespace: str, name: str) -> None:
+        self.store.workload_objects = [w for w in self.store.workload_objects
+                                       if (w.kind, w.namespace, w.name) != (kind, namespace, name)]
 
     def add_pod(self, pod: Pod) -> None:
         """`addPod`: a bound pod joins the cache (AssignedPod/Add); an unbound one for a known
@@ -154,16 +174,22 @@ class Scheduler:
             self._update_pending_pod(old, pod)
 
     def delete_pod(self, pod: Pod) -> None:
-        self.store.delete_pod(pod)
+        """Someone else deleted the pod (an informer event, not a write of the plugins' client)."""
+        stored = self.store.pods.pop(pod.effective_uid, None)
+        if stored is not None:
+            self._on_pod_deleted(stored)
 
     # --- public API: running ------------------------------------------------------------------
 
-    def run_until_idle(self, deadline: float = DEFAULT_RUN_DEADLINE) -> None:
+    def run_until_idle(self, deadline: float = DEFAULT_RUN_DEADLINE,
+                       on_idle: Callable[[], bool] | None = None) -> None:
         """Schedule until nothing can progress before `deadline` virtual seconds from now.
 
-        Idle means: activeQ empty, no binding cycle able to proceed, and no timer or error backoff
-        due before the deadline. Pods waiting for a cluster event stay in unschedulablePods (the
-        5-minute leftover flush is not simulated while idle).
+        The run ends when activeQ is empty, no binding cycle is able to proceed, and no timer or error
+        backoff is due before the deadline. Pods waiting for a cluster event stay in unschedulablePods
+        (the 5-minute leftover flush is not simulated while idle). At that point, if the scheduler is
+        also `idle()`, `on_idle` may change the cluster (a timeline's idle event) and return True to
+        keep the run going.
         """
         end = self.clock.now() + deadline
         while True:
@@ -176,8 +202,15 @@ class Scheduler:
                 continue
             candidates = [t for t in (self.clock.next_deadline(), self.queue.next_backoff_expiry()) if t is not None]
             if not candidates or min(candidates) > end:
+                if on_idle is not None and self.idle() and on_idle():
+                    continue
                 return
             self.clock.advance_to(min(candidates))
+
+    def idle(self) -> bool:
+        """No cycle under way: no binding cycle (nor a pod waiting on Permit), no assumed pod, no pod in
+        activeQ or a backoff queue. Pods in unschedulablePods do not count."""
+        return not self._bindings and not self.assumed and self.queue.pending_count() == 0
 
     def schedule_one(self) -> bool:
         """`ScheduleOne`: pop one pod and run its scheduling cycle (its binding cycle runs until it first
@@ -502,6 +535,11 @@ def le_priority_precheck(pod: Pod):
     """`getLEPriorityPreCheck`: only pods of priority lower than or equal to `pod`'s."""
     priority = pod.priority or 0
     return lambda other: (other.priority or 0) <= priority
+
+
+def _same(a: PodDisruptionBudget | Workload, b: PodDisruptionBudget | Workload) -> bool:
+    return (type(a), getattr(a, "kind", ""), a.namespace, a.name) == (type(b), getattr(b, "kind", ""),
+                                                                        b.namespace, b.name)
 
 
 def _waiting_uids(fw: Framework) -> Iterable[str]:

@@ -121,3 +121,18 @@ def test_out_of_tree_names_are_read_as_opaque_plugins():
     assert scenario_config.unknown_plugins(config) == {"MyScore"}
     assert profile.points["score"] == (("Probe0", 1), ("MyScore", 3))
     assert profile.plugin_args["MyScore"] == {"anything": 1}
+
+
+def test_a_domain_table_alone_is_an_own_scheduler_and_reaches_the_generators(tmp_path):
+    (tmp_path / "pyproject.toml").write_text('[tool.sched-conformance.domain]\nresources = ["example.com/fpga"]\n'
+                                             '[tool.sched-conformance.domain.labels]\n"example.com/tier" = ["gold"]\n')
+    own = resolve(directory=tmp_path)
+    assert own is not None and not own.builds
+    domain = own.domain()  # no plugins registered: nothing to read from sources
+    assert dict(domain.labels) == {"example.com/tier": ("gold",)} and domain.resources == ("example.com/fpga",)
+
+
+def test_a_bad_domain_table_names_the_file_and_the_entry(tmp_path):
+    (tmp_path / "own.toml").write_text('[domain]\nresources = ["memory"]\n')
+    with pytest.raises(BuildSpecError, match=r"own\.toml: domain\.resources: 'memory' is not an extended resource"):
+        resolve(own_file=str(tmp_path / "own.toml"))

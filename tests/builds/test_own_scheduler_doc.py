@@ -57,6 +57,11 @@ def test_the_example_plugin_passes_the_ci_profile(user, tmp_path):
     # never applied on this config are reported as skipped with that reason, not as passed.
     assert re.search(r"observed-score-range: exercised in [1-9]\d*/100 examples", result.stdout), result.stdout[-3000:]
     assert "failed" not in result.stdout.splitlines()[-1]
+    # How much of the plugin's own code ran (section 13): its package, instrumented, reported with its report files.
+    reached = re.search(r"your plugins' code: (\d+) of (\d+) statements run", result.stdout)
+    assert reached and 0 < int(reached.group(1)) <= int(reached.group(2)), result.stdout[-3000:]
+    assert "example.com/sched-plugins/prefer:" in result.stdout
+    assert (user[1] / ".sched-conformance" / "coverage" / "profile.txt").is_file()
 
 
 def test_the_broken_plugin_is_named_and_its_reproducer_replays(user, tmp_path):

@@ -205,3 +205,11 @@ def test_a_kubelet_that_keeps_the_old_scheduler_running_is_restarted_once(monkey
     assert scheduler.stop()
     assert calls.count(["systemctl", "restart", "kubelet"]) == 1
     assert calls[-1] == ["pgrep", "-x", "kube-scheduler"]
+
+
+def test_kind_without_pytest_kind_says_how_to_install_it(monkeypatch):
+    import sys
+    monkeypatch.setitem(sys.modules, "pytest_kind", None)  # `import pytest_kind` raises ImportError
+    reason = kind.unavailable_reason(which=_which, run=FakeDocker())
+    assert reason == ("kind clusters are pytest-kind's KindCluster, and pytest-kind is not installed: "
+                      "pip install 'kube-scheduler-conformance[kind]'")

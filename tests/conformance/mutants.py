@@ -553,3 +553,20 @@ MUTANTS += [
            _each_framework(_equal_priority_victims)),
     Mutant("evict-on-every-candidate", "preemptor-nominated", _each_framework(_evict_on_every_candidate)),
 ]
+
+
+# --- real magnitudes: bugs only nodes larger than today's small draws show (issue 30) --------------
+
+def _fit_skipped_on_large_nodes(fw: Framework) -> None:
+    """NodeResourcesFit's Filter takes a shortcut: a node of more than 16 cores fits any pod."""
+    for pl in fw.filter_plugins:
+        if pl.name == "NodeResourcesFit":
+            def run(state, pod, node_info, original=pl.filter):
+                return SUCCESS if node_info.allocatable.milli_cpu > 16_000 else original(state, pod, node_info)
+            pl.filter = run
+
+
+MAGNITUDE_MUTANTS: list[Mutant] = [
+    Mutant("fit-skipped-on-large-nodes", "capacity-respected", _each_framework(_fit_skipped_on_large_nodes)),
+]
+MUTANTS += MAGNITUDE_MUTANTS

@@ -26,6 +26,7 @@ _FILES = {
     "notes.txt": b"a file where a directory belongs\n",
     "empty-kubeconfig.yaml": b"apiVersion: v1\nkind: Config\nclusters: []\ncontexts: []\nusers: []\n",
     "own.toml": b"go-modules = [\n",
+    "bad-domain.toml": b"[domain.labels]\n\"example.com/tier\" = [\"gold\", \"-silver\"]\n",
     # Score weights whose total could overflow int64 (a negative one): kube-scheduler refuses the config.
     "rejected.yaml": b"apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\nprofiles:\n"
                      b"- plugins:\n    score:\n      enabled:\n      - name: NodeResourcesFit\n        weight: -3\n",
@@ -49,6 +50,8 @@ ROWS = [
     ("run-missing-scheduler-config", ["run", "--scheduler-config", "missing.yaml"], "missing.yaml"),
     ("run-missing-own-scheduler", ["run", "--own-scheduler", "missing.toml"], "missing.toml"),
     ("run-own-scheduler-not-toml", ["run", "--own-scheduler", "own.toml"], "own.toml"),
+    ("run-domain-bad-label-value", ["run", "--own-scheduler", "bad-domain.toml"],
+     "domain.labels.'example.com/tier': value '-silver' is not a valid label value"),
     ("run-go-plugin-without-equals", ["run", "--go-plugin", "NoEquals"], "'NoEquals'"),
     ("run-go-plugin-bad-name", ["run", "--go-plugin", "my score=example.com/p.New"], "'my score' is not a plugin name"),
     ("check-plugin-go-plugin-in-tree-name", ["check-plugin", "--all", "--go-plugin", "NodeName=example.com/p.New"],

@@ -109,3 +109,36 @@ def test_check_plugin_under_W_error(tmp_path):
     proc = _run(tmp_path, *CLI, "check-plugin", "NodeResourcesFit", "--max-examples", "2", "--contract",
                 "plugin-no-panic", "--contract", "plugin-deterministic", "--", "-W", "error")
     _passed(proc, 2)
+
+
+KIND_USER_TEST = "def test_users_own(kind_cluster):\n    pass\n"
+
+
+def test_the_kind_fixture_option_gives_kind_cluster_the_suites_cluster(tmp_path):
+    """With --conformance-kind-fixture the `kind_cluster` tests get is the suite's (registered after pytest-kind's
+    plugin); without it, pytest-kind's own. Which one runs on a cluster: tests/cluster/test_kind_fixture.py."""
+    if importlib.util.find_spec("pytest_kind") is None:
+        pytest.fail("pytest-kind is not installed: `pip install -e '.[dev]'` (it is in the dev extra)")
+    (tmp_path / "test_user.py").write_text(KIND_USER_TEST)
+    argv = ["-m", "pytest", "-p", "no:cacheprovider", "--fixtures-per-test", "-v", "test_user.py"]
+    used = {option: [line for line in _run(tmp_path, *argv, *option).stdout.splitlines()
+                     if line.startswith("kind_cluster -- ")] for option in ((), ("--conformance-kind-fixture",))}
+    assert len(used[()]) == 1 and used[()][0].endswith(os.path.join("pytest_kind", "plugin.py:8")), used
+    ours = used[("--conformance-kind-fixture",)]
+    assert len(ours) == 1 and os.path.join("conformance", "cluster", "kind_fixture.py") in ours[0], used
+
+
+@pytest.mark.parametrize("args, message", [
+    (("-p", "no:pytest-kind"), "sched-conformance: --conformance-kind-fixture replaces pytest-kind's kind_cluster "
+                               "fixture, and pytest-kind is not loaded: pip install 'kube-scheduler-conformance[kind]' "
+                               "(and drop -p no:pytest-kind)"),
+    (("--kind-image", "kindest/node:v1.35.0"), "sched-conformance: --kind-image: --conformance-kind-fixture gives "
+                                               "kind_cluster the suite's kind, kubectl, image and kubeconfig; drop "
+                                               "--kind-image (or --conformance-kind-fixture for pytest-kind's own "
+                                               "cluster)"),
+], ids=["without-pytest-kind", "with-kind-image"])
+def test_the_kind_fixture_option_refuses_in_one_line(tmp_path, args, message):
+    (tmp_path / "test_user.py").write_text(KIND_USER_TEST)
+    proc = _run(tmp_path, "-m", "pytest", "-p", "no:cacheprovider", "--conformance-kind-fixture", *args, "test_user.py")
+    assert proc.returncode == 4 and proc.stderr.strip().splitlines() == [f"ERROR: {message}"], proc.stderr
+    assert {p.name for p in tmp_path.iterdir()} == {"test_user.py"}

@@ -10,10 +10,13 @@ from typing import Any, Callable, Iterator
 
 from generators._profiles import default_layout
 from reference.probe import PROBE_NAMES
+from reference import codec
 from reference.quantity import resource_value
+from reference.resources import pod_requests
 from reference.scenario import EXTENDER_SCRIPT_ANNOTATION, PROBE_SCRIPT_ANNOTATION, Scenario
 
 Detector = Callable[[Any], bool]
+GI, TI = 1024 ** 3, 1024 ** 4
 
 
 def _spec(pod) -> dict:
@@ -22,6 +25,18 @@ def _spec(pod) -> dict:
 
 def _containers(pod) -> list[dict]:
     return [*_spec(pod).get("initContainers", []), *_spec(pod)["containers"]]
+
+
+def _requested(pod, name: str) -> int:
+    """The pod's request of `name` as the scheduler sums it (containers, sidecars, init containers, overhead)."""
+    return pod_requests(codec.pod_from_manifest(pod)).get(name, 0)
+
+
+def _spelled(pod, name: str, test: Callable[[str], bool]) -> Iterator[bool]:
+    for c in _containers(pod):
+        for section in c.get("resources", {}).values():
+            if name in section:
+                yield test(section[name])
 
 
 def _affinity(kind: str) -> Detector:
@@ -43,6 +58,9 @@ POD_FEATURES: dict[str, tuple[float, Detector]] = {
     "requests": (0.3, lambda p: any("requests" in c.get("resources", {}) for c in _containers(p))),
     "limits": (0.05, lambda p: any("limits" in c.get("resources", {}) for c in _containers(p))),
     "no requests": (0.1, lambda p: not any(c.get("resources") for c in _containers(p))),
+    "request over 16 cores": (0.01, lambda p: _requested(p, "cpu") > 16_000),
+    "request over 64 GiB": (0.004, lambda p: _requested(p, "memory") > 64 * GI),
+    "fractional cores": (0.01, lambda p: any(_spelled(p, "cpu", lambda q: "." in q))),
     "gpu request": (0.02, lambda p: any("example.com/gpu" in c.get("resources", {}).get("requests", {})
                                         for c in _containers(p))),
     "priority": (0.15, lambda p: "priority" in _spec(p)),
@@ -74,6 +92,13 @@ NODE_FEATURES: dict[str, tuple[float, Detector]] = {
     "images": (0.2, lambda n: "images" in n["status"]),
     "few pod slots": (0.1, lambda n: 0 <= _allocatable(n, "pods") <= 4),
     "little cpu": (0.1, lambda n: _allocatable(n, "cpu") <= 1000),
+    "more than 16 cores": (0.04, lambda n: _allocatable(n, "cpu") > 16_000),
+    "at least 96 cores": (0.02, lambda n: _allocatable(n, "cpu") >= 96_000),
+    "more than 1 TiB": (0.015, lambda n: _allocatable(n, "memory") > TI),
+    "more than 110 pod slots": (0.05, lambda n: _allocatable(n, "pods") > 110),
+    "more than 4 gpus": (0.01, lambda n: _allocatable(n, "example.com/gpu") > 4),
+    "system reserved": (0.2, lambda n: any(resource_value(k, v) > _allocatable(n, k)
+                                           for k, v in n["status"]["capacity"].items())),
 }
 
 

@@ -10,8 +10,9 @@ from typing import Any, Callable
 
 from reference.probe import ProbeTracker, probe_registry
 from reference.scenario import Scenario
-from reference.scheduler.build import build_scheduler, populate
+from reference.scheduler.build import build_scheduler
 from reference.scheduler.scheduler import PodResult, Scheduler
+from reference.scheduler.timeline import run_scenario
 
 
 @dataclass(frozen=True)
@@ -37,8 +38,7 @@ def run(scenario: Scenario, *, hook: Callable[[Scheduler], None] | None = None) 
         on_deleted(pod)
 
     sched.store.on_pod_deleted = record_deletion
-    populate(sched, scenario)
-    sched.run_until_idle(deadline=scenario.deadline)
+    run_scenario(sched, scenario)
     return Run(sched.results(), deleted, tracker.trace.snapshot())
 
 

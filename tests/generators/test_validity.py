@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 from generators import (clusters, node_affinities, node_selector_terms, nodes, pod_affinity_terms, pods,
                         quantities, resource_lists, scenarios, taints, tolerations, topology_spread_constraints)
+from generators._quantities import spellings
 from generators.pools import NAMESPACES
 from reference import codec
 from reference.quantity import resource_value
@@ -91,6 +92,18 @@ def test_terms_inside_a_pod(pod):
 def test_quantities_parse_within_bounds(drawn):
     resource, text = drawn
     assert 0 <= resource_value(resource, text) <= 4000
+
+
+@pytest.mark.parametrize("resource,value,plainest", [
+    ("cpu", 250, "250m"), ("cpu", 1500, "1.5"), ("cpu", 192000, "192"), ("cpu", 1234, "1234m"),
+    ("memory", 512 * 1024 ** 2, "512Mi"), ("memory", 1536 * 1024 ** 2, "1.5Gi"), ("memory", 2 * 1024 ** 3, "2Gi"),
+    ("memory", 1024 ** 4, "1Ti"), ("memory", 1536 * 1024 ** 3, "1.5Ti"), ("memory", 10 ** 9, "1G"),
+    ("memory", 1234567, "1234567"), ("example.com/gpu", 16, "16"),
+])
+def test_every_spelling_is_exact_and_the_plainest_is_first(resource, value, plainest):
+    written = spellings(resource, value)
+    assert written[0] == plainest
+    assert [resource_value(resource, s) for s in written] == [value] * len(written)
 
 
 def _requests_by_node(cluster_pods):

@@ -85,3 +85,19 @@ def test_check_plugin_builds_the_driver_and_checks_a_plugin(installed, user_cach
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-2000:]
     assert "1 passed" in result.stdout.splitlines()[-1]
     assert list(user_cache.glob("sources/*/harness/bin/driver"))
+
+
+def test_the_kind_extra_gives_kind_cluster_the_suites_cluster(installed):
+    """`pip install 'kube-scheduler-conformance[kind]'` brings pytest-kind, and its `kind_cluster` is then the suite's
+    with --conformance-kind-fixture (on a real cluster: tests/cluster/test_kind_fixture.py)."""
+    extra = subprocess.run([str(installed.python), "-m", "pip", "install", "--quiet", f"{installed.wheel}[kind]"],
+                           capture_output=True, text=True, env=installed.env(), timeout=600)
+    assert extra.returncode == 0, extra.stderr[-2000:]
+    project = installed.project("kind", examples=False)
+    (project / "test_user.py").write_text("def test_users_own(kind_cluster):\n    pass\n")
+    used = subprocess.run([str(installed.python), "-m", "pytest", "-p", "no:cacheprovider", "--fixtures-per-test",
+                           "-v", "--conformance-kind-fixture", "test_user.py"], cwd=project, env=installed.env(),
+                          capture_output=True, text=True, timeout=300)
+    assert used.returncode == 0, used.stdout[-2000:] + used.stderr[-2000:]
+    fixture = [line for line in used.stdout.splitlines() if line.startswith("kind_cluster -- ")]
+    assert len(fixture) == 1 and "site-packages/conformance/cluster/kind_fixture.py" in fixture[0], used.stdout

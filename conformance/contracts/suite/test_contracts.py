@@ -9,7 +9,8 @@ import pytest
 from conformance.contracts import REGISTRY, UnknownPlugin
 from conformance.contracts import reproducer
 from conformance.contracts.report import describe
-from conformance.pytest_plugin import contract_session, contract_targets, record_exercised, reproducers_dir
+from conformance.pytest_plugin import contract_session, contract_targets, reproducers_dir
+from conformance.reporting.summary import record_exercised
 from conformance.reporting.pytest_failure import fail
 
 

@@ -135,3 +135,26 @@ def test_feature_gates_reach_the_runner_and_a_gate_it_refuses_is_one_line():
         finally:
             backend.close()
     assert tally.scenarios == 3 and found == []
+
+
+def test_two_versions_that_differ_only_on_the_plugins_own_label_differ(tmp_path):
+    """The versions score the plugin's own label value differently (gold: 80 against 60); the stock vocabulary
+    never draws it, the vocabulary read from both versions' sources does."""
+    sides = []
+    for version, score in (("v1", 80), ("v2", 60)):
+        directory = tmp_path / f"plugins-{version}"
+        shutil.copytree(EXAMPLE, directory)
+        prefer = directory / "prefer" / "prefer.go"
+        prefer.write_text(prefer.read_text().replace(
+            "\tif node.Node().Labels[Label] == \"true\" {",
+            f"\tif node.Node().Labels[\"example.com/tier\"] == \"gold\" {{\n\t\treturn {score}, nil\n\t}}\n"
+            "\tif node.Node().Labels[Label] == \"true\" {"))
+        sides.append(directory)
+    report = tmp_path / "report"
+    result = plugin_diff(*sides, "--report", str(report))
+    assert result.returncode == 1, result.stdout[-3000:] + result.stderr[-3000:]
+    groups = json.loads((report / "diff.json").read_text())["groups"]
+    group = next((g for g in groups if g["key"].startswith("plugin-calls Score/PreferLabeled")), None)
+    assert group is not None, [g["key"] for g in groups]
+    cause = group["example"]["differences"][0]
+    assert {entry[0][4] for entry in cause["from"]} == {80} and {entry[0][4] for entry in cause["to"]} == {60}, cause

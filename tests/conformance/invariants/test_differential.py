@@ -90,6 +90,21 @@ def test_results_are_compared_only_over_the_same_attempts() -> None:
     compare(a, with_pod(edited(a, trace=(*a.outcome.trace, extra)), "default/pod-0", condition=changed))
 
 
+def test_the_order_of_preemption_errors_is_a_race_but_not_their_text() -> None:
+    """DefaultPreemption's dry run appends each node's error as its parallel worker finishes."""
+    a = run_on_reference(SCENARIOS["rejected-everywhere"])
+
+    def failed(errors: str) -> Run:
+        message = f"0/2 nodes are available: 2 x. preemption: [{errors}]"
+        return with_pod(a, "default/pod-0", condition={"status": "False", "reason": "Unschedulable",
+                                                       "message": message})
+    first = 'running RemovePod on PreFilter plugin "Probe0": %!w(<nil>)'
+    second = 'running RemovePod on PreFilter plugin "Probe0": '
+    compare(failed(f"{first}, {second}"), failed(f"{second}, {first}"))
+    with pytest.raises(Violation, match="FitError message"):
+        compare(failed(f"{first}, {second}"), failed(f"{first}, {first}x"))
+
+
 def test_calls_cancelled_after_a_parallel_failure_do_not_count() -> None:
     """Upstream scores nodes in parallel and cancels the rest after a failure: one run may have scored
     one more node than the other. Which plugin failed with which code must still agree."""
@@ -100,6 +115,22 @@ def test_calls_cancelled_after_a_parallel_failure_do_not_count() -> None:
     more = tuple(a.outcome.trace) + (dict(scores[0], seq=10_000, node="node-1"),)
     compare(a, edited(a, trace=more))
     other = tuple(dict(r, code="Error") if r is scores[0] else r for r in a.outcome.trace)
+    with pytest.raises(Violation, match="plugin calls of attempt 1"):
+        compare(a, edited(a, trace=other))
+
+
+def test_normalize_calls_cancelled_after_another_plugins_failure_do_not_count() -> None:
+    """Upstream normalizes the Score plugins in parallel and cancels the rest when one fails (framework.go
+    normalizeScores): one run may have normalized a plugin the other never reached."""
+    two = config({"filter": ["Probe0"], "score": ["Probe0", "Probe1"]})
+    two["profiles"][0]["pluginConfig"] = [{"name": p, "args": {"scoreExtensions": True}} for p in ("Probe0", "Probe1")]
+    sc = scenario([pod(probes={"Probe0": {"NormalizeScore": {"code": "Error"}}})], nodes=TWO_NODES, cfg=two)
+    a = run_on_reference(sc)
+    normalized = a.records("default/pod-0", 1, "NormalizeScore")
+    assert [(r["plugin"], r["code"]) for r in normalized] == [("Probe0", "Error")]
+    reached = tuple(a.outcome.trace) + (dict(normalized[0], seq=10_000, plugin="Probe1", code="Success"),)
+    compare(a, edited(a, trace=reached))
+    other = tuple(dict(r, code="Wait") if r is normalized[0] else r for r in a.outcome.trace)
     with pytest.raises(Violation, match="plugin calls of attempt 1"):
         compare(a, edited(a, trace=other))
 

@@ -1,0 +1,6 @@
+package broken
+
+func bad() {
+	if x := 1 {
+	}
+}

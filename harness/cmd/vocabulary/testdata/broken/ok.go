@@ -1,0 +1,3 @@
+package broken
+
+const label = "example.com/ok"

@@ -1,0 +1,3 @@
+module example.com/local
+
+go 1.24

@@ -1,0 +1,3 @@
+package names
+
+const Team = "example.com/team"

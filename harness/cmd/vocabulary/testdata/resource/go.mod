@@ -1,0 +1,3 @@
+module example.com/resource
+
+go 1.24

@@ -1,0 +1,3 @@
+module example.com/selector
+
+go 1.24

@@ -1,0 +1,3 @@
+module example.com/sets
+
+go 1.24

@@ -1,0 +1,3 @@
+module example.com/taint
+
+go 1.24
