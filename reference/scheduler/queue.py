@@ -105,8 +105,14 @@ class SchedulingQueue:
                 break
 
     def update_status(self, old: Pod, new: Pod) -> None:
-        """A status patch of an unassigned pod: `Update` (its generic TargetPod/Update event)."""
-        self.update(new, old)
+        """The scheduler's own status patch of a pending pod: the queued object and its nomination are
+        refreshed, no hint is asked (deviation: ARCHITECTURE.md); a pod in flight is left alone."""
+        uid = new.effective_uid
+        if uid in self.in_flight:
+            return
+        qpi = self._find(uid)
+        if qpi is not None:
+            self._refresh(qpi, old, new)
 
     def delete(self, pod: Pod) -> None:
         uid = pod.effective_uid

@@ -483,8 +483,7 @@ class Scheduler:
         self.store.record_event(qpi.pod, "Warning", "FailedScheduling", truncated)
         if cached is None:
             return  # the status patch of a deleted pod fails upstream; only the event remains
-        # Not an update event (deviation, ARCHITECTURE.md): upstream's informer delivers this patch as a
-        # generic TargetPod/Update, except in the upstream runner, whose fake clientset sets no resourceVersion.
+        # Not an update event (deviation, ARCHITECTURE.md), as in the upstream runner.
         self.store.conditions[uid] = PodCondition("PodScheduled", "False", reason, message)
         if nominating is not None and nominating.mode is NominatingMode.OVERRIDE:
             self.store.set_nominated_node_name(cached, nominating.nominated_node_name)
@@ -498,10 +497,11 @@ class Scheduler:
         self.queue.delete(pod)
 
     def _on_pod_status_patched(self, old: Pod, new: Pod) -> None:
-        """A status patch of a pending pod: `updatePodInSchedulingQueue`."""
-        if new.node_name or new.scheduler_name not in self.frameworks:
+        """The scheduler's own status patch (nominatedNodeName) of a pending pod refreshes the queue only:
+        the upstream runner never delivers it as an update (deviation: ARCHITECTURE.md)."""
+        if new.node_name or new.effective_uid in self.assumed:
             return
-        self._update_pending_pod(old, new)
+        self.queue.update_status(old, new)
 
     def _update_pending_pod(self, old: Pod, new: Pod) -> None:
         """`updatePodInSchedulingQueue`: assumed pods are skipped; a nomination that changed away
