@@ -77,6 +77,7 @@ type run struct {
 	// pending pods the timeline created, less the pods it deleted.
 	workload []*v1.Pod
 	applied  []TimelineEntry // the timeline's events applied so far
+	versions int             // the timeline's writes so far: their resourceVersions
 }
 
 // Run runs one scenario from a clean state; it must be called inside a

@@ -6,12 +6,14 @@ import (
 	"fmt"
 	"reflect"
 	"slices"
+	"strconv"
 	"testing/synctest"
 	"time"
 
 	jsonpatch "gopkg.in/evanphx/json-patch.v4"
 	v1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/runtime"
 	clienttesting "k8s.io/client-go/testing"
 )
@@ -33,14 +35,13 @@ func (c *clock) idle(step string) (why string, late bool) {
 	return why, !time.Now().Before(c.deadline)
 }
 
-// until lets the scheduler work until t (no earlier than now) and reports
-// whether t came before the deadline. synctest.Wait lets whatever the
-// instant woke run first, so an event lands between scheduler steps, never
-// inside one a timer of the same instant started.
+// until lets the scheduler work until t (or not at all when t is past) and
+// reports whether t came before the deadline. synctest.Wait lets whatever
+// the instant woke run first, so an event lands between scheduler steps,
+// never inside one a timer of the same instant started, and busy() is exact.
 func (c *clock) until(t time.Time) bool {
-	if !t.Before(c.deadline) {
-		time.Sleep(time.Until(c.deadline))
-		return false
+	if t.After(c.deadline) {
+		t = c.deadline
 	}
 	time.Sleep(time.Until(t))
 	synctest.Wait()
@@ -128,7 +129,11 @@ func (rn *run) delete(ev *timelineEvent) error {
 // result as the API server takes it: metadata and spec through an update,
 // a pod's container resources through the resize subresource, status
 // through the status subresource (each write ignores the others' fields,
-// so each is one watch event, as on a real cluster).
+// so each is one watch event, as on a real cluster). Each write carries a
+// new resourceVersion: upstream drops a pod update whose version did not
+// change (eventhandlers.go, updatePodInSchedulingQueue), and the fake
+// tracker sets none. The scheduler's own writes keep the version they
+// found, as without a timeline.
 func (rn *run) update(ev *timelineEvent) error {
 	current, err := rn.store.client.Tracker().Get(ev.gvr, ev.ns, ev.name)
 	if apierrors.IsNotFound(err) && ev.kind == "Pod" && rn.store.deletedByScheduler(ev.key()) {
@@ -155,6 +160,9 @@ func (rn *run) update(ev *timelineEvent) error {
 			return fmt.Errorf("patch: the patched %s does not decode: %w", ev.kind, err)
 		}
 		setDefaults(obj)
+		rn.versions++
+		acc, _ := meta.Accessor(obj)
+		acc.SetResourceVersion(strconv.Itoa(rn.versions)) // numeric: some caches parse it (assumecache)
 		if err := rn.invoke(clienttesting.NewUpdateSubresourceAction(ev.gvr, w.subresource, ev.ns, obj)); err != nil {
 			return err
 		}
