@@ -133,8 +133,8 @@ func (r *Runner) Run(parent context.Context, sc *Scenario) (*Result, error) {
 		}
 	}
 	calls := &extenderCalls{rec: rec}
-	rn := &run{objs: objs, rec: rec, store: st, sched: sched, cycles: watchCycles(sched, act.poke), plugins: plugins,
-		workload: append([]*v1.Pod(nil), objs.workload...)}
+	rn := &run{objs: objs, rec: rec, store: st, sched: sched, cycles: watchCycles(sched, act.poke),
+		plugins: plugins, workload: append([]*v1.Pod(nil), objs.workload...)}
 	wrapExtenders(sched, calls, r.binds, rn.bind)
 	bindingBase := bindingCycles()
 
@@ -150,9 +150,11 @@ func (r *Runner) Run(parent context.Context, sc *Scenario) (*Result, error) {
 	r.status.set("scheduling", rec.Start(), "")
 	loopDone := start(ctx, sched, rn.cycles)
 
-	why, timelineErr := rn.play(ctx, &clock{deadline: rec.Start().Add(objs.deadline), settle: r.opts.Settle, act: act,
+	why, timelineErr := rn.play(&clock{
+		deadline: rec.Start().Add(objs.deadline), settle: r.opts.Settle, act: act,
 		busy:     func() string { return busy(sched, rn.cycles, bindingBase, rec, rn.workload) },
-		progress: func(step, busy string) { r.status.set(step, rec.Start(), busy) }})
+		progress: func(step, busy string) { r.status.set(step, rec.Start(), busy) },
+	})
 	if why != "" {
 		klog.Background().V(2).Info("Scenario deadline reached while the scheduler was busy", "deadline", objs.deadline, "busy", why)
 	}

@@ -112,10 +112,12 @@ func setDefaults(obj runtime.Object) {
 	}
 }
 
-// clusterScoped are the cluster-scoped kinds a scenario carries; the classes
-// were once stored under "default", where a timeline naming them by name alone
-// would not find them.
-var clusterScoped = map[string]bool{"Node": true, "Namespace": true, "PriorityClass": true, "RuntimeClass": true}
+// clusterScoped are the cluster-scoped kinds a scenario carries. The classes
+// must be among them: stored under "default", a timeline naming one without
+// a namespace would not find it.
+var clusterScoped = map[string]bool{
+	"Node": true, "Namespace": true, "PriorityClass": true, "RuntimeClass": true,
+}
 
 // kindOf is a typed object's kind: its Go type's name.
 func kindOf(obj runtime.Object) string { return reflect.TypeOf(obj).Elem().Name() }

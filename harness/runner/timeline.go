@@ -137,8 +137,8 @@ func decodeWhen(raw json.RawMessage, deadline time.Duration) (idle bool, at time
 	}
 	at = time.Duration(seconds * float64(time.Second))
 	if seconds < 0 || at >= deadline {
-		return false, 0, fmt.Errorf("when: %v is not within the scenario's [0, %v) seconds; use a time before "+
-			"the deadline", seconds, deadline.Seconds())
+		return false, 0, fmt.Errorf("when: %v is not within the scenario's [0, %v) seconds; "+
+			"use a time before the deadline", seconds, deadline.Seconds())
 	}
 	return false, at, nil
 }

@@ -1,7 +1,6 @@
 package runner
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"reflect"
@@ -51,7 +50,7 @@ func (c *clock) until(t time.Time) bool {
 // play applies the timeline in order, then waits until the scheduler is
 // idle; it returns what was busy at the deadline ("" when idle). Events not
 // applied by the deadline are not applied.
-func (rn *run) play(ctx context.Context, c *clock) (string, error) {
+func (rn *run) play(c *clock) (string, error) {
 	for i := range rn.objs.timeline {
 		ev := &rn.objs.timeline[i]
 		step := fmt.Sprintf("scheduling, timeline[%d] next", ev.index)
@@ -63,7 +62,7 @@ func (rn *run) play(ctx context.Context, c *clock) (string, error) {
 		} else if !c.until(rn.rec.Start().Add(ev.at)) {
 			return c.busy(), nil
 		}
-		if err := rn.apply(ctx, ev); err != nil {
+		if err := rn.apply(ev); err != nil {
 			return "", fmt.Errorf("timeline[%d] (%s %s %s): %w", ev.index, ev.op, ev.kind, ev.key(), err)
 		}
 		rn.applied = append(rn.applied, TimelineEntry{Index: ev.index, At: rn.store.since()})
@@ -73,7 +72,7 @@ func (rn *run) play(ctx context.Context, c *clock) (string, error) {
 	return why, nil
 }
 
-func (rn *run) apply(ctx context.Context, ev *timelineEvent) error {
+func (rn *run) apply(ev *timelineEvent) error {
 	switch ev.op {
 	case "create":
 		return rn.create(ev)
@@ -163,7 +162,8 @@ func (rn *run) update(ev *timelineEvent) error {
 		rn.versions++
 		acc, _ := meta.Accessor(obj)
 		acc.SetResourceVersion(strconv.Itoa(rn.versions)) // numeric: some caches parse it (assumecache)
-		if err := rn.invoke(clienttesting.NewUpdateSubresourceAction(ev.gvr, w.subresource, ev.ns, obj)); err != nil {
+		action := clienttesting.NewUpdateSubresourceAction(ev.gvr, w.subresource, ev.ns, obj)
+		if err := rn.invoke(action); err != nil {
 			return err
 		}
 	}

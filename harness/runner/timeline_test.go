@@ -64,11 +64,37 @@ func bindingOf(out *Outcome, pod string) (Binding, bool) {
 	return out.Bindings[i], true
 }
 
+// idle is the JSON `when` of an idle event.
+const idle = `"idle"`
+
+func timeline(events ...string) string { return "[" + strings.Join(events, ", ") + "]" }
+
+func updateEvent(when, kind, name, patch string) string {
+	return fmt.Sprintf(`{"when": %s, "op": "update", "kind": %q, "name": %q, "patch": %s}`,
+		when, kind, name, patch)
+}
+
+func deleteEvent(when, kind, name string) string {
+	return fmt.Sprintf(`{"when": %s, "op": "delete", "kind": %q, "name": %q}`, when, kind, name)
+}
+
+func createEvent(when, object string) string {
+	return fmt.Sprintf(`{"when": %s, "op": "create", "object": %s}`, when, object)
+}
+
+func nodes(names ...string) []string {
+	out := make([]string, len(names))
+	for i, name := range names {
+		out[i] = testNode(name)
+	}
+	return out
+}
+
 // A pending pod without room binds once a timed deletion frees it, at the
 // deletion's virtual time exactly; the deleted pod is not the scheduler's.
 func TestTimedDeletionFreesTheRoom(t *testing.T) {
-	sc := timelineScenario(t, "", 30, []string{testNode("node-0")}, []string{boundPod("old", "3", "node-0")},
-		[]string{testPod("new", "3", "")}, `[{"when": 2.5, "op": "delete", "kind": "Pod", "name": "old"}]`)
+	sc := timelineScenario(t, "", 30, nodes("node-0"), []string{boundPod("old", "3", "node-0")},
+		[]string{testPod("new", "3", "")}, timeline(deleteEvent("2.5", "Pod", "old")))
 	out := runTimeline(t, sc)
 	wantPhase(t, out, "default/new", "bound", "node-0")
 	if want := []TimelineEntry{{Index: 0, At: 2.5}}; !slices.Equal(out.Timeline, want) {
@@ -86,8 +112,8 @@ func TestTimedDeletionFreesTheRoom(t *testing.T) {
 // event applies one settle after the last cycle.
 func TestIdleNodeCreationLetsAPodBind(t *testing.T) {
 	big := strings.ReplaceAll(testNode("node-big"), `"4"`, `"8"`)
-	sc := timelineScenario(t, probeConfig, 30, []string{testNode("node-0")}, nil, []string{testPod("p", "6", "")},
-		fmt.Sprintf(`[{"when": "idle", "op": "create", "object": %s}]`, big))
+	sc := timelineScenario(t, probeConfig, 30, nodes("node-0"), nil, []string{testPod("p", "6", "")},
+		timeline(createEvent(idle, big)))
 	res, err := runOne(t, New(DefaultOptions), sc)
 	if err != nil {
 		t.Fatal(err)
@@ -109,9 +135,9 @@ func TestIdleNodeCreationLetsAPodBind(t *testing.T) {
 
 // A node relabelled at a virtual time lets a pod with a node selector bind there.
 func TestNodeRelabelMatchesAffinity(t *testing.T) {
-	sc := timelineScenario(t, "", 30, []string{testNode("node-0"), testNode("node-1")}, nil,
+	sc := timelineScenario(t, "", 30, nodes("node-0", "node-1"), nil,
 		[]string{withSpec(testPod("p", "1", ""), `"nodeSelector": {"zone": "b"}`)},
-		`[{"when": 1.5, "op": "update", "kind": "Node", "name": "node-1", "patch": {"metadata": {"labels": {"zone": "b"}}}}]`)
+		timeline(updateEvent("1.5", "Node", "node-1", `{"metadata": {"labels": {"zone": "b"}}}`)))
 	out := runTimeline(t, sc)
 	wantPhase(t, out, "default/p", "bound", "node-1")
 	if b, _ := bindingOf(out, "default/p"); b.T != 1.5 {
@@ -122,18 +148,18 @@ func TestNodeRelabelMatchesAffinity(t *testing.T) {
 // A taint removed when the scheduler is idle lets the pod bind on that node.
 func TestTaintRemovalLetsAPodBind(t *testing.T) {
 	taint := `"taints": [{"key": "k", "value": "v", "effect": "NoSchedule"}]`
-	sc := timelineScenario(t, "", 30, []string{withSpec(testNode("node-0"), taint), withSpec(testNode("node-1"), taint)},
-		nil, []string{testPod("p", "1", "")},
-		`[{"when": "idle", "op": "update", "kind": "Node", "name": "node-1", "patch": {"spec": {"taints": []}}}]`)
+	tainted := []string{withSpec(testNode("node-0"), taint), withSpec(testNode("node-1"), taint)}
+	sc := timelineScenario(t, "", 30, tainted, nil, []string{testPod("p", "1", "")},
+		timeline(updateEvent(idle, "Node", "node-1", `{"spec": {"taints": []}}`)))
 	out := runTimeline(t, sc)
 	wantPhase(t, out, "default/p", "bound", "node-1")
 }
 
 // A scheduling gate removed by the timeline lets the gated pod be scheduled.
 func TestGateRemovalLetsAPodBind(t *testing.T) {
-	sc := timelineScenario(t, "", 30, []string{testNode("node-0")}, nil,
+	sc := timelineScenario(t, "", 30, nodes("node-0"), nil,
 		[]string{withSpec(testPod("p", "1", ""), `"schedulingGates": [{"name": "g"}]`)},
-		`[{"when": 2, "op": "update", "kind": "Pod", "name": "p", "patch": {"spec": {"schedulingGates": null}}}]`)
+		timeline(updateEvent("2", "Pod", "p", `{"spec": {"schedulingGates": null}}`)))
 	out := runTimeline(t, sc)
 	wantPhase(t, out, "default/p", "bound", "node-0")
 	if b, _ := bindingOf(out, "default/p"); b.T != 2 {
@@ -143,9 +169,10 @@ func TestGateRemovalLetsAPodBind(t *testing.T) {
 
 // Lowered requests go through the resize subresource and requeue the pod.
 func TestResizeLetsAPodBind(t *testing.T) {
-	sc := timelineScenario(t, "", 30, []string{testNode("node-0")}, nil, []string{testPod("p", "6", "")},
-		`[{"when": "idle", "op": "update", "kind": "Pod", "name": "p",
-		   "patch": {"spec": {"containers": [{"name": "c", "image": "x", "resources": {"requests": {"cpu": "2"}}}]}}}]`)
+	lowered := `{"spec": {"containers": [{"name": "c", "image": "x",
+		"resources": {"requests": {"cpu": "2"}}}]}}`
+	sc := timelineScenario(t, "", 30, nodes("node-0"), nil, []string{testPod("p", "6", "")},
+		timeline(updateEvent(idle, "Pod", "p", lowered)))
 	out := runTimeline(t, sc)
 	wantPhase(t, out, "default/p", "bound", "node-0")
 }
@@ -153,10 +180,9 @@ func TestResizeLetsAPodBind(t *testing.T) {
 // A pod the timeline deletes leaves the outcome's pods and is not in
 // `deleted`; a pending pod it creates is reported like a workload pod.
 func TestTimelinePodsInTheOutcome(t *testing.T) {
-	sc := timelineScenario(t, "", 30, []string{testNode("node-0")}, nil,
+	sc := timelineScenario(t, "", 30, nodes("node-0"), nil,
 		[]string{testPod("fits", "1", ""), testPod("huge", "6", "")},
-		fmt.Sprintf(`[{"when": "idle", "op": "delete", "kind": "Pod", "name": "huge"},
-		              {"when": "idle", "op": "create", "object": %s}]`, testPod("late", "1", "")))
+		timeline(deleteEvent(idle, "Pod", "huge"), createEvent(idle, testPod("late", "1", ""))))
 	out := runTimeline(t, sc)
 	if _, ok := out.Pods["default/huge"]; ok {
 		t.Errorf("pods %v still report the deleted pod", out.Pods)
@@ -173,12 +199,13 @@ func TestTimelinePodsInTheOutcome(t *testing.T) {
 
 // A timed event due before an idle event that came later applies right after it.
 func TestTimedEventAfterALaterEventAppliesRightAfterIt(t *testing.T) {
-	sc := timelineScenario(t, "", 30, []string{testNode("node-0")}, nil, []string{testPod("p", "1", "")},
-		`[{"when": "idle", "op": "update", "kind": "Node", "name": "node-0", "patch": {"metadata": {"labels": {"a": "1"}}}},
-		  {"when": 0.5, "op": "update", "kind": "Node", "name": "node-0", "patch": {"metadata": {"labels": {"b": "1"}}}}]`)
+	sc := timelineScenario(t, "", 30, nodes("node-0"), nil, []string{testPod("p", "1", "")},
+		timeline(updateEvent(idle, "Node", "node-0", `{"metadata": {"labels": {"a": "1"}}}`),
+			updateEvent("0.5", "Node", "node-0", `{"metadata": {"labels": {"b": "1"}}}`)))
 	out := runTimeline(t, sc)
 	if len(out.Timeline) != 2 || out.Timeline[0].At < 1 || out.Timeline[1].At != out.Timeline[0].At {
-		t.Errorf("timeline %v, want the idle event after 1 s of settle and the 0.5 s event at the same time", out.Timeline)
+		t.Errorf("timeline %v, want the idle event after 1 s of settle and the 0.5 s one at the same time",
+			out.Timeline)
 	}
 }
 
@@ -186,8 +213,8 @@ func TestTimedEventAfterALaterEventAppliesRightAfterIt(t *testing.T) {
 // busy (a Permit wait) until then.
 func TestEventAfterTheDeadlineIsNotApplied(t *testing.T) {
 	wait := `{"Probe0": {"Permit": {"code": "Wait", "timeout": "1h"}}}`
-	sc := timelineScenario(t, probeConfig, 3, []string{testNode("node-0")}, nil, []string{testPod("p", "1", wait)},
-		`[{"when": "idle", "op": "delete", "kind": "Node", "name": "node-0"}]`)
+	sc := timelineScenario(t, probeConfig, 3, nodes("node-0"), nil, []string{testPod("p", "1", wait)},
+		timeline(deleteEvent(idle, "Node", "node-0")))
 	out := runTimeline(t, sc)
 	if len(out.Timeline) != 0 {
 		t.Errorf("timeline %v, want nothing applied", out.Timeline)
@@ -201,18 +228,18 @@ func TestEventAfterTheDeadlineIsNotApplied(t *testing.T) {
 
 func TestTimelineErrorsNameTheEvent(t *testing.T) {
 	for _, tc := range []struct{ timeline, want string }{
-		{`[{"when": 30, "op": "delete", "kind": "Node", "name": "node-0"}]`, "scenario.timeline[0].when: 30 is not within"},
-		{`[{"when": "soon", "op": "delete", "kind": "Node", "name": "node-0"}]`, `scenario.timeline[0].when: "soon" is neither`},
-		{`[{"when": 1, "op": "move", "kind": "Node", "name": "node-0"}]`, `scenario.timeline[0].op: "move" is not`},
-		{`[{"when": 1, "op": "delete", "kind": "ConfigMap", "name": "c"}]`, `scenario.timeline[0].kind: "ConfigMap" is not`},
-		{`[{"when": 1, "op": "update", "kind": "Node", "name": "node-0", "patch": [1]}]`, "scenario.timeline[0].patch: [1] is not"},
-		{`[{"when": 0, "op": "delete", "kind": "Node", "name": "node-0"},
-		   {"when": 1, "op": "update", "kind": "Node", "name": "node-9", "patch": {}}]`,
+		{timeline(deleteEvent("30", "Node", "node-0")), "scenario.timeline[0].when: 30 is not within"},
+		{timeline(deleteEvent(`"soon"`, "Node", "node-0")), `scenario.timeline[0].when: "soon" is neither`},
+		{`[{"when": 1, "op": "move", "kind": "Node", "name": "node-0"}]`,
+			`scenario.timeline[0].op: "move" is not`},
+		{timeline(deleteEvent("1", "ConfigMap", "c")), `scenario.timeline[0].kind: "ConfigMap" is not`},
+		{timeline(updateEvent("1", "Node", "node-0", "[1]")), "scenario.timeline[0].patch: [1] is not"},
+		{timeline(deleteEvent("0", "Node", "node-0"), updateEvent("1", "Node", "node-9", "{}")),
 			`timeline[1] (update Node node-9): nodes "node-9" not found`},
-		{`[{"when": 1, "op": "update", "kind": "Node", "name": "node-0", "patch": {"metadata": {"name": "x"}}}]`,
+		{timeline(updateEvent("1", "Node", "node-0", `{"metadata": {"name": "x"}}`)),
 			"timeline[0] (update Node node-0): patch: changes metadata.name"},
 	} {
-		sc := timelineScenario(t, "", 30, []string{testNode("node-0")}, nil, []string{testPod("p", "1", "")}, tc.timeline)
+		sc := timelineScenario(t, "", 30, nodes("node-0"), nil, []string{testPod("p", "1", "")}, tc.timeline)
 		_, err := runOne(t, New(DefaultOptions), sc)
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s: error %v, want %q", tc.timeline, err, tc.want)
@@ -225,16 +252,18 @@ func TestSplitWrites(t *testing.T) {
 	node := `{"kind": "Node", "metadata": {"name": "n"}, "spec": {}, "status": {"allocatable": {"cpu": "4"}}}`
 	pod := `{"kind": "Pod", "metadata": {"name": "p"},
 		"spec": {"containers": [{"name": "c", "resources": {"requests": {"cpu": "2"}}}]}}`
+	labels := `"metadata": {"labels": {"a": "b"}}`
+	allocatable := `"status": {"allocatable": {"cpu": "2"}}`
+	lowered := `"spec": {"containers": [{"name": "c", "resources": {"requests": {"cpu": "1"}}}]}`
 	for _, tc := range []struct {
 		kind, old, patch string
 		want             []string
 	}{
-		{"Node", node, `{"metadata": {"labels": {"a": "b"}}, "status": {"allocatable": {"cpu": "2"}}}`, []string{"", "status"}},
-		{"Node", node, `{"status": {"allocatable": {"cpu": "2"}}}`, []string{"status"}},
+		{"Node", node, "{" + labels + ", " + allocatable + "}", []string{"", "status"}},
+		{"Node", node, "{" + allocatable + "}", []string{"status"}},
 		{"Node", node, `{"metadata": {"labels": null}}`, nil},
-		{"Pod", pod, `{"metadata": {"labels": {"a": "b"}}, "spec": {"containers": [{"name": "c", "resources": {"requests": {"cpu": "1"}}}]}}`,
-			[]string{"", "resize"}},
-		{"Pod", pod, `{"spec": {"containers": [{"name": "c", "resources": {"requests": {"cpu": "1"}}}]}}`, []string{"resize"}},
+		{"Pod", pod, "{" + labels + ", " + lowered + "}", []string{"", "resize"}},
+		{"Pod", pod, "{" + lowered + "}", []string{"resize"}},
 	} {
 		merged := mergePatchForTest(t, tc.old, tc.patch)
 		writes, err := splitWrites(tc.kind, []byte(tc.old), merged)
@@ -248,9 +277,9 @@ func TestSplitWrites(t *testing.T) {
 		if !slices.Equal(subresources, tc.want) {
 			t.Errorf("%s patched with %s: writes to %q, want %q", tc.kind, tc.patch, subresources, tc.want)
 		}
-		if len(writes) > 0 && !jsonEqual(t, writes[len(writes)-1].body, merged) {
+		if n := len(writes); n > 0 && !jsonEqual(t, writes[n-1].body, merged) {
 			t.Errorf("%s patched with %s: the last write %s is not the patched object %s", tc.kind, tc.patch,
-				writes[len(writes)-1].body, merged)
+				writes[n-1].body, merged)
 		}
 	}
 }

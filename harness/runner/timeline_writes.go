@@ -65,7 +65,8 @@ func splitWrites(kind string, old, merged []byte) ([]write, error) {
 // sameIdentity refuses a patch that renames or moves the object: the
 // tracker would write another object.
 func sameIdentity(before, after map[string]any) error {
-	for _, path := range [][]string{{"apiVersion"}, {"kind"}, {"metadata", "name"}, {"metadata", "namespace"}} {
+	identity := [][]string{{"apiVersion"}, {"kind"}, {"metadata", "name"}, {"metadata", "namespace"}}
+	for _, path := range identity {
 		if !reflect.DeepEqual(lookup(before, path), lookup(after, path)) {
 			return fmt.Errorf("patch: changes %s; an update cannot rename or move an object, delete it and "+
 				"create a new one", strings.Join(path, "."))
