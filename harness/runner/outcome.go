@@ -22,6 +22,7 @@ type Outcome struct {
 	Trace             []probe.Record               `json:"trace"`
 	Observed          []probe.Record               `json:"observed,omitempty"`
 	Plugins           map[string]*configv1.Plugins `json:"plugins"`
+	Timeline          []TimelineEntry              `json:"timeline,omitempty"`
 }
 
 // PodOutcome is one workload pod's end state.
@@ -111,8 +112,9 @@ func gated(sched *scheduler.Scheduler, pod *v1.Pod) bool {
 func (r *run) outcome() *Outcome {
 	out := &Outcome{Backend: "upstream", KubernetesVersion: KubernetesVersion(), Pods: map[string]PodOutcome{},
 		Trace: r.rec.Records(), Observed: r.rec.Observed(), Plugins: r.plugins, Bindings: []Binding{}, Deleted: []string{}, Events: []Event{}}
+	out.Timeline = r.applied
 	workload := map[string]bool{}
-	for _, pod := range r.objs.workload {
+	for _, pod := range r.workload {
 		out.Pods[podKey(pod)] = r.podOutcome(pod)
 		workload[podKey(pod)] = true
 	}

@@ -139,9 +139,10 @@ func bindingCycles() float64 {
 // is exact right after synctest.Wait, when every goroutine of the scenario is
 // blocked: then only a timer can move a scheduling cycle blocked in a plugin,
 // a binding cycle (WaitOnPermit, a slow plugin), a probe's Permit signal or a
-// pod in backoffQ. A pod in activeQ or in flight, or an assumed workload pod,
-// means a cycle is under way. Pods in the unschedulable pool wait for cluster
-// events a static scenario never sends (the 5-minute leftover flush is beyond
+// pod in backoffQ. A pod in activeQ or in flight, or an assumed workload pod
+// (a pending pod the timeline created included), means a cycle is under way.
+// Pods in the unschedulable pool wait for cluster events, which only the
+// timeline sends, between idle checks (the 5-minute leftover flush is beyond
 // any deadline the suite uses).
 func busy(sched *scheduler.Scheduler, c *cycles, bindingBase float64, rec *probe.Recorder, workload []*v1.Pod) string {
 	q := sched.SchedulingQueue

@@ -73,6 +73,11 @@ type run struct {
 	sched   *scheduler.Scheduler
 	cycles  *cycles
 	plugins map[string]*configv1.Plugins
+	// workload are the pods the outcome reports: the workload, then the
+	// pending pods the timeline created, less the pods it deleted.
+	workload []*v1.Pod
+	applied  []TimelineEntry // the timeline's events applied so far
+	versions int             // the timeline's writes so far: their resourceVersions
 }
 
 // Run runs one scenario from a clean state; it must be called inside a
@@ -94,7 +99,7 @@ func (r *Runner) Run(parent context.Context, sc *Scenario) (*Result, error) {
 	}
 	// A burst of writes (many pods, many victims) must not overflow the
 	// informers' fake watch channels, which panic when full.
-	watch.DefaultChanSize = int32(max(100, 16*(len(objs.existing)+len(objs.workload))))
+	watch.DefaultChanSize = int32(max(100, 16*(len(objs.existing)+len(objs.workload)+len(objs.timeline))))
 
 	ctx, cancel := context.WithCancel(parent)
 	act := newActivity()
@@ -128,7 +133,8 @@ func (r *Runner) Run(parent context.Context, sc *Scenario) (*Result, error) {
 		}
 	}
 	calls := &extenderCalls{rec: rec}
-	rn := &run{objs: objs, rec: rec, store: st, sched: sched, cycles: watchCycles(sched, act.poke), plugins: plugins}
+	rn := &run{objs: objs, rec: rec, store: st, sched: sched, cycles: watchCycles(sched, act.poke),
+		plugins: plugins, workload: append([]*v1.Pod(nil), objs.workload...)}
 	wrapExtenders(sched, calls, r.binds, rn.bind)
 	bindingBase := bindingCycles()
 
@@ -144,18 +150,26 @@ func (r *Runner) Run(parent context.Context, sc *Scenario) (*Result, error) {
 	r.status.set("scheduling", rec.Start(), "")
 	loopDone := start(ctx, sched, rn.cycles)
 
-	why := waitIdle(rec.Start().Add(objs.deadline), r.opts.Settle, act,
-		func() string { return busy(sched, rn.cycles, bindingBase, rec, objs.workload) },
-		func(busy string) { r.status.set("scheduling", rec.Start(), busy) })
+	why, timelineErr := rn.play(&clock{
+		deadline: rec.Start().Add(objs.deadline), settle: r.opts.Settle, act: act,
+		busy:     func() string { return busy(sched, rn.cycles, bindingBase, rec, rn.workload) },
+		progress: func(step, busy string) { r.status.set(step, rec.Start(), busy) },
+	})
 	if why != "" {
 		klog.Background().V(2).Info("Scenario deadline reached while the scheduler was busy", "deadline", objs.deadline, "busy", why)
 	}
-	out := rn.outcome()
+	var out *Outcome
+	if timelineErr == nil {
+		out = rn.outcome()
+	}
 
 	r.status.set("tearing down (scheduling loop, binding cycles, plugins)", rec.Start(), why)
 	cancel()
 	<-loopDone
 	rn.stop(bindingBase, r.opts.Teardown)
+	if timelineErr != nil {
+		return nil, timelineErr
+	}
 	return &Result{Outcome: out, Start: rec.Start(), ExtenderCalls: calls.list()}, nil
 }
 

@@ -31,6 +31,8 @@ type Scenario struct {
 	Deadline *float64          `json:"deadline"`
 	// Observe names the plugins whose every call is recorded (observe.go); "*" for all but the probes.
 	Observe []string `json:"observe"`
+	// Timeline is applied while the scheduler works (timeline.go).
+	Timeline []TimelineEvent `json:"timeline,omitempty"`
 }
 
 // objects are a scenario's manifests decoded and defaulted as the API server
@@ -38,6 +40,7 @@ type Scenario struct {
 type objects struct {
 	existing []runtime.Object // nodes, bound pods, other objects: present before the scheduler starts
 	workload []*v1.Pod        // created in order once the scheduler watches
+	timeline []timelineEvent  // applied in order while the scheduler works
 	deadline time.Duration
 }
 
@@ -68,6 +71,11 @@ func (s *Scenario) decode() (*objects, error) {
 			}
 		}
 	}
+	timeline, err := decodeTimeline(s.Timeline, out.deadline)
+	if err != nil {
+		return nil, err
+	}
+	out.timeline = timeline
 	return out, nil
 }
 
@@ -83,24 +91,35 @@ func decodeManifest(raw json.RawMessage) (runtime.Object, error) {
 	if err != nil {
 		return nil, err
 	}
+	setDefaults(obj)
+	if !clusterScoped[kindOf(obj)] && acc.GetNamespace() == "" {
+		acc.SetNamespace("default")
+	}
+	if acc.GetUID() == "" {
+		kind := strings.ToLower(kindOf(obj))
+		acc.SetUID(types.UID(fmt.Sprintf("uid-%s-%s-%s", kind, acc.GetNamespace(), acc.GetName())))
+	}
+	return obj, nil
+}
+
+// setDefaults applies the defaults the API server applies on create and update.
+func setDefaults(obj runtime.Object) {
 	switch o := obj.(type) {
 	case *v1.Pod:
 		corev1defaults.SetObjectDefaults_Pod(o)
 	case *v1.Node:
 		corev1defaults.SetObjectDefaults_Node(o)
 	}
-	_, clusterScoped := obj.(*v1.Node)
-	if _, ok := obj.(*v1.Namespace); ok {
-		clusterScoped = true
-	}
-	if !clusterScoped && acc.GetNamespace() == "" {
-		acc.SetNamespace("default")
-	}
-	if acc.GetUID() == "" {
-		kind := strings.ToLower(reflect.TypeOf(obj).Elem().Name())
-		acc.SetUID(types.UID(fmt.Sprintf("uid-%s-%s-%s", kind, acc.GetNamespace(), acc.GetName())))
-	}
-	return obj, nil
 }
+
+// clusterScoped are the cluster-scoped kinds a scenario carries. The classes
+// must be among them: stored under "default", a timeline naming one without
+// a namespace would not find it.
+var clusterScoped = map[string]bool{
+	"Node": true, "Namespace": true, "PriorityClass": true, "RuntimeClass": true,
+}
+
+// kindOf is a typed object's kind: its Go type's name.
+func kindOf(obj runtime.Object) string { return reflect.TypeOf(obj).Elem().Name() }
 
 func podKey(p *v1.Pod) string { return p.Namespace + "/" + p.Name }

@@ -48,8 +48,9 @@ type store struct {
 
 	mu       sync.Mutex
 	bindings []Binding
-	deleted  []*v1.Pod
+	deleted  []*v1.Pod // by the scheduler (preemption)
 	events   []Event
+	external map[string]bool // pods whose deletion the timeline sends now: not the scheduler's
 }
 
 func newStore(start time.Time, objs []runtime.Object, poke func()) *store {
@@ -85,11 +86,43 @@ func (s *store) react(action clienttesting.Action) (bool, runtime.Object, error)
 			return true, nil, err
 		}
 		s.mu.Lock()
-		s.deleted = append(s.deleted, obj.(*v1.Pod))
+		if !s.external[del.GetNamespace()+"/"+del.GetName()] {
+			s.deleted = append(s.deleted, obj.(*v1.Pod))
+		}
 		s.mu.Unlock()
 		return true, nil, nil
 	}
 	return false, nil, nil
+}
+
+// deleteExternally runs del, a deletion of pod namespace/name that is not the
+// scheduler's: the reactor does not count it in `deleted`.
+func (s *store) deleteExternally(namespace, name string, del func() error) error {
+	key := namespace + "/" + name
+	s.mu.Lock()
+	if s.external == nil {
+		s.external = map[string]bool{}
+	}
+	s.external[key] = true
+	s.mu.Unlock()
+	defer func() {
+		s.mu.Lock()
+		delete(s.external, key)
+		s.mu.Unlock()
+	}()
+	return del()
+}
+
+// deletedByScheduler reports whether the scheduler deleted pod key.
+func (s *store) deletedByScheduler(key string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, pod := range s.deleted {
+		if podKey(pod) == key {
+			return true
+		}
+	}
+	return false
 }
 
 // bind does what the binding subresource does (pkg/registry/core/pod/storage:
