@@ -16,7 +16,7 @@ from ...interfaces import (FilterPlugin, Handle, NodeScore, PreFilterPlugin, Pre
 from ...nodeinfo import NodeInfo, PodInfo, WeightedAffinityTerm
 from ...status import SUCCESS, Code, Status
 from ...types import Pod
-from . import hints
+from .hints import events_to_register as hint_registrations
 from .args import InterPodAffinityArgs
 from .filtering import (PRE_FILTER_STATE_KEY, PreFilterState, existing_anti_affinity_counts, filter_node,
                         incoming_affinity_anti_affinity_counts)
@@ -39,7 +39,7 @@ class InterPodAffinity(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugi
         self._handle = handle
 
     def events_to_register(self) -> list[ClusterEventWithHint]:
-        return hints.events_to_register()
+        return hint_registrations()
 
     @classmethod
     def new(cls, args: InterPodAffinityArgs | None, handle: Handle) -> "InterPodAffinity":

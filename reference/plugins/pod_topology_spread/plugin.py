@@ -16,7 +16,7 @@ from ...nodeinfo import NodeInfo, PodInfo
 from ...selectors import LabelSelectorError
 from ...status import SUCCESS, Code, Status
 from ...types import Pod, TopologySpreadConstraint
-from . import hints
+from .hints import events_to_register as hint_registrations
 from .args import SYSTEM_DEFAULTING, PodTopologySpreadArgs
 from .common import (DO_NOT_SCHEDULE, LABEL_HOSTNAME, LABEL_TOPOLOGY_ZONE, SCHEDULE_ANYWAY, Constraint,
                      build_default_constraints, filter_constraints)
@@ -55,7 +55,7 @@ class PodTopologySpread(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlug
         return cls(args, handle)
 
     def events_to_register(self) -> list[ClusterEventWithHint]:
-        return hints.events_to_register(lambda pod: self.constraints(pod, DO_NOT_SCHEDULE))
+        return hint_registrations(lambda pod: self.constraints(pod, DO_NOT_SCHEDULE))
 
     def _snapshot(self) -> "Snapshot":
         return self._handle.snapshot()
