@@ -94,7 +94,7 @@ def score_range_enforced(run: Run) -> None:
            requires=("probes",),
            situation=Situation(
                {"score": ["Probe0", "Probe1"]}, weighted_scores, min_nodes=2, weights={"Probe1": (2, 5, 10)}),
-           rules=("weighted-sum-max", "extender-score-scale"))
+           rules=("weighted-sum-max", "extender-score-scale", "score-weight-zero-is-one"))
 def chosen_node_has_max_score(run: Run) -> None:
     for pod in run.live_pods:
         score_plugins = run.plugins_at(pod, "score")
@@ -138,8 +138,23 @@ def score_calls_complete(run: Run) -> None:
         for attempt in run.attempts(pod):
             scores = run.records(pod, attempt, "Score")
             if not scores:
+                _check_scored_at_all(run, pod, attempt)
                 continue
             _check_score_calls(run, pod, attempt, scores)
+
+
+def _check_scored_at_all(run: Run, pod: str, attempt: int) -> None:
+    """PreScore ran and the attempt went on to Reserve, so it scored: a Score plugin not skipped at
+    PreScore must have been called (issue 32: a scheduler dropping every probe's Score was missed)."""
+    prescore = run.records(pod, attempt, "PreScore")
+    if not prescore or run.chosen_node(pod, attempt) is None:
+        return
+    skipped = {r["plugin"] for r in prescore if r.get("code") == "Skip"}
+    missing = [p for p in run.probes_at(pod, "score") if p not in skipped]
+    if missing:
+        raise run.violation(f"{missing[0]} was not called at Score although the attempt scored and it did not skip "
+                            f"at PreScore (attempt {attempt})", pod=pod, plugin=missing[0],
+                            expected="a Score call per feasible node", actual="none", records=tuple(prescore))
 
 
 def _check_score_calls(run: Run, pod: str, attempt: int, scores: list) -> None:
