@@ -68,15 +68,19 @@ def normalized_scores(run: Run, pod: str, attempt: int) -> dict[str, dict[str, i
 
 
 @invariant("score-range-enforced", "A Score plugin whose final score leaves [0, 100] fails the attempt: no "
-           "Reserve, no binding.", "framework.go RunScorePlugins (spec §2.8, §11.4)",
+           "Reserve, no binding; final scores within [0, 100] (bounds included) fail nothing.",
+           "framework.go RunScorePlugins (spec §2.8, §11.4)",
            situation=Situation(
                {"score": ["Probe0", "Probe1"]}, min_nodes=2,
-               seed=lambda draw, nodes: ({"Probe0": {"Score": node_scores(draw, nodes, (-1, 101, 2 ** 40, 50))}}, {})),
+               seed=lambda draw, nodes: ({"Probe0": {"Score": node_scores(draw, nodes, (-1, 101, 2 ** 40, 50, 100))}},
+                                         {})),
            rules=("score-range",))
 def score_range_enforced(run: Run) -> None:
     for pod in run.live_pods:
         for attempt in run.attempts(pod):
-            for plugin, scores in normalized_scores(run, pod, attempt).items():
+            normalized = normalized_scores(run, pod, attempt)
+            _check_in_range_goes_on(run, pod, attempt, normalized)
+            for plugin, scores in normalized.items():
                 bad = {n: s for n, s in scores.items() if not 0 <= s <= MAX_NODE_SCORE}
                 if not bad:
                     continue
@@ -86,6 +90,30 @@ def score_range_enforced(run: Run) -> None:
                     raise run.violation(f"{plugin} scored outside [0, 100] but the attempt "
                                         "went on", pod=pod, plugin=plugin, expected="a scheduler error",
                                         actual=f"scores {bad}", records=tuple(later[:2]))
+
+
+def _check_in_range_goes_on(run: Run, pod: str, attempt: int, normalized: dict[str, dict[str, int]]) -> None:
+    """The pod's last attempt scored within [0, 100] without a failing probe, and then nothing happened
+    and it ended in an error: the range check rejected a legal score (issue 32: a bound of 99 was missed).
+    Only in probe-only profiles, where no other plugin can fail after scoring, and in virtual time."""
+    if not normalized or "virtual-time" not in run.capabilities or run.attempts(pod)[-1] != attempt:
+        return
+    result = run.outcome.pods.get(pod)
+    others = {p for point in ("reserve", "permit", "preBind", "bind", "postBind") for p in run.plugins_at(pod, point)
+              if not p.startswith("Probe")} - {"DefaultBinder"}
+    if result is None or result.phase != "error" or others:
+        return
+    records = run.probe_records(pod, attempt)
+    last = max(i for i, r in enumerate(records) if r["point"] in ("Score", "NormalizeScore"))
+    failed = any(r.get("code") not in (("Success", "Skip") if r["point"] == "PreScore" else ("Success",))
+                 for r in records if r["point"] in ("PreScore", "Score", "NormalizeScore"))
+    if any(r["point"] != "PreEnqueue" for r in records[last + 1:]) or failed:  # PreEnqueue: the next try
+        return
+    if all(0 <= s <= MAX_NODE_SCORE for scores in normalized.values() for s in scores.values()):
+        run.exercise()
+        raise run.violation("every final score is within [0, 100], yet the attempt failed right after scoring",
+                            pod=pod, expected="the attempt goes on to Reserve", actual="a scheduler error",
+                            records=tuple(records[max(0, last - 3):last + 1]))
 
 
 @invariant("chosen-node-has-max-score",
