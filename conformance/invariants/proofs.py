@@ -93,6 +93,11 @@ PROOFS: tuple[Proof, ...] = (
        "score-calls-complete"),
     _p("normalize-iff-extensions", MUCH, "normalize-twice", "NormalizeScore runs twice per plugin",
        "score-calls-complete"),
+    _p("num-feasible-nodes-to-find", LITTLE, "one-feasible-node-enough", "filtering stops at the first feasible "
+       "node", "every-node-evaluated"),
+    Proof("no-scoring-total-one", LITTLE, "total-zero-without-scoring", "without Score plugins every node totals 0",
+          reason="equivalent: totals are not traced and every node ties either way, so the outcome and trace "
+                 "equal the reference's"),
     _p("score-weight-zero-is-one", LITTLE, "zero-weight-kept-zero", "a Score weight of 0 stays 0",
        "chosen-node-has-max-score", no_search="the generators draw no weight-0 Score plugin"),
     # reserve, permit
@@ -187,7 +192,7 @@ PENDING: Mapping[str, Mapping[str, str]] = {
     "filter-error-fails-cycle": {MUCH: "", LITTLE: ""},
     "chosen-node-feasible": {MUCH: ""},
     "nominated-pods-two-passes": _nc(MUCH, LITTLE),
-    "num-feasible-nodes-to-find": _nc(MUCH, LITTLE),
+    "num-feasible-nodes-to-find": {MUCH: ""},
     "round-robin-start": _nc(MUCH, LITTLE),
     "nominated-node-fast-path": _nc(MUCH, LITTLE),
     "postfilter-loop": {MUCH: "", LITTLE: ""},
@@ -197,7 +202,7 @@ PENDING: Mapping[str, Mapping[str, str]] = {
     "score-error": {MUCH: "", LITTLE: ""},
     "weighted-sum-max": {MUCH: ""},
     "score-weight-zero-is-one": {MUCH: ""},
-    "no-scoring-total-one": _nc(MUCH, LITTLE),
+    "no-scoring-total-one": _nc(MUCH),
     "random-tie-break": _nc(MUCH, LITTLE),
     "assume-before-reserve": {MUCH: "", LITTLE: ""},
     "reserve-failure-ends-cycle": {MUCH: "", LITTLE: ""},

@@ -107,6 +107,35 @@ def _prescore_success_skips_score(fw: Framework) -> None:
     fw.run_pre_score_plugins = run
 
 
+def _one_feasible_node_enough(sched: Scheduler) -> None:
+    """Too little of numFeasibleNodesToFind: filtering stops at the first feasible node (upstream finds
+    every feasible node below 100 nodes)."""
+    algo = sched.algorithm
+    original = algo.find_nodes_that_pass_filters
+
+    def find(fw, state, pod, diagnosis, nodes):
+        for info in nodes:
+            found = original(fw, state, pod, diagnosis, [info])
+            if found:
+                return found
+        return []
+    algo.find_nodes_that_pass_filters = find
+
+
+def _total_zero_without_scoring(sched: Scheduler) -> None:
+    """Without Score plugins and extenders every node totals 0 instead of 1."""
+    algo = sched.algorithm
+    original = algo.prioritize_nodes
+
+    def prioritize(fw, state, pod, nodes):
+        scores = original(fw, state, pod, nodes)
+        if not fw.has_score_plugins() and not any(e.is_prioritizer() for e in algo.extenders):
+            for entry in scores:
+                entry.total = 0
+        return scores
+    algo.prioritize_nodes = prioritize
+
+
 def _no_scoring_with_two_feasible_nodes(sched: Scheduler) -> None:
     """Too much of the one-node shortcut: with two feasible nodes the scores are dropped and the first
     node filtered wins (the plugins still score, so only the choice shows it)."""
@@ -250,6 +279,8 @@ RULE_MUTANTS: list[RuleMutant] = [
     RuleMutant("normalize-twice", _each_framework(_normalize_twice)),
     RuleMutant("prescore-success-skips-score", _each_framework(_prescore_success_skips_score)),
     RuleMutant("no-scoring-with-two-feasible-nodes", _no_scoring_with_two_feasible_nodes),
+    RuleMutant("one-feasible-node-enough", _one_feasible_node_enough),
+    RuleMutant("total-zero-without-scoring", _total_zero_without_scoring),
     RuleMutant("score-range-too-narrow", _each_framework(_score_range_too_narrow)),
     RuleMutant("zero-weight-kept-zero", _each_framework(_zero_weight_kept_zero)),
     RuleMutant("reserve-stops-after-first", _each_framework(_reserve_stops_after_first)),
@@ -355,6 +386,9 @@ WITNESSES: dict[str, Callable[[], Scenario]] = {
     "normalize-twice": _normalizing_witness,
     "prescore-success-skips-score": _probes({"Probe0": _PREFER_NODE_1}, nodes=TWO_NODES),
     "no-scoring-with-two-feasible-nodes": _probes({"Probe0": _PREFER_NODE_1}, nodes=TWO_NODES),
+    "one-feasible-node-enough": _probes({"Probe0": _PREFER_NODE_1}, nodes=TWO_NODES),
+    "total-zero-without-scoring": lambda: scenario([pod(), pod("pod-1")], nodes=TWO_NODES,
+                                                   cfg=config({"filter": ["Probe0"]})),
     "score-range-too-narrow": _probes({"Probe0": {"Score": {"score": 100}}}, nodes=TWO_NODES),
     "zero-weight-kept-zero": _zero_weight_witness,
     "reserve-stops-after-first": _probes({}, PROBES_0_1),
