@@ -116,8 +116,8 @@ RULES: tuple[Rule, ...] = (
        "without; both must pass", "framework.go RunFilterPluginsWithNominatedPods", "which pods the queue holds "
        "nominated at a cycle is internal; the outcome-level consequence (no overcommit) is capacity-respected",
        _TF + "test_filtering.py::test_second_pass_without_nominated_pods_must_also_pass"),
-    _c("num-feasible-nodes-to-find", "§2.10", "At most numFeasibleNodesToFind feasible nodes (all nodes below 100)",
-       "schedule_one.go numFeasibleNodesToFind"),
+    _c("num-feasible-nodes-to-find", "§2.10", "At most numFeasibleNodesToFind feasible nodes (all nodes below "
+       "100)", "schedule_one.go numFeasibleNodesToFind"),
     _n("round-robin-start", "§2.5", "Filtering starts at nextStartNodeIndex, moved by the nodes processed",
        "schedule_one.go findNodesThatPassFilters", "upstream filters in parallel: the order is not observable",
        _TF + "test_filtering.py::test_filtering_stops_at_num_nodes_to_find_and_round_robins"),

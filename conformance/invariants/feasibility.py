@@ -16,7 +16,8 @@ from .run import REJECTIONS, Run
            "feasible ones.",
            "schedule_one.go numFeasibleNodesToFind, findNodesThatPassFilters (spec §2.10)",
            situation=Situation({"filter": ["Probe0"], "score": ["Probe0"]},
-                               lambda draw, nodes: ({"Probe0": {"Score": node_scores(draw, nodes, (0, 50))}}, {}),
+                               lambda draw, nodes: ({"Probe0": {"Score": node_scores(draw, nodes, (0, 50))}},
+                                                    {}),
                                min_nodes=2),
            rules=("num-feasible-nodes-to-find",))
 def every_node_evaluated(run: Run) -> None:

@@ -22,7 +22,8 @@ DIRECTIONS = (MUCH, LITTLE, EARLY, LATE, ORDER)
 # The directions a rule can be broken in, where they are not (too much, too little).
 _TIMING, _ORDERED = (EARLY, LATE), (ORDER, MUCH, LITTLE)
 RULE_DIRECTIONS: Mapping[str, tuple[str, ...]] = {
-    "queue-sort-priority-timestamp": (ORDER,), "unreserve-all-reverse": _ORDERED, "config-expansion": _ORDERED,
+    "queue-sort-priority-timestamp": (ORDER,), "unreserve-all-reverse": _ORDERED,
+    "config-expansion": _ORDERED,
     "fit-error-message": _ORDERED, "permit-wait-resolution": _TIMING, "error-backoff": _TIMING,
     "unschedulable-waits-for-event": _TIMING, "unschedulable-flush": _TIMING, "nnn-for-expectation": _TIMING,
 }
@@ -49,15 +50,19 @@ def _p(rule: str, direction: str, mutant: str, how: str, caught_by: str, no_sear
 
 PROOFS: tuple[Proof, ...] = (
     # filtering
-    _p("filter-short-circuit", MUCH, "filter-not-short-circuited", "Filter plugins run after one rejected the node",
+    _p("filter-short-circuit", MUCH, "filter-not-short-circuited",
+       "Filter plugins run after one rejected the node",
        "filter-short-circuit"),
     _p("filter-short-circuit", LITTLE, "filter-stops-after-first-success", "a node passes after the first "
        "accepting Filter plugin; later ones are left out", "chosen-node-passed-filters"),
-    _p("code-matrix-filter", MUCH, "filter-not-short-circuited", "a rejection does not stop the node's Filter loop",
+    _p("code-matrix-filter", MUCH, "filter-not-short-circuited",
+       "a rejection does not stop the node's Filter loop",
        "filter-short-circuit"),
-    _p("prefilter-skip", LITTLE, "prefilter-skip-ignored", "a PreFilter Skip does not drop the plugin's Filter",
+    _p("prefilter-skip", LITTLE, "prefilter-skip-ignored",
+       "a PreFilter Skip does not drop the plugin's Filter",
        "prefilter-skip-pairing"),
-    _p("prefilter-skip", MUCH, "prefilter-success-skips-filter", "a PreFilter Success drops the plugin's Filter",
+    _p("prefilter-skip", MUCH, "prefilter-success-skips-filter",
+       "a PreFilter Success drops the plugin's Filter",
        "chosen-node-passed-filters"),
     _p("prefilter-result-intersection", LITTLE, "prefilter-result-ignored", "Filter runs outside the "
        "PreFilterResult", "prefilter-result-restricts"),
@@ -67,22 +72,29 @@ PROOFS: tuple[Proof, ...] = (
        "chosen-node-passed-filters"),
     _p("capacity", LITTLE, "capacity-ignored", "NodeResourcesFit is left out: nodes overcommit",
        "capacity-respected"),
-    _p("capacity", MUCH, "capacity-halved", "NodeResourcesFit rejects pods that fit", "schedulable-pods-bound"),
-    _p("config-expansion", ORDER, "filters-built-in-reverse", "Filter plugins run in reverse configured order",
+    _p("capacity", MUCH, "capacity-halved", "NodeResourcesFit rejects pods that fit",
+       "schedulable-pods-bound"),
+    _p("config-expansion", ORDER, "filters-built-in-reverse",
+       "Filter plugins run in reverse configured order",
        "plugin-order-matches-expansion"),
     # PostFilter
-    _p("postfilter-only-on-fit-error", MUCH, "postfilter-with-feasible-node", "PostFilter runs although a node is "
+    _p("postfilter-only-on-fit-error", MUCH, "postfilter-with-feasible-node",
+       "PostFilter runs although a node is "
        "feasible", "postfilter-only-without-feasible-node"),
-    _p("postfilter-only-on-fit-error", LITTLE, "postfilter-never-run", "PostFilter does not run although no node "
+    _p("postfilter-only-on-fit-error", LITTLE, "postfilter-never-run",
+       "PostFilter does not run although no node "
        "is feasible", "postfilter-only-without-feasible-node"),
     # scoring
-    _p("one-feasible-no-scoring", LITTLE, "scores-with-one-feasible-node", "one feasible node is scored anyway",
+    _p("one-feasible-no-scoring", LITTLE, "scores-with-one-feasible-node",
+       "one feasible node is scored anyway",
        "one-feasible-node-no-scoring"),
-    _p("one-feasible-no-scoring", MUCH, "no-scoring-with-two-feasible-nodes", "the no-scoring shortcut is taken "
+    _p("one-feasible-no-scoring", MUCH, "no-scoring-with-two-feasible-nodes",
+       "the no-scoring shortcut is taken "
        "with two feasible nodes", "chosen-node-has-max-score"),
     _p("score-range", LITTLE, "no-score-range-check", "a score outside [0, 100] is accepted",
        "score-range-enforced"),
-    _p("score-range", MUCH, "score-range-too-narrow", "a score of 100 fails the cycle", "score-range-enforced"),
+    _p("score-range", MUCH, "score-range-too-narrow", "a score of 100 fails the cycle",
+       "score-range-enforced"),
     _p("weighted-sum-max", LITTLE, "weights-ignored", "Score weights are not applied",
        "chosen-node-has-max-score"),
     _p("prescore-skip", LITTLE, "prescore-skip-ignored", "a PreScore Skip does not drop the plugin's Score",
@@ -93,9 +105,11 @@ PROOFS: tuple[Proof, ...] = (
        "score-calls-complete"),
     _p("normalize-iff-extensions", MUCH, "normalize-twice", "NormalizeScore runs twice per plugin",
        "score-calls-complete"),
-    _p("num-feasible-nodes-to-find", LITTLE, "one-feasible-node-enough", "filtering stops at the first feasible "
+    _p("num-feasible-nodes-to-find", LITTLE, "one-feasible-node-enough",
+       "filtering stops at the first feasible "
        "node", "every-node-evaluated"),
-    Proof("no-scoring-total-one", LITTLE, "total-zero-without-scoring", "without Score plugins every node totals 0",
+    Proof("no-scoring-total-one", LITTLE, "total-zero-without-scoring",
+          "without Score plugins every node totals 0",
           reason="equivalent: totals are not traced and every node ties either way, so the outcome and trace "
                  "equal the reference's"),
     _p("score-weight-zero-is-one", LITTLE, "zero-weight-kept-zero", "a Score weight of 0 stays 0",
@@ -109,19 +123,23 @@ PROOFS: tuple[Proof, ...] = (
        "reserve-short-circuit"),
     _p("unreserve-all-reverse", ORDER, "forward-order-unreserve", "Unreserve runs in configured order",
        "unreserve-reverse-order"),
-    _p("unreserve-all-reverse", LITTLE, "unreserve-only-reserved", "Unreserve leaves out the plugins whose Reserve "
+    _p("unreserve-all-reverse", LITTLE, "unreserve-only-reserved",
+       "Unreserve leaves out the plugins whose Reserve "
        "did not run", "unreserve-reverse-order"),
     _p("unreserve-all-reverse", MUCH, "unreserve-twice", "Unreserve runs twice", "unreserve-reverse-order"),
     _p("permit-wait-resolution", LATE, "permit-timeout-ignored", "a Permit wait never times out",
        "permit-wait-resolution"),
-    _p("permit-wait-resolution", EARLY, "permit-timeout-halved", "a Permit wait times out after half its timeout",
+    _p("permit-wait-resolution", EARLY, "permit-timeout-halved",
+       "a Permit wait times out after half its timeout",
        "permit-wait-resolution"),
-    _p("permit-reject-wins", LITTLE, "reject-after-wait-leaves-waiting-pod", "a rejection after a Wait leaves the "
+    _p("permit-reject-wins", LITTLE, "reject-after-wait-leaves-waiting-pod",
+       "a rejection after a Wait leaves the "
        "pod waiting", "permit-reject-wins"),
     _p("permit-wait-continues", LITTLE, "permit-stops-at-wait", "the Permit loop stops at the first Wait",
        "plugins-run-until-stop"),
     # binding
-    _p("bind-first-non-skip", MUCH, "bind-continues-after-success", "Bind plugins run after one bound the pod",
+    _p("bind-first-non-skip", MUCH, "bind-continues-after-success",
+       "Bind plugins run after one bound the pod",
        "bind-first-non-skip"),
     _p("bind-first-non-skip", LITTLE, "bind-stops-at-skip", "the Bind loop stops at a Skip",
        "plugins-run-until-stop"),
@@ -130,22 +148,33 @@ PROOFS: tuple[Proof, ...] = (
     _p("postbind-iff-bound", LITTLE, "postbind-never-run", "PostBind does not run after a binding",
        "postbind-iff-bound"),
     # queue
-    _p("queue-sort-priority-timestamp", ORDER, "lower-priority-popped-first", "activeQ pops the lower priority "
+    _p("queue-sort-priority-timestamp", ORDER, "lower-priority-popped-first",
+       "activeQ pops the lower priority "
        "first", "queue-priority-order"),
     _p("error-backoff", EARLY, "errors-backed-off-by-rejections", "a pod failing with errors retries at once",
        "error-backoff-respected"),
     # failure paths
     _p("condition-reason", MUCH, "pending-not-a-rejection", "a Pending rejection gets SchedulerError",
        "condition-classification"),
-    _p("condition-reason", LITTLE, "rejections-kept-as-rejections", "a PreScore rejection (an error upstream) "
+    _p("condition-reason", LITTLE, "rejections-kept-as-rejections",
+       "a PreScore rejection (an error upstream) "
        "gets Unschedulable", "condition-classification"),
-    _p("fit-error-message", ORDER, "histogram-unsorted", "the reason histogram is not sorted", "fit-error-message"),
+    _p("fit-error-message", ORDER, "histogram-unsorted", "the reason histogram is not sorted",
+       "fit-error-message"),
     _p("fit-error-message", MUCH, "postfilter-message-with-period", "a period after the PostFilter message",
        "fit-error-message"),
     _p("event-truncation", MUCH, "events-truncated-early", "FailedScheduling messages cut at 512 characters",
        "failed-scheduling-event-message", no_search="generated messages stay below 512 characters"),
+    _p("bound-once", MUCH, "bind-retried-after-success", "a bound pod is bound again", "bound-at-most-once"),
+    # hard constraints of the default Filter plugins
+    _p("taint-toleration", LITTLE, "taints-ignored", "TaintToleration is left out", "taints-tolerated"),
+    _p("node-affinity", LITTLE, "node-affinity-ignored", "NodeAffinity is left out",
+       "node-selection-respected"),
+    _p("node-unschedulable", LITTLE, "unschedulable-ignored", "NodeUnschedulable is left out",
+       "unschedulable-nodes-avoided"),
     # preemption
-    _p("victims-lower-priority", MUCH, "equal-priority-victims", "pods of the preemptor's priority are evicted",
+    _p("victims-lower-priority", MUCH, "equal-priority-victims",
+       "pods of the preemptor's priority are evicted",
        "preemption-evicts-lower-priority-only"),
 )
 
@@ -219,7 +248,7 @@ PENDING: Mapping[str, Mapping[str, str]] = {
         LITTLE: "mutant plugins-bind-before-extender (mutants.py) has no witness yet",
     },
     "all-bind-skip": _nc(MUCH, LITTLE),
-    "bound-once": {MUCH: "mutant bind-retried-after-success (mutants.py) has no witness yet", LITTLE: ""},
+    "bound-once": {LITTLE: ""},
     "fit-error-message": {LITTLE: ""},
     "error-backoff": {
         LATE: "mutant error-backoff-doubled misbehaves on its witness (the retry comes a "
@@ -270,12 +299,9 @@ PENDING: Mapping[str, Mapping[str, str]] = {
         MUCH: "",
         LITTLE: "mutant victims-not-reprieved (hard_mutants.py) has no witness yet",
     },
-    "taint-toleration": {MUCH: "", LITTLE: "mutant taints-ignored (hard_mutants.py) has no witness yet"},
-    "node-affinity": {MUCH: "", LITTLE: "mutant node-affinity-ignored (hard_mutants.py) has no witness yet"},
-    "node-unschedulable": {
-        MUCH: "",
-        LITTLE: "mutant unschedulable-ignored (hard_mutants.py) has no witness yet",
-    },
+    "taint-toleration": {MUCH: ""},
+    "node-affinity": {MUCH: ""},
+    "node-unschedulable": {MUCH: ""},
     "node-ports": {MUCH: "", LITTLE: "mutant sidecar-ports-ignored (hard_mutants.py) has no witness yet"},
     "inter-pod-affinity": {
         MUCH: "",
@@ -314,7 +340,8 @@ def problems() -> list[str]:
         if p.rule not in known or p.direction not in directions_of(p.rule):
             out.append(f"proof {p.mutant!r}: rule {p.rule!r} has no direction {p.direction!r}")
         if bool(p.caught_by) == bool(p.reason):
-            out.append(f"proof {p.mutant!r} of {p.rule!r}: give either caught_by or a reason, not both or neither")
+            out.append(f"proof {p.mutant!r} of {p.rule!r}: give either caught_by or a reason, not both or "
+                       f"neither")
     for rule_id, dirs in PENDING.items():
         out += [f"PENDING names rule {rule_id!r} and direction {d!r}, which the matrix lacks" for d in dirs
                 if rule_id not in known or d not in directions_of(rule_id)]
@@ -323,7 +350,8 @@ def problems() -> list[str]:
         for d in directions_of(rule.id):
             pending = d in PENDING.get(rule.id, {})
             if d not in proven and not pending:
-                out.append(f"rule {rule.id!r} has no mutant {d}: write one (tests/conformance/rule_mutants.py) "
+                out.append(f"rule {rule.id!r} has no mutant {d}: write one "
+                           f"(tests/conformance/rule_mutants.py) "
                            "and its proof, or list it in PENDING")
             elif d in proven and pending:
                 out.append(f"rule {rule.id!r} {d} is proven and still PENDING: remove it from PENDING")
@@ -353,5 +381,6 @@ def render() -> str:
     return "\n".join(lines) + "\n"
 
 
-__all__ = ["DIRECTIONS", "PENDING", "PROOFS", "Proof", "directions_of", "pending_count", "problems", "proofs_of",
+__all__ = ["DIRECTIONS", "PENDING", "PROOFS", "Proof", "directions_of", "pending_count", "problems",
+           "proofs_of",
            "render"]

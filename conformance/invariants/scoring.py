@@ -72,8 +72,8 @@ def normalized_scores(run: Run, pod: str, attempt: int) -> dict[str, dict[str, i
            "framework.go RunScorePlugins (spec §2.8, §11.4)",
            situation=Situation(
                {"score": ["Probe0", "Probe1"]}, min_nodes=2,
-               seed=lambda draw, nodes: ({"Probe0": {"Score": node_scores(draw, nodes, (-1, 101, 2 ** 40, 50, 100))}},
-                                         {})),
+               seed=lambda draw, nodes: (
+                   {"Probe0": {"Score": node_scores(draw, nodes, (-1, 101, 2 ** 40, 50, 100))}}, {})),
            rules=("score-range",))
 def score_range_enforced(run: Run) -> None:
     for pod in run.live_pods:
@@ -99,8 +99,8 @@ def _check_in_range_goes_on(run: Run, pod: str, attempt: int, normalized: dict[s
     if not normalized or "virtual-time" not in run.capabilities or run.attempts(pod)[-1] != attempt:
         return
     result = run.outcome.pods.get(pod)
-    others = {p for point in ("reserve", "permit", "preBind", "bind", "postBind") for p in run.plugins_at(pod, point)
-              if not p.startswith("Probe")} - {"DefaultBinder"}
+    others = {p for point in ("reserve", "permit", "preBind", "bind", "postBind")
+              for p in run.plugins_at(pod, point) if not p.startswith("Probe")} - {"DefaultBinder"}
     if result is None or result.phase != "error" or others:
         return
     records = run.probe_records(pod, attempt)
@@ -111,8 +111,9 @@ def _check_in_range_goes_on(run: Run, pod: str, attempt: int, normalized: dict[s
         return
     if all(0 <= s <= MAX_NODE_SCORE for scores in normalized.values() for s in scores.values()):
         run.exercise()
-        raise run.violation("every final score is within [0, 100], yet the attempt failed right after scoring",
-                            pod=pod, expected="the attempt goes on to Reserve", actual="a scheduler error",
+        raise run.violation("every final score is within [0, 100], yet the attempt failed right after "
+                            "scoring", pod=pod, expected="the attempt goes on to Reserve",
+                            actual="a scheduler error",
                             records=tuple(records[max(0, last - 3):last + 1]))
 
 
@@ -180,8 +181,8 @@ def _check_scored_at_all(run: Run, pod: str, attempt: int) -> None:
     skipped = {r["plugin"] for r in prescore if r.get("code") == "Skip"}
     missing = [p for p in run.probes_at(pod, "score") if p not in skipped]
     if missing:
-        raise run.violation(f"{missing[0]} was not called at Score although the attempt scored and it did not skip "
-                            f"at PreScore (attempt {attempt})", pod=pod, plugin=missing[0],
+        raise run.violation(f"{missing[0]} was not called at Score although the attempt scored and it did "
+                            f"not skip at PreScore (attempt {attempt})", pod=pod, plugin=missing[0],
                             expected="a Score call per feasible node", actual="none", records=tuple(prescore))
 
 

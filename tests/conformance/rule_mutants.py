@@ -334,6 +334,10 @@ def _defaults(*workload, nodes=(node(),), bound=()) -> Callable[[], Scenario]:
     return lambda: scenario(workload, nodes=nodes, cfg=config(multi_point=(), defaults=True), bound=bound)
 
 
+def _with_spec(manifest: dict, **spec) -> dict:
+    return {**manifest, "spec": {**manifest.get("spec", {}), **spec}}
+
+
 def _long_reason_witness() -> Scenario:
     return _probes({"Probe0": {"Filter": {"code": "Unschedulable", "reasons": ["r" * 600]}}})()
 
@@ -350,8 +354,9 @@ WITNESSES: dict[str, Callable[[], Scenario]] = {
     "no-score-range-check": _probes({"Probe0": {"Score": {"score": 150}}}, nodes=TWO_NODES),
     "prescore-skip-ignored": _probes({"Probe0": {"PreScore": {"code": "Skip"}}}, nodes=TWO_NODES),
     "permit-timeout-ignored": _probes({"Probe0": {"Permit": {"code": "Wait", "timeout": "1s"}}}),
-    "bind-continues-after-success": _probes({"Probe0": {"Bind": {"code": "Success"}},
-                                             "Probe1": {"Bind": {"code": "Success"}}}, PROBES_0_1, binder=False),
+    "bind-continues-after-success": _probes(
+        {"Probe0": {"Bind": {"code": "Success"}}, "Probe1": {"Bind": {"code": "Success"}}}, PROBES_0_1,
+        binder=False),
     "postbind-after-failed-bind": _probes({"Probe0": {"Bind": {"code": "Error"}}}, binder=False),
     "prefilter-result-ignored": _probes({"Probe0": {"PreFilter": {"result": ["node-0"]}}}, nodes=TWO_NODES),
     "gates-ignored": _defaults(pod(gates=("example.com/gate",))),
@@ -360,14 +365,16 @@ WITNESSES: dict[str, Callable[[], Scenario]] = {
     "infeasible-node-chosen": _probes({"Probe0": _REJECT_NODE_1}, nodes=TWO_NODES),
     "weights-ignored": _weights_witness,
     "reject-after-wait-leaves-waiting-pod": _probes(
-        {"Probe0": {"Permit": {"code": "Wait", "timeout": "2s", "then": {"signal": "allow", "after": "500ms"}}},
+        {"Probe0": {"Permit": {"code": "Wait", "timeout": "2s", "then": {"signal": "allow",
+                                                                         "after": "500ms"}}},
          "Probe1": {"Permit": {"code": "Unschedulable"}}}, PROBES_0_1),
     "lower-priority-popped-first": lambda: scenario([pod("pod-0", priority=1), pod("pod-1", priority=10)],
                                                     cfg=config(multi_point=("Probe0",))),
     "errors-backed-off-by-rejections": _probes({"Probe0": {"PreFilter": {"code": "Error"}}}),
     "pending-not-a-rejection": _probes({"Probe0": {"Reserve": {"code": "Pending"}}}),
     "binding-rejection-is-error": _probes({"Probe0": {"PreBind": {"code": "Unschedulable"}}}),
-    "rejections-kept-as-rejections": _probes({"Probe0": {"PreScore": {"code": "Unschedulable"}}}, nodes=TWO_NODES),
+    "rejections-kept-as-rejections": _probes({"Probe0": {"PreScore": {"code": "Unschedulable"}}},
+                                             nodes=TWO_NODES),
     "histogram-unsorted": _probes({"Probe0": {"Filter": {"byNode": {
         "node-0": {"code": "Unschedulable", "reasons": ["a"]},
         "node-1": {"code": "Unschedulable", "reasons": ["b"]}}}}}, nodes=TWO_NODES),
@@ -378,6 +385,12 @@ WITNESSES: dict[str, Callable[[], Scenario]] = {
                                                    nodes=TWO_NODES),
     "equal-priority-victims": _defaults(pod("pod-1", cpu="1", priority=10), nodes=(node(cpu="1"),),
                                         bound=(pod("pod-0", cpu="1", priority=10, on="node-0"),)),
+    "bind-retried-after-success": _probes({}),
+    # hard_mutants.py
+    "taints-ignored": _defaults(pod(), nodes=(_with_spec(node(), taints=[{"key": "k",
+                                                                          "effect": "NoSchedule"}]),)),
+    "unschedulable-ignored": _defaults(pod(), nodes=(_with_spec(node(), unschedulable=True),)),
+    "node-affinity-ignored": _defaults(_with_spec(pod(), nodeSelector={"zone": "a"})),
     # this module
     "filter-stops-after-first-success": _probes({"Probe1": _REJECT_NODE_1}, PROBES_0_1, TWO_NODES),
     "prefilter-success-skips-filter": _probes({"Probe0": _REJECT_NODE_1}, nodes=TWO_NODES),
@@ -394,11 +407,13 @@ WITNESSES: dict[str, Callable[[], Scenario]] = {
     "reserve-stops-after-first": _probes({}, PROBES_0_1),
     "unreserve-twice": _probes(_REJECT_RESERVE, PROBES_0_1),
     "permit-timeout-halved": _probes({"Probe0": {"Permit": {"code": "Wait", "timeout": "2s",
-                                                            "then": {"signal": "allow", "after": "1500ms"}}}}),
+                                                            "then": {"signal": "allow",
+                                                                     "after": "1500ms"}}}}),
     "permit-stops-at-wait": _probes({"Probe0": {"Permit": {"code": "Wait", "timeout": "2s",
                                                            "then": {"signal": "allow", "after": "500ms"}}},
                                      "Probe1": {"Permit": {"code": "Unschedulable"}}}, PROBES_0_1),
-    "bind-stops-at-skip": _probes({"Probe0": {"Bind": {"code": "Skip"}}, "Probe1": {"Bind": {"code": "Success"}}},
+    "bind-stops-at-skip": _probes({"Probe0": {"Bind": {"code": "Skip"}},
+                                   "Probe1": {"Bind": {"code": "Success"}}},
                                   PROBES_0_1, binder=False),
     "postbind-never-run": _probes({}),
     "error-backoff-doubled": _probes({"Probe0": {"PreFilter": {"code": "Error"}}}),

@@ -21,7 +21,8 @@ from .rule_mutants import ALL_HOOKS, RULE_MUTANTS, WITNESSES
 
 PROVEN = sorted({p.mutant for p in PROOFS})
 EQUIVALENT = sorted({p.mutant for p in PROOFS if p.reason.startswith("equivalent")})
-NAMED_IN_PENDING = sorted(m for m in WITNESSES if any(m in note for d in PENDING.values() for note in d.values()))
+NAMED_IN_PENDING = sorted(m for m in WITNESSES
+                          if any(m in note for d in PENDING.values() for note in d.values()))
 CAUGHT = sorted({(p.mutant, p.caught_by) for p in PROOFS if p.caught_by})
 # Mutants of mutants.py/hard_mutants.py are searched for by their invariant in test_mutants.py already.
 SEARCHED_ELSEWHERE = {(m.name, m.invariant) for m in MUTANTS + HARD_MUTANTS}
