@@ -73,7 +73,60 @@ def _postfilter_never_run(fw: Framework) -> None:
     fw.run_post_filter_plugins = lambda state, pod, statuses: (None, Status.new(Code.UNSCHEDULABLE))
 
 
+def _filter_error_as_rejection(fw: Framework) -> None:
+    """Too little: a Filter Error only rejects its node; the cycle goes on with the others."""
+    original = fw.run_filter_plugins
+
+    def run(state, pod, node_info):
+        s = original(state, pod, node_info)
+        return Status.new(Code.UNSCHEDULABLE,
+                          s.as_error() or "").with_plugin(s.plugin) if s.code is Code.ERROR \
+            else s
+    fw.run_filter_plugins = run
+
+
+def _filter_rejection_as_error(fw: Framework) -> None:
+    """Too much: a Filter rejection of one node fails the whole cycle as an Error."""
+    original = fw.run_filter_plugins
+
+    def run(state, pod, node_info):
+        s = original(state, pod, node_info)
+        return Status.as_status(f"node {node_info.name} rejected") if s.is_rejected() else s
+    fw.run_filter_plugins = run
+
+
+def _postfilter_stops_at_unschedulable(fw: Framework) -> None:
+    """Too little: the PostFilter loop stops at the first plugin, even when it returns Unschedulable."""
+    original = fw.run_post_filter_plugins
+
+    def run(state, pod, statuses):
+        plugins, fw.post_filter_plugins = fw.post_filter_plugins, fw.post_filter_plugins[:1]
+        try:
+            return original(state, pod, statuses)
+        finally:
+            fw.post_filter_plugins = plugins
+    fw.run_post_filter_plugins = run
+
+
 # --- scoring ------------------------------------------------------------------------------------
+
+def _prescore_error_ignored(fw: Framework) -> None:
+    """Too little: a PreScore failure does not fail the cycle."""
+    original = fw.run_pre_score_plugins
+
+    def run(state, pod, nodes):
+        original(state, pod, nodes)
+        return SUCCESS
+    fw.run_pre_score_plugins = run
+
+
+def _score_error_ignored(fw: Framework) -> None:
+    """Too little: a Score failure counts as a score of 0 instead of failing the cycle."""
+    for pl in fw.score_plugins:
+        def score(state, pod, node_info, original=pl.score):
+            value, s = original(state, pod, node_info)
+            return (value, s) if s.is_success() else (0, SUCCESS)
+        pl.score = score
 
 def _normalize_skipped(fw: Framework) -> None:
     """Too little: NormalizeScore is never called (the raw scores are kept)."""
@@ -189,6 +242,16 @@ def _reserve_stops_after_first(fw: Framework) -> None:
     fw.run_reserve_plugins_reserve = run
 
 
+def _reserve_failure_ignored(fw: Framework) -> None:
+    """Too little: a Reserve failure does not end the cycle; Permit and binding go on."""
+    original = fw.run_reserve_plugins_reserve
+
+    def run(state, pod, node_name):
+        original(state, pod, node_name)
+        return SUCCESS
+    fw.run_reserve_plugins_reserve = run
+
+
 def _unreserve_twice(fw: Framework) -> None:
     """Too much: Unreserve runs over all Reserve plugins twice."""
     original = fw.run_reserve_plugins_unreserve
@@ -234,6 +297,26 @@ def _bind_stops_at_skip(fw: Framework) -> None:
     fw.run_bind_plugins = run
 
 
+def _prebind_failure_ignored(fw: Framework) -> None:
+    """Too little: a PreBind failure does not stop the binding."""
+    original = fw.run_pre_bind_plugins
+
+    def run(state, pod, node_name):
+        original(state, pod, node_name)
+        return SUCCESS
+    fw.run_pre_bind_plugins = run
+
+
+def _preflight_skip_ignored(fw: Framework) -> None:
+    """Too little: a PreBindPreFlight Skip does not drop the plugin's PreBind."""
+    original = fw.run_pre_bind_plugins
+
+    def run(state, pod, node_name):
+        state.skip_pre_bind_plugins = set()
+        return original(state, pod, node_name)
+    fw.run_pre_bind_plugins = run
+
+
 def _postbind_never_run(fw: Framework) -> None:
     """Too little: PostBind plugins are not called after a successful binding."""
     fw.run_post_bind_plugins = lambda state, pod, node_name: None
@@ -275,6 +358,14 @@ RULE_MUTANTS: list[RuleMutant] = [
     RuleMutant("filter-stops-after-first-success", _each_framework(_filter_stops_after_first_success)),
     RuleMutant("prefilter-success-skips-filter", _each_framework(_prefilter_success_skips_filter)),
     RuleMutant("postfilter-never-run", _each_framework(_postfilter_never_run)),
+    RuleMutant("filter-error-as-rejection", _each_framework(_filter_error_as_rejection)),
+    RuleMutant("filter-rejection-as-error", _each_framework(_filter_rejection_as_error)),
+    RuleMutant("postfilter-stops-at-unschedulable", _each_framework(_postfilter_stops_at_unschedulable)),
+    RuleMutant("prescore-error-ignored", _each_framework(_prescore_error_ignored)),
+    RuleMutant("score-error-ignored", _each_framework(_score_error_ignored)),
+    RuleMutant("reserve-failure-ignored", _each_framework(_reserve_failure_ignored)),
+    RuleMutant("prebind-failure-ignored", _each_framework(_prebind_failure_ignored)),
+    RuleMutant("preflight-skip-ignored", _each_framework(_preflight_skip_ignored)),
     RuleMutant("normalize-skipped", _each_framework(_normalize_skipped)),
     RuleMutant("normalize-twice", _each_framework(_normalize_twice)),
     RuleMutant("prescore-success-skips-score", _each_framework(_prescore_success_skips_score)),
@@ -392,6 +483,17 @@ WITNESSES: dict[str, Callable[[], Scenario]] = {
     "unschedulable-ignored": _defaults(pod(), nodes=(_with_spec(node(), unschedulable=True),)),
     "node-affinity-ignored": _defaults(_with_spec(pod(), nodeSelector={"zone": "a"})),
     # this module
+    "filter-error-as-rejection": _probes({"Probe0": {"Filter": {"byNode": {"node-0": {"code": "Error"}}}}},
+                                         nodes=TWO_NODES),
+    "filter-rejection-as-error": _probes({"Probe0": _REJECT_NODE_1}, nodes=TWO_NODES),
+    "postfilter-stops-at-unschedulable": _probes(
+        {"Probe0": {"Filter": {"code": "Unschedulable"},
+                    "PostFilter": {"code": "Unschedulable"}}}, PROBES_0_1),
+    "prescore-error-ignored": _probes({"Probe0": {"PreScore": {"code": "Error"}}}, nodes=TWO_NODES),
+    "score-error-ignored": _probes({"Probe0": {"Score": {"code": "Error"}}}, nodes=TWO_NODES),
+    "reserve-failure-ignored": _probes({"Probe0": {"Reserve": {"code": "Unschedulable"}}}),
+    "prebind-failure-ignored": _probes({"Probe0": {"PreBind": {"code": "Unschedulable"}}}),
+    "preflight-skip-ignored": _probes({"Probe0": {"PreBindPreFlight": {"code": "Skip"}}}),
     "filter-stops-after-first-success": _probes({"Probe1": _REJECT_NODE_1}, PROBES_0_1, TWO_NODES),
     "prefilter-success-skips-filter": _probes({"Probe0": _REJECT_NODE_1}, nodes=TWO_NODES),
     "postfilter-never-run": _probes({"Probe0": {"Filter": {"code": "Unschedulable"}}}),
