@@ -81,7 +81,7 @@ PROOFS: tuple[Proof, ...] = (
        "a Filter Error only rejects its node",
        "failure-ends-attempt"),
     _p("filter-error-fails-cycle", MUCH, "filter-rejection-as-error", "a Filter rejection fails the cycle",
-       "condition-classification"),
+       "every-node-evaluated"),
     _p("code-matrix-filter", LITTLE, "filter-error-as-rejection", "a Filter Error is taken as a rejection",
        "failure-ends-attempt"),
     # PostFilter
@@ -122,7 +122,8 @@ PROOFS: tuple[Proof, ...] = (
           reason="equivalent: totals are not traced and every node ties either way, so the outcome and trace "
                  "equal the reference's"),
     _p("prescore-error", LITTLE, "prescore-error-ignored", "a PreScore failure does not fail the cycle",
-       "failure-ends-attempt"),
+       "failure-ends-attempt", no_search="the ci profile's 100 examples miss it (a 400-example search finds it "
+       "at example 42): its situation draws a PreScore failure too rarely"),
     _p("score-error", LITTLE, "score-error-ignored", "a Score failure counts as 0", "failure-ends-attempt"),
     _p("score-weight-zero-is-one", LITTLE, "zero-weight-kept-zero", "a Score weight of 0 stays 0",
        "chosen-node-has-max-score", no_search="the generators draw no weight-0 Score plugin"),
