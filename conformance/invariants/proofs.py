@@ -167,6 +167,17 @@ PROOFS: tuple[Proof, ...] = (
        "postbind-iff-bound"),
     _p("postbind-iff-bound", LITTLE, "postbind-never-run", "PostBind does not run after a binding",
        "postbind-iff-bound"),
+    # the code x point matrix, by the mutants above
+    _p("code-matrix-postfilter", LITTLE, "postfilter-stops-at-unschedulable", "PostFilter stops at an "
+       "Unschedulable", "plugins-run-until-stop"),
+    _p("code-matrix-prescore-score", LITTLE, "score-error-ignored", "a Score Error is not an Error",
+       "failure-ends-attempt"),
+    _p("code-matrix-reserve-permit", LITTLE, "reserve-stops-after-first", "Reserve stops at a Success",
+       "plugins-run-until-stop"),
+    _p("code-matrix-binding", MUCH, "bind-continues-after-success", "Bind goes on after a Success",
+       "bind-first-non-skip"),
+    _p("code-matrix-binding", LITTLE, "prebind-failure-ignored", "a PreBind failure does not stop binding",
+       "failure-ends-attempt"),
     # queue
     _p("queue-sort-priority-timestamp", ORDER, "lower-priority-popped-first",
        "activeQ pops the lower priority "
@@ -210,10 +221,8 @@ def _nc(*directions: str) -> dict[str, str]:
 
 PENDING: Mapping[str, Mapping[str, str]] = {
     "code-matrix-prefilter": {MUCH: "", LITTLE: ""},
-    "code-matrix-postfilter": {MUCH: "", LITTLE: ""},
-    "code-matrix-prescore-score": {MUCH: "", LITTLE: ""},
-    "code-matrix-reserve-permit": {LITTLE: ""},
-    "code-matrix-binding": {MUCH: "", LITTLE: ""},
+    "code-matrix-postfilter": {MUCH: ""},
+    "code-matrix-prescore-score": {MUCH: ""},
     "legal-codes": {MUCH: "", LITTLE: ""},
     "error-message-nil-wrap": _nc(MUCH, LITTLE),
     "profile-by-scheduler-name": {MUCH: "", LITTLE: ""},
