@@ -204,6 +204,10 @@ PROOFS: tuple[Proof, ...] = (
     _p("node-unschedulable", LITTLE, "unschedulable-ignored", "NodeUnschedulable is left out",
        "unschedulable-nodes-avoided"),
     # preemption
+    _p("preemption-policy-never", LITTLE, "never-policy-ignored", "a pod with preemptionPolicy Never evicts",
+       "never-preempting-pods-evict-none"),
+    _p("victims-minimal", LITTLE, "victims-not-reprieved", "a victim that could be reprieved is evicted",
+       "preemption-victims-minimal"),
     _p("victims-lower-priority", MUCH, "equal-priority-victims",
        "pods of the preemptor's priority are evicted",
        "preemption-evicts-lower-priority-only"),
@@ -314,18 +318,12 @@ PENDING: Mapping[str, Mapping[str, str]] = {
     },
     "preemption-node-choice": _nc(MUCH, LITTLE),
     "waiting-victim-rejected": _nc(MUCH, LITTLE),
-    "preemption-policy-never": {
-        MUCH: "",
-        LITTLE: "mutant never-policy-ignored (hard_mutants.py) has no witness yet",
-    },
+    "preemption-policy-never": {MUCH: ""},
     "pdb-respected-when-avoidable": {
         MUCH: "",
         LITTLE: "mutant pdbs-ignored (hard_mutants.py) has no witness yet",
     },
-    "victims-minimal": {
-        MUCH: "",
-        LITTLE: "mutant victims-not-reprieved (hard_mutants.py) has no witness yet",
-    },
+    "victims-minimal": {MUCH: ""},
     "taint-toleration": {MUCH: ""},
     "node-affinity": {MUCH: ""},
     "node-unschedulable": {MUCH: ""},

@@ -482,6 +482,12 @@ WITNESSES: dict[str, Callable[[], Scenario]] = {
                                                                           "effect": "NoSchedule"}]),)),
     "unschedulable-ignored": _defaults(pod(), nodes=(_with_spec(node(), unschedulable=True),)),
     "node-affinity-ignored": _defaults(_with_spec(pod(), nodeSelector={"zone": "a"})),
+    "never-policy-ignored": _defaults(pod("pod-1", cpu="1", priority=10, policy="Never"),
+                                      nodes=(node(cpu="1"),),
+                                      bound=(pod("pod-0", cpu="1", priority=1, on="node-0"),)),
+    "victims-not-reprieved": _defaults(pod("pod-2", cpu="1", priority=10), nodes=(node(cpu="2"),),
+                                       bound=(pod("pod-0", cpu="1", priority=1, on="node-0"),
+                                              pod("pod-1", cpu="1", priority=1, on="node-0"))),
     # this module
     "filter-error-as-rejection": _probes({"Probe0": {"Filter": {"byNode": {"node-0": {"code": "Error"}}}}},
                                          nodes=TWO_NODES),
