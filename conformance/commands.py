@@ -108,11 +108,12 @@ COVERAGE_BEGIN, COVERAGE_END = "<!-- coverage-matrix:begin -->", "<!-- coverage-
 
 
 def coverage_document(existing: str) -> str:
-    """`existing` with the section between the coverage markers replaced by the rendered matrix
-    (appended, with the markers, when it has none)."""
+    """`existing` with the section between the coverage markers replaced by the rendered matrix and the
+    mutant matrix (appended, with the markers, when it has none)."""
     from .invariants import REGISTRY
     from .invariants.coverage import render
-    block = f"{COVERAGE_BEGIN}\n{render(REGISTRY)}{COVERAGE_END}"
+    from .invariants.proofs import render as render_proofs
+    block = f"{COVERAGE_BEGIN}\n{render(REGISTRY)}\n{render_proofs()}{COVERAGE_END}"
     if COVERAGE_BEGIN in existing and COVERAGE_END in existing:
         head, rest = existing.split(COVERAGE_BEGIN, 1)
         return head + block + rest.split(COVERAGE_END, 1)[1]

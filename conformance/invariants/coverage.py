@@ -116,9 +116,8 @@ RULES: tuple[Rule, ...] = (
        "without; both must pass", "framework.go RunFilterPluginsWithNominatedPods", "which pods the queue holds "
        "nominated at a cycle is internal; the outcome-level consequence (no overcommit) is capacity-respected",
        _TF + "test_filtering.py::test_second_pass_without_nominated_pods_must_also_pass"),
-    _n("num-feasible-nodes-to-find", "§2.10", "At most numFeasibleNodesToFind feasible nodes (all nodes below 100)",
-       "schedule_one.go numFeasibleNodesToFind", "scenarios have at most 4 nodes, where every node is evaluated",
-       _TF + "test_filtering.py::test_num_feasible_nodes_to_find"),
+    _c("num-feasible-nodes-to-find", "§2.10", "At most numFeasibleNodesToFind feasible nodes (all nodes below "
+       "100)", "schedule_one.go numFeasibleNodesToFind"),
     _n("round-robin-start", "§2.5", "Filtering starts at nextStartNodeIndex, moved by the nodes processed",
        "schedule_one.go findNodesThatPassFilters", "upstream filters in parallel: the order is not observable",
        _TF + "test_filtering.py::test_filtering_stops_at_num_nodes_to_find_and_round_robins"),
@@ -148,10 +147,7 @@ RULES: tuple[Rule, ...] = (
     _c("score-error", "§2.8", "A Score or NormalizeScore failure is an Error", "framework.go RunScorePlugins"),
     _c("weighted-sum-max", "§2.8, §2.9", "The host has the maximum of sum(weight x score) + sum(10 x weight x "
        "extender score)", "schedule_one.go prioritizeNodes, selectHost"),
-    _n("score-weight-zero-is-one", "§2.8", "A Score weight of 0 counts as 1", "framework.go getScoreWeights",
-       "the expanded config the invariants read applies the same mapping; a backend getting it wrong is caught by "
-       "chosen-node-has-max-score only with weight-0 configs, which the generators do not draw",
-       "tests/reference/config/test_expand.py"),
+    _c("score-weight-zero-is-one", "§2.8", "A Score weight of 0 counts as 1", "framework.go getScoreWeights"),
     _n("no-scoring-total-one", "§2.8", "No Score plugins and no extenders: every node totals 1",
        "schedule_one.go prioritizeNodes", "totals are not traced; any max-score node is a legal choice",
        _TF + "test_filtering.py::test_no_score_plugins_and_no_extenders_total_score_one"),
@@ -214,9 +210,8 @@ RULES: tuple[Rule, ...] = (
     _n("failed-pod-gone-not-requeued", "§3.2", "A pod deleted or bound meanwhile is not requeued",
        "schedule_one.go handleSchedulingFailure", "scenarios do not delete workload pods",
        _TF + "test_failure_table.py::test_deleting_waiting_pod_rejects_it_and_does_not_requeue"),
-    _n("event-truncation", "§3.2", "FailedScheduling event messages are truncated to the note limit",
-       "schedule_one.go handleSchedulingFailure", "generated messages stay far below 1024 characters",
-       _TF + "test_failure_table.py::test_failed_scheduling_event_truncated_to_note_length_limit"),
+    _c("event-truncation", "§3.2", "FailedScheduling event messages are truncated to the note limit",
+       "schedule_one.go handleSchedulingFailure"),
     # §4 extenders
     _c("extender-filter-after-plugins", "§4.5", "Extender filters remove the nodes they fail; the chosen node passed "
        "them", "schedule_one.go findNodesThatPassExtenders"),

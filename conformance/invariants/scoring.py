@@ -68,15 +68,19 @@ def normalized_scores(run: Run, pod: str, attempt: int) -> dict[str, dict[str, i
 
 
 @invariant("score-range-enforced", "A Score plugin whose final score leaves [0, 100] fails the attempt: no "
-           "Reserve, no binding.", "framework.go RunScorePlugins (spec §2.8, §11.4)",
+           "Reserve, no binding; final scores within [0, 100] (bounds included) fail nothing.",
+           "framework.go RunScorePlugins (spec §2.8, §11.4)",
            situation=Situation(
                {"score": ["Probe0", "Probe1"]}, min_nodes=2,
-               seed=lambda draw, nodes: ({"Probe0": {"Score": node_scores(draw, nodes, (-1, 101, 2 ** 40, 50))}}, {})),
+               seed=lambda draw, nodes: (
+                   {"Probe0": {"Score": node_scores(draw, nodes, (-1, 101, 2 ** 40, 50, 100))}}, {})),
            rules=("score-range",))
 def score_range_enforced(run: Run) -> None:
     for pod in run.live_pods:
         for attempt in run.attempts(pod):
-            for plugin, scores in normalized_scores(run, pod, attempt).items():
+            normalized = normalized_scores(run, pod, attempt)
+            _check_in_range_goes_on(run, pod, attempt, normalized)
+            for plugin, scores in normalized.items():
                 bad = {n: s for n, s in scores.items() if not 0 <= s <= MAX_NODE_SCORE}
                 if not bad:
                     continue
@@ -88,13 +92,38 @@ def score_range_enforced(run: Run) -> None:
                                         actual=f"scores {bad}", records=tuple(later[:2]))
 
 
+def _check_in_range_goes_on(run: Run, pod: str, attempt: int, normalized: dict[str, dict[str, int]]) -> None:
+    """The pod's last attempt scored within [0, 100] without a failing probe, and then nothing happened
+    and it ended in an error: the range check rejected a legal score (issue 32: a bound of 99 was missed).
+    Only in probe-only profiles, where no other plugin can fail after scoring, and in virtual time."""
+    if not normalized or "virtual-time" not in run.capabilities or run.attempts(pod)[-1] != attempt:
+        return
+    result = run.outcome.pods.get(pod)
+    others = {p for point in ("reserve", "permit", "preBind", "bind", "postBind")
+              for p in run.plugins_at(pod, point) if not p.startswith("Probe")} - {"DefaultBinder"}
+    if result is None or result.phase != "error" or others:
+        return
+    records = run.probe_records(pod, attempt)
+    last = max(i for i, r in enumerate(records) if r["point"] in ("Score", "NormalizeScore"))
+    failed = any(r.get("code") not in (("Success", "Skip") if r["point"] == "PreScore" else ("Success",))
+                 for r in records if r["point"] in ("PreScore", "Score", "NormalizeScore"))
+    if any(r["point"] != "PreEnqueue" for r in records[last + 1:]) or failed:  # PreEnqueue: the next try
+        return
+    if all(0 <= s <= MAX_NODE_SCORE for scores in normalized.values() for s in scores.values()):
+        run.exercise()
+        raise run.violation("every final score is within [0, 100], yet the attempt failed right after "
+                            "scoring", pod=pod, expected="the attempt goes on to Reserve",
+                            actual="a scheduler error",
+                            records=tuple(records[max(0, last - 3):last + 1]))
+
+
 @invariant("chosen-node-has-max-score",
            "The chosen node has the maximum weighted total score: sum of weight x final score over Score plugins "
            "plus weight x 10 x extender score.", "schedule_one.go prioritizeNodes / selectHost (spec §2.8, §2.9)",
            requires=("probes",),
            situation=Situation(
                {"score": ["Probe0", "Probe1"]}, weighted_scores, min_nodes=2, weights={"Probe1": (2, 5, 10)}),
-           rules=("weighted-sum-max", "extender-score-scale"))
+           rules=("weighted-sum-max", "extender-score-scale", "score-weight-zero-is-one"))
 def chosen_node_has_max_score(run: Run) -> None:
     for pod in run.live_pods:
         score_plugins = run.plugins_at(pod, "score")
@@ -138,8 +167,23 @@ def score_calls_complete(run: Run) -> None:
         for attempt in run.attempts(pod):
             scores = run.records(pod, attempt, "Score")
             if not scores:
+                _check_scored_at_all(run, pod, attempt)
                 continue
             _check_score_calls(run, pod, attempt, scores)
+
+
+def _check_scored_at_all(run: Run, pod: str, attempt: int) -> None:
+    """PreScore ran and the attempt went on to Reserve, so it scored: a Score plugin not skipped at
+    PreScore must have been called (issue 32: a scheduler dropping every probe's Score was missed)."""
+    prescore = run.records(pod, attempt, "PreScore")
+    if not prescore or run.chosen_node(pod, attempt) is None:
+        return
+    skipped = {r["plugin"] for r in prescore if r.get("code") == "Skip"}
+    missing = [p for p in run.probes_at(pod, "score") if p not in skipped]
+    if missing:
+        raise run.violation(f"{missing[0]} was not called at Score although the attempt scored and it did "
+                            f"not skip at PreScore (attempt {attempt})", pod=pod, plugin=missing[0],
+                            expected="a Score call per feasible node", actual="none", records=tuple(prescore))
 
 
 def _check_score_calls(run: Run, pod: str, attempt: int, scores: list) -> None:

@@ -1,0 +1,101 @@
+"""The mutant matrix (conformance/invariants/proofs.py) holds: every mutant misbehaves on its witness,
+is caught there by the invariant the matrix names and by that invariant's search in the ci profile,
+and every rule has a mutant per direction or is listed as pending (the count is reported, not hidden)."""
+
+from __future__ import annotations
+
+import warnings
+from functools import lru_cache
+
+import pytest
+
+from conformance.backends.reference import ReferenceBackend
+from conformance.invariants import REGISTRY, Run
+from conformance.invariants.proofs import PENDING, PROOFS, pending_count, problems
+from conformance.search import find_violation
+
+from .hard_mutants import HARD_MUTANTS
+from .invariants._kit import run_on_reference, violation
+from .mutants import MUTANTS
+from .rule_mutants import ALL_HOOKS, RULE_MUTANTS, WITNESSES
+
+PROVEN = sorted({p.mutant for p in PROOFS})
+EQUIVALENT = sorted({p.mutant for p in PROOFS if p.reason.startswith("equivalent")})
+NAMED_IN_PENDING = sorted(m for m in WITNESSES
+                          if any(m in note for d in PENDING.values() for note in d.values()))
+CAUGHT = sorted({(p.mutant, p.caught_by) for p in PROOFS if p.caught_by})
+# Mutants of mutants.py/hard_mutants.py are searched for by their invariant in test_mutants.py already.
+SEARCHED_ELSEWHERE = {(m.name, m.invariant) for m in MUTANTS + HARD_MUTANTS}
+TO_SEARCH = sorted({(p.mutant, p.caught_by) for p in PROOFS
+                    if p.caught_by and not p.no_search} - SEARCHED_ELSEWHERE)
+
+
+class PendingRuleDirections(UserWarning):
+    """Rule directions without a mutant yet: reported on every run of this module."""
+
+
+@lru_cache(maxsize=None)
+def _runs(mutant: str) -> tuple[Run, Run]:
+    """The unmutated reference's run and the mutant's run on the mutant's witness."""
+    sc = WITNESSES[mutant]()
+    return run_on_reference(sc), run_on_reference(sc, hook=ALL_HOOKS[mutant])
+
+
+def test_every_rule_direction_has_a_mutant_or_is_pending() -> None:
+    found = problems()
+    assert found == [], "\n".join(found)
+    directions = len({(p.rule, p.direction) for p in PROOFS})
+    message = f"mutant matrix: {directions} rule directions proven, {pending_count()} still pending " \
+              "(PENDING in conformance/invariants/proofs.py)"
+    print(message)
+    if pending_count():
+        warnings.warn(PendingRuleDirections(message))
+
+
+def test_every_mutant_has_a_witness_and_every_rule_mutant_a_proof() -> None:
+    assert [m for m in PROVEN if m not in WITNESSES or m not in ALL_HOOKS] == []
+    orphans = [m.name for m in RULE_MUTANTS if m.name not in PROVEN and m.name not in NAMED_IN_PENDING]
+    assert orphans == [], f"mutants named neither in PROOFS nor in PENDING: {orphans}"
+
+
+def test_older_mutants_keep_their_invariant_in_the_matrix() -> None:
+    """A mutant of mutants.py names the invariant test_mutants.py searches with; the matrix must agree."""
+    older = {m.name: m.invariant for m in MUTANTS + HARD_MUTANTS}
+    wrong = [(m, older[m]) for m in PROVEN if m in older and older[m] not in {c for n, c in CAUGHT if n == m}]
+    assert wrong == []
+
+
+@pytest.mark.parametrize("mutant", sorted(set(PROVEN) - set(EQUIVALENT)) + NAMED_IN_PENDING)
+def test_mutant_misbehaves_on_its_witness(mutant: str) -> None:
+    reference, broken = _runs(mutant)
+    ref, mut = reference.outcome.to_dict(), broken.outcome.to_dict()
+    assert ref != mut, f"{mutant}: outcome and trace equal the reference's on its witness"
+
+
+@pytest.mark.parametrize("mutant", EQUIVALENT)
+def test_equivalent_mutant_equals_the_reference_on_its_witness(mutant: str) -> None:
+    """What keeps its rule "not checkable from outside": outcome, trace and events are the reference's."""
+    reference, broken = _runs(mutant)
+    assert reference.outcome.to_dict() == broken.outcome.to_dict()
+
+
+@pytest.mark.parametrize("mutant, invariant", CAUGHT, ids=[f"{m}-{i}" for m, i in CAUGHT])
+def test_mutant_caught_on_its_witness(mutant: str, invariant: str) -> None:
+    reference, broken = _runs(mutant)
+    REGISTRY[invariant].check(reference)
+    violation(REGISTRY[invariant], broken)
+
+
+@pytest.mark.parametrize("mutant, invariant", TO_SEARCH, ids=[f"{m}-{i}" for m, i in TO_SEARCH])
+def test_mutant_caught_by_the_ci_search(mutant: str, invariant: str, extender_server) -> None:
+    backend = ReferenceBackend(hook=ALL_HOOKS[mutant], extender_server=extender_server)
+    failure = find_violation(backend, REGISTRY[invariant], profile="ci", shrink=False)
+    assert failure is not None, f"{mutant} not caught by {invariant} in the ci profile"
+    assert failure.violation.invariant == invariant
+
+
+@pytest.fixture(scope="module")
+def extender_server():
+    from conformance.extender.server import ExtenderServer
+    with ExtenderServer() as server:
+        yield server
