@@ -28,7 +28,8 @@ DOC = ROOT / "docs" / "coverage.md"
 TABLE = ("<!-- unreachable-branches:begin -->", "<!-- unreachable-branches:end -->")
 FIGURES = ("<!-- reference-branch-coverage:begin -->", "<!-- reference-branch-coverage:end -->")
 # A row of the unreachable table: | `reference/x.py:LINE` | `condition` | why |
-ROW = re.compile(r"^\| `(?P<path>reference/[\w/]+\.py):(?P<line>\d+)` \| `(?P<code>[^`]+)` \| (?P<why>.+) \|$")
+ROW = re.compile(r"^\| `(?P<path>reference/[\w/]+\.py):(?P<line>\d+)` \| `(?P<code>[^`]+)` "
+                 r"\| (?P<why>.+) \|$")
 
 
 @dataclass(frozen=True)
@@ -118,7 +119,8 @@ def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--data", type=Path, help="a coverage data file of an earlier run (skips the run)")
     parser.add_argument("--write-doc", action="store_true", help="record the figures in docs/coverage.md")
-    parser.add_argument("--missed", action="store_true", help="list the missed branches not listed as unreachable")
+    parser.add_argument("--missed", action="store_true",
+                        help="list the missed branches not listed as unreachable")
     args = parser.parse_args(argv)
     text = DOC.read_text()
     listed = unreachable_rows(text)

@@ -46,8 +46,8 @@ AMOUNTS: Mapping[str, Magnitudes] = {
                        (1536 * MI, 16 * GI, 64 * GI, 256 * GI, TI, 2 * TI, 8 * TI), 32 * GI, 8 * TI, (MI, 1)),
     PODS: Magnitudes((0, 1, 2, 4, 110), (250, 512), 110, 512),
     GPU: Magnitudes((0, 1, 2, 4), (8, 16, 32), 8, 32),
-    EPHEMERAL_STORAGE: Magnitudes((0, GI, 10 * GI, 100 * GI), (20 * GI, 500 * GI, 2 * TI, 8 * TI), 100 * GI, 8 * TI,
-                                  (MI, 1)),
+    EPHEMERAL_STORAGE: Magnitudes((0, GI, 10 * GI, 100 * GI), (20 * GI, 500 * GI, 2 * TI, 8 * TI),
+                                  100 * GI, 8 * TI, (MI, 1)),
 }
 # Node-side (allocatable) amounts, ample first (and most often) so that shrinking ends on a node everything
 # fits on; up to the largest real machines (192 cores, 4 TiB, 512 pods, 16 GPUs).

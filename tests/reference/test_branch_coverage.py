@@ -14,7 +14,8 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-_spec = importlib.util.spec_from_file_location("reference_coverage", ROOT / "benchmarks" / "reference_coverage.py")
+_spec = importlib.util.spec_from_file_location("reference_coverage",
+                                               ROOT / "benchmarks" / "reference_coverage.py")
 assert _spec is not None and _spec.loader is not None
 rc = importlib.util.module_from_spec(_spec)
 sys.modules[_spec.name] = rc  # dataclasses look their module up there
