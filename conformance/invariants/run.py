@@ -153,9 +153,13 @@ class Run:
         attempts = self.attempts(pod)
         if not (result and result.phase == "bound" and attempts and attempts[-1] == attempt):
             return False
-        # The queue counted more attempts than the probes saw: the pod bound in a later attempt no probe
-        # took part in (e.g. one feasible node left, so no Score probe ran), not in this one.
-        return not ("queue-attempts" in self.capabilities and result.attempts and result.attempts > attempt)
+        if not ("queue-attempts" in self.capabilities and result.attempts and result.attempts > attempt):
+            return True
+        # The queue counted more attempts than the probes numbered: the pod bound in a later attempt no probe
+        # took part in (e.g. one feasible node left, so no Score probe ran), not in this one. Unless no probe
+        # runs at PreFilter: then the probes number only the attempts they took part in (the earlier ones
+        # may have stopped before them), and a PostBind in this attempt shows that it bound.
+        return not self.probes_at(pod, "preFilter") and bool(self.records(pod, attempt, "PostBind"))
 
 
 def first_stop_passed(records: list[Record], stops) -> int | None:
