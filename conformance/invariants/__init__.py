@@ -1,6 +1,6 @@
 """The invariants: each a function over a `Run`, registered with an ID, a statement and its source."""
 
-from . import (binding, config, disruption, extenders, filtering, liveness, observed, outcome,  # noqa: F401
+from . import (binding, config, disruption, events, extenders, filtering, liveness, observed, outcome,  # noqa: F401
                permit, placement, points, preemption, queue, reserve, scoring, topology)  # (registration)
 from .base import REGISTRY, Invariant, Violation, invariant
 from .run import Run

@@ -15,7 +15,7 @@ from functools import cached_property
 from typing import Any, Mapping
 
 from reference.scenario import pod_key
-from reference.timeline import TimelineError, TimelineState, timeline_events
+from reference.timeline import TimelineError, TimelineEvent, TimelineState, timeline_events
 
 # Wall-clock backends: how long after an event's recorded time the scheduler may still act on the old state.
 WALL_CLOCK_SLACK = 2.0
@@ -29,6 +29,7 @@ class Cluster:
         self.run = run
         self.states: list[TimelineState] = [TimelineState.of(run.scenario)]
         self.times: list[float] = [float("-inf")]
+        self.applied: list[TimelineEvent] = []  # applied[k]: the event between states[k] and states[k + 1]
         applied = run.outcome.timeline
         try:
             events = timeline_events(run.scenario) if applied else ()
@@ -41,6 +42,7 @@ class Cluster:
             state = TimelineState(())
             state.objects = dict(self.states[-1].objects)
             state.apply(events[index])
+            self.applied.append(events[index])
             self.states.append(state)
             self.times.append(float(entry.get("at") or 0.0))
 

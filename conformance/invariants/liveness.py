@@ -101,9 +101,6 @@ def feasible_nodes(judge: Judge, pod: str, nominations: _Nominations) -> list[st
         fw.nominator = nominator
 
 
-_MAX_BACKOFF = 10.0  # podMaxBackoffDuration's default
-
-
 @invariant("schedulable-pods-bound",
            "When the scenario settles, no pod is left unschedulable that the profile's stock Filter plugins accept on "
            "some node of the final cluster state; a pod nominated to a node that still fits it ends bound.",
@@ -112,15 +109,10 @@ _MAX_BACKOFF = 10.0  # podMaxBackoffDuration's default
            situation=Constrained("liveness"),
            rules=("liveness",))
 def schedulable_pods_bound(run: Run) -> None:
-    judge = Judge.of(run)
+    # A changed cluster is event-wakes-pending-pod's (events.py): which events promise a retry is its rule.
+    judge = Judge.timeless(run)
     if judge is None or judge.config.extenders:
         return
-    if judge.changed:
-        # Judged on the cluster after the last event; an event too close to the deadline may leave a pod it
-        # made schedulable in backoff (up to 10s) when the run stops: no verdict then.
-        if run.cluster.times[-1] + _MAX_BACKOFF + 1 >= run.scenario.deadline:
-            return
-        judge = judge.at(run.cluster.final())
     if any(r.phase == "waiting" for r in run.outcome.pods.values()):
         return
     preempted = bool(run.outcome.deleted)

@@ -80,10 +80,6 @@ def test_without_the_opt_in_nothing_changes():
         scenarios(timeline=-1)
 
 
-def test_simplest_draw_has_no_event():
-    assert find(scenarios(**DRAWN), lambda s: True, settings=FAST).timeline == ()
-
-
 def _needs_an_event(sc: Scenario) -> bool:
     """A pod the run binds with the timeline stays unbound without it."""
     if not sc.timeline:
