@@ -4,8 +4,8 @@ nothing for them (format: docs/scenario.md#timeline).
 Each event is built from the cluster as the events before it left it (reference/timeline.py's
 TimelineState), so every draw is an event the API server accepts, by construction: a bound pod deleted
 (its room, or the anti-affinity it repels a pending pod by, goes with it), a node added or relabelled so a
-selector matches, a taint, a cordon or a scheduling gate removed, a pending pod's requests lowered or a
-toleration added to it; and node or pod annotations, which no stock plugin reads. They shrink towards no
+selector matches, or deleted, a taint, a cordon or a scheduling gate removed, a pending pod's requests
+lowered or a toleration added to it; and node or pod annotations, which no stock plugin reads. They shrink towards no
 event, then fewer, earlier (`idle` first) and simpler ones (the first applicable kind of `KINDS`).
 """
 
@@ -104,6 +104,11 @@ def _add_node(draw: Draw, state: State, pending: list[Manifest]) -> Manifest | N
     return {"op": "create", "object": new}
 
 
+def _delete_node(draw: Draw, state: State, pending: list[Manifest]) -> Manifest | None:
+    nodes = _nodes(state)
+    return _ref("delete", "Node", draw(st.sampled_from(nodes))) if nodes else None
+
+
 def _relabel_node(draw: Draw, state: State, pending: list[Manifest]) -> Manifest | None:
     nodes = _nodes(state)
     if not nodes:
@@ -150,7 +155,8 @@ def _lower_requests(draw: Draw, state: State, pending: list[Manifest]) -> Manife
     if not asking:
         return None
     pod = draw(st.sampled_from(asking))
-    return _ref("update", "Pod", pod, patch={"spec": {"containers": [_lowered(c) for c in pod["spec"]["containers"]]}})
+    containers = [_lowered(c) for c in pod["spec"]["containers"]]
+    return _ref("update", "Pod", pod, patch={"spec": {"containers": containers}})
 
 
 def _add_toleration(draw: Draw, state: State, pending: list[Manifest]) -> Manifest | None:
@@ -170,7 +176,8 @@ def _annotate(kind: str) -> Callable[[Draw, State, list[Manifest]], Manifest | N
         if not objects:
             return None
         target = draw(st.sampled_from(objects))
-        return _ref("update", kind, target, patch={"metadata": {"annotations": {NOTE: f"v{draw(st.integers(0, 3))}"}}})
+        note = {NOTE: f"v{draw(st.integers(0, 3))}"}
+        return _ref("update", kind, target, patch={"metadata": {"annotations": note}})
     return build
 
 
@@ -183,6 +190,7 @@ KINDS: dict[str, Callable[[Draw, State, list[Manifest]], Manifest | None]] = {
     "delete-repeller": _delete_repeller,
     "lower-requests": _lower_requests,
     "add-toleration": _add_toleration,
+    "delete-node": _delete_node,
     "annotate-node": _annotate("Node"),
     "annotate-pod": _annotate("Pod"),
 }

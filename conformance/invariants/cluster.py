@@ -63,9 +63,25 @@ class Cluster:
         if "virtual-time" not in self.run.capabilities:
             return self.during(float("-inf"), t + WALL_CLOCK_SLACK)
         attempts = self.run.attempts(pod)
-        starts = [r.get("t") for r in self.run.records(pod, attempts[-1]) if isinstance(r.get("t"), (int, float))] \
-            if attempts else []
-        return self.during(min([t, *starts]), t)
+        records = self.run.records(pod, attempts[-1]) if attempts else []
+        starts = [r["t"] for r in records if isinstance(r.get("t"), (int, float))]
+        states = self.during(min([t, *starts]), t)
+        floor = self.released(pod)
+        return [k for k in states if k >= floor] or states
+
+    def released(self, pod: str) -> int:
+        """The first state in which `pod` could be scheduled as it is at the end: after the event that created
+        it or removed its last scheduling gate (no cycle takes a pod before that, whatever the clock says)."""
+        floor = 0
+        for k, event in enumerate(self.applied):
+            if event.kind != "Pod" or event.key != pod:
+                continue
+            before, after = self.states[k].get("Pod", pod), self.states[k + 1].get("Pod", pod)
+            gated = ((before or {}).get("spec") or {}).get("schedulingGates")
+            ungated = gated and not (after or {}).get("spec", {}).get("schedulingGates")
+            if after is not None and (before is None or ungated):
+                floor = k + 1
+        return floor
 
     def final(self) -> int:
         return len(self.states) - 1

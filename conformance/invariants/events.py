@@ -36,7 +36,8 @@ HINTS: Mapping[str, frozenset[str]] = {
     # schedulinggates/scheduling_gates.go EventsToRegister
     "SchedulingGates": frozenset({"TargetPod/UpdatePodSchedulingGatesEliminated"}),
 }
-_AFFINITY_REASONS = (node_affinity.ERR_REASON_POD, node_affinity.ERR_REASON_ENFORCED, node_affinity.ERR_REASON_CONFLICT)
+_AFFINITY_REASONS = (node_affinity.ERR_REASON_POD, node_affinity.ERR_REASON_ENFORCED,
+                     node_affinity.ERR_REASON_CONFLICT)
 
 
 def rejecting_plugins(message: str) -> set[str] | None:
@@ -81,7 +82,8 @@ def actions(run: Run, k: int) -> set[str]:
             "Node/UpdateNodeLabel": _get(old, "metadata", "labels") != _get(new, "metadata", "labels"),
             "Node/UpdateNodeTaint": (_get(old, "spec", "taints"), bool(_get(old, "spec", "unschedulable"))) !=
                                     (_get(new, "spec", "taints"), bool(_get(new, "spec", "unschedulable"))),
-            "Node/UpdateNodeAllocatable": _get(old, "status", "allocatable") != _get(new, "status", "allocatable")}
+            "Node/UpdateNodeAllocatable":
+                _get(old, "status", "allocatable") != _get(new, "status", "allocatable")}
         return {a for a, c in changed.items() if c}
     if event.kind != "Pod":
         return {f"{event.kind}/{event.op}"}
@@ -107,8 +109,9 @@ def _promised(run: Run, key: str, plugins: set[str]) -> float | None:
 
 
 @invariant("event-wakes-pending-pod",
-           "A pending pod that a timeline event makes schedulable (by the stock Filter plugins, on the cluster after "
-           "the last event) is bound before the deadline, when the plugins that rejected it register that event "
+           "A pending pod that a timeline event makes schedulable (by the stock Filter plugins, on the cluster "
+           "after the last event) is bound before the deadline, when the plugins that rejected it register that "
+           "event "
            "(NodeResourcesFit: assigned pod delete, node add or allocatable change, its own scale-down; "
            "TaintToleration and NodeUnschedulable: node add or taint change, its own toleration change; "
            "NodeAffinity: node add or label change; SchedulingGates: its last gate removed).",
@@ -130,7 +133,8 @@ def event_wakes_pending_pod(run: Run) -> None:
     first = run.cluster.times[1]
     for key in run.live_pods:
         result = run.outcome.pods.get(key)
-        held = result is not None and (result.attempts > 1 or bool(_get(run.pods[key], "spec", "schedulingGates")))
+        gated = bool(_get(run.pods[key], "spec", "schedulingGates"))
+        held = result is not None and (result.attempts > 1 or gated)
         if key in judge.placed and held and any(b.get("t", -1) >= first for b in run.bound_in(key)):
             run.exercise()  # a pod that had been turned down was woken after an event and bound
         if result is None or result.phase not in ("gated", "unschedulable") or key in judge.placed:
@@ -144,7 +148,8 @@ def event_wakes_pending_pod(run: Run) -> None:
             plugins = {"SchedulingGates"}
         else:
             plugins = rejecting_plugins(str((result.condition or {}).get("message", ""))) or set()
-            if not plugins or (run.outcome.backend == "reference" and result.attempts > REFERENCE_MAX_ATTEMPTS):
+            gave_up = run.outcome.backend == "reference" and result.attempts > REFERENCE_MAX_ATTEMPTS
+            if not plugins or gave_up:
                 continue
         last = _promised(run, key, plugins)
         if last is None or last + MAX_BACKOFF + 1 >= run.scenario.deadline:
@@ -153,15 +158,16 @@ def event_wakes_pending_pod(run: Run) -> None:
         fits = feasible_nodes(final, key, _Nominations({}))
         if fits:
             raise run.violation(f"{key} ended {result.phase} although an event its rejecting plugins "
-                                f"({', '.join(sorted(plugins))}) register came at {last:g}s and the stock Filter "
+                                f"({', '.join(sorted(plugins))}) register came at {last:g}s and the stock "
+                                "Filter "
                                 f"plugins accept it on {', '.join(fits)} after the last event",
                                 pod=key, expected=f"bound (e.g. to {fits[0]}) before the deadline",
                                 actual=(result.condition or {}).get("message", result.phase))
 
 
 @invariant("deleted-node-unused",
-           "No pod is bound to a node after the node's deletion applied (on a wall clock: a little after, for "
-           "informer delay).",
+           "No pod is bound to a node after the node's deletion applied (on a wall clock: a little after, "
+           "for informer delay).",
            "eventhandlers.go deleteNodeFromCache; cache.go RemoveNode; the next cycle's snapshot "
            "(UpdateSnapshot) no longer lists the node", requires=(),
            situation=Eventful(),
@@ -171,10 +177,11 @@ def deleted_node_unused(run: Run) -> None:
     if not run.outcome.timeline or not any(e.kind == "Node" and e.op == "delete" for e in cluster.applied):
         return
     known = {m["metadata"]["name"] for k in range(len(cluster.states)) for m in cluster.manifests(k, "Node")}
-    deletions = [cluster.times[k + 1] for k, e in enumerate(cluster.applied) if e.kind == "Node" and e.op == "delete"]
+    deletions = [cluster.times[k + 1] for k, e in enumerate(cluster.applied)
+                 if e.kind == "Node" and e.op == "delete"]
     # Exercised when a pod was still to be scheduled once a node had gone.
-    if any(not any(b.get("pod") == key and b.get("t", float("inf")) <= min(deletions) for b in run.outcome.bindings)
-           for key in run.live_pods):
+    if any(not any(b.get("pod") == key and b.get("t", float("inf")) <= min(deletions)
+                   for b in run.outcome.bindings) for key in run.live_pods):
         run.exercise()
     for b in run.outcome.bindings:
         key, node, t = b.get("pod"), b.get("node"), b.get("t")
@@ -186,4 +193,5 @@ def deleted_node_unused(run: Run) -> None:
                     if e.kind == "Node" and e.name == node and e.op == "delete" and cluster.times[k + 1] <= t]
             when = f"after the node's deletion at {max(gone):g}s" if gone else "before the node existed"
             raise run.violation(f"{key} was bound to {node} at {t:g}s, {when}",
-                                pod=key, expected=f"no binding to {node} while it does not exist", actual=dict(b))
+                                pod=key, expected=f"no binding to {node} while it does not exist",
+                                actual=dict(b))

@@ -19,7 +19,8 @@ class Eventful:
     weight: int = 2
 
     def strategy(self) -> SearchStrategy[Scenario]:
-        return scenarios(max_nodes=2, max_pods=3, probes=0, default_plugins=True, gates=True, timeline=self.events)
+        return scenarios(max_nodes=2, max_pods=3, probes=0, default_plugins=True, gates=True,
+                         timeline=self.events)
 
 
 __all__ = ["Eventful"]

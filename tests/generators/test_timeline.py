@@ -25,6 +25,8 @@ def kind_of(scenario: Scenario, event: Mapping[str, Any], state: TimelineState) 
     op, patch = event["op"], event.get("patch") or {}
     if op == "create":
         return "add-node"
+    if op == "delete" and event["kind"] == "Node":
+        return "delete-node"
     if op == "delete":
         workload = {pod_key(m) for m in scenario.workload}
         pending = [m for (k, key), m in state.objects.items() if k == "Pod" and key in workload]
