@@ -181,15 +181,17 @@ def _annotate(kind: str) -> Callable[[Draw, State, list[Manifest]], Manifest | N
     return build
 
 
+# Kinds that apply only to some scenarios come first: a draw that lands on one that does not apply moves on to
+# the next, so they take each other's share rather than the always-applicable ones'.
 KINDS: dict[str, Callable[[Draw, State, list[Manifest]], Manifest | None]] = {
     "ungate-pod": _ungate_pod,  # first: where a pod is gated, its gate holds it before anything else
-    "delete-bound-pod": _delete_bound,
-    "add-node": _add_node,
-    "relabel-node": _relabel_node,
-    "untaint-node": _untaint_node,
     "delete-repeller": _delete_repeller,
+    "untaint-node": _untaint_node,
+    "delete-bound-pod": _delete_bound,
     "lower-requests": _lower_requests,
     "add-toleration": _add_toleration,
+    "add-node": _add_node,
+    "relabel-node": _relabel_node,
     "delete-node": _delete_node,
     "annotate-node": _annotate("Node"),
     "annotate-pod": _annotate("Pod"),
@@ -207,7 +209,10 @@ def draw_timeline(draw: Draw, scenario: Scenario, max_events: int) -> tuple[Mani
         pending = _pending(state, workload)
         # The kinds that apply now, tried in KINDS order from a drawn one (so each draw finds one).
         names = list(KINDS)
-        start = max(0, draw(st.integers(-3, len(names) - 1)))  # the first kind, ungating, 4 times as often
+        start = draw(st.integers(0, len(names) + 2))
+        if start >= len(names):  # a gated pod's ungating 4 times as often as any other kind
+            gated = any((p.get("spec") or {}).get("schedulingGates") for p in pending)
+            start = 0 if gated else draw(st.integers(0, len(names) - 1))
         for name in names[start:] + names[:start]:
             body = KINDS[name](draw, state, pending)
             if body is not None:

