@@ -179,8 +179,8 @@ def deleted_node_unused(run: Run) -> None:
     known = {m["metadata"]["name"] for k in range(len(cluster.states)) for m in cluster.manifests(k, "Node")}
     deletions = [cluster.times[k + 1] for k, e in enumerate(cluster.applied)
                  if e.kind == "Node" and e.op == "delete"]
-    # Exercised when a pod was still to be scheduled once a node had gone.
-    if any(not any(b.get("pod") == key and b.get("t", float("inf")) <= min(deletions)
+    # Exercised when a pod was still to be scheduled once a node had gone (a tie may be either order).
+    if any(not any(b.get("pod") == key and b.get("t", float("inf")) < min(deletions)
                    for b in run.outcome.bindings) for key in run.live_pods):
         run.exercise()
     for b in run.outcome.bindings:
