@@ -19,6 +19,7 @@ from ._pods import pods
 from ._probes import EXTENSION_POINTS, probe_scripts
 from ._quantities import quantities, resource_lists
 from ._scenarios import scenarios
+from ._timeline import timelines, with_timeline
 
 __all__ = [
     "BaseConfig",
@@ -44,8 +45,10 @@ __all__ = [
     "scenarios",
     "scheduler_configs",
     "taints",
+    "timelines",
     "tolerations",
     "topology_spread_constraints",
     "with_domain",
     "with_extras",
+    "with_timeline",
 ]

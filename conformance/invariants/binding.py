@@ -123,7 +123,7 @@ def capacity_respected(run: Run) -> None:
         # The last pod scheduled of a group saw the others: try each resource's requesters, then each pod alone.
         groups = [[k for k in keys if _requests(run.pod_objects[k]).get(r)] for r in over] + [[k] for k in keys]
         for group in (g for g in groups if g):
-            statuses = judge.group_rejected("NodeResourcesFit", group, base)
+            statuses = judge.group_rejected("NodeResourcesFit", group, None if judge.changed else base)
             if statuses:
                 last = group[-1]
                 raise run.violation(f"node {node} is over its allocatable "

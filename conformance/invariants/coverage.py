@@ -271,6 +271,13 @@ RULES: tuple[Rule, ...] = (
     _c("unschedulable-waits-for-event", "§6.4", "A rejected pod waits in unschedulablePods for a cluster event "
        "(or the 5-minute flush) before its next attempt; an error retries after its backoff",
        "scheduling_queue.go AddUnschedulableIfNotPresent, MoveAllToActiveOrBackoffQueue"),
+    _c("event-requeues", "§6.4", "A pending pod a timeline event makes schedulable is retried and bound before the "
+       "deadline when a plugin that rejected it registers that event (EventsToRegister); a pod whose last "
+       "scheduling gate is removed leaves the gated state",
+       "noderesources/fit.go, tainttoleration, nodeaffinity, nodeunschedulable, schedulinggates EventsToRegister; "
+       "scheduling_queue.go isPodWorthRequeuing, Update"),
+    _c("event-snapshot", "§6.4", "No attempt binds onto a node deleted before it (the cache drops the node, the next "
+       "snapshot omits it)", "eventhandlers.go deleteNodeFromCache; cache.go RemoveNode, UpdateSnapshot"),
     _n("queueing-hints", "§6.4", "Which events requeue a rejected pod is each rejector plugin's queueing hint",
        "scheduling_queue.go isPodWorthRequeuing", "hints are internal, and scenarios have no events during a run "
        "yet (issue 29); the reference's hints are pinned to upstream's queueing table",

@@ -78,7 +78,7 @@ class Preemption:
 
     @staticmethod
     def of(run: Run) -> "Preemption | None":
-        judge = Judge.of(run)
+        judge = Judge.timeless(run)
         on_node = deleted_by_node(run)
         if judge is None or len(on_node) != 1 or "queue-attempts" not in run.capabilities:
             return None

@@ -32,6 +32,7 @@ from reference.errors import ReferenceError_
 from reference.framework.runtime import Framework
 from reference.interfaces import FilterPlugin
 from reference.nodeinfo import Snapshot
+from reference.scenario import pod_key
 from reference.plugins import in_tree_registry
 from reference.probe import PROBE_NAMES, ProbeTracker, probe_registry
 from reference.scheduler.build import add_objects, build_scheduler
@@ -56,13 +57,15 @@ class Judge:
     is judged against the stock v1 default profile: the outcome cannot say what it runs instead."""
 
     def __init__(self, run: Run, config, profiles: dict, frameworks: dict[str, Framework],
-                 namespace_labels: dict, pdbs: list) -> None:
+                 namespace_labels: dict, pdbs: list, state: int | None = None) -> None:
         self.run = run
         self.config = config
         self.profiles = profiles
         self.frameworks = frameworks
         self.namespace_labels = namespace_labels
         self.pdbs = pdbs
+        # None: the scenario's own cluster; k: the cluster after the first k applied timeline events.
+        self.state = state
 
     @staticmethod
     def of(run: Run) -> "Judge | None":
@@ -87,6 +90,39 @@ class Judge:
         run.__dict__["_judge"] = judge
         return judge
 
+    @staticmethod
+    def timeless(run: Run) -> "Judge | None":
+        """The judge for checks that still judge on the scenario's own cluster: None (they skip) once a
+        timeline event applied, since that cluster is then not the one every cycle saw."""
+        return None if run.outcome.timeline and run.cluster.changed else Judge.of(run)
+
+    @property
+    def changed(self) -> bool:
+        """Whether timeline events changed the cluster during the run (bindings are then judged per state)."""
+        return self.state is None and self.run.cluster.changed
+
+    def at(self, k: int) -> "Judge":
+        """This judge on the cluster after the first k applied timeline events."""
+        if not self.changed:
+            return self
+        views = self.__dict__.setdefault("_views", {})
+        if k not in views:
+            cluster = self.run.cluster
+            labels = {m["metadata"]["name"]: dict((m["metadata"].get("labels") or {}))
+                      for m in cluster.manifests(k, "Namespace")}
+            pdbs = [codec.from_manifest(m) for m in cluster.manifests(k, "PodDisruptionBudget")]
+            views[k] = Judge(self.run, self.config, self.profiles, self.frameworks,
+                             {**self.namespace_labels, **labels}, pdbs, state=k)
+        return views[k]
+
+    def views_at_binding(self, key: str) -> list["Judge"]:
+        """This judge on each cluster the cycle that last bound `key` may have decided on."""
+        if not self.changed:
+            return [self]
+        times = [b.get("t") for b in self.run.outcome.bindings if b.get("pod") == key]
+        t = times[-1] if times and isinstance(times[-1], (int, float)) else None
+        return [self.at(k) for k in self.run.cluster.at_binding(key, t)]
+
     def plugins_at(self, key: str, point: str) -> list[str]:
         """The pod's profile's plugins at `point` (v1 field name), as the judge reads the config."""
         profile = self.profiles.get(self.run.profile_of(key))
@@ -96,11 +132,24 @@ class Judge:
 
     @cached_property
     def nodes(self) -> dict[str, Node]:
-        return {m["metadata"]["name"]: codec.node_from_manifest(m) for m in self.run.scenario.nodes}
+        """The nodes (of the scenario, or of this judge's state; on a changed cluster, every node that
+        existed at some point, as last seen)."""
+        if self.state is not None:
+            manifests = self.run.cluster.manifests(self.state, "Node")
+        elif self.changed:
+            manifests = [m for k in range(len(self.run.cluster.states))
+                         for m in self.run.cluster.manifests(k, "Node")]
+        else:
+            manifests = self.run.scenario.nodes
+        return {m["metadata"]["name"]: codec.node_from_manifest(m) for m in manifests}
 
     @cached_property
     def scenario_pods(self) -> list[Pod]:
-        return [_with_uid(codec.pod_from_manifest(m)) for m in self.run.scenario.pods]
+        """The bound pods the scenario (or, in a state, the cluster then) holds."""
+        if self.state is None:
+            return [_with_uid(codec.pod_from_manifest(m)) for m in self.run.scenario.pods]
+        return [_with_uid(codec.pod_from_manifest(m)) for m in self.run.cluster.manifests(self.state, "Pod")
+                if (m.get("spec") or {}).get("nodeName") and pod_key(m) not in self.run.pod_objects]
 
     @cached_property
     def deleted(self) -> set[str]:
@@ -116,13 +165,17 @@ class Judge:
         out: dict[str, str] = {}
         for b in self.run.outcome.bindings:
             key, node = b.get("pod"), b.get("node")
-            if key in self.run.pod_objects and key not in self.deleted and node in self.nodes:
+            if key in self.run.pod_objects and key not in self.deleted and node in self.nodes \
+                    and key in self.run.live_pods:
                 out.pop(key, None)
                 out[key] = node
         return out
 
     def pod(self, key: str, node: str = "") -> Pod:
-        return replace(_with_uid(self.run.pod_objects[key]), node_name=node)
+        """The workload pod (as it was in this judge's state, where it existed then) on `node`."""
+        manifest = self.run.cluster.pod(self.state, key) if self.state is not None else None
+        pod = codec.pod_from_manifest(manifest) if manifest is not None else self.run.pod_objects[key]
+        return replace(_with_uid(pod), node_name=node)
 
     @cached_property
     def possible(self) -> list[Pod]:
@@ -199,6 +252,8 @@ class Judge:
         plugin = self.filter_plugin(key, name)
         if plugin is None:
             return None
+        if node not in self.nodes:  # a state in which the node did not exist (yet, or any more)
+            return Status.new(Code.UNSCHEDULABLE_AND_UNRESOLVABLE, f"node {node} does not exist")
         pod = self.pod(key)
         snapshot = self.snapshot(others)
         state, status = self.prefilter(key, name, pod, snapshot)
@@ -212,17 +267,25 @@ class Judge:
         assert info is not None
         return plugin.filter(state, pod, info)
 
-    def group_rejected(self, name: str, group: Sequence[str], base: Sequence[Pod],
+    def group_rejected(self, name: str, group: Sequence[str], base: Sequence[Pod] | None = None,
                        verdict: Verdict | None = None) -> dict[str, Status] | None:
-        """Each workload pod of `group` (bound together at the end) judged next to `base` and the
-        others (by plugin `name`, or by `verdict(pod, node, others)`): the statuses if every one of
-        them is rejected, else None."""
+        """Each workload pod of `group` (bound together at the end) judged next to `base` (default: the
+        `definite` pods) and the others (by plugin `name`, or by `verdict(pod, node, others)`): the
+        statuses if every one of them is rejected, else None. On a changed cluster each pod is judged
+        on every state its binding cycle may have seen (`base` then is each state's `definite`, and a
+        custom `verdict` is refused: it judges on one cluster), and must be rejected on all of them."""
+        assert verdict is None or not self.changed, "a custom verdict judges on the scenario's cluster only"
         statuses = {}
         for key in group:
-            others = [*base, *(self.pod(k, self.placed[k]) for k in group if k != key)]
-            status = verdict(key, self.placed[key], others) if verdict is not None else \
-                self.verdict(key, name, self.placed[key], others)
-            if status is None or not status.is_rejected():
+            status = None
+            for view in self.views_at_binding(key):
+                pods = (base if base is not None and not self.changed else view.definite)
+                others = [*pods, *(view.pod(k, self.placed[k]) for k in group if k != key)]
+                status = verdict(key, self.placed[key], others) if verdict is not None else \
+                    view.verdict(key, name, self.placed[key], others)
+                if status is None or not status.is_rejected():
+                    return None
+            if status is None:
                 return None
             statuses[key] = status
         return statuses

@@ -109,7 +109,8 @@ def feasible_nodes(judge: Judge, pod: str, nominations: _Nominations) -> list[st
            situation=Constrained("liveness"),
            rules=("liveness",))
 def schedulable_pods_bound(run: Run) -> None:
-    judge = Judge.of(run)
+    # A changed cluster is event-wakes-pending-pod's (events.py): which events promise a retry is its rule.
+    judge = Judge.timeless(run)
     if judge is None or judge.config.extenders:
         return
     if any(r.phase == "waiting" for r in run.outcome.pods.values()):

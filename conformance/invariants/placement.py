@@ -47,13 +47,19 @@ def _node_only(run: Run, plugin: str, exercised, describe) -> None:
     if judge is None:
         return
     for pod, node in _bindings(run, judge):
-        status = judge.verdict(pod, plugin, node, judge.definite)
-        if status is None:
+        # On a changed cluster: a violation only if every state the binding's cycle may have seen rejects it.
+        status = view = None
+        for view in judge.views_at_binding(pod):
+            status = view.verdict(pod, plugin, node, view.definite)
+            if status is None or not status.is_rejected():
+                break
+        if status is None or view is None:
             continue
-        if exercised(judge, pod):
+        if exercised(view, pod):
             run.exercise()
         if status.is_rejected():
-            raise run.violation(f"{pod} was bound to {node}, which {plugin} rejects: {describe(judge, pod, node)}",
+            why = describe(view, pod, node) if node in view.nodes else "the node did not exist then"
+            raise run.violation(f"{pod} was bound to {node}, which {plugin} rejects: {why}",
                                 pod=pod, plugin=plugin, status=f"{status.code.value}: {status.message()}",
                                 expected=f"{plugin} Filter passes on {node}", actual=status.message())
 
@@ -151,7 +157,7 @@ def host_ports_free(run: Run) -> None:
     groups = [[k] for k in placed] + [[a, b] for a, b in combinations(placed, 2)
                                       if judge.placed[a] == judge.placed[b]]
     for group in groups:
-        statuses = judge.group_rejected("NodePorts", group, judge.definite)
+        statuses = judge.group_rejected("NodePorts", group)
         if statuses:
             node = judge.placed[group[0]]
             ports = {k: _host_ports(run, k) for k in group}

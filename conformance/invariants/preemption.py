@@ -17,7 +17,9 @@ from .run import Run
 
 def known_pods(run: Run) -> dict[str, Pod]:
     """Pre-bound and workload pods by key."""
-    pods = {p.key: p for p in (codec.pod_from_manifest(m) for m in run.scenario.pods)}
+    manifests = [*run.scenario.pods, *(m for state in run.cluster.states[1:] for m in
+                                       state.objects.values() if m["kind"] == "Pod")]
+    pods = {p.key: p for p in (codec.pod_from_manifest(m) for m in manifests) if p.node_name}
     pods.update(run.pod_objects)
     return pods
 

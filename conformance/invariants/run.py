@@ -15,6 +15,7 @@ from reference.scenario import PROBE_SCRIPT_ANNOTATION, Scenario, pod_key
 from ..core import scenario_config
 from ..core.outcome import Outcome
 from .base import Violation
+from .cluster import Cluster
 
 Record = Mapping[str, Any]
 DEFAULT_PROFILE = "default-scheduler"
@@ -56,14 +57,23 @@ class Run:
         return self.scenario.node_names()
 
     @cached_property
+    def cluster(self) -> Cluster:
+        """The cluster at each point of the run (the scenario's, changed by the applied timeline events)."""
+        return Cluster(self)
+
+    @cached_property
     def pods(self) -> dict[str, Mapping[str, Any]]:
-        """Workload pod key -> manifest."""
-        return {pod_key(m): m for m in self.scenario.workload}
+        """Workload pod key -> manifest, with the pending pods the applied timeline events created."""
+        out = {pod_key(m): m for m in self.scenario.workload}
+        if self.outcome.timeline:
+            out.update((pod_key(m), m) for m in self.cluster.created_pods if pod_key(m) not in out)
+        return out
 
     @cached_property
     def live_pods(self) -> list[str]:
-        """Workload pods the scheduler did not delete (a preempted workload pod's story ends early)."""
-        return [k for k in self.pods if k not in set(self.outcome.deleted)]
+        """Workload pods neither the scheduler nor the timeline deleted (their story ends early)."""
+        ended = set(self.outcome.deleted) | (self.cluster.deleted_pods if self.outcome.timeline else set())
+        return [k for k in self.pods if k not in ended]
 
     @cached_property
     def pod_objects(self):

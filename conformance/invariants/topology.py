@@ -93,7 +93,7 @@ def _affinity_fails(judge: Judge, key: str, node: str) -> bool:
            situation=Constrained("affinity"),
            rules=("inter-pod-affinity",))
 def pod_affinity_respected(run: Run) -> None:
-    judge = Judge.of(run)
+    judge = Judge.timeless(run)
     if judge is None:
         return
     placed = [k for k in judge.placed if judge.judgeable(k)]
@@ -198,7 +198,7 @@ def _spread_verdict(judge: Judge, key: str, node: str) -> tuple[Status, int] | N
            situation=Constrained("spread"),
            rules=("topology-spread",))
 def topology_spread_respected(run: Run) -> None:
-    judge = Judge.of(run)
+    judge = Judge.timeless(run)
     if judge is None:
         return
     for key, node in judge.placed.items():

@@ -1,0 +1,102 @@
+"""Drawn timelines (generators/_timeline.py): valid by construction, every relevant kind drawn, opt-in only,
+and shrinking towards fewer, earlier, simpler events and smaller scenarios."""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any, Mapping
+
+import pytest
+from hypothesis import find, given, settings
+
+from conformance.backends.reference import ReferenceBackend
+from generators import scenarios, timelines, with_timeline
+from generators._timeline import KINDS, _repels
+from reference.scenario import Scenario, pod_key
+from reference.timeline import TimelineState, timeline_events
+
+from .support import FAST, sample
+
+DRAWN = dict(gates=True, timeline=3, probes=0, default_plugins=True, max_nodes=3, max_pods=4)
+
+
+def kind_of(scenario: Scenario, event: Mapping[str, Any], state: TimelineState) -> str:
+    """The KINDS name of a drawn event (by what it changes), judged on the cluster before it."""
+    op, patch = event["op"], event.get("patch") or {}
+    if op == "create":
+        return "add-node"
+    if op == "delete" and event["kind"] == "Node":
+        return "delete-node"
+    if op == "delete":
+        workload = {pod_key(m) for m in scenario.workload}
+        pending = [m for (k, key), m in state.objects.items() if k == "Pod" and key in workload]
+        bound = state.get("Pod", f"{event['namespace']}/{event['name']}")
+        return "delete-repeller" if any(_repels(p, bound) for p in pending) else "delete-bound-pod"
+    spec, meta = patch.get("spec") or {}, patch.get("metadata") or {}
+    if event["kind"] == "Node":
+        return "untaint-node" if "taints" in spec else "relabel-node" if "labels" in meta else "annotate-node"
+    return {"schedulingGates": "ungate-pod", "containers": "lower-requests",
+            "tolerations": "add-toleration"}.get(next(iter(spec), ""), "annotate-pod")
+
+
+def kinds(drawn: list[Scenario]) -> Counter:
+    out: Counter = Counter()
+    for sc in drawn:
+        state = TimelineState.of(sc)
+        for parsed, raw in zip(timeline_events(sc), sc.timeline):
+            out[kind_of(sc, raw, state)] += 1
+            state.apply(parsed)
+    return out
+
+
+@pytest.fixture(scope="module")
+def drawn() -> list[Scenario]:
+    return sample(scenarios(**DRAWN), 300)
+
+
+def test_every_draw_is_a_valid_scenario(drawn):
+    for sc in drawn:
+        again = Scenario.from_dict(sc.to_dict())  # validates the timeline against the scenario
+        assert again.timeline == sc.timeline
+    assert sum(bool(sc.timeline) for sc in drawn) > 120
+    assert any(e["when"] == "idle" for sc in drawn for e in sc.timeline)
+    assert any(isinstance(e["when"], int) and e["when"] > 0 for sc in drawn for e in sc.timeline)
+
+
+@settings(FAST, max_examples=40)
+@given(with_timeline(scenarios(gates=True, preemption=True), max_events=3))
+def test_with_timeline_draws_valid_scenarios(sc):
+    Scenario.from_dict(sc.to_dict())
+
+
+def test_each_kind_is_drawn(drawn):
+    counts = kinds(drawn)
+    # Floor 3: the rarest kinds need a scenario that has what they change (a repelling bound pod, a gate).
+    assert {k: counts[k] for k in KINDS if counts[k] < 3} == {}, counts
+
+
+def test_without_the_opt_in_nothing_changes():
+    plain = sample(scenarios(gates=True), 20)
+    assert all(not sc.timeline for sc in plain)
+    assert set(sample(timelines(plain[0], max_events=0), 3)) == {()}
+    with pytest.raises(ValueError, match="timeline=-1"):
+        scenarios(timeline=-1)
+
+
+def _needs_an_event(sc: Scenario) -> bool:
+    """A pod the run binds with the timeline stays unbound without it."""
+    if not sc.timeline:
+        return False
+    backend = ReferenceBackend()
+    with_events = backend.run(sc).pods
+    without = backend.run(Scenario.from_dict({**sc.to_dict(), "timeline": []})).pods
+    return any(r.phase == "bound" and without.get(k) is not None and without[k].phase != "bound"
+               for k, r in with_events.items())
+
+
+def test_a_scenario_needing_one_event_shrinks_to_one_event_one_node_one_pod():
+    small = {**DRAWN, "max_nodes": 2, "max_pods": 2, "timeline": 2}
+    found = find(scenarios(**small), _needs_an_event, settings=settings(FAST, max_examples=150))
+    assert len(found.timeline) == 1
+    assert len(found.nodes) == 1 and len(found.workload) == 1 and len(found.pods) <= 1
+    assert found.timeline[0]["when"] == "idle"
