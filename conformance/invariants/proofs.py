@@ -162,7 +162,9 @@ PROOFS: tuple[Proof, ...] = (
        "failure-ends-attempt"),
     _p("preflight-skip-drops-prebind", LITTLE, "preflight-skip-ignored",
        "PreBind runs after a PreBindPreFlight "
-       "Skip", "plugins-run-until-stop"),
+       "Skip", "plugins-run-until-stop",
+       no_search="the ci profile's 100 examples miss it since the draws changed in session 11 (a 300-example ci "
+                 "search finds it at example 122): its situation draws a PreBindPreFlight Skip too rarely"),
     _p("postbind-iff-bound", MUCH, "postbind-after-failed-bind", "PostBind runs after a failed Bind",
        "postbind-iff-bound"),
     _p("postbind-iff-bound", LITTLE, "postbind-never-run", "PostBind does not run after a binding",
@@ -224,6 +226,11 @@ def _nc(*directions: str) -> dict[str, str]:
 
 
 PENDING: Mapping[str, Mapping[str, str]] = {
+    "event-requeues": {MUCH: "", LITTLE: "mutants never-requeues-on-pod-delete, keeps-deleted-pod-resources and "
+                                         "never-ungates (tests/conformance/invariants/test_event_rules.py) are "
+                                         "caught; not yet given witnesses here"},
+    "event-snapshot": {MUCH: "", LITTLE: "mutant keeps-deleted-nodes (test_event_rules.py) is caught on a hand-made "
+                                         "scenario; not yet given a witness here"},
     "code-matrix-prefilter": {MUCH: "", LITTLE: ""},
     "code-matrix-postfilter": {MUCH: ""},
     "code-matrix-prescore-score": {MUCH: ""},
