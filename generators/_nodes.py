@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import strategies as st
 from hypothesis.strategies import SearchStrategy
 
-from reference.quantity import CPU, EPHEMERAL_STORAGE, MEMORY, PODS
+from reference.quantity import CPU, MEMORY, PODS
 
 from ._draw import Draw, Manifest, flag, optional, pick, subset
 from ._node_terms import draw_taint_list
@@ -35,10 +35,6 @@ def draw_allocatable(draw: Draw, *, gpu: bool) -> dict[str, int]:
         gpus = optional(draw, 30, lambda d: draw_amount(d, GPU, pool=CAPACITIES))
         if gpus is not None:
             out[GPU] = gpus
-    # Kubelets report ephemeral-storage; a node without it has none for a pod that requests some.
-    storage = optional(draw, 60, lambda d: draw_amount(d, EPHEMERAL_STORAGE, pool=CAPACITIES))
-    if storage is not None:
-        out[EPHEMERAL_STORAGE] = storage
     return out
 
 
@@ -80,8 +76,7 @@ def nodes(*, name: str = "node-0", taints: bool = True, unschedulable: bool = Tr
           gpu: bool = True) -> SearchStrategy[Manifest]:
     """Node manifests named `name`: the hostname label, sometimes zone/region/disk/rank labels,
     taints (if `taints`), `spec.unschedulable` (if `unschedulable`), allocatable and capacity with
-    cpu, memory, pods, often ephemeral-storage and sometimes example.com/gpu (if `gpu`), and
-    sometimes status images.
+    cpu, memory, pods and sometimes example.com/gpu (if `gpu`), and sometimes status images.
     Allocatable spans real machines (up to 192 cores, 4 TiB, 512 pods, 16 GPUs); capacity is at
     least allocatable, as kubelets report it.
 

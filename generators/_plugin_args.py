@@ -7,21 +7,14 @@ from typing import Callable
 
 from hypothesis import strategies as st
 
-from reference.quantity import CPU, EPHEMERAL_STORAGE, MEMORY, PODS
+from reference.quantity import CPU, MEMORY
 
 from ._draw import Draw, Manifest, flag, pick, subset
 from ._node_terms import draw_node_affinity
 from ._pod_terms import WHEN_UNSATISFIABLE
 from .pools import GPU, TOPOLOGY_KEYS
 
-# Scoring resources: upstream validation checks only the weights, so any name is valid; the scorers read
-# cpu and memory, ephemeral-storage, extended resources from the scalar resources, and nothing for the
-# rest ("pods" is looked up among the scalar resources and found nowhere).
-_RESOURCES = (CPU, MEMORY, GPU, EPHEMERAL_STORAGE, PODS)
-# RequestedToCapacityRatio shape points: utilizations between the ends make the function interpolate
-# (rising and falling segments); a score of 5 or 3 makes the weighted average land on halves.
-_UTILIZATIONS = (0, 50, 100, 30, 70)
-_SHAPE_SCORES = (0, 10, 5, 3)
+_RESOURCES = (CPU, MEMORY, GPU)
 
 
 def _fit(draw: Draw) -> Manifest:
@@ -30,12 +23,12 @@ def _fit(draw: Draw) -> Manifest:
     if draw(flag(50)):
         # validateResources: weights in (0, 100].
         strategy["resources"] = [{"name": r, "weight": pick(draw, (1, 2, 5, 100))}
-                                 for r in subset(draw, _RESOURCES, min_size=1, max_size=4)]
+                                 for r in subset(draw, _RESOURCES, min_size=1, max_size=3)]
     if strategy_type == "RequestedToCapacityRatio":
         # validateFunctionShape: strictly increasing utilization in [0, 100], score in [0, 10].
-        utilizations = sorted(subset(draw, _UTILIZATIONS, min_size=1, max_size=4))
+        utilizations = sorted(subset(draw, (0, 50, 100), min_size=1, max_size=3))
         strategy["requestedToCapacityRatio"] = {
-            "shape": [{"utilization": u, "score": pick(draw, _SHAPE_SCORES)} for u in utilizations]}
+            "shape": [{"utilization": u, "score": pick(draw, (0, 10, 5))} for u in utilizations]}
     args: Manifest = {"scoringStrategy": strategy}
     if draw(flag(15)):
         args["ignoredResources"] = [GPU]
@@ -46,7 +39,7 @@ def _fit(draw: Draw) -> Manifest:
 
 def _balanced(draw: Draw) -> Manifest:
     # ValidateNodeResourcesBalancedAllocationArgs: every weight must be 1.
-    return {"resources": [{"name": r, "weight": 1} for r in subset(draw, _RESOURCES, min_size=1, max_size=4)]}
+    return {"resources": [{"name": r, "weight": 1} for r in subset(draw, _RESOURCES, min_size=1, max_size=3)]}
 
 
 def _inter_pod_affinity(draw: Draw) -> Manifest:

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from hypothesis.strategies import SearchStrategy
 
 from reference.config.resource_names import is_dns1123_subdomain
-from reference.quantity import CPU, EPHEMERAL_STORAGE, MEMORY
+from reference.quantity import CPU, MEMORY
 
 from ._draw import Draw, Manifest, elements, flag, optional, pick, subset, together
 from ._node_terms import draw_toleration
@@ -25,7 +25,7 @@ from .pools import (GPU, HOST_PORTS, HOSTNAME, IMAGE_NAMES, NODE_LABEL_VALUES, N
 
 DEFAULT_SCHEDULER = "default-scheduler"
 _LABEL_PERCENT = {"app": 70, "tier": 30}
-_REQUEST_PERCENT = {CPU: 70, MEMORY: 50, GPU: 10, EPHEMERAL_STORAGE: 20}
+_REQUEST_PERCENT = {CPU: 70, MEMORY: 50, GPU: 10}
 _NODE_SELECTOR_KEYS = (HOSTNAME, *NODE_LABEL_VALUES)
 
 
@@ -158,8 +158,8 @@ def pods(*, name: str = "pod-0", namespaces: Sequence[str] = ("default",), node_
          priorities: Sequence[PriorityClass] = PRIORITY_CLASSES, gates: bool = True,
          owners: Sequence[Mapping[str, object]] = ()) -> SearchStrategy[Manifest]:
     """Pod manifests named `name`: 1-3 containers, sometimes init containers and sidecars, each with
-    no resources, requests, or requests and limits (from millicores to more cores, memory, GPUs and
-    ephemeral-storage than the largest node has); sometimes overhead (with its RuntimeClass),
+    no resources, requests, or requests and limits (from millicores to more cores, memory and GPUs than
+    the largest node has); sometimes overhead (with its RuntimeClass),
     a priority class, host ports, tolerations, a nodeSelector, affinity, spread constraints,
     scheduling gates (if `gates` and no `node_name`), an owner reference (one of `owners`, as
     controller). The namespace is one of `namespaces`, the schedulerName one of `scheduler_names`,

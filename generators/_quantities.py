@@ -17,7 +17,7 @@ from typing import Collection, Mapping
 from hypothesis import strategies as st
 from hypothesis.strategies import SearchStrategy
 
-from reference.quantity import CPU, EPHEMERAL_STORAGE, MEMORY, PODS
+from reference.quantity import CPU, MEMORY, PODS
 
 from ._draw import Draw, pick
 from .pools import GI, GPU, MI, TI
@@ -46,8 +46,6 @@ AMOUNTS: Mapping[str, Magnitudes] = {
                        (1536 * MI, 16 * GI, 64 * GI, 256 * GI, TI, 2 * TI, 8 * TI), 32 * GI, 8 * TI, (MI, 1)),
     PODS: Magnitudes((0, 1, 2, 4, 110), (250, 512), 110, 512),
     GPU: Magnitudes((0, 1, 2, 4), (8, 16, 32), 8, 32),
-    EPHEMERAL_STORAGE: Magnitudes((0, GI, 10 * GI, 100 * GI), (20 * GI, 500 * GI, 2 * TI, 8 * TI),
-                                  100 * GI, 8 * TI, (MI, 1)),
 }
 # Node-side (allocatable) amounts, ample first (and most often) so that shrinking ends on a node everything
 # fits on; up to the largest real machines (192 cores, 4 TiB, 512 pods, 16 GPUs).
@@ -59,8 +57,6 @@ CAPACITIES: Mapping[str, Magnitudes] = {
                        4 * TI, (MI, 1)),
     PODS: Magnitudes((110, 110, 110, 8, 4, 2, 1), (250, 256, 512), 110, 512),
     GPU: Magnitudes((4, 2, 1, 0), (8, 16), 8, 16),
-    EPHEMERAL_STORAGE: Magnitudes((100 * GI, 100 * GI, 50 * GI, 10 * GI, GI), (TI, 2 * TI, 4 * TI), 100 * GI,
-                                  4 * TI, (MI, 1)),
 }
 # Which magnitude a draw takes, in 5% steps, simplest first: mostly the small sizes (pooled, or anywhere in
 # their range), so that most pods fit most nodes; nodes reach real sizes more often than requests.
@@ -94,7 +90,7 @@ def spellings(resource: str, value: int) -> list[str]:
     """Every spelling this module uses for `value` of `resource`, the plainest first."""
     if resource == CPU:
         return _cpu_spellings(value)
-    if resource in (MEMORY, EPHEMERAL_STORAGE):
+    if resource == MEMORY:
         return _memory_spellings(value)
     return [str(value)]
 

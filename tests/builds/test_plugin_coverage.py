@@ -76,28 +76,6 @@ def test_an_instrumented_test_binary_reports_its_counters(tmp_path):
     assert not counters.exists() and coverage.counters_directory() is None
 
 
-def test_the_search_steers_towards_scenarios_that_reach_new_plugin_code(monkeypatch):
-    """A backend that reports `coverage_gain` (the instrumented runner) has each example's gain given to
-    Hypothesis' target(), which favours examples like those that reached code first."""
-    from conformance.backends.reference import ReferenceBackend
-    from conformance.invariants import REGISTRY
-    from conformance.search import invariants as search
-
-    class Instrumented(ReferenceBackend):
-        def run(self, scenario):
-            self.coverage_gain = 0.01 * len(scenario.nodes)
-            return super().run(scenario)
-
-    targets: list[tuple[float, str]] = []
-    monkeypatch.setattr(search, "target", lambda value, label: targets.append((value, label)))
-    search.find_violation(Instrumented(), REGISTRY["capacity-respected"], profile="ci", max_examples=5)
-    assert len(targets) == 5 and {label for _, label in targets} == {"share of your plugins' statements first reached"}
-    assert all(value > 0 for value, _ in targets)
-    targets.clear()
-    search.find_violation(ReferenceBackend(), REGISTRY["capacity-respected"], profile="ci", max_examples=5)
-    assert targets == []  # nothing instrumented: nothing to steer by
-
-
 @pytest.mark.skipif(shutil.which("go") is None, reason="needs Go to build the broken plugins")
 def test_the_instrumented_runner_reports_what_a_scenario_reached_first():
     from conformance.backends.upstream import UpstreamBackend

@@ -35,7 +35,8 @@ def never_requeues_on_pod_delete(sched: Scheduler) -> None:
     delete = sched.delete_pod
 
     def delete_pod(p):
-        move, sched.queue.move_all_to_active_or_backoff = sched.queue.move_all_to_active_or_backoff, lambda: None
+        move = sched.queue.move_all_to_active_or_backoff
+        sched.queue.move_all_to_active_or_backoff = lambda *args, **kwargs: None
         try:
             delete(p)
         finally:
