@@ -43,7 +43,8 @@ def _without(manifest: dict, *keys: str) -> dict:
 @pytest.mark.parametrize("target", [True, False], ids=["the pending pod", "a bound pod"])
 def test_the_inputs_update_a_pod_only_as_the_api_server_allows(target):
     changed = set()
-    updates = [e for w in sample(with_events(), 120) for e in w.events
+    # Bound pods are updated in about 1 event of 8, and given a toleration in 1 of 16 of those: 300 inputs hold ~10.
+    updates = [e for w in sample(with_events(), 120 if target else 300) for e in w.events
                if (e.event["kind"], e.event["action"]) == ("pod", "update") and bool(e.event.get("target")) == target]
     for ex in updates:
         old, new = ex.event["old"], ex.event["new"]

@@ -7,6 +7,8 @@ from typing import TypeVar
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis.strategies import SearchStrategy
 
+from conformance.search.hypothesis_internals import repeatable
+
 T = TypeVar("T")
 
 # Derandomized: the same examples every run, so a failure here is reproducible as is.
@@ -15,7 +17,8 @@ FAST = settings(max_examples=60, deadline=None, derandomize=True, database=None,
 
 
 def sample(strategy: SearchStrategy[T], n: int) -> list[T]:
-    """`n` examples of `strategy`, the same ones every run (generation only, no shrinking)."""
+    """`n` examples of `strategy`, the same ones every run and whatever the session has imported (generation
+    only, no shrinking)."""
     out: list[T] = []
 
     @settings(FAST, max_examples=n, phases=[Phase.generate])
@@ -23,7 +26,8 @@ def sample(strategy: SearchStrategy[T], n: int) -> list[T]:
     def collect(value: T) -> None:
         out.append(value)
 
-    collect()
+    with repeatable():  # Hypothesis would mix in constants from every local module loaded so far
+        collect()
     return out
 
 
