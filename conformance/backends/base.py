@@ -23,6 +23,12 @@ CAPABILITIES = {
                       "are created on an API server, where the user's plugins read them",
     "reference-release": "runs the Kubernetes minor release the reference models (its default plugins and "
                          "their expansion)",
+    "fault-fail": "timeline faults `op: fail` make the scheduler's own API calls (binding, status patch, victim "
+                  "delete, event write) answer with an error",
+    "fault-vanish": "timeline faults `op: vanish` delete a pod, its chosen node or a victim when a pod reaches an "
+                    "extension point",
+    "fault-restart": "timeline faults `op: restart` restart the scheduler when a pod reaches an extension point; "
+                     "the new one starts from what the API server holds",
 }
 
 

@@ -47,6 +47,9 @@ class Outcome:
     exchanges: tuple[Mapping[str, Any], ...] = ()
     # The scenario's timeline events that applied, in order: {"index": i, "at": virtual seconds}.
     timeline: tuple[Mapping[str, Any], ...] = ()
+    # Each firing of a timeline fault (docs/scenario.md, Faults), in order:
+    # {"index": i, "at": virtual seconds, "pod": key, "fault": op, "detail": call or point}.
+    faults: tuple[Mapping[str, Any], ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         return {"backend": self.backend, "kubernetesVersion": self.kubernetes_version,
@@ -56,7 +59,8 @@ class Outcome:
                 "plugins": {k: dict(v) for k, v in self.plugins.items()},
                 **({"observed": [dict(r) for r in self.observed]} if self.observed else {}),
                 **({"exchanges": [dict(e) for e in self.exchanges]} if self.exchanges else {}),
-                **({"timeline": [dict(e) for e in self.timeline]} if self.timeline else {})}
+                **({"timeline": [dict(e) for e in self.timeline]} if self.timeline else {}),
+                **({"faults": [dict(f) for f in self.faults]} if self.faults else {})}
 
     def to_json(self, indent: int | None = 2) -> str:
         return json.dumps(self.to_dict(), indent=indent)
@@ -68,7 +72,8 @@ class Outcome:
                    bindings=tuple(d.get("bindings") or ()), deleted=tuple(d.get("deleted") or ()),
                    events=tuple(d.get("events") or ()), trace=tuple(d.get("trace") or ()),
                    plugins=dict(d.get("plugins") or {}), observed=tuple(d.get("observed") or ()),
-                   exchanges=tuple(d.get("exchanges") or ()), timeline=tuple(d.get("timeline") or ()))
+                   exchanges=tuple(d.get("exchanges") or ()), timeline=tuple(d.get("timeline") or ()),
+                   faults=tuple(d.get("faults") or ()))
 
     # --- trace queries used by invariants -------------------------------------------------------
 
