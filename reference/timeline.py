@@ -15,13 +15,14 @@ from . import codec
 from . import types as t
 from .admission import check_classes, check_pod
 from .errors import ManifestError
+from .faults import Fault, FaultError, fault_when, is_fault, parse_fault
 from .kinds import CLUSTER_SCOPED, OBJECT_KINDS, object_key
 from .merge_patch import merge_patch
 from .timeline_changes import ChangeError, check_change
 
 Manifest = dict[str, Any]
 IDLE = "idle"
-OPS = ("create", "update", "delete")
+OPS = ("create", "update", "delete")  # and the fault ops of reference/faults.py
 KINDS = ("Node", "Pod", *OBJECT_KINDS)
 FIELDS = ("when", "op", "kind", "name", "namespace", "object", "patch")
 IMMORTAL_NAMESPACES = ("default", "kube-system", "kube-public")
@@ -75,8 +76,11 @@ class TimelineState:
     def get(self, kind: str, key: str) -> Manifest | None:
         return self.objects.get((kind, key))
 
-    def apply(self, event: TimelineEvent) -> Manifest | None:
-        """Apply `event`; returns the object's new manifest (None after a delete)."""
+    def apply(self, event: TimelineEvent | Fault) -> Manifest | None:
+        """Apply `event`; returns the object's new manifest (None after a delete). Arming a fault changes
+        no object: it is skipped."""
+        if isinstance(event, Fault):
+            return None
         where = (event.kind, event.key)
         if event.op == "delete":
             self.objects.pop(where, None)
@@ -96,8 +100,9 @@ def created(timeline: Sequence[Any], kind: str) -> list[Manifest]:
             if e.get("op") == "create" and e["object"].get("kind") == kind]
 
 
-def timeline_events(scenario: ScenarioLike) -> tuple[TimelineEvent, ...]:
-    """Parse and validate `scenario.timeline`; raises TimelineError naming the event and field."""
+def timeline_events(scenario: ScenarioLike) -> tuple[TimelineEvent | Fault, ...]:
+    """Parse and validate `scenario.timeline` (events and faults); raises TimelineError naming the entry
+    and field."""
     events = tuple(parse_event(i, raw, scenario.deadline) for i, raw in enumerate(scenario.timeline))
     if events:
         state = TimelineState.of(scenario)
@@ -107,18 +112,24 @@ def timeline_events(scenario: ScenarioLike) -> tuple[TimelineEvent, ...]:
     return events
 
 
-def parse_event(i: int, raw: Any, deadline: float) -> TimelineEvent:
-    """The shape of one event (not whether its object exists: `timeline_events` checks that)."""
+def parse_event(i: int, raw: Any, deadline: float) -> TimelineEvent | Fault:
+    """The shape of one event or fault (not whether its object exists: `timeline_events` checks that)."""
     where = f"scenario.timeline[{i}]"
     if not isinstance(raw, Mapping):
         raise TimelineError(f"{where}: expected an event mapping (when, op, ...), got {raw!r}")
+    if is_fault(raw):
+        try:
+            return parse_fault(i, raw, fault_when(where, raw, deadline, IDLE))
+        except FaultError as exc:
+            raise TimelineError(str(exc)) from None
     unknown = [f for f in raw if f not in FIELDS]
     if unknown:
         raise TimelineError(f"{where}.{unknown[0]}: unknown field; known fields: {', '.join(FIELDS)}")
     when = _when(where, raw.get("when"), deadline)
     op = raw.get("op")
     if op not in OPS:
-        raise TimelineError(f"{where}.op: {op!r} is not an operation; use one of {', '.join(OPS)}")
+        raise TimelineError(f"{where}.op: {op!r} is not an operation; use one of {', '.join(OPS)}, "
+                            "or a fault: fail, vanish, restart")
     if op == "create":
         return _create(i, where, raw, when)
     if "object" in raw:
@@ -186,9 +197,14 @@ def _create(i: int, where: str, raw: Mapping[str, Any], when: float | None) -> T
     return TimelineEvent(i, when, "create", kind, name, namespace, object=dict(manifest))
 
 
-def _check_against(event: TimelineEvent, state: TimelineState) -> None:
+def _check_against(event: TimelineEvent | Fault, state: TimelineState) -> None:
     """The event makes sense at its point of the timeline, and the API server would accept it."""
     where = f"scenario.timeline[{event.index}]"
+    if isinstance(event, Fault):
+        if event.pod and state.get("Pod", event.pod) is None:
+            raise TimelineError(f"{where}.pod: pod {event.pod!r} does not exist at this point of the timeline; "
+                                "name a pod of the scenario or one an earlier event creates")
+        return
     current = state.get(event.kind, event.key)
     if event.op == "create":
         if current is not None:

@@ -84,7 +84,7 @@ class FakeClient:
     deleted: list[str] = field(default_factory=list)
     cleared: list[str] = field(default_factory=list)  # pods whose nominatedNodeName was cleared
 
-    def bind(self, pod: Pod, node_name: str) -> str | None:
+    def bind(self, pod: Pod, node_name: str, *, retry: bool = False) -> str | None:
         self.bindings.append((pod.key, node_name))
         return None
 

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from typing import Protocol, runtime_checkable
 
+from reference.faults import OPS as FAULT_OPS
 from reference.scenario import Scenario
 
+from ..core.errors import BackendFailure
 from ..core.outcome import Outcome
 
 CAPABILITIES = {
@@ -47,4 +49,13 @@ class Backend(Protocol):
         ...
 
 
-__all__ = ["CAPABILITIES", "Backend"]
+def refuse_faults(scenario: Scenario, backend: str, capabilities: frozenset[str]) -> None:
+    """Refuse, before anything starts, a scenario with a timeline fault whose op the backend cannot inject."""
+    for i, entry in enumerate(scenario.timeline):
+        op = entry.get("op") if isinstance(entry, dict) else None
+        if op in FAULT_OPS and f"fault-{op}" not in capabilities:
+            raise BackendFailure(f"scenario.timeline[{i}]: backend {backend!r} cannot inject a {op} fault (no "
+                                 f"capability fault-{op}); drop the fault or run it on --backend reference")
+
+
+__all__ = ["CAPABILITIES", "Backend", "refuse_faults"]

@@ -25,7 +25,8 @@ SchedulerHook = Callable[[Scheduler], None]
 class ReferenceBackend:
     name = "reference"
     capabilities = frozenset({"probes", "extenders", "config-per-scenario", "virtual-time", "preemption",
-                              "plugin-list", "queue-attempts", "creation-order", "reference-release"})
+                              "plugin-list", "queue-attempts", "creation-order", "reference-release",
+                              "fault-fail", "fault-vanish", "fault-restart"})
     kubernetes_version = KUBERNETES_VERSION
 
     def __init__(self, *, extender_server: Any = None, seed: int = 0, hook: SchedulerHook | None = None,
@@ -52,20 +53,30 @@ class ReferenceBackend:
         except ReferenceError_ as exc:
             raise BackendFailure(f"the reference rejects the scheduler config: {exc}") from None
         tracker.use_clock(sched.clock)
-        if self.hook is not None:
-            self.hook(sched)
+        bindings: list[dict[str, Any]] = []
+        deleted: list[str] = []
+
+        def prepare(new: Scheduler) -> Scheduler:
+            """The first scheduler, and each after a restart fault: the hook, the outcome's observers."""
+            if self.hook is not None:
+                self.hook(new)
+            _observe(new, bindings, deleted)
+            return new
+
+        def restarted(store, clock) -> Scheduler:
+            return prepare(build_scheduler(loaded, out_of_tree=probe_registry(tracker), seed=self.seed,
+                                           max_attempts=self.max_attempts, store=store, clock=clock))
+
+        prepare(sched)
         if self.extender_server is not None:
             self.extender_server.trace = tracker.trace
             self.extender_server.binder = lambda *args: None  # the reference binds after an extender bind
             self.extender_server.set_scripts(extender_scripts(scenario))
-        bindings: list[dict[str, Any]] = []
-        deleted: list[str] = []
-        _observe(sched, bindings, deleted)
         try:
-            timeline = run_scenario(sched, scenario)
+            timeline = run_scenario(sched, scenario, restarted)
         except ReferenceError_ as exc:
             raise BackendFailure(f"the reference cannot run this scenario: {exc}") from None
-        return _outcome(sched, timeline, tracker, bindings, deleted, _built_plugins(sched, plugins))
+        return _outcome(timeline.sched, timeline, tracker, bindings, deleted, _built_plugins(sched, plugins))
 
     def close(self) -> None:
         pass
@@ -116,7 +127,8 @@ def _outcome(sched: Scheduler, timeline: TimelineRunner, tracker: ProbeTracker, 
               for e in sched.store.events if e.pod in workload]
     return Outcome(backend="reference", kubernetes_version=KUBERNETES_VERSION, pods=pods,
                    bindings=tuple(bindings), deleted=tuple(deleted), events=tuple(events),
-                   trace=tuple(tracker.trace.snapshot()), plugins=plugins, timeline=tuple(timeline.applied))
+                   trace=tuple(tracker.trace.snapshot()), plugins=plugins, timeline=tuple(timeline.applied),
+                   faults=tuple(timeline.faults.fired))
 
 
 __all__ = ["ReferenceBackend", "KUBERNETES_VERSION"]

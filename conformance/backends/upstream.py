@@ -17,6 +17,7 @@ from reference.timeline import created
 from ..builds.stock import executable
 from ..core.errors import BackendFailure, BackendUnavailable
 from ..core.outcome import Outcome
+from .base import refuse_faults
 from .reference import KUBERNETES_VERSION
 from .runner_protocol import RunnerProcess
 from .scenario_io import extender_scripts, with_extender_url
@@ -82,6 +83,7 @@ class UpstreamBackend:
         return dict(response["plugins"])
 
     def run(self, scenario: Scenario) -> Outcome:
+        refuse_faults(scenario, self.name, self.capabilities)
         if scenario.custom_objects:
             kinds = sorted({m["kind"] for m in scenario.custom_objects})
             raise BackendFailure(f"the upstream backend has no API server for the scenario's customObjects "

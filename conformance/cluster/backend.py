@@ -13,6 +13,7 @@ from typing import Any, Callable
 from reference.probe.trace import Trace
 from reference.scenario import EXTENDER_SCRIPT_ANNOTATION, Scenario
 
+from ..backends.base import refuse_faults
 from ..core.errors import BackendFailure
 from ..core.outcome import Outcome, PodOutcome
 from . import apply, cleanup
@@ -116,6 +117,7 @@ class ClusterBackend:
     def run(self, scenario: Scenario) -> Outcome:
         if self._closed:
             raise BackendFailure("the cluster backend is closed; create a new one")
+        refuse_faults(scenario, self.name, self.capabilities)
         if scenario.timeline:  # refused rather than run as a still picture, until it applies them (issue 29)
             raise BackendFailure("the cluster backend does not apply a scenario's timeline yet; run timelines "
                                  "with --backend reference")

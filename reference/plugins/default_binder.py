@@ -22,5 +22,5 @@ class DefaultBinder(BindPlugin):
 
     def bind(self, state: CycleState, pod: Pod, node_name: str) -> Status:
         """POST a Binding; an API error becomes an Error status (`AsStatus(err)`)."""
-        error = self._handle.client.bind(pod, node_name)
+        error = self._handle.client.bind(pod, node_name, retry=True)
         return Status.as_status(error) if error else SUCCESS

@@ -14,16 +14,19 @@ from ..plugins import in_tree_registry
 from ..registry import Registry
 from ..scenario import Scenario
 from ..types import Namespace, PodDisruptionBudget, Workload
+from .api_server import ClusterStore
+from .clock import VirtualClock
 from .scheduler import Scheduler
 
 
 def build_scheduler(config: KubeSchedulerConfiguration | str | Mapping[str, Any] | None = None, *,
                     out_of_tree: Registry | None = None, features: Mapping[str, bool] | None = None,
-                    seed: int = 0, max_attempts: int = 8) -> Scheduler:
+                    seed: int = 0, max_attempts: int = 8, store: ClusterStore | None = None,
+                    clock: VirtualClock | None = None) -> Scheduler:
     """A scheduler with one framework per profile; `config=None` means the v1 defaults.
 
     `out_of_tree` plugins (probes, a user's own) are merged into the in-tree registry, as
-    `WithFrameworkOutOfTreeRegistry` does. Raises ConfigError / FrameworkError with upstream texts.
+    `WithFrameworkOutOfTreeRegistry` does. `store` and `clock`: a restarted scheduler's (faults). Raises ConfigError / FrameworkError with upstream texts.
     """
     registry = in_tree_registry()
     if out_of_tree is not None:
@@ -51,7 +54,7 @@ def build_scheduler(config: KubeSchedulerConfiguration | str | Mapping[str, Any]
     # buildExtenders: ignorable extenders go last, keeping configured order within each group.
     extenders = [HTTPExtender.of(e) for e in config.extenders]
     extenders.sort(key=lambda e: e.is_ignorable())
-    return Scheduler(frameworks, extenders=extenders, seed=seed, max_attempts=max_attempts,
+    return Scheduler(frameworks, store=store, clock=clock, extenders=extenders, seed=seed, max_attempts=max_attempts,
                      percentage_of_nodes_to_score=config.percentage_of_nodes_to_score or 0,
                      pod_initial_backoff_seconds=config.pod_initial_backoff_seconds or 1,
                      pod_max_backoff_seconds=config.pod_max_backoff_seconds if config.pod_max_backoff_seconds

@@ -324,10 +324,12 @@ class Scheduler:
         assumed = replace(pod, node_name=host)
         self.assumed[assumed.effective_uid] = assumed
         self.queue.delete_nominated_pod_if_exists(assumed)
+        self._reached("reserve", assumed, host)
         status = fw.run_reserve_plugins_reserve(state, assumed, host)
         if not status.is_success():
             self._unreserve_and_forget(fw, state, assumed, host)
             raise self._single_node_failure(status, host)
+        self._reached("permit", assumed, host)
         waits, status = fw.run_permit_plugins(state, assumed, host)
         if status.is_wait():
             fw.add_waiting_pod(assumed, waits)
@@ -338,6 +340,11 @@ class Scheduler:
             self.queue.activate(to_activate.pods.values())
             to_activate.pods = {}
         return result
+
+    def _reached(self, point: str, pod: Pod, host: str) -> None:
+        """The framework is about to run `point` for `pod`: a timeline fault may fire there."""
+        if self.store.faults is not None:
+            self.store.faults.reached(point, pod, host)
 
     @staticmethod
     def _single_node_failure(status: Status, host: str, plugins: set[str] | None = None) -> CycleFailure:
@@ -362,7 +369,8 @@ class Scheduler:
                        to_activate: PodsToActivate) -> Generator[None, None, None]:
         uid = qpi.pod.effective_uid
         host = result.suggested_host
-        pod = self.assumed[uid]
+        # The assumed pod as the cycle made it (a deletion may have forgotten it since).
+        pod = self.assumed.get(uid) or replace(qpi.pod, node_name=host)
         try:
             status = yield from self._binding_steps(fw, state, pod, host, to_activate)
         except CycleFailure as failure:
@@ -392,9 +400,11 @@ class Scheduler:
                     raise self._single_node_failure(signal, host, plugins={signal.plugin})
                 raise CycleFailure(Status.as_status(f"waiting on permit for pod: {signal.as_error()}"))
         self.queue.done(uid)
+        self._reached("prebind", pod, host)
         status = fw.run_pre_bind_plugins(state, pod, host)
         if not status.is_success():
             return status
+        self._reached("bind", pod, host)
         status = self._bind(fw, state, pod, host)
         if not status.is_success():
             return status
@@ -483,10 +493,11 @@ class Scheduler:
         self.store.record_event(qpi.pod, "Warning", "FailedScheduling", truncated)
         if cached is None:
             return  # the status patch of a deleted pod fails upstream; only the event remains
-        # Not an update event (deviation, ARCHITECTURE.md), as in the upstream runner.
-        self.store.conditions[uid] = PodCondition("PodScheduled", "False", reason, message)
-        if nominating is not None and nominating.mode is NominatingMode.OVERRIDE:
-            self.store.set_nominated_node_name(cached, nominating.nominated_node_name)
+        # Not an update event (deviation, ARCHITECTURE.md), as in the upstream runner. A failed patch is
+        # logged and ignored ("Error updating pod").
+        override = nominating is not None and nominating.mode is NominatingMode.OVERRIDE
+        self.store.patch_status(cached, PodCondition("PodScheduled", "False", reason, message),
+                                nominating.nominated_node_name if override else None)
 
     # --- cluster events ------------------------------------------------------------------------
 

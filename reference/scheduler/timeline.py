@@ -11,19 +11,31 @@ from dataclasses import replace
 from typing import Any
 
 from .. import codec
+from ..errors import FrameworkError
+from ..faults import Fault
 from ..scenario import Scenario
 from ..timeline import TimelineEvent, TimelineState, timeline_events
 from ..types import Pod
 from .build import populate
+from .faults import FaultInjector, Restarted
+from .restart import SchedulerFactory, restart
 from .scheduler import Scheduler
 
 
 class TimelineRunner:
-    """Applies `scenario.timeline` to `sched`; `applied` holds `{"index", "at"}` per applied event."""
+    """Applies `scenario.timeline` to `sched`; `applied` holds `{"index", "at"}` per applied event (a fault
+    entry applies when it is armed), `faults.fired` each firing of a fault. `factory` builds the scheduler
+    after a restart fault; `sched` is always the current one."""
 
-    def __init__(self, sched: Scheduler, scenario: Scenario) -> None:
+    def __init__(self, sched: Scheduler, scenario: Scenario, factory: SchedulerFactory | None = None) -> None:
         self.sched = sched
+        self.factory = factory
         self.events = timeline_events(scenario)
+        self.faults = FaultInjector(sched.clock.now)
+        self.faults.delete_pod = self._vanish_pod
+        self.faults.delete_node = lambda name: self.sched.delete_node(name)
+        if any(isinstance(e, Fault) for e in self.events):
+            sched.store.faults = self.faults
         self.state = TimelineState.of(scenario) if self.events else TimelineState(())
         self.applied: list[dict[str, Any]] = []
         # The pods reported like workload pods: the scenario's, plus pending pods the timeline creates,
@@ -34,8 +46,21 @@ class TimelineRunner:
 
     def start(self) -> None:
         """Time 0 of the timeline is now."""
-        self._start = self.sched.clock.now()
+        self._start = self.faults.start = self.sched.clock.now()
         self._arm()
+
+    def run(self, deadline: float) -> None:
+        """Run until idle or `deadline` virtual seconds from now, through scheduler restarts."""
+        end = self.sched.clock.now() + deadline
+        while True:
+            try:
+                self.sched.run_until_idle(deadline=end - self.sched.clock.now(), on_idle=self.on_idle)
+                return
+            except Restarted as exc:
+                if self.factory is None:
+                    raise FrameworkError(f"timeline[{exc.fault.index}] restarts the scheduler, but the run has "
+                                     "no factory to build the new one; pass factory=") from None
+                self.sched = restart(self.sched, self.factory)
 
     def on_idle(self) -> bool:
         """The scheduler is idle: apply the next event if it waits for that; True when one applied."""
@@ -53,8 +78,12 @@ class TimelineRunner:
     def _apply_next(self) -> None:
         event = self.events[self._next]
         self._next += 1
-        manifest = self.state.apply(event)
         self.applied.append({"index": event.index, "at": self.sched.clock.now() - self._start})
+        if isinstance(event, Fault):
+            self.faults.arm(event)
+            self._arm()
+            return
+        manifest = self.state.apply(event)
         if event.kind == "Pod":
             self._pod(event, manifest)
         elif event.kind == "Node":
@@ -82,6 +111,14 @@ class TimelineRunner:
         elif stored is not None:
             assert manifest is not None
             sched.update_pod(_with_runtime_fields(codec.pod_from_manifest(manifest), stored))
+
+    def _vanish_pod(self, key: str) -> None:
+        """A vanish fault deletes the pod through the API server, as a timeline delete does."""
+        if key in self.pod_keys:
+            self.pod_keys.remove(key)
+        stored = next((p for p in self.sched.store.pods.values() if p.key == key), None)
+        if stored is not None:
+            self.sched.delete_pod(stored)
 
     def _node(self, event: TimelineEvent, manifest: dict[str, Any] | None) -> None:
         if event.op == "delete":
@@ -121,12 +158,13 @@ def _with_runtime_fields(pod: Pod, stored: Pod) -> Pod:
                    nominated_node_name=stored.nominated_node_name)
 
 
-def run_scenario(sched: Scheduler, scenario: Scenario) -> TimelineRunner:
-    """Populate `sched` with the scenario and run it, applying its timeline, until idle or the deadline."""
+def run_scenario(sched: Scheduler, scenario: Scenario, factory: SchedulerFactory | None = None) -> TimelineRunner:
+    """Populate `sched` with the scenario and run it, applying its timeline, until idle or the deadline;
+    `factory` builds the scheduler after a restart fault (the runner's `sched` is then the last one)."""
     populate(sched, scenario)
-    runner = TimelineRunner(sched, scenario)
+    runner = TimelineRunner(sched, scenario, factory)
     runner.start()
-    sched.run_until_idle(deadline=scenario.deadline, on_idle=runner.on_idle)
+    runner.run(scenario.deadline)
     return runner
 
 

@@ -40,6 +40,8 @@ def preempt_pod(handle: Handle, victim: Pod, plugin_name: str) -> tuple[bool, st
     if waiting is not None and waiting.preempt(plugin_name, "preempted"):
         return True, None
     err = handle.client.delete_pod(victim)
+    if err == f'pods "{victim.name}" not found':
+        return False, None  # "Victim Pod is already deleted": not an error
     return False, err
 
 
@@ -50,6 +52,9 @@ def prepare_candidate_async(handle: Handle, candidate: Candidate, preemptor: Pod
     victims = [v for v in candidate.victims.pods if v.deletion_timestamp is None]
     if not victims:
         return
+    faults = getattr(handle.client, "faults", None)  # a timeline fault may delete the first victim first
+    if faults is not None:
+        faults.reached("preempt", preemptor, candidate.name, victims[0])
     nominated = lower_priority_nominated_pods(handle, preemptor.effective_priority, candidate.name)
     err = clear_nominated_node_name(handle.client, nominated)
     if err:
