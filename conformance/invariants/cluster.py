@@ -1,6 +1,6 @@
 """The cluster as it was at a point of a run: the scenario's objects after the timeline events the outcome
-says applied before that point (reference/timeline.py's TimelineState), for invariants that judge a binding
-against the cluster it was made on.
+says applied before that point (reference/timeline.py's TimelineState) and the objects vanish faults deleted
+(`Outcome.faults`), for invariants that judge a binding against the cluster it was made on.
 
 An outcome orders a binding and an event only by their virtual times (`bindings[].t`, `timeline[].at`), and
 the cycle that chose the node ran before its binding was written. So a binding may have been decided on any
@@ -14,6 +14,7 @@ from __future__ import annotations
 from functools import cached_property
 from typing import Any, Mapping
 
+from reference.faults import Fault
 from reference.scenario import pod_key
 from reference.timeline import TimelineError, TimelineEvent, TimelineState, timeline_events
 
@@ -30,21 +31,34 @@ class Cluster:
         self.states: list[TimelineState] = [TimelineState.of(run.scenario)]
         self.times: list[float] = [float("-inf")]
         self.applied: list[TimelineEvent] = []  # applied[k]: the event between states[k] and states[k + 1]
-        applied = run.outcome.timeline
-        try:
-            events = timeline_events(run.scenario) if applied else ()
-        except TimelineError:
-            events = ()
-        for entry in applied if events else ():
-            index = entry.get("index")
-            if not isinstance(index, int) or not 0 <= index < len(events):
-                continue
+        for at, event in self._changes():
             state = TimelineState(())
             state.objects = dict(self.states[-1].objects)
-            state.apply(events[index])
-            self.applied.append(events[index])
+            state.apply(event)
+            self.applied.append(event)
             self.states.append(state)
-            self.times.append(float(entry.get("at") or 0.0))
+            self.times.append(at)
+
+    def _changes(self) -> list[tuple[float, TimelineEvent]]:
+        """The applied events that changed objects, and the deletions vanish faults made (as deletes, by the
+        `object` their firing names), in time order (an event before a firing at the same time)."""
+        applied, fired = self.run.outcome.timeline, getattr(self.run.outcome, "faults", ())
+        try:
+            events = timeline_events(self.run.scenario) if applied or fired else ()
+        except TimelineError:
+            return []
+        changes: list[tuple[float, int, TimelineEvent]] = []
+        for entry in applied if events else ():
+            index = entry.get("index")
+            if isinstance(index, int) and 0 <= index < len(events) and not isinstance(events[index], Fault):
+                changes.append((float(entry.get("at") or 0.0), 0, events[index]))
+        for firing in fired if events else ():
+            deleted = vanished(firing)
+            if deleted is not None and isinstance(firing.get("index"), int):
+                changes.append((float(firing.get("at") or 0.0), 1,
+                                TimelineEvent(firing["index"], None, "delete", *deleted)))
+        order = sorted(range(len(changes)), key=lambda i: (changes[i][0], changes[i][1], i))
+        return [(changes[i][0], changes[i][2]) for i in order]
 
     @property
     def changed(self) -> bool:
@@ -112,4 +126,14 @@ class Cluster:
                 if kind == "Pod" and final.get("Pod", key) is None}
 
 
-__all__ = ["Cluster", "WALL_CLOCK_SLACK"]
+def vanished(firing: Mapping[str, Any]) -> tuple[str, str, str] | None:
+    """(kind, name, namespace) of the object a vanish firing deleted, from its `object` ("Node/n1",
+    "Pod/ns/p"); None for other firings and for a backend that does not name it."""
+    kind, _, key = str(firing.get("object") or "").partition("/")
+    if firing.get("fault") != "vanish" or kind not in ("Pod", "Node") or not key:
+        return None
+    namespace, _, name = key.rpartition("/")
+    return kind, name, namespace
+
+
+__all__ = ["Cluster", "WALL_CLOCK_SLACK", "vanished"]

@@ -292,6 +292,14 @@ RULES: tuple[Rule, ...] = (
        "backoffQ, not when leaving it", "scheduling_queue.go moveToBackoffQ", "when PreEnqueue runs is only "
        "visible as extra records, which the invariants do not count",
        _TF + "test_queue.py::test_pre_enqueue_runs_when_a_pod_enters_backoff_not_when_it_leaves"),
+    # faults (issue 31: timeline faults, docs/scenario.md)
+    _c("fault-bound-once", "§3.2", "No pod is bound twice, across failed bindings and scheduler restarts",
+       "schedule_one.go skipPodSchedule; eventhandlers.go addPod; BindingREST refuses a second binding"),
+    _c("fault-unreserve", "§2.12, §3.2", "A binding whose API call failed runs Unreserve of every Reserve plugin "
+       "in reverse order", "schedule_one.go handleBindingCycleError -> unreserveAndForget"),
+    _c("fault-no-room-leaked", "§3.2, §6.4", "After failed bindings, vanished pods and restarts the assumed pods "
+       "are forgotten and the room they held is given to a pending pod that fits",
+       "schedule_one.go handleBindingCycleError (ForgetPod, AssignedPodDelete); cache.go ForgetPod, RemovePod"),
     # cache and event handlers
     _c("capacity", "§8.2", "NodeResourcesFit keeps every node within allocatable", "noderesources/fit.go"),
     _n("deleted-waiting-pod", "§2.13", "Deleting a waiting pod rejects it and it is not requeued",

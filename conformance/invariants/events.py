@@ -166,10 +166,12 @@ def event_wakes_pending_pod(run: Run) -> None:
 
 
 @invariant("deleted-node-unused",
-           "No pod is bound to a node after the node's deletion applied (on a wall clock: a little after, "
-           "for informer delay).",
+           "No pod is bound to a node after the node's deletion applied (a timeline delete, or a vanish fault "
+           "naming the node) unless its cycle chose the node before (on a wall clock: a little after, for "
+           "informer delay).",
            "eventhandlers.go deleteNodeFromCache; cache.go RemoveNode; the next cycle's snapshot "
-           "(UpdateSnapshot) no longer lists the node", requires=(),
+           "(UpdateSnapshot) no longer lists the node; the binding itself does not look the node up "
+           "(registry/core/pod/storage BindingREST), so a cycle that chose it before binds to it", requires=(),
            situation=Eventful(),
            rules=("event-snapshot",))
 def deleted_node_unused(run: Run) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from ..recipes.first_pod import reserve_failure
 from ..recipes.situations import Situation
 from .base import invariant
+from .faults import cut_by_restart
 from .run import Run, first_stop_passed
 
 # Two reserve probes: the forward-order Unreserve counterexample must shrink to that many.
@@ -47,6 +48,8 @@ def unreserve_reverse_order(run: Run) -> None:
                 continue
             if attempt == attempts[-1] and phase in ("waiting", "pending"):
                 continue  # the deadline cut this attempt short
+            if cut_by_restart(run, pod, attempt):
+                continue  # the old scheduler makes no call after a restart fault
             bound = run.final_attempt_bound(pod, attempt)
             expected = [] if bound else list(reversed(run.probes_at(pod, "reserve")))
             if expected:

@@ -1,0 +1,142 @@
+"""Promises under faults (issue 31; docs/scenario.md, Faults): failed API calls, objects vanishing mid-cycle,
+scheduler restarts. Each rule says nothing about a run in which no fault of its kind fired
+(`Outcome.faults`), and is exercised only when one did.
+"""
+
+from __future__ import annotations
+
+from reference.faults import OPS
+
+from .base import invariant
+from .judge import Judge
+from .liveness import _DECIDING, REFERENCE_MAX_ATTEMPTS, _Nominations, feasible_nodes
+from .run import Record, Run
+
+MAX_BACKOFF = 10.0  # podMaxBackoffDuration's default: a pod whose binding failed may wait that long
+
+
+def fired(run: Run, op: str | None = None, detail: str | None = None) -> list[Record]:
+    """The outcome's fault firings, of `op` (and `detail`: the call or point) when given."""
+    return [f for f in run.outcome.faults if f.get("fault") in OPS and (op is None or f.get("fault") == op)
+            and (detail is None or f.get("detail") == detail)]
+
+
+def cut_by_restart(run: Run, pod: str, attempt: int) -> bool:
+    """Whether a restart may have cut `pod`'s `attempt` short: a restart fired once the attempt had begun, and
+    the attempt ran neither Unreserve nor PostBind (the old scheduler makes no call after a restart). On
+    virtual time several attempts may share the restart's instant, so any such attempt counts."""
+    restarts = [f.get("at", 0.0) for f in fired(run, "restart")]
+    records = run.records(pod, attempt)
+    if not restarts or not records or any(r.get("point") in ("Unreserve", "PostBind") for r in records):
+        return False
+    start = min(r.get("t", 0.0) for r in records)
+    return any(at >= start for at in restarts)
+
+
+@invariant("bound-once",
+           "No pod is bound twice, across failed bindings and scheduler restarts (a pod the timeline deletes and "
+           "creates again is a new pod).",
+           "schedule_one.go skipPodSchedule and the cache's assumed pods (an assigned pod is not scheduled again); "
+           "after a restart the informers list bound pods as assigned (eventhandlers.go addPod: assigned pods go "
+           "to the cache, not the queue); registry/core/pod/storage BindingREST refuses a second binding",
+           requires=(), rules=("fault-bound-once",))
+def bound_once(run: Run) -> None:
+    if not fired(run):
+        return
+    created = {}  # pod -> times the timeline created it again
+    for k, event in enumerate(run.cluster.applied):
+        if event.kind == "Pod" and event.op == "create":
+            created.setdefault(event.key, []).append(run.cluster.times[k + 1])
+    if run.outcome.bindings:
+        run.exercise()
+    last: dict[str, Record] = {}
+    for b in run.outcome.bindings:
+        key = b.get("pod")
+        before = last.get(key)
+        if before is not None and not any(before.get("t", 0.0) <= t <= b.get("t", 0.0)
+                                          for t in created.get(key, ())):
+            raise run.violation(f"{key} was bound twice: to {before.get('node')} at {before.get('t')}s and to "
+                                f"{b.get('node')} at {b.get('t')}s", pod=key, expected="one binding",
+                                actual=[dict(before), dict(b)])
+        last[key] = b
+
+
+@invariant("unreserve-after-failed-binding",
+           "After a binding that failed because its API call failed (a `fail` fault on `bind`), every Reserve "
+           "plugin's Unreserve runs once, in reverse configured order, in that attempt.",
+           "schedule_one.go bindingCycle -> handleBindingCycleError -> unreserveAndForget; "
+           "framework.go RunReservePluginsUnreserve; defaultbinder BindPod (util.BindPod retries internal errors)",
+           rules=("fault-unreserve",))
+def unreserve_after_failed_binding(run: Run) -> None:
+    for firing in fired(run, "fail", "bind"):
+        pod, at = firing.get("pod"), firing.get("at", 0.0)
+        probes = run.probes_at(pod, "reserve") if pod in run.pods else []
+        started = [a for a in run.attempts(pod) if run.records(pod, a, "Reserve")
+                   and min(r.get("t", 0.0) for r in run.records(pod, a, "Reserve")) <= at]
+        if not probes or not started:
+            continue
+        attempt = started[-1]
+        if run.final_attempt_bound(pod, attempt) or cut_by_restart(run, pod, attempt):
+            continue  # the retried call went through, or the process died with the attempt
+        result = run.outcome.pods.get(pod)
+        if attempt == run.attempts(pod)[-1] and (result is None or result.phase in ("waiting", "pending")) \
+                and not run.records(pod, attempt, "Unreserve"):
+            continue  # the deadline cut it short
+        run.exercise()
+        expected = list(reversed(probes))
+        actual = [r["plugin"] for r in run.records(pod, attempt, "Unreserve")]
+        if actual != expected:
+            raise run.violation(f"the binding of {pod} failed ({firing.get('detail')} fault at {at:g}s) but "
+                                f"Unreserve did not run once per Reserve plugin in reverse order (attempt "
+                                f"{attempt})", pod=pod, expected=expected, actual=actual,
+                                records=tuple(run.records(pod, attempt, "Reserve")
+                                              + run.records(pod, attempt, "Unreserve")))
+
+
+@invariant("no-room-leaked",
+           "Once the faults are spent and the run settles, no pod is left assumed without a binding, and no pod is "
+           "left pending (unschedulable, error, or never patched) that the profile's stock Filter plugins accept "
+           "on the final cluster with the bound pods: a failed binding, a vanished pod or a restart frees what "
+           "the pod held.",
+           "schedule_one.go handleBindingCycleError (ForgetPod, then AssignedPodDelete moves the pending pods); "
+           "eventhandlers.go deletePodFromCache; cache.go ForgetPod / RemovePod; scheduler restart: "
+           "the cache is rebuilt from the informers (New, WaitForCacheSync)",
+           requires=("virtual-time",), rules=("fault-no-room-leaked",))
+def no_room_leaked(run: Run) -> None:
+    firings = fired(run)
+    if not firings or run.outcome.deleted:
+        return  # after preemption nominations decide (schedulable-pods-bound)
+    last = max(f.get("at", 0.0) for f in firings)
+    applied = [run.scenario.timeline[e["index"]] for e in run.outcome.timeline
+               if isinstance(e.get("index"), int) and 0 <= e["index"] < len(run.scenario.timeline)]
+    if any(entry.get("op") not in OPS for entry in applied) or last + MAX_BACKOFF + 1 >= run.scenario.deadline:
+        return  # events: event-wakes-pending-pod's rule; too late a fault: the retry may not have come
+    judge = Judge.of(run)
+    if judge is None or judge.config.extenders:
+        return
+    final = judge.at(run.cluster.final())
+    judged = [k for k in run.live_pods if judge.judgeable(k) and judge.stock_only(k, _DECIDING)
+              and judge.framework(k) is not None]
+    nominated: dict = {}
+    hit = {f.get("pod") for f in firings}
+    for key in judged:
+        result = run.outcome.pods.get(key)
+        if key in hit:
+            run.exercise()  # a pod a fault struck was judged, whatever became of it
+        if result is None or result.phase in ("bound", "gated"):
+            continue
+        if run.outcome.backend == "reference" and result.attempts > REFERENCE_MAX_ATTEMPTS:
+            continue
+        run.exercise()
+        if result.phase == "waiting":  # nothing stock holds a pod at Permit, nor binds for long
+            raise run.violation(f"{key} was left assumed (phase waiting) after the faults, never bound nor "
+                                "forgotten", pod=key, expected="bound, or forgotten and retried",
+                                actual=result.phase)
+        if result.phase == "pending" and not result.attempts:
+            continue
+        fits = feasible_nodes(final, key, _Nominations(nominated))
+        if fits:
+            raise run.violation(f"{key} was left {result.phase} after the faults (the last at {last:g}s) although "
+                                f"the stock Filter plugins accept it on {', '.join(fits)} in the final state",
+                                pod=key, expected=f"bound (e.g. to {fits[0]})",
+                                actual=(result.condition or {}).get("message", result.phase))
