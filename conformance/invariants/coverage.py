@@ -293,8 +293,6 @@ RULES: tuple[Rule, ...] = (
        "visible as extra records, which the invariants do not count",
        _TF + "test_queue.py::test_pre_enqueue_runs_when_a_pod_enters_backoff_not_when_it_leaves"),
     # faults (issue 31: timeline faults, docs/scenario.md)
-    _c("fault-bound-once", "§3.2", "No pod is bound twice, across failed bindings and scheduler restarts",
-       "schedule_one.go skipPodSchedule; eventhandlers.go addPod; BindingREST refuses a second binding"),
     _c("fault-unreserve", "§2.12, §3.2", "A binding whose API call failed runs Unreserve of every Reserve plugin "
        "in reverse order", "schedule_one.go handleBindingCycleError -> unreserveAndForget"),
     _c("fault-no-room-leaked", "§3.2, §6.4", "After failed bindings, vanished pods and restarts the assumed pods "

@@ -33,34 +33,6 @@ def cut_by_restart(run: Run, pod: str, attempt: int) -> bool:
     return any(at >= start for at in restarts)
 
 
-@invariant("bound-once",
-           "No pod is bound twice, across failed bindings and scheduler restarts (a pod the timeline deletes and "
-           "creates again is a new pod).",
-           "schedule_one.go skipPodSchedule and the cache's assumed pods (an assigned pod is not scheduled again); "
-           "after a restart the informers list bound pods as assigned (eventhandlers.go addPod: assigned pods go "
-           "to the cache, not the queue); registry/core/pod/storage BindingREST refuses a second binding",
-           requires=(), rules=("fault-bound-once",))
-def bound_once(run: Run) -> None:
-    if not fired(run):
-        return
-    created = {}  # pod -> times the timeline created it again
-    for k, event in enumerate(run.cluster.applied):
-        if event.kind == "Pod" and event.op == "create":
-            created.setdefault(event.key, []).append(run.cluster.times[k + 1])
-    if run.outcome.bindings:
-        run.exercise()
-    last: dict[str, Record] = {}
-    for b in run.outcome.bindings:
-        key = b.get("pod")
-        before = last.get(key)
-        if before is not None and not any(before.get("t", 0.0) <= t <= b.get("t", 0.0)
-                                          for t in created.get(key, ())):
-            raise run.violation(f"{key} was bound twice: to {before.get('node')} at {before.get('t')}s and to "
-                                f"{b.get('node')} at {b.get('t')}s", pod=key, expected="one binding",
-                                actual=[dict(before), dict(b)])
-        last[key] = b
-
-
 @invariant("unreserve-after-failed-binding",
            "After a binding that failed because its API call failed (a `fail` fault on `bind`), every Reserve "
            "plugin's Unreserve runs once, in reverse configured order, in that attempt.",

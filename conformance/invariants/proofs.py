@@ -229,9 +229,8 @@ PENDING: Mapping[str, Mapping[str, str]] = {
                                          "caught; not yet given witnesses here"},
     "event-snapshot": {MUCH: "", LITTLE: "mutant keeps-deleted-nodes (test_event_rules.py) is caught on a hand-made "
                                          "scenario; not yet given a witness here"},
-    "fault-bound-once": {MUCH: "mutant rebinds-after-restart (tests/conformance/invariants/test_faults.py) is caught "
-                               "on a hand-made scenario; not yet given a witness here", LITTLE: ""},
-    "fault-unreserve": {MUCH: "", LITTLE: "mutant no-unreserve-on-failed-binding (test_faults.py) is caught on a "
+    "fault-unreserve": {MUCH: "", LITTLE: "mutant no-unreserve-on-failed-binding (tests/conformance/invariants/"
+                                          "test_faults.py) is caught on a "
                                           "hand-made scenario; not yet given a witness here"},
     "fault-no-room-leaked": {MUCH: "", LITTLE: "mutants keeps-failed-binding-assumed and deleted-assumed-pod-moves-"
                                                "nothing (test_faults.py) are caught on hand-made scenarios; not "

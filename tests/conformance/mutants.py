@@ -262,11 +262,11 @@ def _bind_retried_after_success(sched: Scheduler) -> None:
     from dataclasses import replace
     store, original = sched.store, sched._bind
 
-    def store_bind(pod, node_name, bind=store.bind):
+    def store_bind(pod, node_name, bind=store.bind, **options):
         stored = store.pods.get(pod.effective_uid)
         if stored is not None and stored.node_name:
             store.pods[pod.effective_uid] = replace(stored, node_name="")
-        return bind(pod, node_name)
+        return bind(pod, node_name, **options)
 
     def bind(fw, state, pod, host):
         status = original(fw, state, pod, host)
