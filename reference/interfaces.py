@@ -157,6 +157,7 @@ class Handle(Protocol):
     def client(self) -> ClusterClient: ...
     @property
     def nominator(self) -> Nominator: ...
+    def activate(self, pods: list[Pod]) -> None: ...  # `fh.Activate`: the pods to activeQ
 
 
 # --- plugin interfaces -----------------------------------------------------------------------

@@ -130,6 +130,9 @@ class FakeHandle:
     def client(self) -> FakeClient:
         return self._client
 
+    def activate(self, pods) -> None:
+        self.activated = [*getattr(self, "activated", []), *pods]
+
     def node_infos(self) -> list[NodeInfo]:
         return self._snapshot.node_info_list
 

@@ -48,6 +48,7 @@ class Framework:
         self.nominator: Nominator = nominator or _NoNominator()
         self.waiting_pods = WaitingPodsMap()
         self.on_waiting_pod_signal: Callable[[WaitingPod], None] = lambda wp: None
+        self.activator: Callable[[list[Pod]], None] = lambda pods: None  # the scheduler sets its queue's
         self._snapshot = Snapshot((), ())
 
     def set_plugins(self, plugins_by_point: Mapping[str, Sequence[Plugin]]) -> None:
@@ -82,6 +83,10 @@ class Framework:
     def client(self) -> ClusterClient:
         assert self._client is not None, "framework built without a client"
         return self._client
+
+    def activate(self, pods: list[Pod]) -> None:
+        """`Handle.Activate` (the queue's `Activate`)."""
+        self.activator(pods)
 
     def iterate_over_waiting_pods(self, fn: Callable[[WaitingPod], None]) -> None:
         self.waiting_pods.iterate(fn)

@@ -78,6 +78,7 @@ class Scheduler:
                                      hint_maps={name: profile_hint_map(fw) for name, fw in self.frameworks.items()})
         for fw in self.frameworks.values():
             fw.nominator = self.queue
+            fw.activator = self.queue.activate
             fw._clock = self.clock
             fw._client = self.store
         self.algorithm = SchedulingAlgorithm(extenders, percentage_of_nodes_to_score=percentage_of_nodes_to_score,

@@ -47,8 +47,9 @@ def preempt_pod(handle: Handle, victim: Pod, plugin_name: str) -> tuple[bool, st
 
 def prepare_candidate_async(handle: Handle, candidate: Candidate, preemptor: Pod, plugin_name: str) -> None:
     """`prepareCandidateAsync`, run to completion: skip victims already being deleted (and do nothing
-    at all when none is left), clear lower-priority nominations on the node, then preempt each victim.
-    Not modelled: after an error upstream re-activates the preemptor (`fh.Activate`)."""
+    at all when none is left), clear lower-priority nominations on the node, then preempt each victim;
+    after an error the preemptor is activated (`fh.Activate`), lest it wait in the unschedulable pool.
+    Not modelled: the activation when the last victim was preempted in memory (a waiting pod)."""
     victims = [v for v in candidate.victims.pods if v.deletion_timestamp is None]
     if not victims:
         return
@@ -57,6 +58,7 @@ def prepare_candidate_async(handle: Handle, candidate: Candidate, preemptor: Pod
         faults.reached("preempt", preemptor, candidate.name, victims[0])
     nominated = lower_priority_nominated_pods(handle, preemptor.effective_priority, candidate.name)
     err = clear_nominated_node_name(handle.client, nominated)
+    failed = bool(err)
     if err:
         log.warning("Cannot clear 'NominatedNodeName' field from lower priority pods on the same target node: %s",
                     err)
@@ -65,5 +67,8 @@ def prepare_candidate_async(handle: Handle, candidate: Candidate, preemptor: Pod
         _, err = preempt_pod(handle, victim, plugin_name)
         if err:
             log.warning("Error occurred during async preemption: %s", err)
+            handle.activate([preemptor])
             return
-    preempt_pod(handle, victims[-1], plugin_name)
+    _, err = preempt_pod(handle, victims[-1], plugin_name)
+    if err or failed:
+        handle.activate([preemptor])
