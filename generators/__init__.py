@@ -11,6 +11,7 @@ from ._configs import scheduler_configs
 from ._extenders import extender_scripts
 from ._domain import Domain, DomainError, decorate_node, decorate_pod, with_domain
 from ._extras import Extras, with_extras
+from ._faults import faults, with_faults
 from ._invalid import InvalidConfig
 from ._node_terms import node_affinities, node_selector_terms, taints, tolerations
 from ._nodes import nodes
@@ -33,6 +34,7 @@ __all__ = [
     "decorate_node",
     "decorate_pod",
     "extender_scripts",
+    "faults",
     "node_affinities",
     "node_selector_terms",
     "nodes",
@@ -50,5 +52,6 @@ __all__ = [
     "topology_spread_constraints",
     "with_domain",
     "with_extras",
+    "with_faults",
     "with_timeline",
 ]

@@ -17,6 +17,7 @@ from ._configs import ConfigOptions, ConfigPlan, draw_config_plan
 from ._draw import Draw, Manifest, elements
 from ._extenders import draw_extender_script
 from ._pods import draw_pod
+from ._faults import draw_faults
 from ._timeline import draw_timeline
 from ._preemption import draw_preemptor, draw_target, draw_victims
 from ._probes import EXTENSION_POINTS, ScriptTarget, draw_probe_script
@@ -33,6 +34,7 @@ class _Options:
     gates: bool
     base: BaseConfig | None = None
     timeline: int = 0
+    faults: int = 0
 
 
 def _annotate(pod: Manifest, key: str, script: Manifest) -> None:
@@ -88,13 +90,16 @@ def _draw_scenario(draw: Draw, options: _Options) -> Scenario:
                         workload=tuple(workload))
     if options.timeline:  # drawn last: without it, every draw is what it was before timelines
         scenario = replace(scenario, timeline=draw_timeline(draw, scenario, options.timeline))
+    if options.faults:  # drawn after the events, armed before them
+        scenario = replace(scenario, timeline=(*draw_faults(draw, scenario, options.faults), *scenario.timeline))
     return scenario
 
 
 def scenarios(*, max_nodes: int = 4, max_pods: int = 4, probes: int = 3,
               points: Collection[str] = EXTENSION_POINTS, default_plugins: bool | None = None,
               extenders: int = 0, max_permit_timeout: float = 2.0, profiles: int = 1, preemption: bool = False,
-              gates: bool = False, base: BaseConfig | None = None, timeline: int = 0) -> SearchStrategy[Scenario]:
+              gates: bool = False, base: BaseConfig | None = None, timeline: int = 0,
+              faults: int = 0) -> SearchStrategy[Scenario]:
     """Scenarios: a config from `scheduler_configs()` (up to `profiles` profiles, up to `probes`
     probes placed at `points`, `default_plugins` as there, up to `extenders` extenders), 1 to
     `max_nodes` nodes, up to `max_pods` pods bound within capacity, Services, ReplicaSets, PDBs and
@@ -109,9 +114,10 @@ def scenarios(*, max_nodes: int = 4, max_pods: int = 4, probes: int = 3,
     user's plugins, and `profiles`, `default_plugins` and `extenders` do not apply.
 
     `timeline` (0: none) draws up to that many cluster events relevant to the drawn pods, and some that
-    change nothing for them (generators/_timeline.py).
+    change nothing for them (generators/_timeline.py). `faults` (0: none) draws up to that many timeline
+    faults for the workload pods, armed first (generators/_faults.py).
 
-    Shrinks towards no timeline event, one node with ample capacity, one pod with one container and no requests,
+    Shrinks towards no fault, no timeline event, one node with ample capacity, one pod with one container and no requests,
     the default config (or, with probes, probes in multiPoint) and empty scripts.
     """
     if preemption and default_plugins is False:
@@ -128,7 +134,10 @@ def scenarios(*, max_nodes: int = 4, max_pods: int = 4, probes: int = 3,
         raise ValueError(f"scenarios(max_permit_timeout={max_permit_timeout!r}): use 0 or more seconds")
     if not isinstance(timeline, int) or timeline < 0:
         raise ValueError(f"scenarios(timeline={timeline!r}): use 0 (no events) or more")
-    options = _Options(config, max_nodes, max_pods, float(max_permit_timeout), preemption, gates, base, timeline)
+    if not isinstance(faults, int) or isinstance(faults, bool) or faults < 0:
+        raise ValueError(f"scenarios(faults={faults!r}): use 0 (no faults) or more")
+    options = _Options(config, max_nodes, max_pods, float(max_permit_timeout), preemption, gates, base, timeline,
+                       faults)
     return st.composite(lambda draw: _draw_scenario(draw, options))()
 
 

@@ -1,0 +1,67 @@
+"""Faults drawn for a scenario (format: docs/scenario.md#faults): a failed API call of the scheduler, an object
+vanishing when a workload pod reaches a point of its cycle, a scheduler restart there.
+
+They are armed first (before the scenario's drawn timeline events) at time 0, each naming a workload pod or
+(a `fail`) any pod, so every draw is valid by construction. They shrink towards no fault, then fewer, and
+simpler ones: a failed binding of any pod answered with a conflict, once, armed at once.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from hypothesis import strategies as st
+from hypothesis.strategies import SearchStrategy
+
+from reference.faults import CALLS, ERRORS, POINTS
+from reference.scenario import Scenario, pod_key
+
+from ._draw import Draw, Manifest, count, elements, pick
+
+OPS = ("fail", "restart", "vanish")  # simplest first: a failed call changes no object
+WHENS: tuple[Any, ...] = (None, "idle", 1)  # None: `when` left out (0)
+POINT_CHOICES = {"vanish": ("reserve", "permit", "prebind", "preempt"), "restart": POINTS["restart"]}
+
+
+def _fault(draw: Draw, pods: list[str]) -> Manifest:
+    op = pick(draw, OPS)
+    when = pick(draw, WHENS)
+    fault: Manifest = {"op": op, **({"when": when} if when is not None else {})}
+    if op == "fail":
+        fault.update(call=pick(draw, CALLS), error=pick(draw, ERRORS))
+        pod = pick(draw, [None, *pods])
+        if pod is not None:
+            fault["pod"] = pod
+        times, occurrence = count(draw, 1, 4), count(draw, 1, 2)
+        return {**fault, **({"times": times} if times > 1 else {}),
+                **({"occurrence": occurrence} if occurrence > 1 else {})}
+    fault.update(pod=pick(draw, pods), point=pick(draw, POINT_CHOICES[op]))
+    if op == "vanish":
+        fault["object"] = "victim" if fault["point"] == "preempt" else pick(draw, ("pod", "node"))
+    return fault
+
+
+def draw_faults(draw: Draw, scenario: Scenario, max_faults: int) -> tuple[Manifest, ...]:
+    """Up to `max_faults` fault entries for `scenario`'s workload pods."""
+    pods = [pod_key(m) for m in scenario.workload]
+    return tuple(elements(draw, 0, max_faults, lambda d, i: _fault(d, pods), more=75)) if pods else ()
+
+
+def faults(scenario: Scenario, *, max_faults: int = 1) -> SearchStrategy[tuple[Manifest, ...]]:
+    """Fault entries for `scenario` (see the module docstring); shrinks towards none."""
+    if not isinstance(max_faults, int) or max_faults < 0:
+        raise ValueError(f"faults(max_faults={max_faults!r}): use 0 or more")
+    return st.composite(lambda draw: draw_faults(draw, scenario, max_faults))()
+
+
+def with_faults(scenarios: SearchStrategy[Scenario], *, max_faults: int = 1) -> SearchStrategy[Scenario]:
+    """`scenarios`, each with faults drawn for it, armed before its own timeline; shrinks the scenario first,
+    then the faults towards none."""
+    if not isinstance(max_faults, int) or max_faults < 1:
+        raise ValueError(f"with_faults(max_faults={max_faults!r}): use 1 or more")
+    return scenarios.flatmap(lambda sc: faults(sc, max_faults=max_faults).map(
+        lambda drawn: replace(sc, timeline=(*drawn, *sc.timeline))))
+
+
+__all__ = ["draw_faults", "faults", "with_faults"]
