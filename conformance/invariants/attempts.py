@@ -19,11 +19,15 @@ def traced_from_start(run: Run, pod: str) -> bool:
 
     True when the first PreFilter plugin of its profile is a probe and the cluster has a node:
     PreFilter is the first point of every attempt and its first plugin always runs (only an empty
-    cluster fails an attempt before PreFilter). Then probe cycles are exactly the scheduling
-    attempts, and an attempt's extender calls lie between its first record and the next attempt's.
+    cluster fails an attempt before PreFilter; a timeline event or a vanish fault may empty it). Then probe
+    cycles are exactly the scheduling attempts, and an attempt's extender calls lie between its first record
+    and the next attempt's.
     """
     plugins = run.plugins_at(pod, "preFilter")
-    return bool(run.node_names) and bool(plugins) and plugins[0] in PROBE_NAMES
+    cluster = run.cluster
+    never_empty = all(cluster.manifests(k, "Node") for k in range(len(cluster.states))) \
+        if run.outcome.timeline or run.outcome.faults else bool(run.node_names)
+    return never_empty and bool(plugins) and plugins[0] in PROBE_NAMES
 
 
 def last_attempt_seen(run: Run, pod: str) -> int | None:

@@ -34,7 +34,8 @@ class Cluster:
         for at, event in self._changes():
             state = TimelineState(())
             state.objects = dict(self.states[-1].objects)
-            state.apply(event)
+            if event.op == "create" or state.get(event.kind, event.key) is not None:
+                state.apply(event)  # (an event naming an object a vanish fault deleted changes nothing)
             self.applied.append(event)
             self.states.append(state)
             self.times.append(at)

@@ -21,6 +21,12 @@ def fired(run: Run, op: str | None = None, detail: str | None = None) -> list[Re
             and (detail is None or f.get("detail") == detail)]
 
 
+def fired_between(run: Run, lo: float, hi: float, op: str | None = None) -> bool:
+    """Whether a fault (of `op`) fired in [lo, hi]: a restart wipes the queue (backoff, the unschedulable
+    pool); a failed binding or a vanished object is a cluster event for the pending pods."""
+    return any(lo <= f.get("at", 0.0) <= hi for f in fired(run, op))
+
+
 def cut_by_restart(run: Run, pod: str, attempt: int) -> bool:
     """Whether a restart may have cut `pod`'s `attempt` short: a restart fired once the attempt had begun, and
     the attempt ran neither Unreserve nor PostBind (the old scheduler makes no call after a restart). On

@@ -6,6 +6,7 @@ from ..recipes.first_pod import refused_at_pre_enqueue, rejected_once
 from ..recipes.situations import Situation
 from .attempts import traced_from_start
 from .base import invariant
+from .faults import fired_between
 from .outcome import backoff_kind
 from .run import Record, Run
 
@@ -88,6 +89,9 @@ def error_backoff_respected(run: Run) -> None:
             wait = error_backoff(kinds, initial, maximum)
             start = attempt_start(run, pod, following)
             failed = _failure_time(run, pod, attempt)
+            if start is not None and fired_between(run, failed, start["t"], "restart"):
+                kinds = []  # the new scheduler's queue knows no backoff
+                continue
             if start is not None and wait > 0:
                 run.exercise()
             if start is not None and start["t"] - failed < wait - TIME_TOLERANCE:
@@ -201,6 +205,8 @@ def rejected_pod_waits_for_event(run: Run) -> None:
             bound = [b for b in run.outcome.bindings if start["t"] <= b.get("t", start["t"]) <= retry["t"]]
             if events or waits or bound or retry["t"] - _failure_time(run, pod, attempt) >= UNSCHEDULABLE_FLUSH:
                 continue
+            if fired_between(run, start["t"], retry["t"]):
+                continue  # a restart re-queues every pending pod; a failed binding or a deletion is an event
             raise run.violation(f"attempt {following} started although attempt "
                                 f"{attempt} was rejected by plugins and no cluster event happened since",
                                 pod=pod, expected="a binding, a failed binding, a nomination or a deletion first",
