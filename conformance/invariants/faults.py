@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from reference.faults import OPS
 
+from ..recipes.faults import Faulty
 from .base import invariant
 from .judge import Judge
 from .liveness import _DECIDING, REFERENCE_MAX_ATTEMPTS, _Nominations, feasible_nodes
@@ -44,7 +45,7 @@ def cut_by_restart(run: Run, pod: str, attempt: int) -> bool:
            "plugin's Unreserve runs once, in reverse configured order, in that attempt.",
            "schedule_one.go bindingCycle -> handleBindingCycleError -> unreserveAndForget; "
            "framework.go RunReservePluginsUnreserve; defaultbinder BindPod (util.BindPod retries internal errors)",
-           rules=("fault-unreserve",))
+           situation=Faulty(reserve=True), rules=("fault-unreserve",))
 def unreserve_after_failed_binding(run: Run) -> None:
     for firing in fired(run, "fail", "bind"):
         pod, at = firing.get("pod"), firing.get("at", 0.0)
@@ -79,7 +80,7 @@ def unreserve_after_failed_binding(run: Run) -> None:
            "schedule_one.go handleBindingCycleError (ForgetPod, then AssignedPodDelete moves the pending pods); "
            "eventhandlers.go deletePodFromCache; cache.go ForgetPod / RemovePod; scheduler restart: "
            "the cache is rebuilt from the informers (New, WaitForCacheSync)",
-           requires=("virtual-time",), rules=("fault-no-room-leaked",))
+           requires=("virtual-time",), situation=Faulty(), rules=("fault-no-room-leaked",))
 def no_room_leaked(run: Run) -> None:
     firings = fired(run)
     if not firings or run.outcome.deleted:

@@ -25,6 +25,7 @@ THEMES: dict[str, dict[str, Any]] = {
     "liveness": {"probes": 0, "default_plugins": True, "max_pods": 6},
     "disruption": {"preemption": True, "probes": 0, "max_pods": 3},
     "points": {"default_plugins": False, "max_pods": 3},
+    "faults": {"faults": 1, "max_nodes": 2, "max_pods": 3},
 }
 
 

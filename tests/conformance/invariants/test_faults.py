@@ -8,6 +8,7 @@ import dataclasses
 from typing import Callable
 
 import pytest
+from hypothesis import HealthCheck, find, settings
 
 from conformance.invariants import REGISTRY, Run, Violation
 from reference.scenario import Scenario
@@ -193,3 +194,19 @@ def test_a_vanished_pod_leaves_the_outcome_and_its_room():
     assert "default/p" not in run.live_pods
     for invariant in ("bound-at-most-once", "no-room-leaked", "deleted-node-unused"):
         REGISTRY[invariant].check(run)
+
+
+# --- the search ------------------------------------------------------------------------------------
+
+SHRINK = settings(max_examples=600, deadline=None, derandomize=True, database=None,
+                  suppress_health_check=list(HealthCheck))
+
+
+@pytest.mark.parametrize("mutant", ["no-unreserve-on-failed-binding", "drops-pod-after-failed-binding"])
+def test_the_recipe_finds_the_mutant_and_shrinks_it_small(mutant):
+    hook, invariant, _ = MUTANTS[mutant]
+    strategy = REGISTRY[invariant].situation.strategy()
+    found = find(strategy, lambda sc: violated(invariant, run_on_reference(sc, hook=hook)), settings=SHRINK)
+    assert len(found.nodes) <= 2 and len(found.workload) + len(found.pods) <= 2 \
+        and len(found.timeline) <= 1, found.to_dict()
+    assert not violated(invariant, run_on_reference(found))

@@ -1,0 +1,30 @@
+"""`Faulty`: small scenarios with timeline faults drawn for their pods, for the fault rules."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from hypothesis.strategies import SearchStrategy
+
+from generators import scenarios
+from reference.scenario import Scenario
+
+
+@dataclass(frozen=True)
+class Faulty:
+    """1-2 nodes, 1-3 workload pods and up to `faults` faults drawn for them (generators/_faults.py): the
+    default profile, or with `reserve` up to two probes at Reserve (their Unreserve is traced). `weight`: shares
+    of the search's draws (see search.py)."""
+
+    faults: int = 1
+    reserve: bool = False
+    weight: int = 3
+
+    def strategy(self) -> SearchStrategy[Scenario]:
+        if self.reserve:
+            return scenarios(max_nodes=2, max_pods=2, probes=2, points=("PreFilter", "Reserve"),
+                             default_plugins=False, faults=self.faults)
+        return scenarios(max_nodes=2, max_pods=3, probes=0, default_plugins=True, faults=self.faults)
+
+
+__all__ = ["Faulty"]
