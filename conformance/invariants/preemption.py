@@ -12,6 +12,7 @@ from reference.types import Pod
 from ..recipes.situations import EqualPriorityPreemption
 from .attempts import failure_messages
 from .base import invariant
+from .faults import fired
 from .run import Run
 
 
@@ -95,9 +96,10 @@ def preemption_evicts_lower_priority_only(run: Run) -> None:
 
 def failed_attempts(run: Run, pod: str) -> int:
     """How many of the pod's attempts failed, each able to preempt on one node: all of them, but the one that
-    placed it (bound or waiting at Permit). Without the queue's counter: as many as there are nodes."""
+    placed it (bound or waiting at Permit). Without the queue's counter (or after a restart fault, which starts
+    a new queue counting afresh): as many as there are nodes."""
     result = run.outcome.pods.get(pod)
-    if "queue-attempts" not in run.capabilities or result is None:
+    if "queue-attempts" not in run.capabilities or result is None or fired(run, "restart"):
         return len(run.node_names) or 1
     return max(result.attempts - (result.phase in ("bound", "waiting")), 0)
 
