@@ -92,6 +92,9 @@ class FakeClient:
         self.deleted.append(pod.key)
         return None
 
+    def add_disruption_target(self, pod: Pod) -> str | None:
+        return None
+
     def clear_nominated_node_name(self, pod: Pod) -> str | None:
         self.cleared.append(pod.key)
         return None

@@ -96,6 +96,14 @@ class ClusterStore:
     def clear_nominated_node_name(self, pod: Pod) -> str | None:
         return self.set_nominated_node_name(pod, "")
 
+    def add_disruption_target(self, pod: Pod) -> str | None:
+        """The DisruptionTarget condition preemption patches onto a victim before deleting it (PatchPodStatus,
+        retried); nothing the scheduler reads, so it is not kept."""
+        error = self._fault("status", pod, True)
+        if error:
+            return error
+        return None if pod.effective_uid in self.pods else f'pods "{pod.name}" not found'
+
     def delete_pod(self, pod: Pod) -> str | None:
         """Preemption's DELETE of a victim."""
         error = self._fault("evict", pod)

@@ -163,3 +163,10 @@ def test_a_backend_without_the_capability_refuses_in_one_line(op, entry):
     assert str(info.value) == (f"scenario.timeline[1]: backend 'upstream' cannot inject a {op} fault (no "
                                f"capability fault-{op}); drop the fault or run it on --backend reference")
     refuse_faults(sc, "upstream", caps | {f"fault-{op}"})
+
+
+def test_a_failed_disruption_target_patch_fails_that_preemption_too():
+    # PreemptPod patches the victim's DisruptionTarget condition first; its error fails the preemption.
+    out = run([fail("status", "timeout", pod="v")], **PREEMPTION)
+    assert [f["detail"] for f in out.faults] == ["status"]
+    assert out.deleted == ("default/v",) and out.pods["default/p"].phase == "bound"

@@ -35,11 +35,13 @@ def preempt_pod(handle: Handle, victim: Pod, plugin_name: str) -> tuple[bool, st
     """`Executor.PreemptPod`: reject a waiting victim in memory, else delete it via the client.
 
     Returns (preempted in memory, error). Pods in PreBind are not modelled (upstream cancels their
-    binding first). The DisruptionTarget condition patch before deletion is not modelled either."""
+    binding first). A victim found gone (NotFound) is no error: "Victim Pod is already deleted"."""
     waiting = handle.get_waiting_pod(victim.effective_uid)
     if waiting is not None and waiting.preempt(plugin_name, "preempted"):
         return True, None
-    err = handle.client.delete_pod(victim)
+    err = handle.client.add_disruption_target(victim)
+    if err is None:
+        err = handle.client.delete_pod(victim)
     if err == f'pods "{victim.name}" not found':
         return False, None  # "Victim Pod is already deleted": not an error
     return False, err
