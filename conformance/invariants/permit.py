@@ -9,6 +9,7 @@ from reference.duration import format_duration
 from ..recipes.first_pod import REJECT, pick, wait
 from ..recipes.situations import Situation
 from .base import invariant
+from .faults import cut_by_restart
 from .run import Run, is_rejection
 
 MAX_PERMIT_TIMEOUT = 15 * 60.0
@@ -117,6 +118,8 @@ def permit_wait_resolution(run: Run) -> None:
             if attempt == attempts[-1] and run.outcome.pods[pod].phase in ("waiting", "pending") \
                     and start + when + tolerance > run.scenario.deadline:
                 continue  # the deadline came before the wait could end
+            if cut_by_restart(run, pod, attempt):
+                continue  # the old scheduler makes no call after a restart fault
             run.exercise()
             if (went_on or bound) and not expected.allowed:
                 raise run.violation("the pod went on to binding although a waiting plugin "
