@@ -4,9 +4,9 @@ scheduler (mutant) that breaks it so, and the invariant that catches it, or why 
 A rule is broken "too much" when what it makes happen happens where it must not (or more often), "too
 little" when it is left out where it must happen; timing rules are broken "too early" / "too late", order
 rules in the "wrong order". The mutants themselves and their witnesses (a small hand-made scenario on
-which each visibly misbehaves) are test code, in tests/conformance/rule_mutants.py, mutants.py and
-hard_mutants.py; tests/conformance/test_rule_mutants.py runs them against this table. A rule and direction
-without a mutant yet is listed in PENDING, so what is not done is counted, not hidden.
+which each visibly misbehaves) are test code, in tests/conformance/rule_mutants.py, mutants.py,
+hard_mutants.py and unseen_mutants.py; tests/conformance/test_rule_mutants.py runs them against this table.
+A rule and direction without a mutant yet is listed in PENDING, so what is not done is counted, not hidden.
 """
 
 from __future__ import annotations
@@ -158,8 +158,8 @@ PROOFS: tuple[Proof, ...] = (
        "bind-first-non-skip"),
     _p("bind-first-non-skip", LITTLE, "bind-stops-at-skip", "the Bind loop stops at a Skip",
        "plugins-run-until-stop"),
-    _p("prebind-stops-no-bind", LITTLE, "prebind-failure-ignored", "the pod binds after a PreBind failure",
-       "failure-ends-attempt"),
+    _p("prebind-stops-no-bind", LITTLE, "prebind-failure-still-binds",
+       "the pod binds after a PreBind failure", "failure-ends-attempt"),
     _p("preflight-skip-drops-prebind", LITTLE, "preflight-skip-ignored",
        "PreBind runs after a PreBindPreFlight "
        "Skip", "plugins-run-until-stop"),
@@ -176,8 +176,8 @@ PROOFS: tuple[Proof, ...] = (
        "plugins-run-until-stop"),
     _p("code-matrix-binding", MUCH, "bind-continues-after-success", "Bind goes on after a Success",
        "bind-first-non-skip"),
-    _p("code-matrix-binding", LITTLE, "prebind-failure-ignored", "a PreBind failure does not stop binding",
-       "failure-ends-attempt"),
+    _p("code-matrix-binding", LITTLE, "prebind-failure-still-binds",
+       "a PreBind failure does not stop binding", "failure-ends-attempt"),
     # queue
     _p("queue-sort-priority-timestamp", ORDER, "lower-priority-popped-first",
        "activeQ pops the lower priority "

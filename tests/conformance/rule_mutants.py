@@ -4,7 +4,8 @@ hand-made scenario on which it visibly misbehaves.
 Which rule and direction each mutant breaks, and what catches it, is recorded once, in the matrix
 (conformance/invariants/proofs.py); here live only the hooks and the witnesses, which are test code
 (they patch the reference's internals and build scenarios with the invariant tests' kit). The older
-mutants of mutants.py/hard_mutants.py get their witnesses here too, when the matrix names them.
+mutants of mutants.py/hard_mutants.py/unseen_mutants.py get their witnesses here too, when the matrix names
+them.
 """
 
 from __future__ import annotations
@@ -19,7 +20,8 @@ from reference.status import SUCCESS, Code, Status
 
 from .hard_mutants import HARD_MUTANTS
 from .invariants._kit import config, node, pod, scenario
-from .mutants import MUTANTS, _each_framework
+from .mutants import MUTANTS, Mutant, _each_framework
+from .unseen_mutants import UNSEEN_MUTANTS
 
 
 @dataclass(frozen=True)
@@ -297,16 +299,6 @@ def _bind_stops_at_skip(fw: Framework) -> None:
     fw.run_bind_plugins = run
 
 
-def _prebind_failure_ignored(fw: Framework) -> None:
-    """Too little: a PreBind failure does not stop the binding."""
-    original = fw.run_pre_bind_plugins
-
-    def run(state, pod, node_name):
-        original(state, pod, node_name)
-        return SUCCESS
-    fw.run_pre_bind_plugins = run
-
-
 def _preflight_skip_ignored(fw: Framework) -> None:
     """Too little: a PreBindPreFlight Skip does not drop the plugin's PreBind."""
     original = fw.run_pre_bind_plugins
@@ -364,7 +356,6 @@ RULE_MUTANTS: list[RuleMutant] = [
     RuleMutant("prescore-error-ignored", _each_framework(_prescore_error_ignored)),
     RuleMutant("score-error-ignored", _each_framework(_score_error_ignored)),
     RuleMutant("reserve-failure-ignored", _each_framework(_reserve_failure_ignored)),
-    RuleMutant("prebind-failure-ignored", _each_framework(_prebind_failure_ignored)),
     RuleMutant("preflight-skip-ignored", _each_framework(_preflight_skip_ignored)),
     RuleMutant("normalize-skipped", _each_framework(_normalize_skipped)),
     RuleMutant("normalize-twice", _each_framework(_normalize_twice)),
@@ -488,6 +479,8 @@ WITNESSES: dict[str, Callable[[], Scenario]] = {
     "victims-not-reprieved": _defaults(pod("pod-2", cpu="1", priority=10), nodes=(node(cpu="2"),),
                                        bound=(pod("pod-0", cpu="1", priority=1, on="node-0"),
                                               pod("pod-1", cpu="1", priority=1, on="node-0"))),
+    # unseen_mutants.py
+    "prebind-failure-still-binds": _probes({"Probe0": {"PreBind": {"code": "Unschedulable"}}}),
     # this module
     "filter-error-as-rejection": _probes({"Probe0": {"Filter": {"byNode": {"node-0": {"code": "Error"}}}}},
                                          nodes=TWO_NODES),
@@ -498,7 +491,6 @@ WITNESSES: dict[str, Callable[[], Scenario]] = {
     "prescore-error-ignored": _probes({"Probe0": {"PreScore": {"code": "Error"}}}, nodes=TWO_NODES),
     "score-error-ignored": _probes({"Probe0": {"Score": {"code": "Error"}}}, nodes=TWO_NODES),
     "reserve-failure-ignored": _probes({"Probe0": {"Reserve": {"code": "Unschedulable"}}}),
-    "prebind-failure-ignored": _probes({"Probe0": {"PreBind": {"code": "Unschedulable"}}}),
     "preflight-skip-ignored": _probes({"Probe0": {"PreBindPreFlight": {"code": "Skip"}}}),
     "filter-stops-after-first-success": _probes({"Probe1": _REJECT_NODE_1}, PROBES_0_1, TWO_NODES),
     "prefilter-success-skips-filter": _probes({"Probe0": _REJECT_NODE_1}, nodes=TWO_NODES),
@@ -530,6 +522,12 @@ WITNESSES: dict[str, Callable[[], Scenario]] = {
 }
 
 ALL_HOOKS: dict[str, Callable[[Scheduler], None]] = {
-    **{m.name: m.hook for m in MUTANTS + HARD_MUTANTS}, **{m.name: m.hook for m in RULE_MUTANTS}}
+    **{m.name: m.hook for m in MUTANTS + HARD_MUTANTS + UNSEEN_MUTANTS},
+    **{m.name: m.hook for m in RULE_MUTANTS}}
 
-__all__ = ["ALL_HOOKS", "RULE_MUTANTS", "RuleMutant", "WITNESSES"]
+# The mutants of the other modules whose hook is the one the matrix runs under their name (a rule mutant of
+# the same name shadows one of unseen_mutants.py): their own tests search for them with their invariant.
+OLDER_MUTANTS: list[Mutant] = [m for m in MUTANTS + HARD_MUTANTS + UNSEEN_MUTANTS
+                               if ALL_HOOKS[m.name] is m.hook]
+
+__all__ = ["ALL_HOOKS", "OLDER_MUTANTS", "RULE_MUTANTS", "RuleMutant", "WITNESSES"]
