@@ -44,6 +44,12 @@ def _probes(script: dict, probes=("Probe0",), nodes=(node(),), binder: bool = Tr
     return build
 
 
+def _override(fw: Framework, point: str, change: Callable[..., object]) -> None:
+    """Wraps the framework's `point` (a `run_*` method): `change(result, *call)` is what it returns."""
+    original = getattr(fw, point)
+    setattr(fw, point, lambda *call: change(original(*call), *call))
+
+
 # --- filtering ----------------------------------------------------------------------------------
 
 def _filter_stops_after_first_success(fw: Framework) -> None:
@@ -60,14 +66,11 @@ def _filter_stops_after_first_success(fw: Framework) -> None:
 
 def _prefilter_success_skips_filter(fw: Framework) -> None:
     """Too much: a probe's PreFilter Success is taken as Skip (its Filter is dropped for the cycle)."""
-    original = fw.run_pre_filter_plugins
-
-    def run(state, pod):
-        out = original(state, pod)
+    def skip_probes(out, state, pod):
         state.skip_filter_plugins = set(state.skip_filter_plugins) | {
             p.name for p in fw.filter_plugins if p.name.startswith("Probe")}
         return out
-    fw.run_pre_filter_plugins = run
+    _override(fw, "run_pre_filter_plugins", skip_probes)
 
 
 def _postfilter_never_run(fw: Framework) -> None:
@@ -77,24 +80,14 @@ def _postfilter_never_run(fw: Framework) -> None:
 
 def _filter_error_as_rejection(fw: Framework) -> None:
     """Too little: a Filter Error only rejects its node; the cycle goes on with the others."""
-    original = fw.run_filter_plugins
-
-    def run(state, pod, node_info):
-        s = original(state, pod, node_info)
-        return Status.new(Code.UNSCHEDULABLE,
-                          s.as_error() or "").with_plugin(s.plugin) if s.code is Code.ERROR \
-            else s
-    fw.run_filter_plugins = run
+    _override(fw, "run_filter_plugins", lambda s, *call: Status.new(
+        Code.UNSCHEDULABLE, s.as_error() or "").with_plugin(s.plugin) if s.code is Code.ERROR else s)
 
 
 def _filter_rejection_as_error(fw: Framework) -> None:
     """Too much: a Filter rejection of one node fails the whole cycle as an Error."""
-    original = fw.run_filter_plugins
-
-    def run(state, pod, node_info):
-        s = original(state, pod, node_info)
-        return Status.as_status(f"node {node_info.name} rejected") if s.is_rejected() else s
-    fw.run_filter_plugins = run
+    _override(fw, "run_filter_plugins", lambda s, state, pod, node_info: Status.as_status(
+        f"node {node_info.name} rejected") if s.is_rejected() else s)
 
 
 def _postfilter_stops_at_unschedulable(fw: Framework) -> None:
@@ -114,12 +107,7 @@ def _postfilter_stops_at_unschedulable(fw: Framework) -> None:
 
 def _prescore_error_ignored(fw: Framework) -> None:
     """Too little: a PreScore failure does not fail the cycle."""
-    original = fw.run_pre_score_plugins
-
-    def run(state, pod, nodes):
-        original(state, pod, nodes)
-        return SUCCESS
-    fw.run_pre_score_plugins = run
+    _override(fw, "run_pre_score_plugins", lambda s, *call: SUCCESS)
 
 
 def _score_error_ignored(fw: Framework) -> None:
@@ -152,14 +140,11 @@ def _normalize_twice(fw: Framework) -> None:
 
 def _prescore_success_skips_score(fw: Framework) -> None:
     """Too much: a probe's PreScore Success is taken as Skip (its Score is dropped)."""
-    original = fw.run_pre_score_plugins
-
-    def run(state, pod, nodes):
-        status = original(state, pod, nodes)
+    def skip_probes(status, state, pod, nodes):
         state.skip_score_plugins = set(state.skip_score_plugins) | {
             p.name for p in fw.score_plugins if p.name.startswith("Probe")}
         return status
-    fw.run_pre_score_plugins = run
+    _override(fw, "run_pre_score_plugins", skip_probes)
 
 
 def _one_feasible_node_enough(sched: Scheduler) -> None:
@@ -246,22 +231,13 @@ def _reserve_stops_after_first(fw: Framework) -> None:
 
 def _reserve_failure_ignored(fw: Framework) -> None:
     """Too little: a Reserve failure does not end the cycle; Permit and binding go on."""
-    original = fw.run_reserve_plugins_reserve
-
-    def run(state, pod, node_name):
-        original(state, pod, node_name)
-        return SUCCESS
-    fw.run_reserve_plugins_reserve = run
+    _override(fw, "run_reserve_plugins_reserve", lambda s, *call: SUCCESS)
 
 
 def _unreserve_twice(fw: Framework) -> None:
     """Too much: Unreserve runs over all Reserve plugins twice."""
     original = fw.run_reserve_plugins_unreserve
-
-    def run(state, pod, node_name):
-        original(state, pod, node_name)
-        original(state, pod, node_name)
-    fw.run_reserve_plugins_unreserve = run
+    _override(fw, "run_reserve_plugins_unreserve", lambda _, *call: original(*call))
 
 
 def _permit_timeout_halved(fw: Framework) -> None:
