@@ -50,6 +50,20 @@ def _override(fw: Framework, point: str, change: Callable[..., object]) -> None:
     setattr(fw, point, lambda *call: change(original(*call), *call))
 
 
+def _first_plugin_only(fw: Framework, point: str, plugins: str) -> None:
+    """Wraps the framework's `point` so that its loop sees only the first of its `plugins`."""
+    original = getattr(fw, point)
+
+    def run(*call):
+        kept = getattr(fw, plugins)
+        setattr(fw, plugins, kept[:1])
+        try:
+            return original(*call)
+        finally:
+            setattr(fw, plugins, kept)
+    setattr(fw, point, run)
+
+
 # --- filtering ----------------------------------------------------------------------------------
 
 def _filter_stops_after_first_success(fw: Framework) -> None:
@@ -92,15 +106,7 @@ def _filter_rejection_as_error(fw: Framework) -> None:
 
 def _postfilter_stops_at_unschedulable(fw: Framework) -> None:
     """Too little: the PostFilter loop stops at the first plugin, even when it returns Unschedulable."""
-    original = fw.run_post_filter_plugins
-
-    def run(state, pod, statuses):
-        plugins, fw.post_filter_plugins = fw.post_filter_plugins, fw.post_filter_plugins[:1]
-        try:
-            return original(state, pod, statuses)
-        finally:
-            fw.post_filter_plugins = plugins
-    fw.run_post_filter_plugins = run
+    _first_plugin_only(fw, "run_post_filter_plugins", "post_filter_plugins")
 
 
 # --- scoring ------------------------------------------------------------------------------------
@@ -218,15 +224,7 @@ def _zero_weight_kept_zero(fw: Framework) -> None:
 
 def _reserve_stops_after_first(fw: Framework) -> None:
     """Too little: only the first Reserve plugin runs, even when it succeeds."""
-    original = fw.run_reserve_plugins_reserve
-
-    def run(state, pod, node_name):
-        plugins, fw.reserve_plugins = fw.reserve_plugins, fw.reserve_plugins[:1]
-        try:
-            return original(state, pod, node_name)
-        finally:
-            fw.reserve_plugins = plugins
-    fw.run_reserve_plugins_reserve = run
+    _first_plugin_only(fw, "run_reserve_plugins_reserve", "reserve_plugins")
 
 
 def _reserve_failure_ignored(fw: Framework) -> None:
@@ -264,15 +262,7 @@ def _permit_stops_at_wait(fw: Framework) -> None:
 
 def _bind_stops_at_skip(fw: Framework) -> None:
     """Too little: the Bind loop stops at the first plugin, even when it skips."""
-    original = fw.run_bind_plugins
-
-    def run(state, pod, node_name):
-        plugins, fw.bind_plugins = fw.bind_plugins, fw.bind_plugins[:1]
-        try:
-            return original(state, pod, node_name)
-        finally:
-            fw.bind_plugins = plugins
-    fw.run_bind_plugins = run
+    _first_plugin_only(fw, "run_bind_plugins", "bind_plugins")
 
 
 def _preflight_skip_ignored(fw: Framework) -> None:
