@@ -116,20 +116,6 @@ def _prescore_error_ignored(fw: Framework) -> None:
     _override(fw, "run_pre_score_plugins", lambda s, *call: SUCCESS)
 
 
-def _score_error_ignored(fw: Framework) -> None:
-    """Too little: a Score failure counts as a score of 0 instead of failing the cycle."""
-    for pl in fw.score_plugins:
-        def score(state, pod, node_info, original=pl.score):
-            value, s = original(state, pod, node_info)
-            return (value, s) if s.is_success() else (0, SUCCESS)
-        pl.score = score
-
-def _normalize_skipped(fw: Framework) -> None:
-    """Too little: NormalizeScore is never called (the raw scores are kept)."""
-    for pl in fw.score_plugins:
-        pl.score_extensions = lambda: None
-
-
 def _normalize_twice(fw: Framework) -> None:
     """Too much: NormalizeScore runs twice per plugin."""
     for pl in fw.score_plugins:
@@ -265,16 +251,6 @@ def _bind_stops_at_skip(fw: Framework) -> None:
     _first_plugin_only(fw, "run_bind_plugins", "bind_plugins")
 
 
-def _preflight_skip_ignored(fw: Framework) -> None:
-    """Too little: a PreBindPreFlight Skip does not drop the plugin's PreBind."""
-    original = fw.run_pre_bind_plugins
-
-    def run(state, pod, node_name):
-        state.skip_pre_bind_plugins = set()
-        return original(state, pod, node_name)
-    fw.run_pre_bind_plugins = run
-
-
 def _postbind_never_run(fw: Framework) -> None:
     """Too little: PostBind plugins are not called after a successful binding."""
     fw.run_post_bind_plugins = lambda state, pod, node_name: None
@@ -320,10 +296,7 @@ RULE_MUTANTS: list[RuleMutant] = [
     RuleMutant("filter-rejection-as-error", _each_framework(_filter_rejection_as_error)),
     RuleMutant("postfilter-stops-at-unschedulable", _each_framework(_postfilter_stops_at_unschedulable)),
     RuleMutant("prescore-error-ignored", _each_framework(_prescore_error_ignored)),
-    RuleMutant("score-error-ignored", _each_framework(_score_error_ignored)),
     RuleMutant("reserve-failure-ignored", _each_framework(_reserve_failure_ignored)),
-    RuleMutant("preflight-skip-ignored", _each_framework(_preflight_skip_ignored)),
-    RuleMutant("normalize-skipped", _each_framework(_normalize_skipped)),
     RuleMutant("normalize-twice", _each_framework(_normalize_twice)),
     RuleMutant("prescore-success-skips-score", _each_framework(_prescore_success_skips_score)),
     RuleMutant("no-scoring-with-two-feasible-nodes", _no_scoring_with_two_feasible_nodes),
@@ -447,6 +420,9 @@ WITNESSES: dict[str, Callable[[], Scenario]] = {
                                               pod("pod-1", cpu="1", priority=1, on="node-0"))),
     # unseen_mutants.py
     "prebind-failure-still-binds": _probes({"Probe0": {"PreBind": {"code": "Unschedulable"}}}),
+    "score-error-counts-zero": _probes({"Probe0": {"Score": {"code": "Error"}}}, nodes=TWO_NODES),
+    "prebind-ignores-preflight-skip": _probes({"Probe0": {"PreBindPreFlight": {"code": "Skip"}}}),
+    "normalize-score-skipped": _normalizing_witness,
     # this module
     "filter-error-as-rejection": _probes({"Probe0": {"Filter": {"byNode": {"node-0": {"code": "Error"}}}}},
                                          nodes=TWO_NODES),
@@ -455,13 +431,10 @@ WITNESSES: dict[str, Callable[[], Scenario]] = {
         {"Probe0": {"Filter": {"code": "Unschedulable"},
                     "PostFilter": {"code": "Unschedulable"}}}, PROBES_0_1),
     "prescore-error-ignored": _probes({"Probe0": {"PreScore": {"code": "Error"}}}, nodes=TWO_NODES),
-    "score-error-ignored": _probes({"Probe0": {"Score": {"code": "Error"}}}, nodes=TWO_NODES),
     "reserve-failure-ignored": _probes({"Probe0": {"Reserve": {"code": "Unschedulable"}}}),
-    "preflight-skip-ignored": _probes({"Probe0": {"PreBindPreFlight": {"code": "Skip"}}}),
     "filter-stops-after-first-success": _probes({"Probe1": _REJECT_NODE_1}, PROBES_0_1, TWO_NODES),
     "prefilter-success-skips-filter": _probes({"Probe0": _REJECT_NODE_1}, nodes=TWO_NODES),
     "postfilter-never-run": _probes({"Probe0": {"Filter": {"code": "Unschedulable"}}}),
-    "normalize-skipped": _normalizing_witness,
     "normalize-twice": _normalizing_witness,
     "prescore-success-skips-score": _probes({"Probe0": _PREFER_NODE_1}, nodes=TWO_NODES),
     "no-scoring-with-two-feasible-nodes": _probes({"Probe0": _PREFER_NODE_1}, nodes=TWO_NODES),
