@@ -92,12 +92,6 @@ def _postfilter_never_run(fw: Framework) -> None:
     fw.run_post_filter_plugins = lambda state, pod, statuses: (None, Status.new(Code.UNSCHEDULABLE))
 
 
-def _filter_error_as_rejection(fw: Framework) -> None:
-    """Too little: a Filter Error only rejects its node; the cycle goes on with the others."""
-    _override(fw, "run_filter_plugins", lambda s, *call: Status.new(
-        Code.UNSCHEDULABLE, s.as_error() or "").with_plugin(s.plugin) if s.code is Code.ERROR else s)
-
-
 def _filter_rejection_as_error(fw: Framework) -> None:
     """Too much: a Filter rejection of one node fails the whole cycle as an Error."""
     _override(fw, "run_filter_plugins", lambda s, state, pod, node_info: Status.as_status(
@@ -230,20 +224,6 @@ def _permit_timeout_halved(fw: Framework) -> None:
     fw.add_waiting_pod = lambda pod, waits: original(pod, {n: t / 2 for n, t in waits.items()})
 
 
-def _permit_stops_at_wait(fw: Framework) -> None:
-    """Too little: the Permit loop stops at the first Wait; later plugins never see the pod."""
-    def run(state, pod, node_name):
-        for pl in fw.permit_plugins:
-            s, timeout = pl.permit(state, pod, node_name)
-            if s.is_success():
-                continue
-            if s.is_wait():
-                return {pl.name: timeout}, Status(Code.WAIT, s.reasons)
-            return {}, s.with_plugin(pl.name)
-        return {}, SUCCESS
-    fw.run_permit_plugins = run
-
-
 # --- binding ------------------------------------------------------------------------------------
 
 def _bind_stops_at_skip(fw: Framework) -> None:
@@ -292,7 +272,6 @@ RULE_MUTANTS: list[RuleMutant] = [
     RuleMutant("filter-stops-after-first-success", _each_framework(_filter_stops_after_first_success)),
     RuleMutant("prefilter-success-skips-filter", _each_framework(_prefilter_success_skips_filter)),
     RuleMutant("postfilter-never-run", _each_framework(_postfilter_never_run)),
-    RuleMutant("filter-error-as-rejection", _each_framework(_filter_error_as_rejection)),
     RuleMutant("filter-rejection-as-error", _each_framework(_filter_rejection_as_error)),
     RuleMutant("postfilter-stops-at-unschedulable", _each_framework(_postfilter_stops_at_unschedulable)),
     RuleMutant("prescore-error-ignored", _each_framework(_prescore_error_ignored)),
@@ -307,7 +286,6 @@ RULE_MUTANTS: list[RuleMutant] = [
     RuleMutant("reserve-stops-after-first", _each_framework(_reserve_stops_after_first)),
     RuleMutant("unreserve-twice", _each_framework(_unreserve_twice)),
     RuleMutant("permit-timeout-halved", _each_framework(_permit_timeout_halved)),
-    RuleMutant("permit-stops-at-wait", _each_framework(_permit_stops_at_wait)),
     RuleMutant("bind-stops-at-skip", _each_framework(_bind_stops_at_skip)),
     RuleMutant("postbind-never-run", _each_framework(_postbind_never_run)),
     RuleMutant("error-backoff-doubled", _error_backoff_doubled),
@@ -423,9 +401,12 @@ WITNESSES: dict[str, Callable[[], Scenario]] = {
     "score-error-counts-zero": _probes({"Probe0": {"Score": {"code": "Error"}}}, nodes=TWO_NODES),
     "prebind-ignores-preflight-skip": _probes({"Probe0": {"PreBindPreFlight": {"code": "Skip"}}}),
     "normalize-score-skipped": _normalizing_witness,
-    # this module
     "filter-error-as-rejection": _probes({"Probe0": {"Filter": {"byNode": {"node-0": {"code": "Error"}}}}},
                                          nodes=TWO_NODES),
+    "permit-stops-at-wait": _probes({"Probe0": {"Permit": {"code": "Wait", "timeout": "2s",
+                                                           "then": {"signal": "allow", "after": "500ms"}}},
+                                     "Probe1": {"Permit": {"code": "Unschedulable"}}}, PROBES_0_1),
+    # this module
     "filter-rejection-as-error": _probes({"Probe0": _REJECT_NODE_1}, nodes=TWO_NODES),
     "postfilter-stops-at-unschedulable": _probes(
         {"Probe0": {"Filter": {"code": "Unschedulable"},
@@ -448,9 +429,6 @@ WITNESSES: dict[str, Callable[[], Scenario]] = {
     "permit-timeout-halved": _probes({"Probe0": {"Permit": {"code": "Wait", "timeout": "2s",
                                                             "then": {"signal": "allow",
                                                                      "after": "1500ms"}}}}),
-    "permit-stops-at-wait": _probes({"Probe0": {"Permit": {"code": "Wait", "timeout": "2s",
-                                                           "then": {"signal": "allow", "after": "500ms"}}},
-                                     "Probe1": {"Permit": {"code": "Unschedulable"}}}, PROBES_0_1),
     "bind-stops-at-skip": _probes({"Probe0": {"Bind": {"code": "Skip"}},
                                    "Probe1": {"Bind": {"code": "Success"}}},
                                   PROBES_0_1, binder=False),
@@ -460,13 +438,9 @@ WITNESSES: dict[str, Callable[[], Scenario]] = {
     "events-truncated-early": _long_reason_witness,
 }
 
-ALL_HOOKS: dict[str, Callable[[Scheduler], None]] = {
-    **{m.name: m.hook for m in MUTANTS + HARD_MUTANTS + UNSEEN_MUTANTS},
-    **{m.name: m.hook for m in RULE_MUTANTS}}
+# The mutants of the other modules; their own tests search for them with the invariant each names.
+OLDER_MUTANTS: list[Mutant] = MUTANTS + HARD_MUTANTS + UNSEEN_MUTANTS
 
-# The mutants of the other modules whose hook is the one the matrix runs under their name (a rule mutant of
-# the same name shadows one of unseen_mutants.py): their own tests search for them with their invariant.
-OLDER_MUTANTS: list[Mutant] = [m for m in MUTANTS + HARD_MUTANTS + UNSEEN_MUTANTS
-                               if ALL_HOOKS[m.name] is m.hook]
+ALL_HOOKS: dict[str, Callable[[Scheduler], None]] = {m.name: m.hook for m in OLDER_MUTANTS + RULE_MUTANTS}
 
 __all__ = ["ALL_HOOKS", "OLDER_MUTANTS", "RULE_MUTANTS", "RuleMutant", "WITNESSES"]
