@@ -158,11 +158,6 @@ func (r *Runner) serveScenario(t *testing.T, req request, o *output) (restart st
 	default:
 		response["outcome"], response["extenderCalls"] = res.Outcome, res.ExtenderCalls
 		response["start"] = float64(res.Start.UnixNano()) / 1e9
-		if testing.CoverMode() != "" {
-			// The share of the user's instrumented statements run so far in this process: a rise means
-			// this scenario reached code none before it did (the search steers towards such scenarios).
-			response["coverage"] = testing.Coverage()
-		}
 	}
 	if restart != "" {
 		response["restart"] = restart
