@@ -26,6 +26,7 @@ from .naming import RUN_LABEL, SCENARIO_LABEL, NamespaceMap, new_run_id
 from .observe import events_of, key_of, phase_of, pod_outcome, trace_of
 from .safety import ensure_test_cluster
 from .schedconfig import render, scheduler_names
+from .timeline import TimelinePlayer
 from .state import StateDir
 from .watch import ObjectWatch, wait_for
 
@@ -116,9 +117,6 @@ class ClusterBackend:
     def run(self, scenario: Scenario) -> Outcome:
         if self._closed:
             raise BackendFailure("the cluster backend is closed; create a new one")
-        if scenario.timeline:  # refused rather than run as a still picture, until it applies them (issue 29)
-            raise BackendFailure("the cluster backend does not apply a scenario's timeline yet; run timelines "
-                                 "with --backend reference")
         self._count += 1
         nsmap = NamespaceMap.of(self.run_id, self._count, scenario_namespaces(scenario))
         with self._one_at_a_time():
@@ -178,6 +176,7 @@ class ClusterBackend:
                 self._scheduler.ensure(self._config(scenario))
         reporters = set(scheduler_names(scenario.config)) if self._scheduler is not None else {str(self.scheduler_name)}
         workload = {f"{p['metadata']['namespace']}/{p['metadata']['name']}" for p in plan.workload}
+        traced = set(workload)  # every pod ever in the workload: the trace keeps those the timeline deleted
         apply.setup(self.kube, plan)
         for obj in plan.custom:
             self._custom_created.append(self.custom.create(obj, plan.default_namespace))
@@ -185,6 +184,8 @@ class ClusterBackend:
             self.collector.take(workload)  # nothing of this scenario's can be there yet; be sure
         cond = threading.Condition()
         state = _Observed(time.time(), self._finish_deletion)
+        player = TimelinePlayer(self.kube, self.adapter, scenario, nsmap, plan, workload=workload,
+                                finalize=self.local, deleted_by_scheduler=lambda key: key in state.deleted)
         pods = ObjectWatch(self.kube, path("Pod"), cond, label_selector=f"{RUN_LABEL}={self.run_id},"
                            f"{SCENARIO_LABEL}={self._count}", on_change=state.pod_changed)
         events = [ObjectWatch(self.kube, path("Event", ns), cond, on_change=state.changed)
@@ -202,7 +203,7 @@ class ClusterBackend:
             apply.create_workload(self.kube, plan)
             if self._scheduler is not None and self.fresh_scheduler:
                 self._scheduler.ensure(self._config(scenario), force=True)
-            probe_trace = lambda: self.collector.peek(workload) if self.collector else []  # noqa: E731
+            probe_trace = lambda: self.collector.peek(traced) if self.collector else []  # noqa: E731
 
             def done() -> bool:
                 # A workload pod deleted by the scheduler (a preemption victim) is settled: gone.
@@ -216,7 +217,8 @@ class ClusterBackend:
                 return quiet >= self.settle and all(phase_of(o or {}, records.get(k, [])) in SETTLED_PHASES
                                                     for k, o in objs.items())
 
-            wait_for(cond, done, scenario.deadline, watches)
+            applied = self._play(player, cond, done, state, state.start + scenario.deadline, watches)
+            traced |= workload
             final = {k: dict(pods.objects.get(k) or {}) for k in workload if k not in state.deleted}
             records = _by_pod(probe_trace())
             wanted = {k: ("Scheduled" if phase_of(o, records.get(k, [])) == "bound" else "FailedScheduling")
@@ -232,7 +234,7 @@ class ClusterBackend:
         finally:
             for w in watches:
                 w.stop()
-        probe = self.collector.take(workload) if self.collector else []
+        probe = self.collector.take(traced | workload) if self.collector else []
         records = _by_pod(probe)
         return Outcome(
             backend=self.name, kubernetes_version=self.kubernetes_version,
@@ -243,7 +245,29 @@ class ClusterBackend:
             deleted=tuple(nsmap.key_to_scenario(k) for k in state.deleted),
             events=tuple(events_of(event_objs, workload, reporters, nsmap)),
             trace=tuple(trace_of(probe, extender_trace.snapshot(), nsmap, state.start)),
+            timeline=tuple(applied),
         )
+
+    def _play(self, player: TimelinePlayer, cond: threading.Condition, idle: Callable[[], bool], state: "_Observed",
+              deadline: float, watches: list[ObjectWatch]) -> list[dict[str, Any]]:
+        """Apply the timeline in order, each event at its wall-clock offset from the workload's creation or
+        when the scheduler is next idle (`idle`: what ends a run), then wait for idle; all by `deadline`.
+        Returns the applied events ({"index", "at"}); events not applied by the deadline are not applied."""
+        applied: list[dict[str, Any]] = []
+        while (event := player.pending) is not None:
+            if event.when is None:
+                wait_for(cond, idle, deadline - time.time(), watches)
+            else:
+                wait_for(cond, lambda: False, min(state.start + event.when, deadline) - time.time(), watches)
+            if time.time() >= deadline:
+                break
+            player.apply_next(before_delete=state.external.add)
+            now = time.time()
+            with cond:
+                state.last_change = now  # the scheduler gets a settle period to react, as to any change
+            applied.append({"index": event.index, "at": round(now - state.start, 6)})
+        wait_for(cond, idle, deadline - time.time(), watches)
+        return applied
 
 
 def _extender_scripts(pods: list[dict[str, Any]]) -> dict[str, str]:
@@ -277,6 +301,7 @@ class _Observed:
         self.last_change = start
         self.bindings: list[tuple[str, str, float]] = []
         self.deleted: list[str] = []
+        self.external: set[str] = set()  # pods the timeline deletes: not the scheduler's deletions
         self._nodes: dict[str, str] = {}
 
     def changed(self, kind: str, obj: dict[str, Any], now: float) -> None:
@@ -286,7 +311,7 @@ class _Observed:
         self.last_change = now
         key, node = key_of(obj), (obj.get("spec") or {}).get("nodeName") or ""
         terminating = bool((obj.get("metadata") or {}).get("deletionTimestamp"))
-        if (kind == "DELETED" or terminating) and key not in self.deleted:
+        if (kind == "DELETED" or terminating) and key not in self.deleted and key not in self.external:
             self.deleted.append(key)
             if kind != "DELETED":
                 meta = obj["metadata"]
