@@ -95,7 +95,8 @@ class TimelinePlayer:
         obj, _, _ = self._adapt(old or {})
         meta = obj["metadata"]
         if event.kind == "Namespace":
-            delete_namespace(self.kube, meta["name"], finalize=self.finalize)
+            if not delete_namespace(self.kube, meta["name"], finalize=self.finalize):
+                raise BackendFailure(f"namespace {event.key} was not found")
             return
         if event.kind == "Pod":
             key = _key(obj)
@@ -105,7 +106,9 @@ class TimelinePlayer:
             self.removed.add(key)
             self.workload.discard(key)
         grace = 0 if event.kind == "Pod" else None  # no kubelet confirms a graceful deletion
-        self.kube.delete(path(event.kind, meta.get("namespace"), meta["name"]), grace=grace)
+        found = self.kube.delete(path(event.kind, meta.get("namespace"), meta["name"]), grace=grace)
+        if not found and event.kind != "Pod":  # a pod may be going by preemption, unseen yet
+            raise BackendFailure(f"{event.kind} {event.key} was not found")
 
     def _update(self, event: TimelineEvent, old: Manifest | None, new: Manifest | None) -> None:
         before, _, _ = self._adapt(old or {})

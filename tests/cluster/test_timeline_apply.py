@@ -52,7 +52,8 @@ def test_a_pod_update_adds_tolerations_to_the_live_ones_and_resizes_the_live_con
     live = {"spec": {"tolerations": [*before["spec"]["tolerations"], admitted],
                      "containers": [{**before["spec"]["containers"][0], "imagePullPolicy": "IfNotPresent"}]}}
     spec = merge_diff(before, after)["spec"]
-    assert _added(live, before, after) == [*live["spec"]["tolerations"], {"key": "maintenance", "operator": "Exists"}]
+    added = {"key": "maintenance", "operator": "Exists"}
+    assert _added(live, before, after) == [*live["spec"]["tolerations"], added]
     resize = _resize(live, after, spec)
     assert "containers" not in spec
     assert resize == {"spec": {"containers": [{**live["spec"]["containers"][0],

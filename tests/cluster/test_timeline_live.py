@@ -34,7 +34,8 @@ def backend(control_plane):
 
 def _scenario(case: str) -> Scenario:
     timeline, objects = CASES[case]
-    return Scenario.from_dict({"nodes": [node()], "pods": [], "workload": [], **objects, "timeline": timeline})
+    data = {"nodes": [node()], "pods": [], "workload": [], **objects, "timeline": timeline}
+    return Scenario.from_dict(data)
 
 
 def fates(outcome) -> dict:
@@ -92,3 +93,63 @@ def _left(kube, run_id: str) -> tuple:
     namespaces = [n["metadata"]["name"] for n in kube.list(path("Namespace"))[0]
                   if n["metadata"]["name"].startswith(f"scc-{run_id}-")]
     return nodes, pods, namespaces
+
+
+def _every_kind() -> Scenario:
+    """One event of each op on each kind a timeline names, in an order the reference validates."""
+    ns = {"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": "team", "labels": {"tier": "a"}}}
+    pdb = {"apiVersion": "policy/v1", "kind": "PodDisruptionBudget",
+           "metadata": {"name": "b", "namespace": "team"},
+           "spec": {"minAvailable": 1, "selector": {"matchLabels": {"app": "x"}}}}
+    svc = {"apiVersion": "v1", "kind": "Service", "metadata": {"name": "s"},
+           "spec": {"selector": {"app": "x"}}}
+    rs = {"apiVersion": "apps/v1", "kind": "ReplicaSet", "metadata": {"name": "r"},
+          "spec": {"replicas": 1, "selector": {"matchLabels": {"app": "x"}}}}
+    rc = {"apiVersion": "v1", "kind": "ReplicationController", "metadata": {"name": "c"},
+          "spec": {"replicas": 1, "selector": {"app": "x"}}}
+    ss = {"apiVersion": "apps/v1", "kind": "StatefulSet", "metadata": {"name": "t"},
+          "spec": {"replicas": 1, "selector": {"matchLabels": {"app": "x"}}, "serviceName": "s"}}
+    pc = {"apiVersion": "scheduling.k8s.io/v1", "kind": "PriorityClass", "metadata": {"name": "high"},
+          "value": 1000}
+    rtc = {"apiVersion": "node.k8s.io/v1", "kind": "RuntimeClass", "metadata": {"name": "rt"}, "handler": "h",
+           "overhead": {"podFixed": {"cpu": "100m"}}}
+    late = pod("late", cpu="100m", priorityClassName="high", priority=1000)
+    late["metadata"]["namespace"] = "team"
+    timeline = [
+        *({"when": 0, "op": "create", "object": m} for m in (ns, pdb, svc, rs, rc, ss, pc, rtc, node("n2"))),
+        {"when": 0.5, "op": "create", "object": late},
+        {"when": 0.5, "op": "create", "object": pod("bound", cpu="100m", node_name="n2")},
+        {"when": 1, "op": "update", "kind": "Namespace", "name": "team",
+         "patch": {"metadata": {"labels": {"tier": "b"}}}},
+        {"when": 1, "op": "update", "kind": "PodDisruptionBudget", "namespace": "team", "name": "b",
+         "patch": {"spec": {"minAvailable": None, "maxUnavailable": 1}}},
+        {"when": 1, "op": "update", "kind": "Service", "name": "s",
+         "patch": {"spec": {"selector": {"app": "y"}}}},
+        {"when": 1, "op": "update", "kind": "ReplicaSet", "name": "r", "patch": {"spec": {"replicas": 2}}},
+        {"when": 1, "op": "update", "kind": "ReplicationController", "name": "c",
+         "patch": {"spec": {"selector": {"app": "y"}}}},
+        {"when": 1, "op": "update", "kind": "PriorityClass", "name": "high",
+         "patch": {"metadata": {"labels": {"l": "1"}}}},
+        {"when": 1, "op": "update", "kind": "Node", "name": "n2",
+         "patch": {"spec": {"unschedulable": True},
+                   "status": {"conditions": [{"type": "Ready", "status": "True"}]}}},
+        {"when": 1, "op": "update", "kind": "Pod", "name": "bound",
+         "patch": {"metadata": {"labels": {"app": "x"}}}},
+        *({"when": "idle", "op": "delete", "kind": k, "name": n,
+           **({"namespace": "team"} if k in ("Pod", "PodDisruptionBudget") else {})} for k, n in (
+            ("Pod", "late"), ("PodDisruptionBudget", "b"), ("Namespace", "team"), ("Service", "s"),
+            ("ReplicaSet", "r"), ("ReplicationController", "c"), ("StatefulSet", "t"),
+            ("PriorityClass", "high"), ("RuntimeClass", "rt"), ("Node", "n2"))),
+    ]
+    # p fits only n1: the reference may bind it after n2 joins at 0, the cluster before.
+    only_n1 = pod("p", cpu="100m", nodeSelector={"zone": "a"})
+    return Scenario.from_dict({"nodes": [node(labels={"zone": "a"})], "workload": [only_n1],
+                               "timeline": timeline})
+
+
+def test_every_kind_and_op_a_timeline_names_is_accepted(backend, kube):
+    scenario = _every_kind()
+    got = backend.run(scenario)
+    assert [e["index"] for e in got.timeline] == list(range(len(scenario.timeline)))
+    assert fates(got) == fates(ReferenceBackend().run(scenario)) == {"default/p": (True, "n1")}
+    assert _left(kube, backend.run_id) == ([], [], [])
