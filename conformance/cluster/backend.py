@@ -23,7 +23,7 @@ from .custom import CustomResources, read_crds
 from .kube import Kube, path
 from .kubeconfig import read_target
 from .naming import RUN_LABEL, SCENARIO_LABEL, NamespaceMap, new_run_id
-from .observe import events_of, key_of, phase_of, pod_outcome, trace_of
+from .observe import awaited_events, events_of, have_events, key_of, phase_of, pod_outcome, trace_of
 from .safety import ensure_test_cluster
 from .schedconfig import render, scheduler_names
 from .timeline import TimelinePlayer
@@ -177,15 +177,15 @@ class ClusterBackend:
         reporters = set(scheduler_names(scenario.config)) if self._scheduler is not None else {str(self.scheduler_name)}
         workload = {f"{p['metadata']['namespace']}/{p['metadata']['name']}" for p in plan.workload}
         traced = set(workload)  # every pod ever in the workload: the trace keeps those the timeline deleted
+        state = _Observed(time.time(), self._finish_deletion)
+        player = TimelinePlayer(self.kube, self.adapter, scenario, nsmap, plan, workload=workload,
+                                finalize=self.local, deleted_by_scheduler=lambda key: key in state.deleted)
         apply.setup(self.kube, plan)
         for obj in plan.custom:
             self._custom_created.append(self.custom.create(obj, plan.default_namespace))
         if self.collector is not None:
             self.collector.take(workload)  # nothing of this scenario's can be there yet; be sure
         cond = threading.Condition()
-        state = _Observed(time.time(), self._finish_deletion)
-        player = TimelinePlayer(self.kube, self.adapter, scenario, nsmap, plan, workload=workload,
-                                finalize=self.local, deleted_by_scheduler=lambda key: key in state.deleted)
         pods = ObjectWatch(self.kube, path("Pod"), cond, label_selector=f"{RUN_LABEL}={self.run_id},"
                            f"{SCENARIO_LABEL}={self._count}", on_change=state.pod_changed)
         events = [ObjectWatch(self.kube, path("Event", ns), cond, on_change=state.changed)
@@ -199,7 +199,7 @@ class ClusterBackend:
         try:
             for w in watches:
                 w.start()
-            state.start = time.time()
+            state.start = state.last_change = time.time()
             apply.create_workload(self.kube, plan)
             if self._scheduler is not None and self.fresh_scheduler:
                 self._scheduler.ensure(self._config(scenario), force=True)
@@ -221,15 +221,9 @@ class ClusterBackend:
             traced |= workload
             final = {k: dict(pods.objects.get(k) or {}) for k in workload if k not in state.deleted}
             records = _by_pod(probe_trace())
-            wanted = {k: ("Scheduled" if phase_of(o, records.get(k, [])) == "bound" else "FailedScheduling")
-                      for k, o in final.items() if phase_of(o, records.get(k, [])) in ("bound", "unschedulable", "error")}
-
-            def have_events() -> bool:
-                seen = {(key_of({"metadata": e.get("regarding") or {}}), e.get("reason"))
-                        for w in events for e in w.objects.values()}
-                return all((k, reason) in seen for k, reason in wanted.items())
-
-            wait_for(cond, have_events, EVENT_WAIT, watches)
+            wanted = awaited_events(final, records)
+            wait_for(cond, lambda: have_events([e for w in events for e in w.objects.values()], wanted),
+                     EVENT_WAIT, watches)
             event_objs = [e for w in events for e in w.objects.values()]
         finally:
             for w in watches:

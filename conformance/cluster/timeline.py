@@ -31,7 +31,7 @@ class TimelinePlayer:
     """Applies one scenario's events in order (`apply_next`); tracks the workload they change.
 
     `workload`: cluster keys of the pending pods the outcome reports (the plan's, plus the pending pods
-    the timeline creates, minus those it deletes); `removed`: cluster keys of pods the timeline deleted.
+    the timeline creates, minus those it deletes).
     """
 
     def __init__(self, kube: Kube, adapter: Adapter, scenario: Scenario, nsmap: NamespaceMap, plan: Plan, *,
@@ -41,7 +41,6 @@ class TimelinePlayer:
         self.state = TimelineState.of(scenario)
         self.renamed = dict(plan.renamed)
         self.workload = workload
-        self.removed: set[str] = set()
         self.deleted_by_scheduler = deleted_by_scheduler
         self.next = 0
 
@@ -63,11 +62,10 @@ class TimelinePlayer:
                 self._delete(event, old, before_delete)
             else:
                 self._update(event, old, new)
-        except (KubeError, BackendFailure) as exc:
-            answer = exc.message if isinstance(exc, KubeError) else str(exc)
-            answer = self.nsmap.text_to_scenario(answer)
+        except (KubeError, BackendFailure) as exc:  # apply's and adapt's failures name the object already
+            answer = f"the API server refused it: {exc.message}" if isinstance(exc, KubeError) else str(exc)
             raise BackendFailure(f"scenario.timeline[{event.index}] ({event.op} {event.kind} {event.key}): "
-                                 f"the API server refused it: {answer}") from None
+                                 f"{self.nsmap.text_to_scenario(answer)}") from None
 
     # --- the three operations ----------------------------------------------------------------------
 
@@ -96,19 +94,18 @@ class TimelinePlayer:
         meta = obj["metadata"]
         if event.kind == "Namespace":
             if not delete_namespace(self.kube, meta["name"], finalize=self.finalize):
-                raise BackendFailure(f"namespace {event.key} was not found")
+                raise BackendFailure(f"the API server has no Namespace {event.key}")
             return
         if event.kind == "Pod":
             key = _key(obj)
             if self.deleted_by_scheduler(key):
                 return  # a preemption victim already: the deletion stays the scheduler's
             before_delete(key)
-            self.removed.add(key)
             self.workload.discard(key)
         grace = 0 if event.kind == "Pod" else None  # no kubelet confirms a graceful deletion
         found = self.kube.delete(path(event.kind, meta.get("namespace"), meta["name"]), grace=grace)
         if not found and event.kind != "Pod":  # a pod may be going by preemption, unseen yet
-            raise BackendFailure(f"{event.kind} {event.key} was not found")
+            raise BackendFailure(f"the API server has no {event.kind} {event.key}")
 
     def _update(self, event: TimelineEvent, old: Manifest | None, new: Manifest | None) -> None:
         before, _, _ = self._adapt(old or {})
@@ -124,8 +121,8 @@ class TimelinePlayer:
             status = None  # the scheduler's; a timeline never changes it
             live = self.kube.get(url)
             if live is None:
-                raise BackendFailure(f"pod {event.key} is gone, deleted by neither the timeline nor the "
-                                     "scheduler")
+                raise BackendFailure(f"the API server has no Pod {event.key}, which neither the timeline "
+                                     "nor the scheduler deleted")
             spec = patch.get("spec") or {}
             resize = _resize(live, after, spec)
             if "tolerations" in spec:
