@@ -179,7 +179,8 @@ class ClusterBackend:
         traced = set(workload)  # every pod ever in the workload: the trace keeps those the timeline deleted
         state = _Observed(time.time(), self._finish_deletion)
         player = TimelinePlayer(self.kube, self.adapter, scenario, nsmap, plan, workload=workload,
-                                finalize=self.local, deleted_by_scheduler=lambda key: key in state.deleted)
+                                finalize=self.local, deleted_by_scheduler=lambda key: key in state.deleted,
+                                server_version=self.kubernetes_version)
         apply.setup(self.kube, plan)
         for obj in plan.custom:
             self._custom_created.append(self.custom.create(obj, plan.default_namespace))

@@ -4,13 +4,15 @@ Each event's object is adapted as the scenario's own are (adapt.py): before and 
 manifests of the scenario (reference/timeline.py's TimelineState). An update sends the API server the
 difference of the two adapted objects as merge patches (application/merge-patch+json), split the way
 the API server takes them: the object itself; a pod's container resources through the `resize`
-subresource (ValidatePodUpdate refuses them elsewhere; ValidatePodResize takes a pending pod); a node's
-or a PDB's status through `status`. A pod's tolerations are the live ones plus the added ones, since
+subresource (ValidatePodUpdate refuses them on the pod itself; ValidatePodResize, v1.37, takes a pending
+pod; an API server before v1.33 has no subresource and gets them on the pod itself); a node's
+status through `status`. A pod's tolerations are the live ones plus the added ones, since
 admission (DefaultTolerationSeconds) added some the scenario does not know and none may be removed.
 """
 
 from __future__ import annotations
 
+import re
 from typing import Any, Callable, Mapping
 
 from reference.scenario import Scenario
@@ -35,8 +37,10 @@ class TimelinePlayer:
     """
 
     def __init__(self, kube: Kube, adapter: Adapter, scenario: Scenario, nsmap: NamespaceMap, plan: Plan, *,
-                 workload: set[str], finalize: bool, deleted_by_scheduler: Callable[[str], bool]) -> None:
+                 workload: set[str], finalize: bool, deleted_by_scheduler: Callable[[str], bool],
+                 server_version: str = "") -> None:
         self.kube, self.adapter, self.nsmap, self.finalize = kube, adapter, nsmap, finalize
+        self.resize_subresource = has_resize_subresource(server_version)
         self.events = timeline_events(scenario)
         self.state = TimelineState.of(scenario)
         self.renamed = dict(plan.renamed)
@@ -131,8 +135,8 @@ class TimelinePlayer:
                 patch.pop("spec", None)
         if patch:
             self.kube.merge_patch(url, patch)
-        if resize:
-            self.kube.merge_patch(f"{url}/resize", resize)
+        if resize:  # before v1.33 there is no subresource: the pod itself takes it (behind a feature gate)
+            self.kube.merge_patch(f"{url}/resize" if self.resize_subresource else url, resize)
         if status and event.kind in _STATUS_KINDS:
             self.kube.merge_patch(f"{url}/status", {"status": status})
 
@@ -149,6 +153,13 @@ class TimelinePlayer:
             if found:
                 uids[(kind, ns, name)] = found["metadata"]["uid"]
         apply.link_owners(pod, uids)
+
+
+def has_resize_subresource(version: str) -> bool:
+    """Whether an API server of `version` (a gitVersion, "v1.37.2") serves pods/resize (v1.33 and later;
+    assumed when the version does not parse)."""
+    found = re.match(r"v?(\d+)\.(\d+)", version)
+    return found is None or (int(found[1]), int(found[2])) >= (1, 33)
 
 
 def merge_diff(old: Any, new: Any) -> Manifest:
@@ -191,4 +202,4 @@ def _key(obj: Mapping[str, Any]) -> str:
     return f"{obj['metadata'].get('namespace', '')}/{obj['metadata']['name']}"
 
 
-__all__ = ["TimelinePlayer", "merge_diff"]
+__all__ = ["TimelinePlayer", "has_resize_subresource", "merge_diff"]

@@ -3,7 +3,7 @@ sends (conformance/cluster/timeline.py)."""
 
 from conformance.cluster.adapt import Adapter, scenario_namespaces
 from conformance.cluster.naming import NamespaceMap
-from conformance.cluster.timeline import _added, _resize, merge_diff
+from conformance.cluster.timeline import _added, _resize, has_resize_subresource, merge_diff
 
 from .scenarios import node, pod, scenario
 
@@ -58,3 +58,8 @@ def test_a_pod_update_adds_tolerations_to_the_live_ones_and_resizes_the_live_con
     assert "containers" not in spec
     assert resize == {"spec": {"containers": [{**live["spec"]["containers"][0],
                                                "resources": {"requests": {"cpu": "500m"}}}]}}
+
+
+def test_the_resize_subresource_is_used_from_v1_33():
+    assert [has_resize_subresource(v) for v in ("v1.37.2", "v1.33.0+k3s1", "v1.32.9", "1.28", "")] == \
+        [True, True, False, False, True]

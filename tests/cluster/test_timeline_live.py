@@ -9,8 +9,9 @@ import pytest
 
 from conformance.backends.reference import ReferenceBackend
 from conformance.cluster.backend import ClusterBackend
-from conformance.cluster.kube import path
-from conformance.cluster.naming import RUN_LABEL
+from conformance.cluster.cleanup import delete_namespace
+from conformance.cluster.kube import KubeError, path
+from conformance.cluster.naming import RUN_LABEL, new_run_id
 from conformance.core.errors import BackendFailure
 from conformance.invariants import Run, check_all
 from reference.scenario import Scenario
@@ -153,3 +154,24 @@ def test_every_kind_and_op_a_timeline_names_is_accepted(backend, kube):
     assert [e["index"] for e in got.timeline] == list(range(len(scenario.timeline)))
     assert fates(got) == fates(ReferenceBackend().run(scenario)) == {"default/p": (True, "n1")}
     assert _left(kube, backend.run_id) == ([], [], [])
+
+
+def test_the_local_api_server_lowers_a_pending_pods_requests_only_through_resize(kube):
+    ns = f"scc-{new_run_id()}-resize"
+    kube.create(path("Namespace"), {"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": ns}})
+    try:
+        kube.create(path("ServiceAccount", ns), {"apiVersion": "v1", "kind": "ServiceAccount",
+                                                 "metadata": {"name": "default"}})
+        kube.create(path("Pod", ns), {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "p"}, "spec": {
+            "schedulerName": "nobody", "containers": [{"name": "c", "image": "x", "resources": {
+                "requests": {"cpu": "1"}}}]}})
+        lowered = {"spec": {"containers": [{"name": "c", "resources": {"requests": {"cpu": "500m"}}}]}}
+        with pytest.raises(KubeError) as refused:
+            kube.merge_patch(path("Pod", ns, "p"), lowered)
+        assert refused.value.status == 422 and "pod updates may not change fields" in refused.value.message
+        live = kube.get(path("Pod", ns, "p"))
+        body = {"spec": {"containers": [{**live["spec"]["containers"][0], **lowered["spec"]["containers"][0]}]}}
+        resized = kube.merge_patch(path("Pod", ns, "p", "resize"), body)
+        assert resized["spec"]["containers"][0]["resources"]["requests"] == {"cpu": "500m"}
+    finally:
+        delete_namespace(kube, ns, finalize=True)
