@@ -26,8 +26,8 @@ from .naming import RUN_LABEL, SCENARIO_LABEL, NamespaceMap, new_run_id
 from .observe import awaited_events, events_of, have_events, key_of, phase_of, pod_outcome, trace_of
 from .safety import ensure_test_cluster
 from .schedconfig import render, scheduler_names
-from .timeline import TimelinePlayer
 from .state import StateDir
+from .timeline import TimelinePlayer
 from .watch import ObjectWatch, wait_for
 
 SETTLE = 0.5  # seconds without any change before unsettled-looking pods are taken as they are
@@ -169,18 +169,17 @@ class ClusterBackend:
 
     def _run(self, scenario: Scenario, nsmap: NamespaceMap) -> Outcome:
         plan = self.adapter.plan(scenario, nsmap)
+        workload = {f"{p['metadata']['namespace']}/{p['metadata']['name']}" for p in plan.workload}
+        state = _Observed(time.time(), self._finish_deletion)
+        player = TimelinePlayer(self.kube, self.adapter, scenario, nsmap, plan, workload=workload,
+                                finalize=self.local, deleted_by_scheduler=lambda key: key in state.deleted,
+                                server_version=self.kubernetes_version)
         if self._scheduler is not None:
             if self.fresh_scheduler:
                 self._scheduler.stop()
             else:
                 self._scheduler.ensure(self._config(scenario))
         reporters = set(scheduler_names(scenario.config)) if self._scheduler is not None else {str(self.scheduler_name)}
-        workload = {f"{p['metadata']['namespace']}/{p['metadata']['name']}" for p in plan.workload}
-        traced = set(workload)  # every pod ever in the workload: the trace keeps those the timeline deleted
-        state = _Observed(time.time(), self._finish_deletion)
-        player = TimelinePlayer(self.kube, self.adapter, scenario, nsmap, plan, workload=workload,
-                                finalize=self.local, deleted_by_scheduler=lambda key: key in state.deleted,
-                                server_version=self.kubernetes_version)
         apply.setup(self.kube, plan)
         for obj in plan.custom:
             self._custom_created.append(self.custom.create(obj, plan.default_namespace))
@@ -204,7 +203,7 @@ class ClusterBackend:
             apply.create_workload(self.kube, plan)
             if self._scheduler is not None and self.fresh_scheduler:
                 self._scheduler.ensure(self._config(scenario), force=True)
-            probe_trace = lambda: self.collector.peek(traced) if self.collector else []  # noqa: E731
+            probe_trace = lambda: self.collector.peek(player.seen) if self.collector else []  # noqa: E731
 
             def done() -> bool:
                 # A workload pod deleted by the scheduler (a preemption victim) is settled: gone.
@@ -219,7 +218,6 @@ class ClusterBackend:
                                                     for k, o in objs.items())
 
             applied = self._play(player, cond, done, state, state.start + scenario.deadline, watches)
-            traced |= workload
             final = {k: dict(pods.objects.get(k) or {}) for k in workload if k not in state.deleted}
             records = _by_pod(probe_trace())
             wanted = awaited_events(final, records)
@@ -229,7 +227,7 @@ class ClusterBackend:
         finally:
             for w in watches:
                 w.stop()
-        probe = self.collector.take(traced | workload) if self.collector else []
+        probe = self.collector.take(player.seen) if self.collector else []  # the timeline's deleted pods too
         records = _by_pod(probe)
         return Outcome(
             backend=self.name, kubernetes_version=self.kubernetes_version,

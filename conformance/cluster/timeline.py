@@ -45,6 +45,7 @@ class TimelinePlayer:
         self.state = TimelineState.of(scenario)
         self.renamed = dict(plan.renamed)
         self.workload = workload
+        self.seen = set(workload)  # every pod ever in the workload (the trace keeps those deleted)
         self.deleted_by_scheduler = deleted_by_scheduler
         self.next = 0
 
@@ -91,6 +92,7 @@ class TimelinePlayer:
         apply.create_object(self.kube, obj, status)
         if obj["kind"] == "Pod" and not obj["spec"].get("nodeName"):
             self.workload.add(_key(obj))
+            self.seen.add(_key(obj))
 
     def _delete(self, event: TimelineEvent, old: Manifest | None,
                 before_delete: Callable[[str], None]) -> None:

@@ -153,6 +153,7 @@ def test_every_kind_and_op_a_timeline_names_is_accepted(backend, kube):
     got = backend.run(scenario)
     assert [e["index"] for e in got.timeline] == list(range(len(scenario.timeline)))
     assert fates(got) == fates(ReferenceBackend().run(scenario)) == {"default/p": (True, "n1")}
+    check_all(Run(scenario, got, backend.capabilities))
     assert _left(kube, backend.run_id) == ([], [], [])
 
 
