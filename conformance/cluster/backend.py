@@ -294,7 +294,7 @@ class _Observed:
         self.last_change = start
         self.bindings: list[tuple[str, str, float]] = []
         self.deleted: list[str] = []
-        self.external: set[str] = set()  # pods the timeline deletes: not the scheduler's deletions
+        self.external: set[str] = set()  # uids of pods the timeline deletes: not the scheduler's deletions
         self._nodes: dict[str, str] = {}
 
     def changed(self, kind: str, obj: dict[str, Any], now: float) -> None:
@@ -304,7 +304,8 @@ class _Observed:
         self.last_change = now
         key, node = key_of(obj), (obj.get("spec") or {}).get("nodeName") or ""
         terminating = bool((obj.get("metadata") or {}).get("deletionTimestamp"))
-        if (kind == "DELETED" or terminating) and key not in self.deleted and key not in self.external:
+        external = (obj.get("metadata") or {}).get("uid") in self.external
+        if (kind == "DELETED" or terminating) and key not in self.deleted and not external:
             self.deleted.append(key)
             if kind != "DELETED":
                 meta = obj["metadata"]

@@ -54,7 +54,7 @@ class TimelinePlayer:
         return self.events[self.next] if self.next < len(self.events) else None
 
     def apply_next(self, before_delete: Callable[[str], None]) -> None:
-        """Apply the next event; `before_delete(cluster key)` runs before a pod is deleted. A refusal raises
+        """Apply the next event; `before_delete(uid)` runs before a pod is deleted. A refusal raises
         BackendFailure naming the event and quoting the API server."""
         event = self.events[self.next]
         self.next += 1
@@ -104,10 +104,11 @@ class TimelinePlayer:
             return
         if event.kind == "Pod":
             key = _key(obj)
-            if self.deleted_by_scheduler(key):
-                return  # a preemption victim already: the deletion stays the scheduler's
-            before_delete(key)
             self.workload.discard(key)
+            live = self.kube.get(path("Pod", meta["namespace"], meta["name"]))
+            if live is None or self.deleted_by_scheduler(key):
+                return  # a preemption victim: the deletion stays the scheduler's
+            before_delete(live["metadata"]["uid"])  # by uid: the timeline may create the pod again
         grace = 0 if event.kind == "Pod" else None  # no kubelet confirms a graceful deletion
         found = self.kube.delete(path(event.kind, meta.get("namespace"), meta["name"]), grace=grace)
         if not found and event.kind != "Pod":  # a pod may be going by preemption, unseen yet
