@@ -46,6 +46,7 @@ type cycles struct {
 	running  bool
 	current  string // the pod of the running cycle
 	attempts map[types.UID]int
+	carried  map[types.UID]int // attempts under the schedulers before a restart
 	hot      map[types.UID]hotLoop
 	poke     func()
 }
@@ -67,19 +68,35 @@ const (
 	hotLoopCost   = time.Second
 )
 
-func watchCycles(sched *scheduler.Scheduler, poke func()) *cycles {
-	c := &cycles{attempts: map[types.UID]int{}, hot: map[types.UID]hotLoop{}, poke: poke}
+func newCycles(poke func()) *cycles {
+	return &cycles{attempts: map[types.UID]int{}, carried: map[types.UID]int{}, hot: map[types.UID]hotLoop{}, poke: poke}
+}
+
+// watch sees the pops of sched, a scheduler of the run, while it is not stopped.
+func (c *cycles) watch(sched *scheduler.Scheduler, sess *session) {
 	onPop(sched, func(pInfo *framework.QueuedPodInfo) {
+		if sess.stopped.Load() {
+			return
+		}
 		if c.spinning(pInfo.Pod.UID) {
 			time.Sleep(hotLoopCost) // in the scheduling loop: the clock moves once all else is blocked
 		}
 		c.mu.Lock()
-		c.attempts[pInfo.Pod.UID] = pInfo.Attempts
+		c.attempts[pInfo.Pod.UID] = c.carried[pInfo.Pod.UID] + pInfo.Attempts
 		c.running, c.current = true, podKey(pInfo.Pod)
 		c.mu.Unlock()
-		poke()
+		c.poke()
 	})
-	return c
+}
+
+// restarted carries each pod's attempts over to the next scheduler, whose
+// queue counts from 0 again: a pod's attempts are those of the whole run.
+func (c *cycles) restarted() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for uid, n := range c.attempts {
+		c.carried[uid] = n
+	}
 }
 
 // ended is called once ScheduleOne has returned.
@@ -178,10 +195,12 @@ func busy(sched *scheduler.Scheduler, c *cycles, bindingBase float64, rec *probe
 // periodic flushes). Idle also needs `settle` of virtual time without
 // activity, for timers busy() cannot see (a plugin's own); that costs no real
 // time.
-func waitIdle(deadline time.Time, settle time.Duration, act *activity, busy func() string, progress func(string)) string {
+func waitIdle(deadline time.Time, settle time.Duration, act *activity, busy func() string, progress func(string),
+	restart func()) string {
 	lastActive := time.Now()
 	for {
 		synctest.Wait()
+		restart() // a restart request pokes act: its loop turn restarts the scheduler
 		now := time.Now()
 		if act.drained() {
 			lastActive = now
