@@ -29,6 +29,9 @@ import (
 // pointFaultsSupported: this release's framework is wrapped as above.
 func pointFaultsSupported(*objects) error { return nil }
 
+// faultOps are the fault ops this build injects (the hello answer).
+func faultOps() []string { return []string{"fail", "vanish", "restart"} }
+
 // faultyFramework fires the armed point faults of inc's pods.
 type faultyFramework struct {
 	framework.Framework

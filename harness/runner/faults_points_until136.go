@@ -16,6 +16,8 @@ func pointFaultsSupported(objs *objects) error {
 	return nil
 }
 
+func faultOps() []string { return []string{"fail"} }
+
 func (rn *run) hookPoints(*incarnation) {}
 
 func (rn *run) hookPreemption(*incarnation) error { return nil }
