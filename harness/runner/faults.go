@@ -237,7 +237,8 @@ func (j *injector) vanished(f *fault, object string) {
 }
 
 func (j *injector) record(f *fault, pod, detail string) {
-	j.firing = append(j.firing, FaultFiring{Index: f.index, At: j.since(), Pod: pod, Fault: f.op, Detail: detail})
+	j.firing = append(j.firing, FaultFiring{Index: f.index, At: j.since(), Pod: pod, Fault: f.op,
+		Detail: detail})
 }
 
 func (j *injector) firings() []FaultFiring {
@@ -248,7 +249,9 @@ func (j *injector) firings() []FaultFiring {
 
 // hasPointFaults reports whether the timeline has vanish or restart faults.
 func (o *objects) hasPointFaults() bool {
-	return slices.ContainsFunc(o.timeline, func(ev timelineEvent) bool { return ev.fault != nil && ev.fault.op != "fail" })
+	return slices.ContainsFunc(o.timeline, func(ev timelineEvent) bool {
+		return ev.fault != nil && ev.fault.op != "fail"
+	})
 }
 
 // hasVictimFaults reports whether the timeline has faults at point preempt.

@@ -112,7 +112,8 @@ func (rn *run) vanish(f *fault, namespace, name, node string) {
 		}
 	}
 	if err != nil {
-		klog.Background().Info("Vanish fault found nothing to delete", "index", f.index, "object", f.object, "err", err)
+		klog.Background().Info("Vanish fault found nothing to delete", "index", f.index, "object", f.object,
+			"err", err)
 	}
 }
 

@@ -30,6 +30,10 @@ func wantFirings(t *testing.T, out *Outcome, want ...FaultFiring) {
 	}
 }
 
+func bindingsOf(out *Outcome, pod string) int {
+	return len(slices.DeleteFunc(slices.Clone(out.Bindings), func(b Binding) bool { return b.Pod != pod }))
+}
+
 // calls lists "point plugin" of pod's trace records in attempt.
 func calls(out *Outcome, pod string, attempt int) []string {
 	var got []string
@@ -65,7 +69,8 @@ func TestFailedBindingIsRetried(t *testing.T) {
 				t.Errorf("bindings %+v, want one after the 1 s backoff", out.Bindings)
 			}
 			failed := slices.IndexFunc(out.Events, func(e Event) bool {
-				return e.Reason == "FailedScheduling" && strings.Contains(e.Message, "fault injected by scenario.timeline[0]")
+				return e.Reason == "FailedScheduling" &&
+					strings.Contains(e.Message, "fault injected by scenario.timeline[0]")
 			})
 			if failed < 0 {
 				t.Errorf("no FailedScheduling event with the API error: %+v", out.Events)
@@ -107,10 +112,11 @@ func TestInternalBindingErrorRetriedByTheBinder(t *testing.T) {
 // third bindings of p, so the pod binds at its fourth attempt; a call of
 // another pod does not count.
 func TestFailOccurrenceAndTimes(t *testing.T) {
-	fail := `{"op": "fail", "call": "bind", "error": "conflict", "pod": "default/p", "occurrence": 2, "times": 2}`
+	fail := `{"op": "fail", "call": "bind", "error": "conflict", "pod": "default/p",
+		"occurrence": 2, "times": 2}`
 	first := `{"op": "fail", "call": "bind", "error": "timeout", "pod": "default/p"}`
-	sc := timelineScenario(t, "", 60, nodes("node-0"), nil, []string{testPod("q", "1", ""), testPod("p", "1", "")},
-		timeline(first, fail))
+	sc := timelineScenario(t, "", 60, nodes("node-0"), nil,
+		[]string{testPod("q", "1", ""), testPod("p", "1", "")}, timeline(first, fail))
 	out := runTimeline(t, sc)
 	wantPhase(t, out, "default/p", "bound", "node-0")
 	wantPhase(t, out, "default/q", "bound", "node-0")
@@ -157,7 +163,8 @@ func TestFailedEventIsLost(t *testing.T) {
 // binds.
 func TestFailedEvictionFailsThePreemption(t *testing.T) {
 	sc := timelineScenario(t, "", 30, nodes("node-0"), []string{boundPod("victim", "3", "node-0")},
-		[]string{withPriority(testPod("p", "3", ""), 100)}, timeline(failFault("evict", "conflict", "default/victim")))
+		[]string{withPriority(testPod("p", "3", ""), 100)},
+		timeline(failFault("evict", "conflict", "default/victim")))
 	out := runTimeline(t, sc)
 	wantPhase(t, out, "default/p", "bound", "node-0")
 	if !slices.Equal(out.Deleted, []string{"default/victim"}) {
@@ -173,7 +180,8 @@ func TestFailedEvictionFailsThePreemption(t *testing.T) {
 // binding go on and the API server accepts a binding to a node that does not
 // exist (BindingREST checks no node), so p is bound to a deleted node.
 func TestVanishedNodeAtPermit(t *testing.T) {
-	wait := `{"Probe0": {"Permit": {"code": "Wait", "timeout": "10s", "then": {"signal": "allow", "after": "1s"}}}}`
+	wait := `{"Probe0": {"Permit": {"code": "Wait", "timeout": "10s",
+		"then": {"signal": "allow", "after": "1s"}}}}`
 	sc := timelineScenario(t, probeConfig, 30, nodes("node-0"), nil, []string{testPod("p", "1", wait)},
 		timeline(pointFault("vanish", "default/p", "permit", "node")))
 	res, err := runOne(t, New(DefaultOptions), sc)
@@ -192,8 +200,8 @@ func TestVanishedNodeAtPermit(t *testing.T) {
 // The pod itself vanishes right after it was assumed: no binding, and it
 // leaves the outcome's pods as a deleted pod does.
 func TestVanishedPodAtReserve(t *testing.T) {
-	sc := timelineScenario(t, probeConfig, 30, nodes("node-0"), nil, []string{testPod("p", "1", ""), testPod("q", "1", "")},
-		timeline(pointFault("vanish", "default/p", "reserve", "pod")))
+	sc := timelineScenario(t, probeConfig, 30, nodes("node-0"), nil,
+		[]string{testPod("p", "1", ""), testPod("q", "1", "")}, timeline(pointFault("vanish", "default/p", "reserve", "pod")))
 	out := runTimeline(t, sc)
 	if _, ok := out.Pods["default/p"]; ok || len(out.Bindings) != 1 {
 		t.Errorf("pods %+v, bindings %+v: want p gone, q alone bound", out.Pods, out.Bindings)
@@ -225,7 +233,8 @@ func TestVanishedVictimAtPreempt(t *testing.T) {
 // nothing more, the new one finds p pending and binds it, exactly once; the
 // trace goes on with the new scheduler's calls (no Unreserve of the old one).
 func TestRestartBindsOnce(t *testing.T) {
-	wait := `{"Probe0": {"Permit": {"code": "Wait", "timeout": "10s", "then": {"signal": "allow", "after": "1s"}}}}`
+	wait := `{"Probe0": {"Permit": {"code": "Wait", "timeout": "10s",
+		"then": {"signal": "allow", "after": "1s"}}}}`
 	for _, point := range restartPoint {
 		t.Run(point, func(t *testing.T) {
 			sc := timelineScenario(t, probeConfig, 30, nodes("node-0", "node-1"), nil,
@@ -237,7 +246,7 @@ func TestRestartBindsOnce(t *testing.T) {
 				t.Errorf("p %+v, want bound", got)
 			}
 			wantPhase(t, out, "default/q", "bound", out.Pods["default/q"].Node)
-			if n := len(slices.DeleteFunc(slices.Clone(out.Bindings), func(b Binding) bool { return b.Pod != "default/p" })); n != 1 {
+			if n := bindingsOf(out, "default/p"); n != 1 {
 				t.Errorf("p bound %d times: %+v", n, out.Bindings)
 			}
 			if got := calls(out, "default/p", 1); slices.Contains(got, "Unreserve Probe0") {

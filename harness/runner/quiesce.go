@@ -69,7 +69,8 @@ const (
 )
 
 func newCycles(poke func()) *cycles {
-	return &cycles{attempts: map[types.UID]int{}, carried: map[types.UID]int{}, hot: map[types.UID]hotLoop{}, poke: poke}
+	return &cycles{attempts: map[types.UID]int{}, carried: map[types.UID]int{}, hot: map[types.UID]hotLoop{},
+		poke: poke}
 }
 
 // watch sees the pops of sched, a scheduler of the run, while it is not stopped.
