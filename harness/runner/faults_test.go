@@ -252,6 +252,9 @@ func TestRestartBindsOnce(t *testing.T) {
 			if got := calls(out, "default/p", 1); slices.Contains(got, "Unreserve Probe0") {
 				t.Errorf("the stopped scheduler recorded %v", got)
 			}
+			if slices.ContainsFunc(out.Events, func(e Event) bool { return e.Reason == "FailedScheduling" }) {
+				t.Errorf("the stopped scheduler wrote an event: %+v", out.Events)
+			}
 			if got := calls(out, "default/p", 2); !slices.Contains(got, "PostBind Probe0") {
 				t.Errorf("the new scheduler's attempt %v, want it to bind p", got)
 			}
@@ -259,6 +262,25 @@ func TestRestartBindsOnce(t *testing.T) {
 				t.Errorf("attempts %d, want 2 (one per scheduler)", got)
 			}
 		})
+	}
+}
+
+// Observed plugins of the stopped scheduler record nothing more either: no
+// Unreserve (VolumeBinding's) after a restart at PreBind, and only the new
+// scheduler's DefaultBinder binds.
+func TestRestartSilencesObservedPlugins(t *testing.T) {
+	sc := timelineScenario(t, probeConfig, 30, nodes("node-0"), nil, []string{testPod("p", "1", "")},
+		timeline(pointFault("restart", "default/p", "prebind", "")))
+	sc.Observe = []string{"*"}
+	out := runTimeline(t, sc)
+	wantPhase(t, out, "default/p", "bound", "node-0")
+	var points []string
+	for _, r := range out.Observed {
+		points = append(points, r.Point)
+	}
+	binds := len(slices.DeleteFunc(slices.Clone(points), func(p string) bool { return p != "Bind" }))
+	if slices.Contains(points, "Unreserve") || binds != 1 {
+		t.Errorf("observed %v, want no Unreserve and the new scheduler's Bind, once", points)
 	}
 }
 
