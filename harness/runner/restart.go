@@ -44,7 +44,9 @@ func (rn *run) newScheduler(parent context.Context) (*incarnation, error) {
 		return nil, err
 	}
 	inc.sched = sched
+	rn.mu.Lock()
 	rn.incarnations = append(rn.incarnations, inc)
+	rn.mu.Unlock()
 	if err := rn.hookPreemption(inc); err != nil {
 		return nil, err
 	}
