@@ -2,6 +2,7 @@ package runner
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -139,18 +140,18 @@ func (in *TimelineEvent) extraFields(allowed []string) string {
 	return ""
 }
 
-// apiError is the error the API server answers for an injected fault.
+// apiError is the error the API server answers for an injected fault, worded
+// as the reference words it (reference/scheduler/faults.py, error_text).
 func (f *fault) apiError(resource, name string) error {
-	cause := fmt.Errorf("fault injected by scenario.timeline[%d]", f.index)
 	switch f.err {
 	case "conflict":
-		return apierrors.NewConflict(schema.GroupResource{Resource: resource}, name, cause)
+		return apierrors.NewConflict(schema.GroupResource{Resource: resource}, name, errors.New("injected conflict"))
 	case "internal":
-		return apierrors.NewInternalError(cause)
+		return apierrors.NewInternalError(errors.New("injected internal error"))
 	default:
 		// What client-go returns for a 504 with the server's Status body; no
 		// Retry-After, so the client does not retry.
-		return apierrors.NewTimeoutError(cause.Error(), 0)
+		return apierrors.NewTimeoutError("injected timeout", 0)
 	}
 }
 

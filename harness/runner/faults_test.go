@@ -68,12 +68,16 @@ func TestFailedBindingIsRetried(t *testing.T) {
 			if len(out.Bindings) != 1 || out.Bindings[0].T < 1 {
 				t.Errorf("bindings %+v, want one after the 1 s backoff", out.Bindings)
 			}
+			message := map[string]string{
+				"conflict": `Operation cannot be fulfilled on pods/binding "p": injected conflict`,
+				"internal": "Internal error occurred: injected internal error",
+				"timeout":  "Timeout: injected timeout",
+			}[kind]
 			failed := slices.IndexFunc(out.Events, func(e Event) bool {
-				return e.Reason == "FailedScheduling" &&
-					strings.Contains(e.Message, "fault injected by scenario.timeline[0]")
+				return e.Reason == "FailedScheduling" && e.Message == `running Bind plugin "DefaultBinder": `+message
 			})
 			if failed < 0 {
-				t.Errorf("no FailedScheduling event with the API error: %+v", out.Events)
+				t.Errorf("no FailedScheduling event with %q: %+v", message, out.Events)
 			}
 		})
 	}

@@ -271,7 +271,7 @@ func (r eventRecorder) Eventf(regarding, _ runtime.Object, eventtype, reason, _,
 		return
 	}
 	pod := acc.GetNamespace() + "/" + acc.GetName()
-	if r.s.faults.fail("event", pod, "events", acc.GetName()) != nil {
+	if r.s.faults.fail("event", pod, "pods", acc.GetName()) != nil {
 		r.s.poke()
 		return
 	}
