@@ -46,7 +46,6 @@ type cycles struct {
 	running  bool
 	current  string // the pod of the running cycle
 	attempts map[types.UID]int
-	carried  map[types.UID]int // attempts under the schedulers before a restart
 	hot      map[types.UID]hotLoop
 	poke     func()
 }
@@ -69,11 +68,12 @@ const (
 )
 
 func newCycles(poke func()) *cycles {
-	return &cycles{attempts: map[types.UID]int{}, carried: map[types.UID]int{}, hot: map[types.UID]hotLoop{},
-		poke: poke}
+	return &cycles{attempts: map[types.UID]int{}, hot: map[types.UID]hotLoop{}, poke: poke}
 }
 
-// watch sees the pops of sched, a scheduler of the run, while it is not stopped.
+// watch sees the pops of sched, a scheduler of the run, while it is not
+// stopped. A pod's attempts are its queue's count: after a restart, the new
+// scheduler's (the probes' trace counts on).
 func (c *cycles) watch(sched *scheduler.Scheduler, sess *session) {
 	onPop(sched, func(pInfo *framework.QueuedPodInfo) {
 		if sess.stopped.Load() {
@@ -83,21 +83,11 @@ func (c *cycles) watch(sched *scheduler.Scheduler, sess *session) {
 			time.Sleep(hotLoopCost) // in the scheduling loop: the clock moves once all else is blocked
 		}
 		c.mu.Lock()
-		c.attempts[pInfo.Pod.UID] = c.carried[pInfo.Pod.UID] + pInfo.Attempts
+		c.attempts[pInfo.Pod.UID] = pInfo.Attempts
 		c.running, c.current = true, podKey(pInfo.Pod)
 		c.mu.Unlock()
 		c.poke()
 	})
-}
-
-// restarted carries each pod's attempts over to the next scheduler, whose
-// queue counts from 0 again: a pod's attempts are those of the whole run.
-func (c *cycles) restarted() {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	for uid, n := range c.attempts {
-		c.carried[uid] = n
-	}
 }
 
 // ended is called once ScheduleOne has returned.

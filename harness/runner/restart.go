@@ -102,7 +102,6 @@ func (rn *run) restart() error {
 		fw.IterateOverWaitingPods(func(wp fwk.WaitingPod) { wp.Reject("runner", "scheduler restarted") })
 	}
 	old.factory.Shutdown()
-	rn.cycles.restarted()
 	inc, err := rn.newScheduler(rn.parent)
 	if err != nil {
 		return fmt.Errorf("restarting the scheduler: %w", err)
