@@ -32,7 +32,10 @@ func pointFaultsSupported(*objects) error { return nil }
 // faultOps are the fault ops this build injects (the hello answer).
 func faultOps() []string { return []string{"fail", "vanish", "restart"} }
 
-// faultyFramework fires the armed point faults of inc's pods.
+// faultyFramework fires the armed point faults of inc's pods. A restart at
+// bind fires here too, before the bind plugins (DefaultBinder's call): a
+// goroutine held in the fake clientset's reactor would hold its lock, and
+// goroutines waiting for a mutex never let synctest.Wait return.
 type faultyFramework struct {
 	framework.Framework
 	rn  *run
@@ -53,6 +56,14 @@ func (f *faultyFramework) RunPermitPlugins(ctx context.Context, state fwk.CycleS
 		return nil, st
 	}
 	return f.Framework.RunPermitPlugins(ctx, state, pod, node)
+}
+
+func (f *faultyFramework) RunBindPlugins(ctx context.Context, state fwk.CycleState, pod *v1.Pod,
+	node string) *fwk.Status {
+	if st := f.rn.reach(f.inc, "bind", pod, node); st != nil {
+		return st
+	}
+	return f.Framework.RunBindPlugins(ctx, state, pod, node)
 }
 
 func (f *faultyFramework) RunPreBindPlugins(ctx context.Context, state fwk.CycleState, pod *v1.Pod,
@@ -84,16 +95,16 @@ func (rn *run) reach(inc *incarnation, point string, pod *v1.Pod, node string) *
 	restarted := false
 	for _, f := range rn.store.faults.at(point, podKey(pod)) {
 		if f.op == "restart" {
-			rn.requestRestart(inc)
 			restarted = true
-			continue
+		} else {
+			rn.vanish(f, pod.Namespace, pod.Name, node)
 		}
-		rn.vanish(f, pod.Namespace, pod.Name, node)
 	}
-	if restarted {
-		return fwk.NewStatus(fwk.Error, errStopped.Error())
+	if !restarted {
+		return nil
 	}
-	return nil
+	rn.requestRestart(inc)
+	return fwk.NewStatus(fwk.Error, errStopped.Error())
 }
 
 // vanish deletes the fault's object through the API server, as someone
@@ -117,22 +128,14 @@ func (rn *run) vanish(f *fault, namespace, name, node string) {
 	}
 }
 
-// beforeCall fires a restart at bind (just before the binding call lands:
-// the stopped scheduler's call is refused) and a victim vanishing (deleted
-// just before the scheduler's delete, which then finds it gone).
+// beforeCall fires a victim vanishing: deleted just before the scheduler's
+// delete, which then finds it gone.
 func (rn *run) beforeCall(sess *session, call, pod string) error {
 	inc := rn.incarnationOf(sess)
 	if inc == nil {
 		return nil
 	}
 	switch call {
-	case "bind":
-		for _, f := range rn.store.faults.at("bind", pod) {
-			if f.op == "restart" {
-				rn.requestRestart(inc)
-				return errStopped
-			}
-		}
 	case "evict":
 		rn.mu.Lock()
 		preemptor, ok := rn.victims[pod]

@@ -3,6 +3,9 @@ package runner
 import (
 	"context"
 	"fmt"
+	"sync"
+	"sync/atomic"
+	"testing/synctest"
 
 	"k8s.io/client-go/informers"
 	"k8s.io/klog/v2"
@@ -22,13 +25,18 @@ type incarnation struct {
 	factory  informers.SharedInformerFactory
 	sched    *scheduler.Scheduler
 	loopDone <-chan struct{}
+	// stopping: a restart fault fired; its goroutine (and any other that
+	// reaches a restart) waits on released until the scheduler is stopped.
+	stopping atomic.Bool
+	released chan struct{}
+	stopOnce sync.Once
 }
 
 // newScheduler builds a scheduler on a client of its own, with fresh
 // informers, probes (recording into the run's trace) and plugins, and waits
 // until its informers have synced; its scheduling loop is not started.
 func (rn *run) newScheduler(parent context.Context) (*incarnation, error) {
-	inc := &incarnation{sess: &session{}}
+	inc := &incarnation{sess: &session{}, released: make(chan struct{})}
 	client := rn.store.schedulerClient(inc.sess)
 	inc.ctx, inc.cancel = context.WithCancel(parent)
 	inc.factory = newInformerFactory(client)
@@ -69,34 +77,51 @@ func (rn *run) current() *incarnation {
 	return rn.incarnations[len(rn.incarnations)-1]
 }
 
-// requestRestart stops inc at once, from any of its goroutines: it makes no
-// API call, event or trace record from now on. The run's own goroutine
-// starts the next scheduler (restart), since only it may synctest.Wait.
+// requestRestart is a restart fault firing in one of inc's goroutines: that
+// goroutine stops where it is (it waits, durably blocked, until inc is
+// stopped), and the run's own goroutine, which alone may synctest.Wait, lets
+// every other goroutine of inc go on until it blocks at this virtual instant
+// (a binding under way lands, or not, the same in every run), then stops inc
+// and starts the next scheduler (restart). It returns once inc is stopped.
 func (rn *run) requestRestart(inc *incarnation) {
-	if inc.sess.stopped.Swap(true) {
-		return
+	if !inc.stopping.Swap(true) {
+		select {
+		case rn.restarts <- struct{}{}:
+		default:
+		}
+		rn.act.poke()
 	}
-	rn.rec.Silence()
-	inc.cancel()
-	select {
-	case rn.restarts <- struct{}{}:
-	default:
-	}
-	rn.act.poke()
+	<-inc.released
 }
 
-// restarting reports whether the current scheduler was stopped and waits for its successor.
-func (rn *run) restarting() bool { return rn.current().sess.stopped.Load() }
+// stop stops inc at once: from now on it makes no API call, event or trace
+// record, its context is cancelled, and the goroutines held at a restart go on
+// (into failure paths nobody sees).
+func (rn *run) stopIncarnation(inc *incarnation) {
+	inc.stopOnce.Do(func() {
+		inc.stopping.Store(true)
+		inc.sess.stopped.Store(true)
+		rn.rec.Silence()
+		inc.cancel()
+		close(inc.released)
+	})
+}
 
-// restart replaces the stopped scheduler. Its scheduling loop ends (its
-// context is cancelled), its waiting pods are rejected so that its binding
-// cycles end (their calls refused, their records silenced), its informers
-// stop; its plugins are closed at teardown with the others.
+// restarting reports whether a restart fault fired in the current scheduler and waits for its successor.
+func (rn *run) restarting() bool { return rn.current().stopping.Load() }
+
+// restart replaces a scheduler a restart fault fired in. Once the rest of it
+// has settled, it is stopped; its scheduling loop ends (its context is
+// cancelled), its waiting pods are rejected so that its binding cycles end
+// (their calls refused, their records silenced), its informers stop; its
+// plugins are closed at teardown with the others.
 func (rn *run) restart() error {
 	old := rn.current()
-	if !old.sess.stopped.Load() {
+	if !old.stopping.Load() {
 		return nil
 	}
+	synctest.Wait()
+	rn.stopIncarnation(old)
 	<-old.loopDone
 	for _, fw := range old.sched.Profiles {
 		fw.IterateOverWaitingPods(func(wp fwk.WaitingPod) { wp.Reject("runner", "scheduler restarted") })

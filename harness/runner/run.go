@@ -175,6 +175,9 @@ func (r *Runner) Run(parent context.Context, sc *Scenario) (*Result, error) {
 
 	r.status.set("tearing down (scheduling loop, binding cycles, plugins)", rec.Start(), why)
 	for _, inc := range rn.incarnations {
+		if inc.stopping.Load() {
+			rn.stopIncarnation(inc) // a restart the deadline cut short
+		}
 		inc.cancel()
 		if inc.loopDone != nil {
 			<-inc.loopDone
