@@ -57,8 +57,7 @@ type store struct {
 	poke    func() // after every write and event
 	faults  *injector
 	// beforeCall, when set, runs first for every call of a live scheduler
-	// (faults_points.go: a restart at bind, a victim vanishing); an error
-	// answers the call.
+	// (faults_points.go: a victim vanishing); an error answers the call.
 	beforeCall func(sess *session, call, pod string) error
 
 	serving  sync.Mutex
