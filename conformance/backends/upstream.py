@@ -62,6 +62,9 @@ class UpstreamBackend:
                                      f"`harness/build.sh`")
         caps = {"probes", "config-per-scenario", "preemption", "plugin-list", "queue-attempts", "creation-order",
                 "virtual-time"}
+        # The fault ops this runner injects (harness/runner/faults*.go): all on v1.37, fail alone on older
+        # releases, none on a runner built before faults.
+        caps |= {f"fault-{op}" for op in hello.get("faults") or ()}
         if self.extender_url:
             caps.add("extenders")
         if self.observe:

@@ -22,7 +22,8 @@ import (
 // The JSON-lines protocol of the runner (harness/README.md, "The runner"):
 //
 //	{"id": 1, "hello": true}
-//	    -> {"id": 1, "kubernetesVersion": "v1.37.2", "goVersion": "go1.26.8", "virtualTime": true}
+//	    -> {"id": 1, "kubernetesVersion": "v1.37.2", "goVersion": "go1.26.8", "virtualTime": true,
+//	        "faults": ["fail", "vanish", "restart"]}   (the timeline fault ops this build injects)
 //	{"id": 2, "scenario": {...}}   (docs/scenario.md; ${EXTENDER_URL} already substituted)
 //	    -> {"id": 2, "outcome": {...}, "start": 946684800, "extenderCalls": [...]}
 //	    or {"id": 2, "error": "one line"}   (config refused, manifest undecodable, a plugin that never returns, ...)
@@ -107,7 +108,7 @@ func (r *Runner) dispatch(line []byte, o *output, scenarios chan<- request) {
 	switch {
 	case req.Hello:
 		o.send(map[string]any{"id": req.ID, "kubernetesVersion": KubernetesVersion(),
-			"goVersion": runtime.Version(), "virtualTime": true})
+			"goVersion": runtime.Version(), "virtualTime": true, "faults": faultOps()})
 	case req.Bind != nil:
 		b := *req.Bind
 		go func() {
