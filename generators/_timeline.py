@@ -12,7 +12,7 @@ event, then fewer, earlier (`idle` first) and simpler ones (the first applicable
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any, Callable, Mapping
+from typing import Any, Callable, Collection, Mapping
 
 from hypothesis import strategies as st
 from hypothesis.strategies import SearchStrategy
@@ -21,7 +21,7 @@ from reference import codec
 from reference.quantity import format_resource, resource_value
 from reference.scenario import Scenario, pod_key
 from reference.selectors import label_selector_matches
-from reference.timeline import TimelineEvent, TimelineState, parse_event
+from reference.timeline import TimelineEvent, TimelineState, parse_event, timeline_events
 
 from ._draw import Draw, Manifest, elements
 from .pools import HOSTNAME, NODE_LABEL_VALUES, NODE_NAMES, TAINT_KEYS
@@ -198,9 +198,24 @@ KINDS: dict[str, Callable[[Draw, State, list[Manifest]], Manifest | None]] = {
 }
 
 
-def draw_timeline(draw: Draw, scenario: Scenario, max_events: int) -> tuple[Manifest, ...]:
-    """Up to `max_events` events for `scenario`, each valid after the ones before it."""
+def _checked_kinds(caller: str, kinds: Collection[str]) -> tuple[str, ...]:
+    """`kinds` in KINDS order (empty: all of them); a name not in KINDS is a ValueError naming it."""
+    unknown = sorted(set(kinds) - set(KINDS))
+    if unknown or isinstance(kinds, str):
+        raise ValueError(f"{caller}: {unknown[0] if unknown else kinds!r} is not a timeline event kind; "
+                         f"use a collection of {', '.join(KINDS)}")
+    return tuple(k for k in KINDS if k in kinds)
+
+
+def draw_timeline(draw: Draw, scenario: Scenario, max_events: int, kinds: tuple[str, ...] = (),
+                  min_events: int = 0) -> tuple[Manifest, ...]:
+    """`min_events` (where some kind applies) to `max_events` events for `scenario`, each valid after the ones
+    before it, of `kinds` (names of
+    KINDS, in its order; empty: all), after the events `scenario.timeline` already holds (it returns the new
+    ones only)."""
     state = TimelineState.of(scenario)
+    for event in timeline_events(scenario):
+        state.apply(event)
     workload = {pod_key(m) for m in scenario.workload}
     whens = [w for w in WHENS if w == "idle" or w < scenario.deadline]
     events: list[Manifest] = []
@@ -208,11 +223,11 @@ def draw_timeline(draw: Draw, scenario: Scenario, max_events: int) -> tuple[Mani
     def build(draw: Draw, i: int) -> Manifest | None:
         pending = _pending(state, workload)
         # The kinds that apply now, tried in KINDS order from a drawn one (so each draw finds one).
-        names = list(KINDS)
+        names = list(kinds or KINDS)
         start = draw(st.integers(0, len(names) + 2))
         if start >= len(names):  # a gated pod's ungating 4 times as often as any other kind
-            gated = any((p.get("spec") or {}).get("schedulingGates") for p in pending)
-            start = 0 if gated else draw(st.integers(0, len(names) - 1))
+            gated = "ungate-pod" in names and any((p.get("spec") or {}).get("schedulingGates") for p in pending)
+            start = names.index("ungate-pod") if gated else draw(st.integers(0, len(names) - 1))
         for name in names[start:] + names[:start]:
             body = KINDS[name](draw, state, pending)
             if body is not None:
@@ -220,18 +235,24 @@ def draw_timeline(draw: Draw, scenario: Scenario, max_events: int) -> tuple[Mani
         return None
 
     def kept(event: Manifest) -> None:
-        parsed: TimelineEvent = parse_event(len(events), event, scenario.deadline)
+        parsed: TimelineEvent = parse_event(len(scenario.timeline) + len(events), event, scenario.deadline)
         state.apply(parsed)
         events.append(event)
-    elements(draw, 0, max_events, build, kept=kept)
+    elements(draw, min_events, max_events, build, kept=kept)
     return tuple(events)
 
 
-def timelines(scenario: Scenario, *, max_events: int = 2) -> SearchStrategy[tuple[Manifest, ...]]:
-    """Timelines for `scenario` (see the module docstring); shrinks towards none."""
+def timelines(scenario: Scenario, *, max_events: int = 2, kinds: Collection[str] = (),
+              min_events: int = 0) -> SearchStrategy[tuple[Manifest, ...]]:
+    """Timelines for `scenario` (see the module docstring): `min_events` (where some kind applies) to `max_events`
+    events of `kinds` (names of KINDS; empty: all), to follow the events it already has; shrinks towards
+    `min_events`."""
     if not isinstance(max_events, int) or max_events < 0:
         raise ValueError(f"timelines(max_events={max_events!r}): use 0 or more")
-    return st.composite(lambda draw: draw_timeline(draw, scenario, max_events))()
+    if not isinstance(min_events, int) or not 0 <= min_events <= max_events:
+        raise ValueError(f"timelines(min_events={min_events!r}): use 0 to max_events ({max_events})")
+    chosen = _checked_kinds("timelines(kinds=...)", kinds)
+    return st.composite(lambda draw: draw_timeline(draw, scenario, max_events, chosen, min_events))()
 
 
 def with_timeline(scenarios: SearchStrategy[Scenario], *, max_events: int = 2) -> SearchStrategy[Scenario]:

@@ -52,8 +52,6 @@ class UpstreamBackend:
         self.observe = tuple(observe)
         self._process: RunnerProcess | None = None
         self.restarts = 0
-        self.coverage_gain: float | None = None
-        self._coverage_total = 0.0
         try:
             hello = self._runner().request({"hello": True}, timeout=RESPONSE_TIMEOUT)
         except BackendFailure as exc:
@@ -65,6 +63,9 @@ class UpstreamBackend:
                                      f"`harness/build.sh`")
         caps = {"probes", "config-per-scenario", "preemption", "plugin-list", "queue-attempts", "creation-order",
                 "virtual-time"}
+        # The fault ops this runner injects (harness/runner/faults*.go): all on v1.37, fail alone on older
+        # releases, none on a runner built before faults.
+        caps |= {f"fault-{op}" for op in hello.get("faults") or ()}
         if self.extender_url:
             caps.add("extenders")
         if self.observe:
@@ -100,7 +101,6 @@ class UpstreamBackend:
         if self.observe:
             data["observe"] = list(self.observe)
         response = self._runner().request({"scenario": data}, timeout=RESPONSE_TIMEOUT)
-        self._note_coverage(response)
         if response.get("restart"):
             # The runner exits after this answer (a scenario left it unusable); the next one starts fresh.
             # Counted: a runner that restarts after ordinary scenarios costs a process start each.
@@ -118,17 +118,7 @@ class UpstreamBackend:
             raise BackendFailure(f"the upstream runner answered something that is not an outcome ({exc}); "
                                  f"rebuild it with `harness/build.sh`") from None
 
-    def _note_coverage(self, response: dict[str, Any]) -> None:
-        """`coverage_gain`: how much of the user's instrumented code this scenario reached first (None when
-        the runner is not instrumented); the runner reports its process's running total."""
-        if "coverage" not in response:
-            self.coverage_gain = None
-            return
-        total = float(response["coverage"])
-        self.coverage_gain, self._coverage_total = max(0.0, total - self._coverage_total), total
-
     def close(self) -> None:
-        self._coverage_total = 0.0  # a new runner process counts from nothing
         process, self._process = self._process, None
         if process is not None:
             process.close()

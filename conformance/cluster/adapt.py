@@ -22,6 +22,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
+from reference.kinds import CLUSTER_SCOPED
 from reference.scenario import EXTENDER_SCRIPT_ANNOTATION, Scenario
 
 from .adapt_objects import ScenarioNotSupported, clean_meta, namespaced_object
@@ -51,10 +52,13 @@ class Plan:
     # scenario's `default` namespace if its kind turns out to be namespaced (custom.py asks the API).
     custom: list[Manifest] = field(default_factory=list)
     default_namespace: str = ""
+    # (kind, scenario name) -> cluster name of the scenario's PriorityClass/RuntimeClass copies
+    renamed: dict[tuple[str, str], str] = field(default_factory=dict)
 
 
 def scenario_namespaces(scenario: Scenario) -> list[str]:
-    """Every namespace the scenario names: of pods and objects, Namespace objects, affinity terms."""
+    """Every namespace the scenario names: of pods and objects, Namespace objects, affinity terms; and those
+    its timeline creates or names."""
     names = {m["metadata"]["name"] for m in scenario.objects if m["kind"] == "Namespace"}
     for m in (*scenario.pods, *scenario.workload, *scenario.objects, *scenario.custom_objects):
         if m["kind"] != "Namespace":
@@ -62,7 +66,22 @@ def scenario_namespaces(scenario: Scenario) -> list[str]:
     for m in (*scenario.pods, *scenario.workload):
         for term in _pod_terms(m):
             names.update(term.get("namespaces") or [])
+    for event in scenario.timeline:
+        m = event.get("object") or {}
+        if m.get("kind") == "Namespace":
+            names.add(m["metadata"]["name"])
+        elif m:
+            if m.get("kind") not in CLUSTER_SCOPED:
+                names.add((m.get("metadata") or {}).get("namespace") or "default")
+            for term in _pod_terms(m) if m.get("kind") == "Pod" else ():
+                names.update(term.get("namespaces") or [])
+        elif event.get("kind") not in CLUSTER_SCOPED:
+            names.add(event.get("namespace") or "default")
     return sorted(names)
+
+
+def _namespace(name: str) -> Manifest:
+    return {"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": name}}
 
 
 def _pod_terms(pod: Mapping[str, Any]) -> list[dict[str, Any]]:
@@ -90,23 +109,22 @@ class Adapter:
     def toleration(self) -> Manifest:
         return {"key": RUN_LABEL, "operator": "Equal", "value": self.run_id, "effect": "NoSchedule"}
 
+    def scenario_labels(self, nsmap: NamespaceMap) -> dict[str, str]:
+        return {**self.labels, SCENARIO_LABEL: str(nsmap.scenario)}
+
     def plan(self, scenario: Scenario, nsmap: NamespaceMap) -> Plan:
-        labels = {**self.labels, SCENARIO_LABEL: str(nsmap.scenario)}
+        labels = self.scenario_labels(nsmap)
         out = Plan()
         ns_objects = {m["metadata"]["name"]: m for m in scenario.objects if m["kind"] == "Namespace"}
-        for ns, cluster in nsmap.forward.items():
-            source = ns_objects.get(ns, {"apiVersion": "v1", "kind": "Namespace", "metadata": {}})
-            obj = clean_meta(source, labels, self.annotations)
-            obj["metadata"]["name"] = cluster
-            obj.pop("status", None)
-            out.namespaces.append(obj)
-        renamed: dict[tuple[str, str], str] = {}
+        later = {e["object"]["metadata"]["name"] for e in scenario.timeline
+                 if e.get("op") == "create" and e["object"].get("kind") == "Namespace"}
+        for ns in nsmap.forward:
+            if ns not in later:  # the timeline creates it (timeline.py)
+                out.namespaces.append(self.namespace(ns_objects.get(ns) or _namespace(ns), nsmap))
+        renamed = out.renamed
         for m in scenario.objects:
             if m["kind"] in CLASS_KINDS:
-                obj = clean_meta(m, labels, self.annotations)
-                obj["metadata"]["name"] = scenario_scoped(nsmap, m["metadata"]["name"])
-                renamed[(m["kind"], m["metadata"]["name"])] = obj["metadata"]["name"]
-                out.classes.append(obj)
+                out.classes.append(self.scenario_class(m, nsmap, renamed))
             elif m["kind"] != "Namespace":
                 obj, status = namespaced_object(m, nsmap, labels)
                 out.objects.append(obj)
@@ -140,6 +158,37 @@ class Adapter:
         status.setdefault("conditions", [{"type": "Ready", "status": "True", "reason": "SchedConformance",
                                           "message": "fake node of sched-conformance"}])
         return node
+
+    def namespace(self, m: Manifest, nsmap: NamespaceMap) -> Manifest:
+        obj = clean_meta(m, self.scenario_labels(nsmap), self.annotations)
+        obj["metadata"]["name"] = nsmap.to_cluster(m["metadata"]["name"])
+        obj.pop("status", None)
+        return obj
+
+    def scenario_class(self, m: Manifest, nsmap: NamespaceMap, renamed: dict[tuple[str, str], str]) -> Manifest:
+        """A PriorityClass/RuntimeClass of the scenario as its per-scenario copy (recorded in `renamed`)."""
+        obj = clean_meta(m, self.scenario_labels(nsmap), self.annotations)
+        obj["metadata"]["name"] = scenario_scoped(nsmap, m["metadata"]["name"])
+        renamed[(m["kind"], m["metadata"]["name"])] = obj["metadata"]["name"]
+        return obj
+
+    def one(self, m: Manifest, nsmap: NamespaceMap, renamed: dict[tuple[str, str], str],
+            classes: dict[str, Manifest]) -> tuple[Manifest, Manifest]:
+        """One scenario manifest of any modelled kind as (API object, status patch or {}), as `plan` adapts
+        it; a pod without spec.nodeName as a workload pod, the classes it needs added to `classes`."""
+        kind, labels = m["kind"], self.scenario_labels(nsmap)
+        if kind == "Node":
+            return self.node(m, labels), {}  # a node's status is taken on create
+        if kind == "Namespace":
+            return self.namespace(m, nsmap), {}
+        if kind in CLASS_KINDS:
+            return self.scenario_class(m, nsmap, renamed), {}
+        if kind != "Pod":
+            return namespaced_object(m, nsmap, labels)
+        bound = bool((m.get("spec") or {}).get("nodeName"))
+        pod = self.pod(m, nsmap, labels, classes, renamed, workload=not bound)
+        status = {k: v for k, v in (m.get("status") or {}).items() if k != "phase" or bound}
+        return pod, ({"status": status} if status else {})
 
     def pod(self, m: Manifest, nsmap: NamespaceMap, labels: Mapping[str, str], classes: dict[str, Manifest],
             renamed: Mapping[tuple[str, str], str], *, workload: bool) -> Manifest:

@@ -47,10 +47,7 @@ def setup(kube: Kube, plan: Plan) -> None:
     for obj in plan.classes:
         _create(kube, obj, exists_ok=True)
     for ns in plan.namespaces:
-        _create(kube, ns)
-        # No controller-manager on the local control plane: the ServiceAccount admission needs it to exist.
-        _create(kube, {"apiVersion": "v1", "kind": "ServiceAccount", "automountServiceAccountToken": False,
-                       "metadata": {"name": "default", "namespace": ns["metadata"]["name"]}}, exists_ok=True)
+        create_namespace(kube, ns)
     uids: dict[tuple[str, str, str], str] = {}
     for obj in plan.objects:
         made = _create(kube, obj)
@@ -60,15 +57,39 @@ def setup(kube: Kube, plan: Plan) -> None:
         if status:
             _patch_status(kube, obj["kind"], meta.get("namespace", ""), meta.get("name", ""), status)
     for node in plan.nodes:
-        made = _create(kube, node)
-        wanted = node["spec"]["taints"]
-        # TaintNodesByCondition adds node.kubernetes.io/not-ready on create; nothing here would lift it.
-        if (made.get("spec") or {}).get("taints") != wanted:
-            kube.merge_patch(path("Node", name=node["metadata"]["name"]), {"spec": {"taints": wanted}})
+        create_node(kube, node)
     for pod in [*plan.bound_pods, *plan.workload]:
         link_owners(pod, uids)
     for pod in plan.bound_pods:
         _create_pod(kube, plan, pod)
+
+
+def create_node(kube: Kube, node: Mapping[str, Any]) -> None:
+    made = _create(kube, node)
+    wanted = node["spec"]["taints"]
+    # TaintNodesByCondition adds node.kubernetes.io/not-ready on create; nothing here would lift it.
+    if (made.get("spec") or {}).get("taints") != wanted:
+        kube.merge_patch(path("Node", name=node["metadata"]["name"]), {"spec": {"taints": wanted}})
+
+
+def create_namespace(kube: Kube, ns: Mapping[str, Any]) -> None:
+    _create(kube, ns)
+    # No controller-manager on the local control plane: the ServiceAccount admission needs it to exist.
+    _create(kube, {"apiVersion": "v1", "kind": "ServiceAccount", "automountServiceAccountToken": False,
+                   "metadata": {"name": "default", "namespace": ns["metadata"]["name"]}}, exists_ok=True)
+
+
+def create_object(kube: Kube, obj: Mapping[str, Any], status: Mapping[str, Any]) -> None:
+    """One object of any kind, as `setup` creates it; `status`: its status subresource patch, or {}."""
+    if obj["kind"] == "Node":
+        create_node(kube, obj)
+        return
+    if obj["kind"] == "Namespace":
+        create_namespace(kube, obj)
+        return
+    meta = _create(kube, obj).get("metadata") or {}
+    if status:
+        _patch_status(kube, obj["kind"], meta.get("namespace", ""), meta.get("name", ""), status)
 
 
 def _create_pod(kube: Kube, plan: Plan, pod: Mapping[str, Any]) -> None:
@@ -95,4 +116,5 @@ def bind(kube: Kube, namespace: str, name: str, uid: str, node: str) -> str | No
     return None
 
 
-__all__ = ["OWNER_API_VERSIONS", "bind", "create_workload", "link_owners", "setup"]
+__all__ = ["OWNER_API_VERSIONS", "bind", "create_namespace", "create_node", "create_object", "create_workload",
+           "link_owners", "setup"]

@@ -24,10 +24,11 @@ from .custom import CustomResources, read_crds
 from .kube import Kube, path
 from .kubeconfig import read_target
 from .naming import RUN_LABEL, SCENARIO_LABEL, NamespaceMap, new_run_id
-from .observe import events_of, key_of, phase_of, pod_outcome, trace_of
+from .observe import awaited_events, events_of, have_events, key_of, phase_of, pod_outcome, trace_of
 from .safety import ensure_test_cluster
 from .schedconfig import render, scheduler_names
 from .state import StateDir
+from .timeline import TimelinePlayer
 from .watch import ObjectWatch, wait_for
 
 SETTLE = 0.5  # seconds without any change before unsettled-looking pods are taken as they are
@@ -118,9 +119,6 @@ class ClusterBackend:
         if self._closed:
             raise BackendFailure("the cluster backend is closed; create a new one")
         refuse_faults(scenario, self.name, self.capabilities)
-        if scenario.timeline:  # refused rather than run as a still picture, until it applies them (issue 29)
-            raise BackendFailure("the cluster backend does not apply a scenario's timeline yet; run timelines "
-                                 "with --backend reference")
         self._count += 1
         nsmap = NamespaceMap.of(self.run_id, self._count, scenario_namespaces(scenario))
         with self._one_at_a_time():
@@ -173,20 +171,23 @@ class ClusterBackend:
 
     def _run(self, scenario: Scenario, nsmap: NamespaceMap) -> Outcome:
         plan = self.adapter.plan(scenario, nsmap)
+        workload = {f"{p['metadata']['namespace']}/{p['metadata']['name']}" for p in plan.workload}
+        state = _Observed(time.time(), self._finish_deletion)
+        player = TimelinePlayer(self.kube, self.adapter, scenario, nsmap, plan, workload=workload,
+                                finalize=self.local, deleted_by_scheduler=lambda key: key in state.deleted,
+                                server_version=self.kubernetes_version)
         if self._scheduler is not None:
             if self.fresh_scheduler:
                 self._scheduler.stop()
             else:
                 self._scheduler.ensure(self._config(scenario))
         reporters = set(scheduler_names(scenario.config)) if self._scheduler is not None else {str(self.scheduler_name)}
-        workload = {f"{p['metadata']['namespace']}/{p['metadata']['name']}" for p in plan.workload}
         apply.setup(self.kube, plan)
         for obj in plan.custom:
             self._custom_created.append(self.custom.create(obj, plan.default_namespace))
         if self.collector is not None:
             self.collector.take(workload)  # nothing of this scenario's can be there yet; be sure
         cond = threading.Condition()
-        state = _Observed(time.time(), self._finish_deletion)
         pods = ObjectWatch(self.kube, path("Pod"), cond, label_selector=f"{RUN_LABEL}={self.run_id},"
                            f"{SCENARIO_LABEL}={self._count}", on_change=state.pod_changed)
         events = [ObjectWatch(self.kube, path("Event", ns), cond, on_change=state.changed)
@@ -200,11 +201,11 @@ class ClusterBackend:
         try:
             for w in watches:
                 w.start()
-            state.start = time.time()
+            state.start = state.last_change = time.time()
             apply.create_workload(self.kube, plan)
             if self._scheduler is not None and self.fresh_scheduler:
                 self._scheduler.ensure(self._config(scenario), force=True)
-            probe_trace = lambda: self.collector.peek(workload) if self.collector else []  # noqa: E731
+            probe_trace = lambda: self.collector.peek(player.seen) if self.collector else []  # noqa: E731
 
             def done() -> bool:
                 # A workload pod deleted by the scheduler (a preemption victim) is settled: gone.
@@ -218,23 +219,17 @@ class ClusterBackend:
                 return quiet >= self.settle and all(phase_of(o or {}, records.get(k, [])) in SETTLED_PHASES
                                                     for k, o in objs.items())
 
-            wait_for(cond, done, scenario.deadline, watches)
+            applied = self._play(player, cond, done, state, state.start + scenario.deadline, watches)
             final = {k: dict(pods.objects.get(k) or {}) for k in workload if k not in state.deleted}
             records = _by_pod(probe_trace())
-            wanted = {k: ("Scheduled" if phase_of(o, records.get(k, [])) == "bound" else "FailedScheduling")
-                      for k, o in final.items() if phase_of(o, records.get(k, [])) in ("bound", "unschedulable", "error")}
-
-            def have_events() -> bool:
-                seen = {(key_of({"metadata": e.get("regarding") or {}}), e.get("reason"))
-                        for w in events for e in w.objects.values()}
-                return all((k, reason) in seen for k, reason in wanted.items())
-
-            wait_for(cond, have_events, EVENT_WAIT, watches)
+            wanted = awaited_events(final, records)
+            wait_for(cond, lambda: have_events([e for w in events for e in w.objects.values()], wanted),
+                     EVENT_WAIT, watches)
             event_objs = [e for w in events for e in w.objects.values()]
         finally:
             for w in watches:
                 w.stop()
-        probe = self.collector.take(workload) if self.collector else []
+        probe = self.collector.take(player.seen) if self.collector else []  # the timeline's deleted pods too
         records = _by_pod(probe)
         return Outcome(
             backend=self.name, kubernetes_version=self.kubernetes_version,
@@ -245,7 +240,29 @@ class ClusterBackend:
             deleted=tuple(nsmap.key_to_scenario(k) for k in state.deleted),
             events=tuple(events_of(event_objs, workload, reporters, nsmap)),
             trace=tuple(trace_of(probe, extender_trace.snapshot(), nsmap, state.start)),
+            timeline=tuple(applied),
         )
+
+    def _play(self, player: TimelinePlayer, cond: threading.Condition, idle: Callable[[], bool], state: "_Observed",
+              deadline: float, watches: list[ObjectWatch]) -> list[dict[str, Any]]:
+        """Apply the timeline in order, each event at its wall-clock offset from the workload's creation or
+        when the scheduler is next idle (`idle`: what ends a run), then wait for idle; all by `deadline`.
+        Returns the applied events ({"index", "at"}); events not applied by the deadline are not applied."""
+        applied: list[dict[str, Any]] = []
+        while (event := player.pending) is not None:
+            if event.when is None:
+                wait_for(cond, idle, deadline - time.time(), watches)
+            else:
+                wait_for(cond, lambda: False, min(state.start + event.when, deadline) - time.time(), watches)
+            if time.time() >= deadline:
+                break
+            player.apply_next(before_delete=state.external.add)
+            now = time.time()
+            with cond:
+                state.last_change = now  # the scheduler gets a settle period to react, as to any change
+            applied.append({"index": event.index, "at": round(now - state.start, 6)})
+        wait_for(cond, idle, deadline - time.time(), watches)
+        return applied
 
 
 def _extender_scripts(pods: list[dict[str, Any]]) -> dict[str, str]:
@@ -279,6 +296,7 @@ class _Observed:
         self.last_change = start
         self.bindings: list[tuple[str, str, float]] = []
         self.deleted: list[str] = []
+        self.external: set[str] = set()  # uids of pods the timeline deletes: not the scheduler's deletions
         self._nodes: dict[str, str] = {}
 
     def changed(self, kind: str, obj: dict[str, Any], now: float) -> None:
@@ -288,7 +306,8 @@ class _Observed:
         self.last_change = now
         key, node = key_of(obj), (obj.get("spec") or {}).get("nodeName") or ""
         terminating = bool((obj.get("metadata") or {}).get("deletionTimestamp"))
-        if (kind == "DELETED" or terminating) and key not in self.deleted:
+        external = (obj.get("metadata") or {}).get("uid") in self.external
+        if (kind == "DELETED" or terminating) and key not in self.deleted and not external:
             self.deleted.append(key)
             if kind != "DELETED":
                 meta = obj["metadata"]

@@ -38,11 +38,11 @@ NO_PYTEST_KIND = ("kind clusters are pytest-kind's KindCluster, and pytest-kind 
 Runner = Callable[[list[str]], "subprocess.CompletedProcess[str]"]
 
 
-def _run(argv: list[str]) -> "subprocess.CompletedProcess[str]":
+def run(argv: list[str]) -> "subprocess.CompletedProcess[str]":
     return subprocess.run(argv, capture_output=True, text=True, timeout=CREATE_TIMEOUT, check=False)
 
 
-def _run_group(argv: list[str]) -> "subprocess.CompletedProcess[str]":
+def run_group(argv: list[str]) -> "subprocess.CompletedProcess[str]":
     """`argv` in its own process group, all of which dies with it: `kind create` runs `docker run` and
     `docker exec`, which would otherwise go on (and make a node container) after kind is stopped."""
     proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
@@ -55,7 +55,7 @@ def _run_group(argv: list[str]) -> "subprocess.CompletedProcess[str]":
     return subprocess.CompletedProcess(argv, proc.returncode, out, err)
 
 
-def _last_line(text: str) -> str:
+def last_line(text: str) -> str:
     return (text.strip().splitlines() or ["no output"])[-1]
 
 
@@ -73,7 +73,7 @@ def kind_command(which: Callable[[str], str | None] = shutil.which) -> str | Non
     return str(built) if built.is_file() else which("kind")
 
 
-def unavailable_reason(*, which: Callable[[str], str | None] = shutil.which, run: Runner = _run) -> str | None:
+def unavailable_reason(*, which: Callable[[str], str | None] = shutil.which, run: Runner = run) -> str | None:
     """None when kind can run here; otherwise what is missing and the command that fixes it."""
     try:
         import pytest_kind  # noqa: F401
@@ -84,25 +84,25 @@ def unavailable_reason(*, which: Callable[[str], str | None] = shutil.which, run
         return f"kind needs Docker: the `docker` command is not on PATH (as root: {setup} --install)"
     info = run(["docker", "info", "--format", "{{.ServerVersion}}"])
     if info.returncode != 0:
-        return f"kind needs a running Docker daemon: `docker info` failed: {_last_line(info.stderr)} (as root: {setup})"
+        return f"kind needs a running Docker daemon: `docker info` failed: {last_line(info.stderr)} (as root: {setup})"
     check = run(["bash", str(kind_image.docker_setup()), "--check"])
     if check.returncode != 0:
-        return f"kind needs privileged containers: {_last_line(check.stderr).removeprefix('docker-setup: ')}"
+        return f"kind needs privileged containers: {last_line(check.stderr).removeprefix('docker-setup: ')}"
     if kind_command(which) is None and which("go") is None:
         return "kind is not built and Go is missing to build it: install Go, or put `kind` on PATH"
     return None
 
 
-def node_images(name: str, run: Runner = _run) -> dict[str, str]:
+def node_images(name: str, run: Runner = run) -> dict[str, str]:
     """Container name -> image of every node container of kind cluster `name` (running or not)."""
     out = run(["docker", "ps", "-a", "--filter", f"label={CLUSTER_LABEL}={name}", "--format",
                "{{.Names}}\t{{.Image}}"])
     if out.returncode != 0:
-        raise BackendUnavailable(f"`docker ps` failed: {_last_line(out.stderr)}")
+        raise BackendUnavailable(f"`docker ps` failed: {last_line(out.stderr)}")
     return dict(line.split("\t", 1) for line in out.stdout.splitlines() if "\t" in line)
 
 
-def check_ours(name: str, run: Runner = _run) -> bool:
+def check_ours(name: str, run: Runner = run) -> bool:
     """True when cluster `name` exists and is ours, False when it does not exist; raises when it is not ours."""
     nodes = node_images(name, run)
     foreign = sorted(f"{c} ({img})" for c, img in nodes.items() if not kind_image.is_ours(img))
@@ -114,7 +114,7 @@ def check_ours(name: str, run: Runner = _run) -> bool:
     return bool(nodes)
 
 
-def hide_node(name: str, run: Runner = _run) -> None:
+def hide_node(name: str, run: Runner = run) -> None:
     """Delete the kind node's Node object (and its mirror pods): the scheduler then sees exactly the
     scenario's nodes, as on the reference and the local control plane, and FitError messages count
     the same nodes. The static control-plane pods keep running (the kubelet runs them from files) and
@@ -126,12 +126,12 @@ def hide_node(name: str, run: Runner = _run) -> None:
                   "--force", "--grace-period=0", "--ignore-not-found", "--wait=false"]):
         out = run(argv)
         if out.returncode != 0:
-            raise BackendUnavailable(f"cannot remove kind node {node}'s Node object: {_last_line(out.stderr)}; "
+            raise BackendUnavailable(f"cannot remove kind node {node}'s Node object: {last_line(out.stderr)}; "
                                      f"`sched-conformance cluster down --cluster kind --kind-name {name}` and retry")
 
 
-def _cluster(name: str, *, state: StateDir | None = None, image: str | None = None, run: Runner = _run,
-             which: Callable[[str], str | None] = shutil.which, create: Runner = _run_group) -> OfflineKindCluster:
+def _cluster(name: str, *, state: StateDir | None = None, image: str | None = None, run: Runner = run,
+             which: Callable[[str], str | None] = shutil.which, create: Runner = run_group) -> OfflineKindCluster:
     from .kind_cluster import OfflineKindCluster
     state = state or StateDir.default()
     state.root.mkdir(parents=True, exist_ok=True)
@@ -139,7 +139,7 @@ def _cluster(name: str, *, state: StateDir | None = None, image: str | None = No
                               image=image, run=run, create=create)
 
 
-def delete(name: str, *, state: StateDir | None = None, run: Runner = _run,
+def delete(name: str, *, state: StateDir | None = None, run: Runner = run,
            which: Callable[[str], str | None] = shutil.which) -> list[str]:
     """Delete cluster `name` if it is ours; what was removed, one line each."""
     if not check_ours(name, run):
@@ -149,8 +149,8 @@ def delete(name: str, *, state: StateDir | None = None, run: Runner = _run,
 
 
 def open_cluster(name: str | None = None, *, config: Path | None = None, state: StateDir | None = None,
-                 run: Runner = _run, which: Callable[[str], str | None] = shutil.which,
-                 progress: Callable[[str], None] | None = None, tied: bool = False, create: Runner = _run_group,
+                 run: Runner = run, which: Callable[[str], str | None] = shutil.which,
+                 progress: Callable[[str], None] | None = None, tied: bool = False, create: Runner = run_group,
                  build: Callable[..., str] = kind_image.build_image) -> tuple[OfflineKindCluster, bool]:
     """Our kind cluster `name` (pytest-kind's KindCluster), created unless it exists, and whether it was
     created here. `tied`: a cluster created here is deleted when this process ends, however it ends (a
@@ -194,5 +194,6 @@ def ensure_cluster(name: str | None = None, **options: Any) -> tuple[str, str]:
     return str(cluster.kubeconfig_path), f"kind-{cluster.name}"
 
 
-__all__ = ["DEFAULT_NAME", "NAME_ENV", "NO_PYTEST_KIND", "check_ours", "default_name", "delete", "ensure_cluster",
-           "kind_command", "node_images", "open_cluster", "unavailable_reason"]
+__all__ = ["DEFAULT_NAME", "NAME_ENV", "NO_PYTEST_KIND", "Runner", "check_ours", "default_name", "delete",
+           "ensure_cluster", "kind_command", "last_line", "node_images", "open_cluster", "run", "run_group",
+           "unavailable_reason"]

@@ -16,7 +16,7 @@ from typing import Any, Callable
 from pytest_kind import KindCluster
 
 from ..core.errors import BackendUnavailable
-from .kind import Runner, _last_line, _run, _run_group, node_images
+from .kind import Runner, last_line, node_images, run, run_group
 from .state import bin_dir
 
 
@@ -25,7 +25,7 @@ class OfflineKindCluster(KindCluster):
     offline node `image`; `run` and `create` run commands (replaced in tests)."""
 
     def __init__(self, name: str, *, kind: str | None, kubeconfig: Path, image: str | None = None,
-                 run: Runner = _run, create: Runner = _run_group) -> None:
+                 run: Runner = run, create: Runner = run_group) -> None:
         # Not KindCluster.__init__: it makes .pytest-kind/<name> in the working directory, where it downloads
         # kind and kubectl; every path is given here, and nothing goes into the user's tree.
         self.name, self.image = name, image
@@ -72,7 +72,7 @@ class OfflineKindCluster(KindCluster):
             raise
         if created.returncode != 0:
             self.delete()
-            raise BackendUnavailable(f"`kind create cluster --name {self.name}` failed: {_last_line(created.stderr)} "
+            raise BackendUnavailable(f"`kind create cluster --name {self.name}` failed: {last_line(created.stderr)} "
                                      f"(the half-made cluster is removed; `{' '.join(argv)} --retain` keeps it "
                                      f"for `docker logs {self.name}-control-plane`)")
 
@@ -84,7 +84,7 @@ class OfflineKindCluster(KindCluster):
                               str(self.kubeconfig_path)])
         if exported.returncode != 0:
             raise BackendUnavailable(f"kind cluster {self.name} exists but its kubeconfig cannot be exported: "
-                                     f"{_last_line(exported.stderr)}; `sched-conformance cluster down --cluster kind "
+                                     f"{last_line(exported.stderr)}; `sched-conformance cluster down --cluster kind "
                                      f"--kind-name {self.name}` removes it")
 
     def delete(self) -> None:

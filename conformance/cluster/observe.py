@@ -65,6 +65,35 @@ def pod_outcome(pod: Mapping[str, Any], trace: list[Mapping[str, Any]], nsmap: N
                       (pod.get("status") or {}).get("nominatedNodeName") or "")
 
 
+def awaited_events(final: Mapping[str, Mapping[str, Any]],
+                   records: Mapping[str, list[Mapping[str, Any]]]) -> dict[str, tuple[str, str | None]]:
+    """Pod key -> the event its end calls for: (`Scheduled`, None) when bound, (`FailedScheduling`, the
+    condition's message) when the scheduler gave up on it; an attempt after a timeline event may end
+    with a new message whose event comes after the pod's condition."""
+    out: dict[str, tuple[str, str | None]] = {}
+    for key, pod in final.items():
+        phase = phase_of(pod, list(records.get(key, [])))
+        if phase == "bound":
+            out[key] = ("Scheduled", None)
+        elif phase in ("unschedulable", "error"):
+            out[key] = ("FailedScheduling", str((pod_scheduled(pod) or {}).get("message", "")))
+    return out
+
+
+def have_events(events: Iterable[Mapping[str, Any]], wanted: Mapping[str, tuple[str, str | None]]) -> bool:
+    """Whether `events` hold each wanted one (a note truncated with " ..." matches its message's start)."""
+    notes: dict[tuple[str, str], list[str]] = {}
+    for e in events:
+        regarding = e.get("regarding") or {}
+        key = f"{regarding.get('namespace', '')}/{regarding.get('name', '')}"
+        notes.setdefault((key, str(e.get("reason", ""))), []).append(str(e.get("note", "")))
+    def carries(note: str, message: str) -> bool:
+        return note == message or (note.endswith(" ...") and message.startswith(note[:-4]))
+    return all((key, reason) in notes
+               and (message is None or any(carries(n, message) for n in notes[(key, reason)]))
+               for key, (reason, message) in wanted.items())
+
+
 def _time(event: Mapping[str, Any]) -> str:
     return str(event.get("eventTime") or event.get("deprecatedFirstTimestamp")
                or (event.get("metadata") or {}).get("creationTimestamp") or "")
@@ -119,5 +148,5 @@ def trace_of(probe: Iterable[Mapping[str, Any]], extender: Iterable[Mapping[str,
     return out
 
 
-__all__ = ["events_of", "key_of", "phase_of", "pod_outcome", "pod_scheduled", "settled",
+__all__ = ["awaited_events", "events_of", "have_events", "key_of", "phase_of", "pod_outcome", "pod_scheduled", "settled",
            "trace_of"]

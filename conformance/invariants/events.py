@@ -15,7 +15,7 @@ from reference.plugins import node_affinity, node_unschedulable, taint_toleratio
 from reference.plugins.node_resources_fit_request import ERR_REASON_TOO_MANY_PODS
 from reference.timeline import TimelineEvent
 
-from ..recipes.events import Eventful
+from ..recipes.events import NODE_GONE_THEN_WOKEN, Eventful
 from .base import invariant
 from .judge import Judge
 from .liveness import _DECIDING, INSUFFICIENT, REFERENCE_MAX_ATTEMPTS, _Nominations, feasible_nodes
@@ -172,7 +172,7 @@ def event_wakes_pending_pod(run: Run) -> None:
            "eventhandlers.go deleteNodeFromCache; cache.go RemoveNode; the next cycle's snapshot "
            "(UpdateSnapshot) no longer lists the node; the binding itself does not look the node up "
            "(registry/core/pod/storage BindingREST), so a cycle that chose it before binds to it", requires=(),
-           situation=Eventful(),
+           situation=NODE_GONE_THEN_WOKEN,
            rules=("event-snapshot",))
 def deleted_node_unused(run: Run) -> None:
     cluster = run.cluster

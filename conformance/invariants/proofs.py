@@ -4,9 +4,9 @@ scheduler (mutant) that breaks it so, and the invariant that catches it, or why 
 A rule is broken "too much" when what it makes happen happens where it must not (or more often), "too
 little" when it is left out where it must happen; timing rules are broken "too early" / "too late", order
 rules in the "wrong order". The mutants themselves and their witnesses (a small hand-made scenario on
-which each visibly misbehaves) are test code, in tests/conformance/rule_mutants.py, mutants.py and
-hard_mutants.py; tests/conformance/test_rule_mutants.py runs them against this table. A rule and direction
-without a mutant yet is listed in PENDING, so what is not done is counted, not hidden.
+which each visibly misbehaves) are test code, in tests/conformance/rule_mutants.py, mutants.py,
+hard_mutants.py and unseen_mutants.py; tests/conformance/test_rule_mutants.py runs them against this table.
+A rule and direction without a mutant yet is listed in PENDING, so what is not done is counted, not hidden.
 """
 
 from __future__ import annotations
@@ -110,7 +110,7 @@ PROOFS: tuple[Proof, ...] = (
        "prescore-skip-pairing"),
     _p("prescore-skip", MUCH, "prescore-success-skips-score", "a PreScore Success drops the plugin's Score",
        "score-calls-complete"),
-    _p("normalize-iff-extensions", LITTLE, "normalize-skipped", "NormalizeScore is not called",
+    _p("normalize-iff-extensions", LITTLE, "normalize-score-skipped", "NormalizeScore is not called",
        "score-calls-complete"),
     _p("normalize-iff-extensions", MUCH, "normalize-twice", "NormalizeScore runs twice per plugin",
        "score-calls-complete"),
@@ -124,7 +124,8 @@ PROOFS: tuple[Proof, ...] = (
     _p("prescore-error", LITTLE, "prescore-error-ignored", "a PreScore failure does not fail the cycle",
        "failure-ends-attempt", no_search="the ci profile's 100 examples miss it (a 400-example search finds it "
        "at example 42): its situation draws a PreScore failure too rarely"),
-    _p("score-error", LITTLE, "score-error-ignored", "a Score failure counts as 0", "failure-ends-attempt"),
+    _p("score-error", LITTLE, "score-error-counts-zero", "a Score failure counts as 0",
+       "failure-ends-attempt"),
     _p("score-weight-zero-is-one", LITTLE, "zero-weight-kept-zero", "a Score weight of 0 stays 0",
        "chosen-node-has-max-score", no_search="the generators draw no weight-0 Score plugin"),
     # reserve, permit
@@ -158,9 +159,9 @@ PROOFS: tuple[Proof, ...] = (
        "bind-first-non-skip"),
     _p("bind-first-non-skip", LITTLE, "bind-stops-at-skip", "the Bind loop stops at a Skip",
        "plugins-run-until-stop"),
-    _p("prebind-stops-no-bind", LITTLE, "prebind-failure-ignored", "the pod binds after a PreBind failure",
-       "failure-ends-attempt"),
-    _p("preflight-skip-drops-prebind", LITTLE, "preflight-skip-ignored",
+    _p("prebind-stops-no-bind", LITTLE, "prebind-failure-still-binds",
+       "the pod binds after a PreBind failure", "failure-ends-attempt"),
+    _p("preflight-skip-drops-prebind", LITTLE, "prebind-ignores-preflight-skip",
        "PreBind runs after a PreBindPreFlight "
        "Skip", "plugins-run-until-stop"),
     _p("postbind-iff-bound", MUCH, "postbind-after-failed-bind", "PostBind runs after a failed Bind",
@@ -170,14 +171,14 @@ PROOFS: tuple[Proof, ...] = (
     # the code x point matrix, by the mutants above
     _p("code-matrix-postfilter", LITTLE, "postfilter-stops-at-unschedulable", "PostFilter stops at an "
        "Unschedulable", "plugins-run-until-stop"),
-    _p("code-matrix-prescore-score", LITTLE, "score-error-ignored", "a Score Error is not an Error",
+    _p("code-matrix-prescore-score", LITTLE, "score-error-counts-zero", "a Score Error is not an Error",
        "failure-ends-attempt"),
     _p("code-matrix-reserve-permit", LITTLE, "reserve-stops-after-first", "Reserve stops at a Success",
        "plugins-run-until-stop"),
     _p("code-matrix-binding", MUCH, "bind-continues-after-success", "Bind goes on after a Success",
        "bind-first-non-skip"),
-    _p("code-matrix-binding", LITTLE, "prebind-failure-ignored", "a PreBind failure does not stop binding",
-       "failure-ends-attempt"),
+    _p("code-matrix-binding", LITTLE, "prebind-failure-still-binds",
+       "a PreBind failure does not stop binding", "failure-ends-attempt"),
     # queue
     _p("queue-sort-priority-timestamp", ORDER, "lower-priority-popped-first",
        "activeQ pops the lower priority "

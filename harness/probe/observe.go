@@ -42,8 +42,12 @@ func (r *Recorder) observedCycle(state fwk.CycleState, pod string) int {
 	return r.observedCycles[pod]
 }
 
-func (r *Recorder) observe(rec Record) {
+func (r *Recorder) observe(rec Record, epoch int) {
 	r.mu.Lock()
+	if epoch != r.epoch {
+		r.mu.Unlock()
+		return
+	}
 	rec.Seq = len(r.observed)
 	rec.T = r.Elapsed()
 	r.observed = append(r.observed, rec)
@@ -61,15 +65,23 @@ func (r *Recorder) Observed() []Record {
 }
 
 // Observer wraps plugins for one recorder.
-type Observer struct{ rec *Recorder }
+type Observer struct {
+	rec   *Recorder
+	epoch int
+}
 
-// NewObserver records into rec.
-func NewObserver(rec *Recorder) Observer { return Observer{rec: rec} }
+// NewObserver records into rec until rec is silenced.
+func NewObserver(rec *Recorder) Observer { return Observer{rec: rec, epoch: rec.Epoch()} }
+
+func (o Observer) observed(pl fwk.Plugin) observed { return observed{pl.Name(), o.rec, o.epoch} }
 
 type observed struct {
-	name string
-	rec  *Recorder
+	name  string
+	rec   *Recorder
+	epoch int
 }
+
+func (o observed) observe(rec Record) { o.rec.observe(rec, o.epoch) }
 
 // Name is the wrapped plugin's, so that the framework and the records name the plugin itself.
 func (o observed) Name() string { return o.name }
@@ -95,7 +107,7 @@ func (o observed) record(point string, state fwk.CycleState, pod *v1.Pod, node s
 }
 
 func (o observed) done(point string, state fwk.CycleState, pod *v1.Pod, node string, status *fwk.Status) {
-	o.rec.observe(o.record(point, state, pod, node, status))
+	o.observe(o.record(point, state, pod, node, status))
 }
 
 func nodeName(ni fwk.NodeInfo) string {
@@ -107,7 +119,7 @@ func nodeName(ni fwk.NodeInfo) string {
 
 // PreEnqueue wraps pl.
 func (o Observer) PreEnqueue(pl fwk.PreEnqueuePlugin) fwk.PreEnqueuePlugin {
-	return &preEnqueueObserved{observed{pl.Name(), o.rec}, pl}
+	return &preEnqueueObserved{o.observed(pl), pl}
 }
 
 type preEnqueueObserved struct {
@@ -124,7 +136,7 @@ func (w *preEnqueueObserved) PreEnqueue(ctx context.Context, pod *v1.Pod) *fwk.S
 
 // PreFilter wraps pl and its PreFilterExtensions.
 func (o Observer) PreFilter(pl fwk.PreFilterPlugin) fwk.PreFilterPlugin {
-	return &preFilterObserved{observed{pl.Name(), o.rec}, pl}
+	return &preFilterObserved{o.observed(pl), pl}
 }
 
 type preFilterObserved struct {
@@ -139,7 +151,7 @@ func (w *preFilterObserved) PreFilter(ctx context.Context, state fwk.CycleState,
 	if result != nil && result.NodeNames != nil {
 		rec.Result, rec.HasResult = sets.List(result.NodeNames), true
 	}
-	w.rec.observe(rec)
+	w.observe(rec)
 	return result, s
 }
 
@@ -173,7 +185,7 @@ func (w *preFilterExtensionsObserved) RemovePod(ctx context.Context, state fwk.C
 
 // Filter wraps pl.
 func (o Observer) Filter(pl fwk.FilterPlugin) fwk.FilterPlugin {
-	return &filterObserved{observed{pl.Name(), o.rec}, pl}
+	return &filterObserved{o.observed(pl), pl}
 }
 
 type filterObserved struct {
@@ -190,7 +202,7 @@ func (w *filterObserved) Filter(ctx context.Context, state fwk.CycleState, pod *
 
 // PostFilter wraps pl.
 func (o Observer) PostFilter(pl fwk.PostFilterPlugin) fwk.PostFilterPlugin {
-	return &postFilterObserved{observed{pl.Name(), o.rec}, pl}
+	return &postFilterObserved{o.observed(pl), pl}
 }
 
 type postFilterObserved struct {
@@ -206,13 +218,13 @@ func (w *postFilterObserved) PostFilter(ctx context.Context, state fwk.CycleStat
 		nominated := result.NominatingInfo.NominatedNodeName
 		rec.Nominate = &nominated
 	}
-	w.rec.observe(rec)
+	w.observe(rec)
 	return result, s
 }
 
 // PreScore wraps pl.
 func (o Observer) PreScore(pl fwk.PreScorePlugin) fwk.PreScorePlugin {
-	return &preScoreObserved{observed{pl.Name(), o.rec}, pl}
+	return &preScoreObserved{o.observed(pl), pl}
 }
 
 type preScoreObserved struct {
@@ -229,7 +241,7 @@ func (w *preScoreObserved) PreScore(ctx context.Context, state fwk.CycleState, p
 
 // Score wraps pl and its ScoreExtensions.
 func (o Observer) Score(pl fwk.ScorePlugin) fwk.ScorePlugin {
-	return &scoreObserved{observed{pl.Name(), o.rec}, pl}
+	return &scoreObserved{o.observed(pl), pl}
 }
 
 type scoreObserved struct {
@@ -242,7 +254,7 @@ func (w *scoreObserved) Score(ctx context.Context, state fwk.CycleState, pod *v1
 	score, s := w.pl.Score(ctx, state, pod, ni)
 	rec := w.record("Score", state, pod, nodeName(ni), s)
 	rec.Score = &score
-	w.rec.observe(rec)
+	w.observe(rec)
 	return score, s
 }
 
@@ -268,13 +280,13 @@ func (w *scoreExtensionsObserved) NormalizeScore(ctx context.Context, state fwk.
 	for _, ns := range scores {
 		rec.Scores[ns.Name] = ns.Score
 	}
-	w.rec.observe(rec)
+	w.observe(rec)
 	return s
 }
 
 // Reserve wraps pl.
 func (o Observer) Reserve(pl fwk.ReservePlugin) fwk.ReservePlugin {
-	return &reserveObserved{observed{pl.Name(), o.rec}, pl}
+	return &reserveObserved{o.observed(pl), pl}
 }
 
 type reserveObserved struct {
@@ -297,7 +309,7 @@ func (w *reserveObserved) Unreserve(ctx context.Context, state fwk.CycleState, p
 
 // Permit wraps pl.
 func (o Observer) Permit(pl fwk.PermitPlugin) fwk.PermitPlugin {
-	return &permitObserved{observed{pl.Name(), o.rec}, pl}
+	return &permitObserved{o.observed(pl), pl}
 }
 
 type permitObserved struct {
@@ -313,13 +325,13 @@ func (w *permitObserved) Permit(ctx context.Context, state fwk.CycleState, pod *
 		seconds := timeout.Seconds()
 		rec.Timeout = &seconds
 	}
-	w.rec.observe(rec)
+	w.observe(rec)
 	return s, timeout
 }
 
 // PreBind wraps pl.
 func (o Observer) PreBind(pl fwk.PreBindPlugin) fwk.PreBindPlugin {
-	return &preBindObserved{observed{pl.Name(), o.rec}, pl}
+	return &preBindObserved{o.observed(pl), pl}
 }
 
 type preBindObserved struct {
@@ -336,7 +348,7 @@ func (w *preBindObserved) PreBind(ctx context.Context, state fwk.CycleState, pod
 
 // Bind wraps pl.
 func (o Observer) Bind(pl fwk.BindPlugin) fwk.BindPlugin {
-	return &bindObserved{observed{pl.Name(), o.rec}, pl}
+	return &bindObserved{o.observed(pl), pl}
 }
 
 type bindObserved struct {
@@ -353,7 +365,7 @@ func (w *bindObserved) Bind(ctx context.Context, state fwk.CycleState, pod *v1.P
 
 // PostBind wraps pl.
 func (o Observer) PostBind(pl fwk.PostBindPlugin) fwk.PostBindPlugin {
-	return &postBindObserved{observed{pl.Name(), o.rec}, pl}
+	return &postBindObserved{o.observed(pl), pl}
 }
 
 type postBindObserved struct {

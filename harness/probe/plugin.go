@@ -25,6 +25,7 @@ type Probe struct {
 	args   Args
 	handle fwk.Handle
 	rec    *Recorder
+	epoch  int // the recorder's epoch when the probe was built (Recorder.Silence)
 }
 
 var (
@@ -55,7 +56,7 @@ func (p *Probe) act(point string, pod *v1.Pod, attempt int, node string, leaked 
 		status := fwk.NewStatus(fwk.Error, "invalid probe script: "+err.Error())
 		rec := p.base(point, pod, attempt, node, status)
 		rec.Leaked = leaked
-		p.rec.record(rec, p.args.Collector)
+		p.record(rec)
 		return nil, status
 	}
 	a := script.action(p.name, point, attempt, node)
@@ -71,12 +72,15 @@ func (p *Probe) base(point string, pod *v1.Pod, attempt int, node string, status
 	return rec
 }
 
+// record keeps rec unless the probe's scheduler was silenced since it was built.
+func (p *Probe) record(rec Record) { p.rec.record(rec, p.args.Collector, p.epoch) }
+
 // simple is a point whose action is just a status.
 func (p *Probe) simple(point string, state fwk.CycleState, pod *v1.Pod, node string) *fwk.Status {
 	attempt, _ := p.rec.cycle(state, podKey(pod), p.name, false)
 	a, status := p.act(point, pod, attempt, node, false)
 	if a != nil {
-		p.rec.record(p.base(point, pod, attempt, node, status), p.args.Collector)
+		p.record(p.base(point, pod, attempt, node, status))
 	}
 	return status
 }
@@ -86,7 +90,7 @@ func (p *Probe) PreEnqueue(_ context.Context, pod *v1.Pod) *fwk.Status {
 	attempt := p.rec.currentCycle(podKey(pod))
 	a, status := p.act("PreEnqueue", pod, attempt, "", false)
 	if a != nil {
-		p.rec.record(p.base("PreEnqueue", pod, attempt, "", status), p.args.Collector)
+		p.record(p.base("PreEnqueue", pod, attempt, "", status))
 	}
 	return status
 }
@@ -106,7 +110,7 @@ func (p *Probe) PreFilter(_ context.Context, state fwk.CycleState, pod *v1.Pod, 
 		result = &fwk.PreFilterResult{NodeNames: sets.New(a.Result...)}
 		rec.Result, rec.HasResult = a.Result, true
 	}
-	p.rec.record(rec, p.args.Collector)
+	p.record(rec)
 	return result, status
 }
 
@@ -142,7 +146,7 @@ func (p *Probe) PostFilter(_ context.Context, state fwk.CycleState, pod *v1.Pod,
 			NominatedNodeName: *a.Nominate, NominatingMode: fwk.ModeOverride}}
 		rec.Nominate = a.Nominate
 	}
-	p.rec.record(rec, p.args.Collector)
+	p.record(rec)
 	return result, status
 }
 
@@ -162,7 +166,7 @@ func (p *Probe) Score(_ context.Context, state fwk.CycleState, pod *v1.Pod, node
 	rec := p.base("Score", pod, attempt, node, status)
 	score := a.Score
 	rec.Score = &score
-	p.rec.record(rec, p.args.Collector)
+	p.record(rec)
 	return score, status
 }
 
@@ -190,7 +194,7 @@ func (p *Probe) NormalizeScore(_ context.Context, state fwk.CycleState, pod *v1.
 	}
 	rec := p.base("NormalizeScore", pod, attempt, "", status)
 	rec.Scores, rec.HasScores = after, true
-	p.rec.record(rec, p.args.Collector)
+	p.record(rec)
 	return status
 }
 
@@ -202,7 +206,7 @@ func (p *Probe) Reserve(_ context.Context, state fwk.CycleState, pod *v1.Pod, no
 // Unreserve only records the call: it has nothing to answer.
 func (p *Probe) Unreserve(_ context.Context, state fwk.CycleState, pod *v1.Pod, nodeName string) {
 	attempt, _ := p.rec.cycle(state, podKey(pod), p.name, false)
-	p.rec.record(p.base("Unreserve", pod, attempt, nodeName, nil), p.args.Collector)
+	p.record(p.base("Unreserve", pod, attempt, nodeName, nil))
 }
 
 // Permit answers and records as the pod's script says; a Wait with `then`
@@ -218,7 +222,7 @@ func (p *Probe) Permit(_ context.Context, state fwk.CycleState, pod *v1.Pod, nod
 		seconds := float64(a.Timeout) / 1e9
 		rec.Timeout = &seconds
 	}
-	p.rec.record(rec, p.args.Collector)
+	p.record(rec)
 	if status.IsWait() && a.Then != nil {
 		then := *a.Then
 		p.rec.after(then.After, func(stop <-chan struct{}) { p.signal(pod, attempt, then, stop) })
@@ -251,7 +255,7 @@ func (p *Probe) signal(pod *v1.Pod, attempt int, then Signal, stop <-chan struct
 	delivered := waiting != nil
 	rec := p.base(point, pod, attempt, "", nil)
 	rec.Delivered = &delivered
-	p.rec.record(rec, p.args.Collector)
+	p.record(rec)
 	if waiting != nil {
 		if then.Allow {
 			waiting.Allow(p.name)
@@ -282,12 +286,12 @@ func (p *Probe) Bind(ctx context.Context, state fwk.CycleState, pod *v1.Pod, nod
 			status = fwk.NewStatus(fwk.Error, err.Error())
 		}
 	}
-	p.rec.record(p.base("Bind", pod, attempt, nodeName, status), p.args.Collector)
+	p.record(p.base("Bind", pod, attempt, nodeName, status))
 	return status
 }
 
 // PostBind only records the call: it has nothing to answer.
 func (p *Probe) PostBind(_ context.Context, state fwk.CycleState, pod *v1.Pod, nodeName string) {
 	attempt, _ := p.rec.cycle(state, podKey(pod), p.name, false)
-	p.rec.record(p.base("PostBind", pod, attempt, nodeName, nil), p.args.Collector)
+	p.record(p.base("PostBind", pod, attempt, nodeName, nil))
 }

@@ -55,6 +55,9 @@ type Recorder struct {
 	// poke, when set, is called after every record (outside the lock): the
 	// runner wakes its idle check on it.
 	poke func()
+	// epoch counts Silence calls: a probe or observer built in an earlier
+	// epoch belongs to a scheduler that is gone, and records nothing more.
+	epoch int
 }
 
 type scriptOrError struct {
@@ -117,8 +120,28 @@ func (r *Recorder) Close() {
 	r.signals.Wait()
 }
 
-func (r *Recorder) record(rec Record, collector string) {
+// Silence stops the records of every probe and observer built so far: their
+// scheduler was stopped (a restart), and a stopped process calls nothing.
+// The trace goes on with those built after.
+func (r *Recorder) Silence() {
 	r.mu.Lock()
+	r.epoch++
+	r.mu.Unlock()
+}
+
+// Epoch is the number of Silence calls so far.
+func (r *Recorder) Epoch() int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.epoch
+}
+
+func (r *Recorder) record(rec Record, collector string, epoch int) {
+	r.mu.Lock()
+	if epoch != r.epoch {
+		r.mu.Unlock()
+		return
+	}
 	rec.Seq = r.seq
 	r.seq++
 	rec.T = r.Elapsed()

@@ -54,7 +54,7 @@ func Factory(name string, rec *Recorder) frameworkruntime.PluginFactory {
 		if err != nil {
 			return nil, err
 		}
-		return &Probe{name: name, args: args, handle: handle, rec: rec}, nil
+		return &Probe{name: name, args: args, handle: handle, rec: rec, epoch: rec.Epoch()}, nil
 	}
 }
 

@@ -42,7 +42,7 @@ func (r *Runner) Layout(raw json.RawMessage, kubeconfig string) (map[string]*con
 		return nil, fmt.Errorf("registering the runner's plugins beside the probes: %w", err)
 	}
 	opts := append(schedulerOptions(cfg), scheduler.WithFrameworkOutOfTreeRegistry(registry), scheduler.WithKubeConfig(kc))
-	sched, err := scheduler.New(ctx, st.client, informerFactory, nil, st.recorderFactory, opts...)
+	sched, err := scheduler.New(ctx, st.client, informerFactory, nil, st.recorderFactory(&session{}), opts...)
 	if err != nil {
 		return nil, err
 	}

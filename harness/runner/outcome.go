@@ -23,6 +23,7 @@ type Outcome struct {
 	Observed          []probe.Record               `json:"observed,omitempty"`
 	Plugins           map[string]*configv1.Plugins `json:"plugins"`
 	Timeline          []TimelineEntry              `json:"timeline,omitempty"`
+	Faults            []FaultFiring                `json:"faults,omitempty"`
 }
 
 // PodOutcome is one workload pod's end state.
@@ -79,11 +80,12 @@ func (r *run) podOutcome(pod *v1.Pod) PodOutcome {
 	if cond != nil {
 		out.Condition = &Condition{Status: string(cond.Status), Reason: cond.Reason, Message: cond.Message}
 	}
-	assumed, _ := r.sched.Cache.IsAssumedPod(stored)
+	sched := r.current().sched
+	assumed, _ := sched.Cache.IsAssumedPod(stored)
 	switch {
-	case assumed || waiting(r.sched, stored):
+	case assumed || waiting(sched, stored):
 		out.Phase = "waiting"
-	case gated(r.sched, stored):
+	case gated(sched, stored):
 		out.Phase = "gated"
 	case cond != nil && cond.Reason == v1.PodReasonUnschedulable:
 		out.Phase = "unschedulable"
@@ -113,8 +115,9 @@ func (r *run) outcome() *Outcome {
 	out := &Outcome{Backend: "upstream", KubernetesVersion: KubernetesVersion(), Pods: map[string]PodOutcome{},
 		Trace: r.rec.Records(), Observed: r.rec.Observed(), Plugins: r.plugins, Bindings: []Binding{}, Deleted: []string{}, Events: []Event{}}
 	out.Timeline = r.applied
+	out.Faults = r.store.faults.firings()
 	workload := map[string]bool{}
-	for _, pod := range r.workload {
+	for _, pod := range r.workloadPods() {
 		out.Pods[podKey(pod)] = r.podOutcome(pod)
 		workload[podKey(pod)] = true
 	}

@@ -67,9 +67,18 @@ const (
 	hotLoopCost   = time.Second
 )
 
-func watchCycles(sched *scheduler.Scheduler, poke func()) *cycles {
-	c := &cycles{attempts: map[types.UID]int{}, hot: map[types.UID]hotLoop{}, poke: poke}
+func newCycles(poke func()) *cycles {
+	return &cycles{attempts: map[types.UID]int{}, hot: map[types.UID]hotLoop{}, poke: poke}
+}
+
+// watch sees the pops of sched, a scheduler of the run, while it is not
+// stopped. A pod's attempts are its queue's count: after a restart, the new
+// scheduler's (the probes' trace counts on).
+func (c *cycles) watch(sched *scheduler.Scheduler, sess *session) {
 	onPop(sched, func(pInfo *framework.QueuedPodInfo) {
+		if sess.stopped.Load() {
+			return
+		}
 		if c.spinning(pInfo.Pod.UID) {
 			time.Sleep(hotLoopCost) // in the scheduling loop: the clock moves once all else is blocked
 		}
@@ -77,9 +86,8 @@ func watchCycles(sched *scheduler.Scheduler, poke func()) *cycles {
 		c.attempts[pInfo.Pod.UID] = pInfo.Attempts
 		c.running, c.current = true, podKey(pInfo.Pod)
 		c.mu.Unlock()
-		poke()
+		c.poke()
 	})
-	return c
 }
 
 // ended is called once ScheduleOne has returned.
@@ -178,10 +186,12 @@ func busy(sched *scheduler.Scheduler, c *cycles, bindingBase float64, rec *probe
 // periodic flushes). Idle also needs `settle` of virtual time without
 // activity, for timers busy() cannot see (a plugin's own); that costs no real
 // time.
-func waitIdle(deadline time.Time, settle time.Duration, act *activity, busy func() string, progress func(string)) string {
+func waitIdle(deadline time.Time, settle time.Duration, act *activity, busy func() string, progress func(string),
+	restart func()) string {
 	lastActive := time.Now()
 	for {
 		synctest.Wait()
+		restart() // a restart request pokes act: its loop turn restarts the scheduler
 		now := time.Now()
 		if act.drained() {
 			lastActive = now

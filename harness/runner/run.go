@@ -15,6 +15,7 @@ import (
 	"k8s.io/klog/v2"
 	configv1 "k8s.io/kube-scheduler/config/v1"
 	"k8s.io/kubernetes/pkg/scheduler"
+	"k8s.io/kubernetes/pkg/scheduler/apis/config"
 	frameworkruntime "k8s.io/kubernetes/pkg/scheduler/framework/runtime"
 
 	"github.com/kube-scheduler-conformance/harness/fwk"
@@ -67,17 +68,32 @@ type Result struct {
 
 // run is one scenario's scheduler and everything around it.
 type run struct {
-	objs    *objects
-	rec     *probe.Recorder
-	store   *store
-	sched   *scheduler.Scheduler
-	cycles  *cycles
-	plugins map[string]*configv1.Plugins
-	// workload are the pods the outcome reports: the workload, then the
-	// pending pods the timeline created, less the pods it deleted.
-	workload []*v1.Pod
-	applied  []TimelineEntry // the timeline's events applied so far
+	runner   *Runner
+	parent   context.Context
+	cfg      *config.KubeSchedulerConfiguration
+	observe  []string
+	objs     *objects
+	rec      *probe.Recorder
+	act      *activity
+	store    *store
+	cycles   *cycles
+	calls    *extenderCalls
+	plugins  map[string]*configv1.Plugins
+	applied  []TimelineEntry // the timeline's entries applied (faults: armed) so far
 	versions int             // the timeline's writes so far: their resourceVersions
+
+	restarts   chan struct{} // a restart fault stopped the scheduler (restart.go)
+	restartErr error
+
+	mu sync.Mutex
+	// incarnations are the schedulers so far, the running one last (restart.go).
+	incarnations []*incarnation
+	// workload are the pods the outcome reports: the workload, then the
+	// pending pods the timeline created, less the pods it deleted or a
+	// vanish fault deleted.
+	workload []*v1.Pod
+	// victims maps a victim to its preemptor while a victim fault waits for its delete.
+	victims map[string]string
 }
 
 // Run runs one scenario from a clean state; it must be called inside a
@@ -97,66 +113,60 @@ func (r *Runner) Run(parent context.Context, sc *Scenario) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := pointFaultsSupported(objs); err != nil {
+		return nil, err
+	}
 	// A burst of writes (many pods, many victims) must not overflow the
 	// informers' fake watch channels, which panic when full.
 	watch.DefaultChanSize = int32(max(100, 16*(len(objs.existing)+len(objs.workload)+len(objs.timeline))))
 
-	ctx, cancel := context.WithCancel(parent)
 	act := newActivity()
 	rec := probe.NewRecorder()
 	rec.OnRecord(act.poke)
 	st := newStore(rec.Start(), objs.existing, act.poke)
-	informerFactory := newInformerFactory(st.client)
+	rn := &run{runner: r, parent: parent, cfg: cfg, observe: sc.Observe, objs: objs, rec: rec, act: act, store: st,
+		cycles: newCycles(act.poke), calls: &extenderCalls{rec: rec}, restarts: make(chan struct{}, 1),
+		workload: append([]*v1.Pod(nil), objs.workload...), victims: map[string]string{}}
 	defer func() {
-		cancel()
-		informerFactory.Shutdown()
+		for _, inc := range rn.incarnations {
+			inc.cancel()
+			inc.factory.Shutdown()
+		}
 		awaitBackgroundStop()
 		rec.Close()
 	}()
 	r.status.set("starting the scheduler", rec.Start(), "")
-	registry := probe.Registry(rec)
-	if err := registry.Merge(guarded(r.opts.Plugins)); err != nil {
-		return nil, fmt.Errorf("registering the runner's plugins beside the probes: %w", err)
-	}
-	opts := append(schedulerOptions(cfg), scheduler.WithFrameworkOutOfTreeRegistry(registry))
-	sched, err := scheduler.New(ctx, st.client, informerFactory, nil, st.recorderFactory, opts...)
+	inc, err := rn.newScheduler(parent)
 	if err != nil {
 		return nil, err
 	}
-	plugins, err := EffectivePlugins(sched)
-	if err != nil {
+	if rn.plugins, err = EffectivePlugins(inc.sched); err != nil {
 		return nil, err
 	}
-	if len(sc.Observe) > 0 {
-		if err := observePlugins(sched, probe.NewObserver(rec), observedNames(sc.Observe)); err != nil {
-			return nil, err
-		}
-	}
-	calls := &extenderCalls{rec: rec}
-	rn := &run{objs: objs, rec: rec, store: st, sched: sched, cycles: watchCycles(sched, act.poke),
-		plugins: plugins, workload: append([]*v1.Pod(nil), objs.workload...)}
-	wrapExtenders(sched, calls, r.binds, rn.bind)
 	bindingBase := bindingCycles()
 
-	informerFactory.Start(ctx.Done())
-	if err := synced(informerFactory, sched); err != nil {
-		return nil, err
-	}
 	r.status.set("creating the workload pods", rec.Start(), "")
-	if err := rn.createWorkload(ctx); err != nil {
+	if err := rn.createWorkload(inc); err != nil {
 		return nil, err
 	}
 	r.status.watch(rn.cycles)
 	r.status.set("scheduling", rec.Start(), "")
-	loopDone := start(ctx, sched, rn.cycles)
-
 	why, timelineErr := rn.play(&clock{
 		deadline: rec.Start().Add(objs.deadline), settle: r.opts.Settle, act: act,
-		busy:     func() string { return busy(sched, rn.cycles, bindingBase, rec, rn.workload) },
+		busy: func() string {
+			if rn.restarting() {
+				return "a scheduler restart"
+			}
+			return busy(rn.current().sched, rn.cycles, bindingBase, rec, rn.workloadPods())
+		},
 		progress: func(step, busy string) { r.status.set(step, rec.Start(), busy) },
-	})
+		restarts: rn.restarts, restart: rn.serviceRestart,
+	}, func() { inc.loopDone = start(inc.ctx, inc.sched, rn.cycles) })
 	if why != "" {
 		klog.Background().V(2).Info("Scenario deadline reached while the scheduler was busy", "deadline", objs.deadline, "busy", why)
+	}
+	if timelineErr == nil {
+		timelineErr = rn.restartErr
 	}
 	var out *Outcome
 	if timelineErr == nil {
@@ -164,13 +174,27 @@ func (r *Runner) Run(parent context.Context, sc *Scenario) (*Result, error) {
 	}
 
 	r.status.set("tearing down (scheduling loop, binding cycles, plugins)", rec.Start(), why)
-	cancel()
-	<-loopDone
+	for _, inc := range rn.incarnations {
+		if inc.stopping.Load() {
+			rn.stopIncarnation(inc) // a restart the deadline cut short
+		}
+		inc.cancel()
+		if inc.loopDone != nil {
+			<-inc.loopDone
+		}
+	}
 	rn.stop(bindingBase, r.opts.Teardown)
 	if timelineErr != nil {
 		return nil, timelineErr
 	}
-	return &Result{Outcome: out, Start: rec.Start(), ExtenderCalls: calls.list()}, nil
+	return &Result{Outcome: out, Start: rec.Start(), ExtenderCalls: rn.calls.list()}, nil
+}
+
+// workloadPods is a copy of the pods the outcome reports.
+func (rn *run) workloadPods() []*v1.Pod {
+	rn.mu.Lock()
+	defer rn.mu.Unlock()
+	return append([]*v1.Pod(nil), rn.workload...)
 }
 
 // synced waits until the informers have listed and the scheduler's event
@@ -200,7 +224,8 @@ func synced(factory informers.SharedInformerFactory, sched *scheduler.Scheduler)
 // createWorkload creates the workload pods in order, 1 ns apart, and checks that the
 // scheduler has queued every pod a profile is responsible for, so that all
 // are in the queue, in creation order, before the first pop.
-func (rn *run) createWorkload(ctx context.Context) error {
+func (rn *run) createWorkload(inc *incarnation) error {
+	ctx := inc.ctx
 	for i, pod := range rn.objs.workload {
 		if i > 0 {
 			// The queue stamps each pod with the clock; on a virtual clock that
@@ -216,10 +241,10 @@ func (rn *run) createWorkload(ctx context.Context) error {
 	}
 	synctest.Wait()
 	for _, pod := range rn.objs.workload {
-		if !rn.sched.Profiles.HandlesSchedulerName(pod.Spec.SchedulerName) {
+		if !inc.sched.Profiles.HandlesSchedulerName(pod.Spec.SchedulerName) {
 			continue
 		}
-		if _, ok := queuedPod(rn.sched, pod); !ok {
+		if _, ok := queuedPod(inc.sched, pod); !ok {
 			return fmt.Errorf("workload pod %s did not reach the scheduling queue", podKey(pod))
 		}
 	}
@@ -252,20 +277,24 @@ func start(ctx context.Context, sched *scheduler.Scheduler, c *cycles) <-chan st
 	return done
 }
 
-// stop ends what outlives the scheduling loop: binding cycles blocked in
+// stop ends what outlives the scheduling loops: binding cycles blocked in
 // WaitOnPermit (which ignores the context) are rejected, then binding cycles
-// get `timeout` of virtual time to end, then the plugins are closed. The
-// bubble itself waits for every other goroutine.
+// get `timeout` of virtual time to end, then the plugins of every scheduler
+// are closed. The bubble itself waits for every other goroutine.
 func (rn *run) stop(bindingBase float64, timeout time.Duration) {
-	for _, fw := range rn.sched.Profiles {
-		fw.IterateOverWaitingPods(func(wp fwk.WaitingPod) { wp.Reject("runner", "scenario ended") })
+	for _, inc := range rn.incarnations {
+		for _, fw := range inc.sched.Profiles {
+			fw.IterateOverWaitingPods(func(wp fwk.WaitingPod) { wp.Reject("runner", "scenario ended") })
+		}
 	}
 	deadline := time.Now().Add(timeout)
 	for synctest.Wait(); bindingCycles() > bindingBase && time.Now().Before(deadline); synctest.Wait() {
 		time.Sleep(pollInterval)
 	}
-	if err := rn.sched.Profiles.Close(); err != nil {
-		klog.Background().Error(err, "Closing plugins")
+	for _, inc := range rn.incarnations {
+		if err := inc.sched.Profiles.Close(); err != nil {
+			klog.Background().Error(err, "Closing plugins")
+		}
 	}
 }
 

@@ -22,7 +22,8 @@ import (
 // The JSON-lines protocol of the runner (harness/README.md, "The runner"):
 //
 //	{"id": 1, "hello": true}
-//	    -> {"id": 1, "kubernetesVersion": "v1.37.2", "goVersion": "go1.26.8", "virtualTime": true}
+//	    -> {"id": 1, "kubernetesVersion": "v1.37.2", "goVersion": "go1.26.8", "virtualTime": true,
+//	        "faults": ["fail", "vanish", "restart"]}   (the timeline fault ops this build injects)
 //	{"id": 2, "scenario": {...}}   (docs/scenario.md; ${EXTENDER_URL} already substituted)
 //	    -> {"id": 2, "outcome": {...}, "start": 946684800, "extenderCalls": [...]}
 //	    or {"id": 2, "error": "one line"}   (config refused, manifest undecodable, a plugin that never returns, ...)
@@ -107,7 +108,7 @@ func (r *Runner) dispatch(line []byte, o *output, scenarios chan<- request) {
 	switch {
 	case req.Hello:
 		o.send(map[string]any{"id": req.ID, "kubernetesVersion": KubernetesVersion(),
-			"goVersion": runtime.Version(), "virtualTime": true})
+			"goVersion": runtime.Version(), "virtualTime": true, "faults": faultOps()})
 	case req.Bind != nil:
 		b := *req.Bind
 		go func() {
@@ -158,11 +159,6 @@ func (r *Runner) serveScenario(t *testing.T, req request, o *output) (restart st
 	default:
 		response["outcome"], response["extenderCalls"] = res.Outcome, res.ExtenderCalls
 		response["start"] = float64(res.Start.UnixNano()) / 1e9
-		if testing.CoverMode() != "" {
-			// The share of the user's instrumented statements run so far in this process: a rise means
-			// this scenario reached code none before it did (the search steers towards such scenarios).
-			response["coverage"] = testing.Coverage()
-		}
 	}
 	if restart != "" {
 		response["restart"] = restart

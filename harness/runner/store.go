@@ -1,15 +1,19 @@
 package runner
 
 import (
+	"errors"
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	v1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/watch"
 	utilfeature "k8s.io/apiserver/pkg/util/feature"
 	"k8s.io/client-go/kubernetes/fake"
 	clienttesting "k8s.io/client-go/testing"
@@ -36,38 +40,132 @@ type Event struct {
 	Message string `json:"message"`
 }
 
-// store is the fake API server: a fake clientset whose reactors do what the
-// real API server does for pods/binding and pod deletion, and record both.
+// store is the fake API server: one object tracker, and reactors that do
+// what the real API server does for pods/binding and pod deletion, and
+// record both. The runner writes through `client`; each scheduler (one per
+// restart) through a client of its own (schedulerClient), whose calls are
+// the ones faults fail and the only deletions counted as the scheduler's.
+// Every call is served under one lock, as the single clientset did.
 // Events are recorded synchronously, in the order the scheduler emits them
 // (client-go's recorder sends each event from its own goroutine, so the
 // order in the API would be arbitrary).
 type store struct {
-	client *fake.Clientset
-	start  time.Time
-	poke   func() // after every write and event
+	client  *fake.Clientset
+	tracker clienttesting.ObjectTracker
+	objects clienttesting.ReactionFunc
+	start   time.Time
+	poke    func() // after every write and event
+	faults  *injector
+	// beforeCall, when set, runs first for every call of a live scheduler
+	// (faults_points.go: a victim vanishing); an error answers the call.
+	beforeCall func(sess *session, call, pod string) error
 
+	serving  sync.Mutex
 	mu       sync.Mutex
 	bindings []Binding
 	deleted  []*v1.Pod // by the scheduler (preemption)
 	events   []Event
-	external map[string]bool // pods whose deletion the timeline sends now: not the scheduler's
 }
+
+// session is one scheduler's connection: once stopped (a restart), every
+// call of that scheduler is refused, as a dead process makes none.
+type session struct{ stopped atomic.Bool }
+
+var errStopped = errors.New("the scheduler was stopped by a restart (scenario timeline): it makes no more API calls")
 
 func newStore(start time.Time, objs []runtime.Object, poke func()) *store {
 	s := &store{client: fake.NewClientset(objs...), start: start, poke: poke}
-	s.client.PrependReactor("*", "*", s.react)
+	s.tracker = s.client.Tracker()
+	s.objects = clienttesting.ObjectReaction(s.tracker)
+	s.faults = &injector{since: s.since}
+	s.client.ReactionChain = nil
+	s.client.AddReactor("*", "*", func(action clienttesting.Action) (bool, runtime.Object, error) {
+		return s.serve(action, false)
+	})
 	return s
 }
 
-// react runs under the fake clientset's lock, so it must use the tracker,
-// never the client.
-func (s *store) react(action clienttesting.Action) (bool, runtime.Object, error) {
+// schedulerClient is a new client on the same objects for one scheduler.
+func (s *store) schedulerClient(sess *session) *fake.Clientset {
+	cs := fake.NewClientset()
+	cs.ReactionChain, cs.WatchReactionChain = nil, nil
+	cs.AddReactor("*", "*", func(action clienttesting.Action) (bool, runtime.Object, error) {
+		if sess.stopped.Load() {
+			return true, nil, errStopped
+		}
+		call, pod, resource, name := faultCall(action)
+		if call != "" && s.beforeCall != nil {
+			if err := s.beforeCall(sess, call, pod); err != nil {
+				return true, nil, err
+			}
+		}
+		if call != "" {
+			if err := s.faults.fail(call, pod, resource, name); err != nil {
+				s.poke()
+				return true, nil, err
+			}
+		}
+		return s.serve(action, true)
+	})
+	cs.AddWatchReactor("*", func(action clienttesting.Action) (bool, watch.Interface, error) {
+		if sess.stopped.Load() {
+			return true, nil, errStopped
+		}
+		var opts metav1.ListOptions
+		if w, ok := action.(clienttesting.WatchActionImpl); ok {
+			opts = w.ListOptions
+		}
+		w, err := s.tracker.Watch(action.GetResource(), action.GetNamespace(), opts)
+		return err == nil, w, err
+	})
+	return cs
+}
+
+// faultCall names the scheduler call a fail fault selects (faults.go), the
+// pod it is about, and the resource and name an error names; "" for others.
+func faultCall(action clienttesting.Action) (call, pod, resource, name string) {
+	res, sub, verb := action.GetResource().Resource, action.GetSubresource(), action.GetVerb()
+	ns := action.GetNamespace()
+	switch {
+	case res == "pods" && sub == "binding" && verb == "create":
+		b, _ := action.(clienttesting.CreateAction).GetObject().(*v1.Binding)
+		if b == nil {
+			return "", "", "", ""
+		}
+		return "bind", ns + "/" + b.Name, "pods/binding", b.Name
+	case res == "pods" && sub == "status" && (verb == "patch" || verb == "update"):
+		name := objectName(action)
+		return "status", ns + "/" + name, "pods", name
+	case res == "pods" && sub == "" && verb == "delete":
+		name := action.(clienttesting.DeleteAction).GetName()
+		return "evict", ns + "/" + name, "pods", name
+	}
+	return "", "", "", ""
+}
+
+func objectName(action clienttesting.Action) string {
+	switch a := action.(type) {
+	case clienttesting.PatchAction:
+		return a.GetName()
+	case clienttesting.UpdateAction:
+		if acc, err := meta.Accessor(a.GetObject()); err == nil {
+			return acc.GetName()
+		}
+	}
+	return ""
+}
+
+// serve answers a call as the API server would; byScheduler marks the
+// scheduler's own calls.
+func (s *store) serve(action clienttesting.Action, byScheduler bool) (bool, runtime.Object, error) {
+	s.serving.Lock()
+	defer s.serving.Unlock()
 	switch action.GetVerb() {
 	case "create", "update", "patch", "delete":
 		s.poke()
 	}
 	if action.GetResource().Resource != "pods" {
-		return false, nil, nil
+		return s.objects(action)
 	}
 	switch {
 	case action.GetVerb() == "create" && action.GetSubresource() == "binding":
@@ -78,39 +176,21 @@ func (s *store) react(action clienttesting.Action) (bool, runtime.Object, error)
 		return true, binding, nil
 	case action.GetVerb() == "delete" && action.GetSubresource() == "":
 		del := action.(clienttesting.DeleteAction)
-		obj, err := s.client.Tracker().Get(podsResource, del.GetNamespace(), del.GetName())
+		obj, err := s.tracker.Get(podsResource, del.GetNamespace(), del.GetName())
 		if err == nil {
-			err = s.client.Tracker().Delete(podsResource, del.GetNamespace(), del.GetName())
+			err = s.tracker.Delete(podsResource, del.GetNamespace(), del.GetName())
 		}
 		if err != nil {
 			return true, nil, err
 		}
-		s.mu.Lock()
-		if !s.external[del.GetNamespace()+"/"+del.GetName()] {
+		if byScheduler {
+			s.mu.Lock()
 			s.deleted = append(s.deleted, obj.(*v1.Pod))
+			s.mu.Unlock()
 		}
-		s.mu.Unlock()
 		return true, nil, nil
 	}
-	return false, nil, nil
-}
-
-// deleteExternally runs del, a deletion of pod namespace/name that is not the
-// scheduler's: the reactor does not count it in `deleted`.
-func (s *store) deleteExternally(namespace, name string, del func() error) error {
-	key := namespace + "/" + name
-	s.mu.Lock()
-	if s.external == nil {
-		s.external = map[string]bool{}
-	}
-	s.external[key] = true
-	s.mu.Unlock()
-	defer func() {
-		s.mu.Lock()
-		delete(s.external, key)
-		s.mu.Unlock()
-	}()
-	return del()
+	return s.objects(action)
 }
 
 // deletedByScheduler reports whether the scheduler deleted pod key.
@@ -128,7 +208,7 @@ func (s *store) deletedByScheduler(key string) bool {
 // bind does what the binding subresource does (pkg/registry/core/pod/storage:
 // BindingREST.setPodNodeAndMetadata and assignPod), errors included.
 func (s *store) bind(b *v1.Binding) error {
-	obj, err := s.client.Tracker().Get(podsResource, b.Namespace, b.Name)
+	obj, err := s.tracker.Get(podsResource, b.Namespace, b.Name)
 	if err != nil {
 		return err
 	}
@@ -157,7 +237,7 @@ func (s *store) bind(b *v1.Binding) error {
 		pod.Annotations[k] = v
 	}
 	podutil.UpdatePodCondition(&pod.Status, &v1.PodCondition{Type: v1.PodScheduled, Status: v1.ConditionTrue})
-	if err := s.client.Tracker().Update(podsResource, pod, pod.Namespace); err != nil {
+	if err := s.tracker.Update(podsResource, pod, pod.Namespace); err != nil {
 		return err
 	}
 	s.mu.Lock()
@@ -170,19 +250,32 @@ func (s *store) since() float64 {
 	return float64(time.Since(s.start).Round(time.Microsecond)) / 1e9
 }
 
-// recorderFactory gives every profile the synchronous event recorder.
-func (s *store) recorderFactory(string) profileRecorder { return eventRecorder{s} }
+// recorderFactory gives every profile of a scheduler the synchronous event recorder.
+func (s *store) recorderFactory(sess *session) func(string) profileRecorder {
+	return func(string) profileRecorder { return eventRecorder{s, sess} }
+}
 
-type eventRecorder struct{ s *store }
+type eventRecorder struct {
+	s    *store
+	sess *session
+}
 
 // Eventf formats like client-go's recorder (fmt.Sprintf(note, args...)).
+// Each call is one event write: a stopped scheduler writes none, and a write
+// a fail fault (call: event) fails is lost, as client-go's broadcaster drops
+// an event the server rejected with a status error (recordEvent: no retry).
 func (r eventRecorder) Eventf(regarding, _ runtime.Object, eventtype, reason, _, note string, args ...any) {
 	acc, err := meta.Accessor(regarding)
-	if err != nil {
+	if err != nil || r.sess.stopped.Load() {
+		return
+	}
+	pod := acc.GetNamespace() + "/" + acc.GetName()
+	if r.s.faults.fail("event", pod, "pods", acc.GetName()) != nil {
+		r.s.poke()
 		return
 	}
 	r.s.mu.Lock()
-	r.s.events = append(r.s.events, Event{Pod: acc.GetNamespace() + "/" + acc.GetName(), Type: eventtype,
+	r.s.events = append(r.s.events, Event{Pod: pod, Type: eventtype,
 		Reason: reason, Message: fmt.Sprintf(note, args...)})
 	r.s.mu.Unlock()
 	r.s.poke()

@@ -24,6 +24,13 @@ type TimelineEvent struct {
 	Namespace string          `json:"namespace,omitempty"`
 	Name      string          `json:"name,omitempty"`
 	Patch     json.RawMessage `json:"patch,omitempty"` // RFC 7386 JSON merge patch
+	// Fault entries (faults.go); a vanish's `object` is a word, not a manifest.
+	Call       string `json:"call,omitempty"`
+	Error      string `json:"error,omitempty"`
+	Pod        string `json:"pod,omitempty"`
+	Occurrence *int   `json:"occurrence,omitempty"`
+	Times      *int   `json:"times,omitempty"`
+	Point      string `json:"point,omitempty"`
 }
 
 // TimelineEntry is one applied event in the outcome: its index and its virtual time.
@@ -44,9 +51,13 @@ type timelineEvent struct {
 	ns    string // "" for cluster-scoped kinds
 	name  string
 	patch []byte // update
+	fault *fault // a fault entry: armed, not applied
 }
 
 func (e *timelineEvent) key() string {
+	if e.fault != nil {
+		return e.fault.pod
+	}
 	if e.ns == "" {
 		return e.name
 	}
@@ -104,7 +115,16 @@ func decodeTimeline(events []TimelineEvent, deadline time.Duration) ([]timelineE
 func decodeEvent(i int, in *TimelineEvent, deadline time.Duration) (timelineEvent, error) {
 	ev := timelineEvent{index: i, op: in.Op}
 	var err error
+	_, isFault := faultFields[in.Op]
+	if isFault && len(in.When) == 0 {
+		ev.fault, err = decodeFault(i, in) // when: optional for a fault, 0 by default
+		return ev, err
+	}
 	if ev.idle, ev.at, err = decodeWhen(in.When, deadline); err != nil {
+		return ev, err
+	}
+	if isFault {
+		ev.fault, err = decodeFault(i, in)
 		return ev, err
 	}
 	switch in.Op {
@@ -122,7 +142,7 @@ func decodeEvent(i int, in *TimelineEvent, deadline time.Duration) (timelineEven
 	case "update", "delete":
 		return ev, decodeTarget(&ev, in)
 	}
-	return ev, fmt.Errorf("op: %q is not an operation; use create, update or delete", in.Op)
+	return ev, fmt.Errorf("op: %q is not an operation; use create, update, delete, fail, vanish or restart", in.Op)
 }
 
 // decodeWhen reads "idle" or a number of seconds in [0, deadline).

@@ -18,19 +18,22 @@ import (
 )
 
 // clock is how a run waits: until its deadline, idle after `settle` of
-// virtual time without activity (waitIdle).
+// virtual time without activity (waitIdle). While it waits, it restarts the
+// scheduler when a restart fault asks (restart.go).
 type clock struct {
 	deadline time.Time
 	settle   time.Duration
 	act      *activity
 	busy     func() string
 	progress func(step, busy string)
+	restarts <-chan struct{} // wakes the clock for a restart
+	restart  func()          // restarts the scheduler if it was stopped, else returns at once
 }
 
 // idle waits as a run without a timeline ends; it reports what was busy and
 // whether the deadline came first.
 func (c *clock) idle(step string) (why string, late bool) {
-	why = waitIdle(c.deadline, c.settle, c.act, c.busy, func(busy string) { c.progress(step, busy) })
+	why = waitIdle(c.deadline, c.settle, c.act, c.busy, func(busy string) { c.progress(step, busy) }, c.restart)
 	return why, !time.Now().Before(c.deadline)
 }
 
@@ -42,31 +45,64 @@ func (c *clock) until(t time.Time) bool {
 	if t.After(c.deadline) {
 		t = c.deadline
 	}
-	time.Sleep(time.Until(t))
+	timer := time.NewTimer(time.Until(t))
+	defer timer.Stop()
+	for waiting := true; waiting; {
+		select {
+		case <-timer.C:
+			waiting = false
+		case <-c.restarts:
+			c.restart()
+		}
+	}
 	synctest.Wait()
+	c.restart()
 	return time.Now().Before(c.deadline)
 }
 
 // play applies the timeline in order, then waits until the scheduler is
 // idle; it returns what was busy at the deadline ("" when idle). Events not
 // applied by the deadline are not applied.
-func (rn *run) play(c *clock) (string, error) {
+//
+// A fault is armed before the scheduler's work of its instant (an event
+// applies after it): faults at 0 that lead the timeline are armed before the
+// scheduling loop starts (startLoop), a later one 1 ns before its time.
+func (rn *run) play(c *clock, startLoop func()) (string, error) {
+	started := false
 	for i := range rn.objs.timeline {
 		ev := &rn.objs.timeline[i]
+		leading := !started && ev.fault != nil && !ev.idle && ev.at == 0
+		if !started && !leading {
+			startLoop()
+			started = true
+		}
 		step := fmt.Sprintf("scheduling, timeline[%d] next", ev.index)
 		c.progress(step, "")
-		if ev.idle {
+		switch {
+		case leading:
+		case ev.idle:
 			if why, late := c.idle(step); late {
 				return why, nil
 			}
-		} else if !c.until(rn.rec.Start().Add(ev.at)) {
-			return c.busy(), nil
+		case ev.fault != nil:
+			if !c.until(rn.rec.Start().Add(ev.at - time.Nanosecond)) {
+				return c.busy(), nil
+			}
+		default:
+			if !c.until(rn.rec.Start().Add(ev.at)) {
+				return c.busy(), nil
+			}
 		}
-		if err := rn.apply(ev); err != nil {
+		if ev.fault != nil {
+			rn.store.faults.arm(ev.fault)
+		} else if err := rn.apply(ev); err != nil {
 			return "", fmt.Errorf("timeline[%d] (%s %s %s): %w", ev.index, ev.op, ev.kind, ev.key(), err)
 		}
 		rn.applied = append(rn.applied, TimelineEntry{Index: ev.index, At: rn.store.since()})
 		c.act.poke() // the writes poked already; an update that changed nothing still restarts the settle
+	}
+	if !started {
+		startLoop()
 	}
 	why, _ := c.idle("scheduling")
 	return why, nil
@@ -99,7 +135,9 @@ func (rn *run) create(ev *timelineEvent) error {
 		return err
 	}
 	if pod, ok := ev.obj.(*v1.Pod); ok && pod.Spec.NodeName == "" {
+		rn.mu.Lock()
 		rn.workload = append(rn.workload, pod)
+		rn.mu.Unlock()
 	}
 	return nil
 }
@@ -112,16 +150,21 @@ func (rn *run) delete(ev *timelineEvent) error {
 	if ev.kind != "Pod" {
 		return rn.invoke(clienttesting.NewDeleteAction(ev.gvr, ev.ns, ev.name))
 	}
-	err := rn.store.deleteExternally(ev.ns, ev.name, func() error {
-		return rn.invoke(clienttesting.NewDeleteAction(ev.gvr, ev.ns, ev.name))
-	})
+	err := rn.invoke(clienttesting.NewDeleteAction(ev.gvr, ev.ns, ev.name))
 	if apierrors.IsNotFound(err) && rn.store.deletedByScheduler(ev.key()) {
 		return nil
 	}
 	if err == nil {
-		rn.workload = slices.DeleteFunc(rn.workload, func(p *v1.Pod) bool { return podKey(p) == ev.key() })
+		rn.dropPod(ev.key())
 	}
 	return err
+}
+
+// dropPod takes a pod deleted by someone else than the scheduler out of the outcome's pods.
+func (rn *run) dropPod(key string) {
+	rn.mu.Lock()
+	defer rn.mu.Unlock()
+	rn.workload = slices.DeleteFunc(rn.workload, func(p *v1.Pod) bool { return podKey(p) == key })
 }
 
 // update merges the patch into the object as stored now and writes the

@@ -28,6 +28,7 @@ from ..registry import PluginArgs
 from ..status import SUCCESS, Code, Status
 from ..types import Pod
 from .helper import default_normalize_score
+from .hint_util import without_hints
 from . import resource_args as ra
 
 NAME = "DynamicResources"
@@ -191,14 +192,13 @@ class DynamicResources(PreEnqueuePlugin, PreFilterPlugin, FilterPlugin, PostFilt
         return self._missing(state) or SUCCESS
 
     def events_to_register(self) -> list[ClusterEventWithHint]:
-        """Upstream's registrations. The hints read ResourceClaims, DeviceClasses and ResourceSlices,
-        which the reference does not model; this plugin rejects no pod here (a pod that needs them
-        raises NotModelledError), so the queue never asks them, and none (Queue) stands in."""
-        return [
-            ClusterEventWithHint(ClusterEvent(
-                NODE, ActionType.ADD | ActionType.UPDATE_NODE_LABEL | ActionType.UPDATE_NODE_ALLOCATABLE)),
-            ClusterEventWithHint(ClusterEvent(RESOURCE_CLAIM, ActionType.ADD | ActionType.UPDATE | ActionType.DELETE)),
-            ClusterEventWithHint(ClusterEvent(TARGET_POD, ActionType.UPDATE_POD_GENERATED_RESOURCE_CLAIM)),
-            ClusterEventWithHint(ClusterEvent(DEVICE_CLASS, ActionType.ADD | ActionType.UPDATE)),
-            ClusterEventWithHint(ClusterEvent(RESOURCE_SLICE, ActionType.ADD | ActionType.UPDATE)),
-        ]
+        """Upstream's registrations; their hints read ResourceClaims, DeviceClasses and ResourceSlices
+        (`without_hints`)."""
+        return without_hints(
+            ClusterEvent(NODE,
+                         ActionType.ADD | ActionType.UPDATE_NODE_LABEL | ActionType.UPDATE_NODE_ALLOCATABLE),
+            ClusterEvent(RESOURCE_CLAIM, ActionType.ADD | ActionType.UPDATE | ActionType.DELETE),
+            ClusterEvent(TARGET_POD, ActionType.UPDATE_POD_GENERATED_RESOURCE_CLAIM),
+            ClusterEvent(DEVICE_CLASS, ActionType.ADD | ActionType.UPDATE),
+            ClusterEvent(RESOURCE_SLICE, ActionType.ADD | ActionType.UPDATE),
+        )

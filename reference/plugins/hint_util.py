@@ -1,10 +1,11 @@
-"""Shared by the plugins' queueing hints: pkg/scheduler/util `As` and the two answers."""
+"""Shared by the plugins' queueing hints: pkg/scheduler/util `As`, the two answers, and the registrations
+of plugins whose hints the reference never asks."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from ..events import HintResult, QueueingHint
+from ..events import ClusterEvent, ClusterEventWithHint, HintResult, QueueingHint
 
 QUEUE: HintResult = (QueueingHint.QUEUE, None)
 QUEUE_SKIP: HintResult = (QueueingHint.QUEUE_SKIP, None)
@@ -22,4 +23,11 @@ def queue_on_error(err: str) -> HintResult:
     return QueueingHint.QUEUE, err
 
 
-__all__ = ["QUEUE", "QUEUE_SKIP", "as_objects", "queue_on_error"]
+def without_hints(*events: ClusterEvent) -> list[ClusterEventWithHint]:
+    """A plugin's upstream registrations (`EventsToRegister`) whose hints read objects the reference does
+    not model (PVCs, CSINodes, ResourceClaims, ...). The plugin rejects no pod here (a pod that needs those
+    objects raises NotModelledError), so the queue never asks its hints, and none (always Queue) stands in."""
+    return [ClusterEventWithHint(e) for e in events]
+
+
+__all__ = ["QUEUE", "QUEUE_SKIP", "as_objects", "queue_on_error", "without_hints"]

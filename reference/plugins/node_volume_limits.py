@@ -17,6 +17,7 @@ from ..interfaces import FilterPlugin, PreFilterPlugin, PreFilterResult
 from ..nodeinfo import NodeInfo
 from ..status import SUCCESS, Code, Status
 from ..types import Pod
+from .hint_util import without_hints
 
 NAME = "NodeVolumeLimits"
 
@@ -56,13 +57,12 @@ class NodeVolumeLimits(PreFilterPlugin, FilterPlugin):
         return SUCCESS
 
     def events_to_register(self) -> list[ClusterEventWithHint]:
-        """Upstream's registrations. The hints read CSINodes, PVCs, VolumeAttachments and pods' volumes,
-        which the reference does not model; this plugin rejects no pod here (a pod that needs them
-        raises NotModelledError), so the queue never asks them, and none (Queue) stands in."""
-        return [
-            ClusterEventWithHint(ClusterEvent(CSI_NODE, ActionType.ADD)),
-            ClusterEventWithHint(ClusterEvent(CSI_NODE, ActionType.UPDATE)),
-            ClusterEventWithHint(ClusterEvent(ASSIGNED_POD, ActionType.DELETE)),
-            ClusterEventWithHint(ClusterEvent(PERSISTENT_VOLUME_CLAIM, ActionType.ADD)),
-            ClusterEventWithHint(ClusterEvent(VOLUME_ATTACHMENT, ActionType.DELETE)),
-        ]
+        """Upstream's registrations; their hints read CSINodes, PVCs, VolumeAttachments and pods' volumes
+        (`without_hints`)."""
+        return without_hints(
+            ClusterEvent(CSI_NODE, ActionType.ADD),
+            ClusterEvent(CSI_NODE, ActionType.UPDATE),
+            ClusterEvent(ASSIGNED_POD, ActionType.DELETE),
+            ClusterEvent(PERSISTENT_VOLUME_CLAIM, ActionType.ADD),
+            ClusterEvent(VOLUME_ATTACHMENT, ActionType.DELETE),
+        )

@@ -24,6 +24,7 @@ from ..nodeinfo import NodeInfo
 from ..registry import PluginArgs
 from ..status import SUCCESS, Code, Status
 from ..types import Pod
+from .hint_util import without_hints
 from . import resource_args as ra
 from .resource_args import MAX_CUSTOM_PRIORITY_SCORE, UtilizationShapePoint
 
@@ -164,15 +165,14 @@ class VolumeBinding(PreFilterPlugin, FilterPlugin, ReservePlugin, PreBindPlugin,
         return Status.as_status(f'no pod volume found for node "{node_name}"')
 
     def events_to_register(self) -> list[ClusterEventWithHint]:
-        """Upstream's registrations. The hints read StorageClasses, PVCs, PVs, CSINodes, CSIDrivers and
-        CSIStorageCapacities, which the reference does not model; this plugin rejects no pod here (a pod
-        that needs them raises NotModelledError), so the queue never asks them, and none (Queue) stands in."""
-        return [
-            ClusterEventWithHint(ClusterEvent(STORAGE_CLASS, ActionType.ADD | ActionType.UPDATE)),
-            ClusterEventWithHint(ClusterEvent(PERSISTENT_VOLUME_CLAIM, ActionType.ADD | ActionType.UPDATE)),
-            ClusterEventWithHint(ClusterEvent(PERSISTENT_VOLUME, ActionType.ADD | ActionType.UPDATE)),
-            ClusterEventWithHint(ClusterEvent(NODE, ActionType.ADD | ActionType.UPDATE_NODE_LABEL)),
-            ClusterEventWithHint(ClusterEvent(CSI_NODE, ActionType.ADD | ActionType.UPDATE)),
-            ClusterEventWithHint(ClusterEvent(CSI_DRIVER, ActionType.UPDATE)),
-            ClusterEventWithHint(ClusterEvent(CSI_STORAGE_CAPACITY, ActionType.ADD | ActionType.UPDATE)),
-        ]
+        """Upstream's registrations; their hints read StorageClasses, PVCs, PVs, CSINodes, CSIDrivers and
+        CSIStorageCapacities (`without_hints`)."""
+        return without_hints(
+            ClusterEvent(STORAGE_CLASS, ActionType.ADD | ActionType.UPDATE),
+            ClusterEvent(PERSISTENT_VOLUME_CLAIM, ActionType.ADD | ActionType.UPDATE),
+            ClusterEvent(PERSISTENT_VOLUME, ActionType.ADD | ActionType.UPDATE),
+            ClusterEvent(NODE, ActionType.ADD | ActionType.UPDATE_NODE_LABEL),
+            ClusterEvent(CSI_NODE, ActionType.ADD | ActionType.UPDATE),
+            ClusterEvent(CSI_DRIVER, ActionType.UPDATE),
+            ClusterEvent(CSI_STORAGE_CAPACITY, ActionType.ADD | ActionType.UPDATE),
+        )

@@ -18,6 +18,7 @@ from ..interfaces import FilterPlugin, PreFilterPlugin, PreFilterResult
 from ..nodeinfo import NodeInfo, PodInfo
 from ..status import Code, Status
 from ..types import Pod
+from .hint_util import without_hints
 
 NAME = "VolumeRestrictions"
 PRE_FILTER_STATE_KEY = "PreFilter" + NAME
@@ -80,11 +81,9 @@ class VolumeRestrictions(PreFilterPlugin, FilterPlugin):
         return Status.as_status(_MISSING_STATE)
 
     def events_to_register(self) -> list[ClusterEventWithHint]:
-        """Upstream's registrations. The hints read PVCs and pods' volumes,
-        which the reference does not model; this plugin rejects no pod here (a pod that needs them
-        raises NotModelledError), so the queue never asks them, and none (Queue) stands in."""
-        return [
-            ClusterEventWithHint(ClusterEvent(ASSIGNED_POD, ActionType.DELETE)),
-            ClusterEventWithHint(ClusterEvent(NODE, ActionType.ADD)),
-            ClusterEventWithHint(ClusterEvent(PERSISTENT_VOLUME_CLAIM, ActionType.ADD)),
-        ]
+        """Upstream's registrations; their hints read PVCs and pods' volumes (`without_hints`)."""
+        return without_hints(
+            ClusterEvent(ASSIGNED_POD, ActionType.DELETE),
+            ClusterEvent(NODE, ActionType.ADD),
+            ClusterEvent(PERSISTENT_VOLUME_CLAIM, ActionType.ADD),
+        )

@@ -15,6 +15,7 @@ from ..interfaces import FilterPlugin, PreFilterPlugin, PreFilterResult
 from ..nodeinfo import NodeInfo
 from ..status import SUCCESS, Code, Status
 from ..types import Pod
+from .hint_util import without_hints
 
 NAME = "VolumeZone"
 PRE_FILTER_STATE_KEY = "PreFilter" + NAME
@@ -49,12 +50,10 @@ class VolumeZone(PreFilterPlugin, FilterPlugin):
         return SUCCESS
 
     def events_to_register(self) -> list[ClusterEventWithHint]:
-        """Upstream's registrations. The hints read StorageClasses, PVCs and PVs,
-        which the reference does not model; this plugin rejects no pod here (a pod that needs them
-        raises NotModelledError), so the queue never asks them, and none (Queue) stands in."""
-        return [
-            ClusterEventWithHint(ClusterEvent(STORAGE_CLASS, ActionType.ADD)),
-            ClusterEventWithHint(ClusterEvent(NODE, ActionType.ADD | ActionType.UPDATE_NODE_LABEL)),
-            ClusterEventWithHint(ClusterEvent(PERSISTENT_VOLUME_CLAIM, ActionType.ADD | ActionType.UPDATE)),
-            ClusterEventWithHint(ClusterEvent(PERSISTENT_VOLUME, ActionType.ADD | ActionType.UPDATE)),
-        ]
+        """Upstream's registrations; their hints read StorageClasses, PVCs and PVs (`without_hints`)."""
+        return without_hints(
+            ClusterEvent(STORAGE_CLASS, ActionType.ADD),
+            ClusterEvent(NODE, ActionType.ADD | ActionType.UPDATE_NODE_LABEL),
+            ClusterEvent(PERSISTENT_VOLUME_CLAIM, ActionType.ADD | ActionType.UPDATE),
+            ClusterEvent(PERSISTENT_VOLUME, ActionType.ADD | ActionType.UPDATE),
+        )

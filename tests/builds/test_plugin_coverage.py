@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import shutil
 import subprocess
-from pathlib import Path
 
 import pytest
 
@@ -74,30 +73,3 @@ def test_an_instrumented_test_binary_reports_its_counters(tmp_path):
     assert report.never_run() == ["lib.go:4-6"]
     assert "lib.go" in report.functions and (tmp_path / "report" / "profile.txt").is_file()
     assert not counters.exists() and coverage.counters_directory() is None
-
-
-@pytest.mark.skipif(shutil.which("go") is None, reason="needs Go to build the broken plugins")
-def test_the_instrumented_runner_reports_what_a_scenario_reached_first():
-    from conformance.backends.upstream import UpstreamBackend
-    from conformance.builds.own_scheduler import resolve
-    from reference.scenario import Scenario
-
-    own = resolve(own_file=str(Path(__file__).resolve().parents[1] / "contracts" / "brokenplugins" / "own-scheduler.toml"))
-    config = {"apiVersion": "kubescheduler.config.k8s.io/v1", "kind": "KubeSchedulerConfiguration",
-              "profiles": [{"schedulerName": "default-scheduler",
-                            "plugins": {"multiPoint": {"enabled": [{"name": "BrokenGoldTier"}]}}}]}
-    node = {"apiVersion": "v1", "kind": "Node", "metadata": {"name": "node-0", "labels": {"example.com/tier": "silver"}},
-            "status": {"allocatable": {"cpu": "4", "memory": "8Gi", "pods": "110"}}}
-    pod = {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "pod-0", "namespace": "default"},
-           "spec": {"containers": [{"name": "c", "image": "registry.k8s.io/pause:3.10"}]}}
-    scenario = Scenario.from_dict({"config": config, "nodes": [node, {**node, "metadata": {"name": "node-1"}}],
-                                   "workload": [pod]})
-    backend = UpstreamBackend(runner=own.runner(), observe=())
-    try:
-        backend.run(scenario)
-        first = backend.coverage_gain
-        backend.run(scenario)
-        again = backend.coverage_gain
-    finally:
-        backend.close()
-    assert first is not None and first > 0 and again == 0

@@ -2,7 +2,8 @@
 
 from conformance.cluster.collector import ARRIVAL
 from conformance.cluster.naming import NamespaceMap
-from conformance.cluster.observe import events_of, phase_of, pod_outcome, settled, trace_of
+from conformance.cluster.observe import (awaited_events, events_of, have_events, phase_of, pod_outcome,
+                                         settled, trace_of)
 
 NS = NamespaceMap.of("r", 1, ["default"])
 CNS = NS.to_cluster("default")
@@ -71,3 +72,16 @@ def test_trace_merges_probe_and_extender_records_by_time_keeping_probe_order():
     assert [(r["seq"], r["point"]) for r in out] == [(0, "PreFilter"), (1, "Filter"), (2, "extender.filter")]
     assert all(r["pod"] == "default/a" and ARRIVAL not in r for r in out)
     assert [r["t"] for r in out] == [0.3, 0.3, 0.305]
+
+
+def test_the_run_waits_for_the_event_of_the_pods_last_message():
+    key = f"{CNS}/p"
+    wanted = awaited_events({key: _pod(reason="Unschedulable", message="second")}, {})
+    assert wanted == {key: ("FailedScheduling", "second")}
+
+    def event(note):
+        return {"regarding": {"namespace": CNS, "name": "p"}, "reason": "FailedScheduling", "note": note}
+    assert not have_events([event("first")], wanted)  # an earlier attempt's, before the timeline event
+    assert have_events([event("first"), event("second")], wanted)
+    assert have_events([event("sec ...")], wanted)  # truncated to the note limit
+    assert have_events([{**event(""), "reason": "Scheduled"}], awaited_events({key: _pod(node="n")}, {}))

@@ -4,7 +4,8 @@ hand-made scenario on which it visibly misbehaves.
 Which rule and direction each mutant breaks, and what catches it, is recorded once, in the matrix
 (conformance/invariants/proofs.py); here live only the hooks and the witnesses, which are test code
 (they patch the reference's internals and build scenarios with the invariant tests' kit). The older
-mutants of mutants.py/hard_mutants.py get their witnesses here too, when the matrix names them.
+mutants of mutants.py/hard_mutants.py/unseen_mutants.py get their witnesses here too, when the matrix names
+them.
 """
 
 from __future__ import annotations
@@ -19,7 +20,8 @@ from reference.status import SUCCESS, Code, Status
 
 from .hard_mutants import HARD_MUTANTS
 from .invariants._kit import config, node, pod, scenario
-from .mutants import MUTANTS, _each_framework
+from .mutants import MUTANTS, Mutant, _each_framework
+from .unseen_mutants import UNSEEN_MUTANTS
 
 
 @dataclass(frozen=True)
@@ -42,6 +44,26 @@ def _probes(script: dict, probes=("Probe0",), nodes=(node(),), binder: bool = Tr
     return build
 
 
+def _override(fw: Framework, point: str, change: Callable[..., object]) -> None:
+    """Wraps the framework's `point` (a `run_*` method): `change(result, *call)` is what it returns."""
+    original = getattr(fw, point)
+    setattr(fw, point, lambda *call: change(original(*call), *call))
+
+
+def _first_plugin_only(fw: Framework, point: str, plugins: str) -> None:
+    """Wraps the framework's `point` so that its loop sees only the first of its `plugins`."""
+    original = getattr(fw, point)
+
+    def run(*call):
+        kept = getattr(fw, plugins)
+        setattr(fw, plugins, kept[:1])
+        try:
+            return original(*call)
+        finally:
+            setattr(fw, plugins, kept)
+    setattr(fw, point, run)
+
+
 # --- filtering ----------------------------------------------------------------------------------
 
 def _filter_stops_after_first_success(fw: Framework) -> None:
@@ -58,14 +80,11 @@ def _filter_stops_after_first_success(fw: Framework) -> None:
 
 def _prefilter_success_skips_filter(fw: Framework) -> None:
     """Too much: a probe's PreFilter Success is taken as Skip (its Filter is dropped for the cycle)."""
-    original = fw.run_pre_filter_plugins
-
-    def run(state, pod):
-        out = original(state, pod)
+    def skip_probes(out, state, pod):
         state.skip_filter_plugins = set(state.skip_filter_plugins) | {
             p.name for p in fw.filter_plugins if p.name.startswith("Probe")}
         return out
-    fw.run_pre_filter_plugins = run
+    _override(fw, "run_pre_filter_plugins", skip_probes)
 
 
 def _postfilter_never_run(fw: Framework) -> None:
@@ -73,65 +92,22 @@ def _postfilter_never_run(fw: Framework) -> None:
     fw.run_post_filter_plugins = lambda state, pod, statuses: (None, Status.new(Code.UNSCHEDULABLE))
 
 
-def _filter_error_as_rejection(fw: Framework) -> None:
-    """Too little: a Filter Error only rejects its node; the cycle goes on with the others."""
-    original = fw.run_filter_plugins
-
-    def run(state, pod, node_info):
-        s = original(state, pod, node_info)
-        return Status.new(Code.UNSCHEDULABLE,
-                          s.as_error() or "").with_plugin(s.plugin) if s.code is Code.ERROR \
-            else s
-    fw.run_filter_plugins = run
-
-
 def _filter_rejection_as_error(fw: Framework) -> None:
     """Too much: a Filter rejection of one node fails the whole cycle as an Error."""
-    original = fw.run_filter_plugins
-
-    def run(state, pod, node_info):
-        s = original(state, pod, node_info)
-        return Status.as_status(f"node {node_info.name} rejected") if s.is_rejected() else s
-    fw.run_filter_plugins = run
+    _override(fw, "run_filter_plugins", lambda s, state, pod, node_info: Status.as_status(
+        f"node {node_info.name} rejected") if s.is_rejected() else s)
 
 
 def _postfilter_stops_at_unschedulable(fw: Framework) -> None:
     """Too little: the PostFilter loop stops at the first plugin, even when it returns Unschedulable."""
-    original = fw.run_post_filter_plugins
-
-    def run(state, pod, statuses):
-        plugins, fw.post_filter_plugins = fw.post_filter_plugins, fw.post_filter_plugins[:1]
-        try:
-            return original(state, pod, statuses)
-        finally:
-            fw.post_filter_plugins = plugins
-    fw.run_post_filter_plugins = run
+    _first_plugin_only(fw, "run_post_filter_plugins", "post_filter_plugins")
 
 
 # --- scoring ------------------------------------------------------------------------------------
 
 def _prescore_error_ignored(fw: Framework) -> None:
     """Too little: a PreScore failure does not fail the cycle."""
-    original = fw.run_pre_score_plugins
-
-    def run(state, pod, nodes):
-        original(state, pod, nodes)
-        return SUCCESS
-    fw.run_pre_score_plugins = run
-
-
-def _score_error_ignored(fw: Framework) -> None:
-    """Too little: a Score failure counts as a score of 0 instead of failing the cycle."""
-    for pl in fw.score_plugins:
-        def score(state, pod, node_info, original=pl.score):
-            value, s = original(state, pod, node_info)
-            return (value, s) if s.is_success() else (0, SUCCESS)
-        pl.score = score
-
-def _normalize_skipped(fw: Framework) -> None:
-    """Too little: NormalizeScore is never called (the raw scores are kept)."""
-    for pl in fw.score_plugins:
-        pl.score_extensions = lambda: None
+    _override(fw, "run_pre_score_plugins", lambda s, *call: SUCCESS)
 
 
 def _normalize_twice(fw: Framework) -> None:
@@ -150,14 +126,11 @@ def _normalize_twice(fw: Framework) -> None:
 
 def _prescore_success_skips_score(fw: Framework) -> None:
     """Too much: a probe's PreScore Success is taken as Skip (its Score is dropped)."""
-    original = fw.run_pre_score_plugins
-
-    def run(state, pod, nodes):
-        status = original(state, pod, nodes)
+    def skip_probes(status, state, pod, nodes):
         state.skip_score_plugins = set(state.skip_score_plugins) | {
             p.name for p in fw.score_plugins if p.name.startswith("Probe")}
         return status
-    fw.run_pre_score_plugins = run
+    _override(fw, "run_pre_score_plugins", skip_probes)
 
 
 def _one_feasible_node_enough(sched: Scheduler) -> None:
@@ -231,35 +204,18 @@ def _zero_weight_kept_zero(fw: Framework) -> None:
 
 def _reserve_stops_after_first(fw: Framework) -> None:
     """Too little: only the first Reserve plugin runs, even when it succeeds."""
-    original = fw.run_reserve_plugins_reserve
-
-    def run(state, pod, node_name):
-        plugins, fw.reserve_plugins = fw.reserve_plugins, fw.reserve_plugins[:1]
-        try:
-            return original(state, pod, node_name)
-        finally:
-            fw.reserve_plugins = plugins
-    fw.run_reserve_plugins_reserve = run
+    _first_plugin_only(fw, "run_reserve_plugins_reserve", "reserve_plugins")
 
 
 def _reserve_failure_ignored(fw: Framework) -> None:
     """Too little: a Reserve failure does not end the cycle; Permit and binding go on."""
-    original = fw.run_reserve_plugins_reserve
-
-    def run(state, pod, node_name):
-        original(state, pod, node_name)
-        return SUCCESS
-    fw.run_reserve_plugins_reserve = run
+    _override(fw, "run_reserve_plugins_reserve", lambda s, *call: SUCCESS)
 
 
 def _unreserve_twice(fw: Framework) -> None:
     """Too much: Unreserve runs over all Reserve plugins twice."""
     original = fw.run_reserve_plugins_unreserve
-
-    def run(state, pod, node_name):
-        original(state, pod, node_name)
-        original(state, pod, node_name)
-    fw.run_reserve_plugins_unreserve = run
+    _override(fw, "run_reserve_plugins_unreserve", lambda _, *call: original(*call))
 
 
 def _permit_timeout_halved(fw: Framework) -> None:
@@ -268,53 +224,11 @@ def _permit_timeout_halved(fw: Framework) -> None:
     fw.add_waiting_pod = lambda pod, waits: original(pod, {n: t / 2 for n, t in waits.items()})
 
 
-def _permit_stops_at_wait(fw: Framework) -> None:
-    """Too little: the Permit loop stops at the first Wait; later plugins never see the pod."""
-    def run(state, pod, node_name):
-        for pl in fw.permit_plugins:
-            s, timeout = pl.permit(state, pod, node_name)
-            if s.is_success():
-                continue
-            if s.is_wait():
-                return {pl.name: timeout}, Status(Code.WAIT, s.reasons)
-            return {}, s.with_plugin(pl.name)
-        return {}, SUCCESS
-    fw.run_permit_plugins = run
-
-
 # --- binding ------------------------------------------------------------------------------------
 
 def _bind_stops_at_skip(fw: Framework) -> None:
     """Too little: the Bind loop stops at the first plugin, even when it skips."""
-    original = fw.run_bind_plugins
-
-    def run(state, pod, node_name):
-        plugins, fw.bind_plugins = fw.bind_plugins, fw.bind_plugins[:1]
-        try:
-            return original(state, pod, node_name)
-        finally:
-            fw.bind_plugins = plugins
-    fw.run_bind_plugins = run
-
-
-def _prebind_failure_ignored(fw: Framework) -> None:
-    """Too little: a PreBind failure does not stop the binding."""
-    original = fw.run_pre_bind_plugins
-
-    def run(state, pod, node_name):
-        original(state, pod, node_name)
-        return SUCCESS
-    fw.run_pre_bind_plugins = run
-
-
-def _preflight_skip_ignored(fw: Framework) -> None:
-    """Too little: a PreBindPreFlight Skip does not drop the plugin's PreBind."""
-    original = fw.run_pre_bind_plugins
-
-    def run(state, pod, node_name):
-        state.skip_pre_bind_plugins = set()
-        return original(state, pod, node_name)
-    fw.run_pre_bind_plugins = run
+    _first_plugin_only(fw, "run_bind_plugins", "bind_plugins")
 
 
 def _postbind_never_run(fw: Framework) -> None:
@@ -358,15 +272,10 @@ RULE_MUTANTS: list[RuleMutant] = [
     RuleMutant("filter-stops-after-first-success", _each_framework(_filter_stops_after_first_success)),
     RuleMutant("prefilter-success-skips-filter", _each_framework(_prefilter_success_skips_filter)),
     RuleMutant("postfilter-never-run", _each_framework(_postfilter_never_run)),
-    RuleMutant("filter-error-as-rejection", _each_framework(_filter_error_as_rejection)),
     RuleMutant("filter-rejection-as-error", _each_framework(_filter_rejection_as_error)),
     RuleMutant("postfilter-stops-at-unschedulable", _each_framework(_postfilter_stops_at_unschedulable)),
     RuleMutant("prescore-error-ignored", _each_framework(_prescore_error_ignored)),
-    RuleMutant("score-error-ignored", _each_framework(_score_error_ignored)),
     RuleMutant("reserve-failure-ignored", _each_framework(_reserve_failure_ignored)),
-    RuleMutant("prebind-failure-ignored", _each_framework(_prebind_failure_ignored)),
-    RuleMutant("preflight-skip-ignored", _each_framework(_preflight_skip_ignored)),
-    RuleMutant("normalize-skipped", _each_framework(_normalize_skipped)),
     RuleMutant("normalize-twice", _each_framework(_normalize_twice)),
     RuleMutant("prescore-success-skips-score", _each_framework(_prescore_success_skips_score)),
     RuleMutant("no-scoring-with-two-feasible-nodes", _no_scoring_with_two_feasible_nodes),
@@ -377,7 +286,6 @@ RULE_MUTANTS: list[RuleMutant] = [
     RuleMutant("reserve-stops-after-first", _each_framework(_reserve_stops_after_first)),
     RuleMutant("unreserve-twice", _each_framework(_unreserve_twice)),
     RuleMutant("permit-timeout-halved", _each_framework(_permit_timeout_halved)),
-    RuleMutant("permit-stops-at-wait", _each_framework(_permit_stops_at_wait)),
     RuleMutant("bind-stops-at-skip", _each_framework(_bind_stops_at_skip)),
     RuleMutant("postbind-never-run", _each_framework(_postbind_never_run)),
     RuleMutant("error-backoff-doubled", _error_backoff_doubled),
@@ -488,22 +396,26 @@ WITNESSES: dict[str, Callable[[], Scenario]] = {
     "victims-not-reprieved": _defaults(pod("pod-2", cpu="1", priority=10), nodes=(node(cpu="2"),),
                                        bound=(pod("pod-0", cpu="1", priority=1, on="node-0"),
                                               pod("pod-1", cpu="1", priority=1, on="node-0"))),
-    # this module
+    # unseen_mutants.py
+    "prebind-failure-still-binds": _probes({"Probe0": {"PreBind": {"code": "Unschedulable"}}}),
+    "score-error-counts-zero": _probes({"Probe0": {"Score": {"code": "Error"}}}, nodes=TWO_NODES),
+    "prebind-ignores-preflight-skip": _probes({"Probe0": {"PreBindPreFlight": {"code": "Skip"}}}),
+    "normalize-score-skipped": _normalizing_witness,
     "filter-error-as-rejection": _probes({"Probe0": {"Filter": {"byNode": {"node-0": {"code": "Error"}}}}},
                                          nodes=TWO_NODES),
+    "permit-stops-at-wait": _probes({"Probe0": {"Permit": {"code": "Wait", "timeout": "2s",
+                                                           "then": {"signal": "allow", "after": "500ms"}}},
+                                     "Probe1": {"Permit": {"code": "Unschedulable"}}}, PROBES_0_1),
+    # this module
     "filter-rejection-as-error": _probes({"Probe0": _REJECT_NODE_1}, nodes=TWO_NODES),
     "postfilter-stops-at-unschedulable": _probes(
         {"Probe0": {"Filter": {"code": "Unschedulable"},
                     "PostFilter": {"code": "Unschedulable"}}}, PROBES_0_1),
     "prescore-error-ignored": _probes({"Probe0": {"PreScore": {"code": "Error"}}}, nodes=TWO_NODES),
-    "score-error-ignored": _probes({"Probe0": {"Score": {"code": "Error"}}}, nodes=TWO_NODES),
     "reserve-failure-ignored": _probes({"Probe0": {"Reserve": {"code": "Unschedulable"}}}),
-    "prebind-failure-ignored": _probes({"Probe0": {"PreBind": {"code": "Unschedulable"}}}),
-    "preflight-skip-ignored": _probes({"Probe0": {"PreBindPreFlight": {"code": "Skip"}}}),
     "filter-stops-after-first-success": _probes({"Probe1": _REJECT_NODE_1}, PROBES_0_1, TWO_NODES),
     "prefilter-success-skips-filter": _probes({"Probe0": _REJECT_NODE_1}, nodes=TWO_NODES),
     "postfilter-never-run": _probes({"Probe0": {"Filter": {"code": "Unschedulable"}}}),
-    "normalize-skipped": _normalizing_witness,
     "normalize-twice": _normalizing_witness,
     "prescore-success-skips-score": _probes({"Probe0": _PREFER_NODE_1}, nodes=TWO_NODES),
     "no-scoring-with-two-feasible-nodes": _probes({"Probe0": _PREFER_NODE_1}, nodes=TWO_NODES),
@@ -517,9 +429,6 @@ WITNESSES: dict[str, Callable[[], Scenario]] = {
     "permit-timeout-halved": _probes({"Probe0": {"Permit": {"code": "Wait", "timeout": "2s",
                                                             "then": {"signal": "allow",
                                                                      "after": "1500ms"}}}}),
-    "permit-stops-at-wait": _probes({"Probe0": {"Permit": {"code": "Wait", "timeout": "2s",
-                                                           "then": {"signal": "allow", "after": "500ms"}}},
-                                     "Probe1": {"Permit": {"code": "Unschedulable"}}}, PROBES_0_1),
     "bind-stops-at-skip": _probes({"Probe0": {"Bind": {"code": "Skip"}},
                                    "Probe1": {"Bind": {"code": "Success"}}},
                                   PROBES_0_1, binder=False),
@@ -529,7 +438,9 @@ WITNESSES: dict[str, Callable[[], Scenario]] = {
     "events-truncated-early": _long_reason_witness,
 }
 
-ALL_HOOKS: dict[str, Callable[[Scheduler], None]] = {
-    **{m.name: m.hook for m in MUTANTS + HARD_MUTANTS}, **{m.name: m.hook for m in RULE_MUTANTS}}
+# The mutants of the other modules; their own tests search for them with the invariant each names.
+OLDER_MUTANTS: list[Mutant] = MUTANTS + HARD_MUTANTS + UNSEEN_MUTANTS
 
-__all__ = ["ALL_HOOKS", "RULE_MUTANTS", "RuleMutant", "WITNESSES"]
+ALL_HOOKS: dict[str, Callable[[Scheduler], None]] = {m.name: m.hook for m in OLDER_MUTANTS + RULE_MUTANTS}
+
+__all__ = ["ALL_HOOKS", "OLDER_MUTANTS", "RULE_MUTANTS", "RuleMutant", "WITNESSES"]

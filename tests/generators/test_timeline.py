@@ -130,3 +130,17 @@ def test_a_scenario_needing_one_event_shrinks_to_one_event_one_node_one_pod():
     assert len(found.timeline) == 1
     assert len(found.nodes) == 1 and len(found.workload) == 1 and len(found.pods) <= 1
     assert found.timeline[0]["when"] == "idle"
+
+
+def test_timelines_of_chosen_kinds_follow_the_events_already_there():
+    first = sample(timelines(SITUATIONS["delete-repeller"], min_events=1, max_events=1, kinds=["delete-node"]), 20)
+    assert {len(t) for t in first} == {1} and {e["kind"] for t in first for e in t} == {"Node"}
+    sc = dataclasses.replace(SITUATIONS["delete-repeller"], timeline=first[0])
+    gone = first[0][0]["name"]
+    for more in sample(timelines(sc, min_events=1, max_events=2, kinds=["delete-node", "relabel-node"]), 20):
+        assert 1 <= len(more) and all(e.get("name") != gone for e in more), more  # drawn after the deletion
+        Scenario.from_dict({**sc.to_dict(), "timeline": [*sc.timeline, *more]})
+    with pytest.raises(ValueError, match="'delete-everything' is not a timeline event kind"):
+        timelines(sc, kinds=["delete-everything"])
+    with pytest.raises(ValueError, match="min_events=3"):
+        timelines(sc, min_events=3, max_events=2)

@@ -15,6 +15,23 @@ def spread(pod, key: str, label: str, min_domains: int | None = None):
     return pod.spread_constraint(1, key, DO_NOT_SCHEDULE, exists(label), min_domains, None, None, None)
 
 
+def _spread_case(name: str, trigger, pod3_min_domains: int = 3):
+    """Upstream's three cases on one node "fake-node" holding pod1 (key1) and pod2 (key2), where pod3 (key1)
+    and pod4 (key2) spread over "node" and only pod3 is requeued; they differ in the trigger (and pod3's
+    minDomains)."""
+    return case(
+        name,
+        plugins=["PodTopologySpread"],
+        nodes=[N().name("fake-node").label("node", "fake-node").capacity({CPU: "2"}).obj()],
+        initial_pods=[P().name("pod1").label("key1", "val").container("image").node("fake-node").obj(),
+                      P().name("pod2").label("key2", "val").container("image").node("fake-node").obj()],
+        pods=[spread(P().name("pod3").label("key1", "val"), "node", "key1", pod3_min_domains)
+              .container("image").obj(),
+              spread(P().name("pod4").label("key2", "val"), "node", "key2", 3).container("image").obj()],
+        trigger=trigger,
+        want={"pod3"})
+
+
 CASES = [
     case("Pod rejected by the PodAffinity plugin is requeued when a new Node is created",
          plugins=["InterPodAffinity"],
@@ -119,35 +136,16 @@ CASES = [
                P().name("pod3").pod_anti_affinity_exists("anti1", "node", REQUIRED).container("image").obj()],
          trigger=lambda c: c.create_node(N().name("fake-node2").label("zone", "fake-node").obj()),
          want={"pod2", "pod3"}),
-    case("Pods with PodTopologySpread should be requeued when a Pod with matching label is scheduled",
-         plugins=["PodTopologySpread"],
-         nodes=[N().name("fake-node").label("node", "fake-node").capacity({CPU: "2"}).obj()],
-         initial_pods=[P().name("pod1").label("key1", "val").container("image").node("fake-node").obj(),
-                       P().name("pod2").label("key2", "val").container("image").node("fake-node").obj()],
-         pods=[spread(P().name("pod3").label("key1", "val"), "node", "key1", 3).container("image").obj(),
-               spread(P().name("pod4").label("key2", "val"), "node", "key2", 3).container("image").obj()],
-         trigger=lambda c: c.create_pod(P().name("pod5").label("key1", "val").node("fake-node").container("image")
-                                        .obj()),
-         want={"pod3"}),
-    case("Pods with PodTopologySpread should be requeued when a scheduled Pod label is updated to match the selector",
-         plugins=["PodTopologySpread"],
-         nodes=[N().name("fake-node").label("node", "fake-node").capacity({CPU: "2"}).obj()],
-         initial_pods=[P().name("pod1").label("key1", "val").container("image").node("fake-node").obj(),
-                       P().name("pod2").label("key2", "val").container("image").node("fake-node").obj()],
-         pods=[spread(P().name("pod3").label("key1", "val"), "node", "key1", 3).container("image").obj(),
-               spread(P().name("pod4").label("key2", "val"), "node", "key2", 3).container("image").obj()],
-         trigger=lambda c: c.update_pod(P().name("pod1").label("key3", "val").container("image").node("fake-node")
-                                        .obj()),
-         want={"pod3"}),
-    case("Pods with PodTopologySpread should be requeued when a scheduled Pod with matching label is deleted",
-         plugins=["PodTopologySpread"],
-         nodes=[N().name("fake-node").label("node", "fake-node").capacity({CPU: "2"}).obj()],
-         initial_pods=[P().name("pod1").label("key1", "val").container("image").node("fake-node").obj(),
-                       P().name("pod2").label("key2", "val").container("image").node("fake-node").obj()],
-         pods=[spread(P().name("pod3").label("key1", "val"), "node", "key1", 2).container("image").obj(),
-               spread(P().name("pod4").label("key2", "val"), "node", "key2", 3).container("image").obj()],
-         trigger=lambda c: c.delete_pod("pod1"),
-         want={"pod3"}),
+    _spread_case("Pods with PodTopologySpread should be requeued when a Pod with matching label is scheduled",
+                 lambda c: c.create_pod(P().name("pod5").label("key1", "val").node("fake-node")
+                                        .container("image").obj())),
+    _spread_case("Pods with PodTopologySpread should be requeued when a scheduled Pod label is updated to match "
+                 "the selector",
+                 lambda c: c.update_pod(P().name("pod1").label("key3", "val").container("image")
+                                        .node("fake-node").obj())),
+    _spread_case("Pods with PodTopologySpread should be requeued when a scheduled Pod with matching label is "
+                 "deleted",
+                 lambda c: c.delete_pod("pod1"), pod3_min_domains=2),
     case("Pods with PodTopologySpread should be requeued when a Node with topology label is created",
          plugins=["PodTopologySpread"],
          nodes=[N().name("fake-node1").label("node", "fake-node").obj(),

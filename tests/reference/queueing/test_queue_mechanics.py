@@ -33,8 +33,9 @@ def _base(log, **points):
     return out
 
 
-def test_an_event_seen_in_flight_requeues_the_pod_when_it_comes_back() -> None:
-    """determineSchedulingHintForInFlightPod: a node added during the pod's Filter is replayed."""
+def _node_added_in_flight(event: ClusterEventWithHint):
+    """The scheduler after one attempt at pod p, whose Filter plugin X (registering `event`) adds node n2
+    while rejecting it."""
     log: list = []
     holder: dict = {}
 
@@ -43,30 +44,23 @@ def test_an_event_seen_in_flight_requeues_the_pod_when_it_comes_back() -> None:
             holder["s"].add_node(node("n2", allocatable=N))
         return st("Unschedulable", "no")
 
-    x = Scripted("X", log, filter=reject_and_add_node, events=[ClusterEventWithHint(NODE_ADD)])
+    x = Scripted("X", log, filter=reject_and_add_node, events=[event])
     sched = build(_base(log, filter=[x]), nodes=[node("n1", allocatable=N)])
     holder["s"] = sched
     sched.add_pod(pod("p"))
     sched.schedule_one()
+    return sched
+
+
+def test_an_event_seen_in_flight_requeues_the_pod_when_it_comes_back() -> None:
+    """determineSchedulingHintForInFlightPod: a node added during the pod's Filter is replayed."""
+    sched = _node_added_in_flight(ClusterEventWithHint(NODE_ADD))
     assert _queue(sched)["backoff"] | _queue(sched)["active"] == {"p"}
 
 
 def test_an_event_seen_in_flight_whose_hint_skips_leaves_the_pod_waiting() -> None:
-    log: list = []
-    holder: dict = {}
-
-    def reject_and_add_node(p, ni):
-        if "n2" not in holder["s"].store.nodes:
-            holder["s"].add_node(node("n2", allocatable=N))
-        return st("Unschedulable", "no")
-
     skip = ClusterEventWithHint(NODE_ADD, lambda p, old, new: (QueueingHint.QUEUE_SKIP, None))
-    x = Scripted("X", log, filter=reject_and_add_node, events=[skip])
-    sched = build(_base(log, filter=[x]), nodes=[node("n1", allocatable=N)])
-    holder["s"] = sched
-    sched.add_pod(pod("p"))
-    sched.schedule_one()
-    assert _queue(sched)["unschedulable"] == {"p"}
+    assert _queue(_node_added_in_flight(skip))["unschedulable"] == {"p"}
 
 
 def test_an_event_before_the_pod_was_popped_is_not_replayed() -> None:
