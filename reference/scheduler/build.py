@@ -26,7 +26,8 @@ def build_scheduler(config: KubeSchedulerConfiguration | str | Mapping[str, Any]
     """A scheduler with one framework per profile; `config=None` means the v1 defaults.
 
     `out_of_tree` plugins (probes, a user's own) are merged into the in-tree registry, as
-    `WithFrameworkOutOfTreeRegistry` does. `store` and `clock`: a restarted scheduler's (faults). Raises ConfigError / FrameworkError with upstream texts.
+    `WithFrameworkOutOfTreeRegistry` does. `store` and `clock`: a restarted scheduler's (faults).
+    Raises ConfigError / FrameworkError with upstream texts.
     """
     registry = in_tree_registry()
     if out_of_tree is not None:

@@ -54,7 +54,8 @@ def test_default_binder_retries_an_internal_error_four_times(times, attempts):
 
 
 def test_a_probe_binder_is_not_retried():
-    out = run([fail("bind", "internal")], workload=[pod("p", cpu="100m", probe={"Probe0": {"Bind": {"code": "Success"}}})],
+    binds = {"Probe0": {"Bind": {"code": "Success"}}}
+    out = run([fail("bind", "internal")], workload=[pod("p", cpu="100m", probe=binds)],
               cfg=config({"bind": {"enabled": [{"name": "Probe0"}], "disabled": [{"name": "DefaultBinder"}]}}))
     assert len(out.faults) == 1 and out.pods["default/p"].attempts == 2
 
