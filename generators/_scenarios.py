@@ -118,8 +118,7 @@ def scenarios(*, max_nodes: int = 4, max_pods: int = 4, probes: int = 3,
     faults for the workload pods, armed first (generators/_faults.py).
 
     Shrinks towards no fault, no timeline event, one node with ample capacity, one pod with one container and no
-    requests,
-    the default config (or, with probes, probes in multiPoint) and empty scripts.
+    requests, the default config (or, with probes, probes in multiPoint) and empty scripts.
     """
     if preemption and default_plugins is False:
         raise ValueError("scenarios(preemption=True, default_plugins=False): preemption needs DefaultPreemption "
