@@ -22,23 +22,23 @@ from ._draw import Draw, Manifest, count, elements, pick
 OPS = ("fail", "restart", "vanish")  # simplest first: a failed call changes no object
 WHENS: tuple[Any, ...] = (None, "idle", 1)  # None: `when` left out (0)
 POINT_CHOICES = {"vanish": ("reserve", "permit", "prebind", "preempt"), "restart": POINTS["restart"]}
+assert {len(points) for points in POINT_CHOICES.values()} == {4}  # one drawn index serves both ops
 
 
 def _fault(draw: Draw, pods: list[str]) -> Manifest:
-    op = pick(draw, OPS)
-    when = pick(draw, WHENS)
+    # Every field is drawn whatever the op, in one fixed layout: lowering the op (restart -> fail) leaves the
+    # later choices where they were, so the shrinker reaches the simplest fault in one step.
+    op, when = pick(draw, OPS), pick(draw, WHENS)
+    call, error, any_pod = pick(draw, CALLS), pick(draw, ERRORS), pick(draw, [None, *pods])
+    times, occurrence = count(draw, 1, 4), count(draw, 1, 2)
+    pod, point, gone = pick(draw, pods), count(draw, 0, 3), pick(draw, ("pod", "node"))
     fault: Manifest = {"op": op, **({"when": when} if when is not None else {})}
     if op == "fail":
-        fault.update(call=pick(draw, CALLS), error=pick(draw, ERRORS))
-        pod = pick(draw, [None, *pods])
-        if pod is not None:
-            fault["pod"] = pod
-        times, occurrence = count(draw, 1, 4), count(draw, 1, 2)
-        return {**fault, **({"times": times} if times > 1 else {}),
-                **({"occurrence": occurrence} if occurrence > 1 else {})}
-    fault.update(pod=pick(draw, pods), point=pick(draw, POINT_CHOICES[op]))
+        return {**fault, "call": call, "error": error, **({"pod": any_pod} if any_pod is not None else {}),
+                **({"times": times} if times > 1 else {}), **({"occurrence": occurrence} if occurrence > 1 else {})}
+    fault.update(pod=pod, point=POINT_CHOICES[op][point])
     if op == "vanish":
-        fault["object"] = "victim" if fault["point"] == "preempt" else pick(draw, ("pod", "node"))
+        fault["object"] = "victim" if fault["point"] == "preempt" else gone
     return fault
 
 
