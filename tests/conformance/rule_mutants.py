@@ -19,7 +19,9 @@ from reference.scheduler.scheduler import Scheduler
 from reference.status import SUCCESS, Code, Status
 
 from .hard_mutants import HARD_MUTANTS
-from .invariants._kit import config, node, pod, scenario
+from .invariants._kit import config, extender, node, pod, scenario
+from .invariants.test_event_rules import HAND as EVENT_WITNESSES
+from .invariants.test_event_rules import MUTANTS as EVENT_MUTANTS
 from .mutants import MUTANTS, Mutant, _each_framework
 from .unseen_mutants import UNSEEN_MUTANTS
 
@@ -438,9 +440,116 @@ WITNESSES: dict[str, Callable[[], Scenario]] = {
     "events-truncated-early": _long_reason_witness,
 }
 
+# --- witnesses for the older mutants the matrix had left pending (issue 32) -----------------------
+
+ZONE = "topology.kubernetes.io/zone"
+
+
+def _labelled(manifest: dict, **labels) -> dict:
+    return {**manifest, "metadata": {**manifest["metadata"], "labels": labels}}
+
+
+def _zoned(*zones: str) -> tuple[dict, ...]:
+    return tuple(_labelled(node(f"node-{i}"), **{"kubernetes.io/hostname": f"node-{i}", ZONE: z})
+                 for i, z in enumerate(zones))
+
+
+def _extenders(script: dict, *extenders: dict, nodes=TWO_NODES) -> Callable[[], Scenario]:
+    """One pod scripted for the suite's extender server; Probe0 at PreFilter and Reserve (no Score plugin,
+    so the extenders' scores alone choose)."""
+    points = {"preFilter": ["Probe0"], "reserve": ["Probe0"]}
+    return lambda: scenario([pod(extenders=script)], nodes=nodes, cfg=config(points, extenders=extenders))
+
+
+_PRIORITIZERS = (extender("ext-0", verbs=("prioritize",), weight=5),
+                 extender("ext-1", verbs=("prioritize",), weight=1))
+# ext-0 prefers node-0 by 5 x 10 x 1 = 50, ext-1 node-1 by 1 x 10 x 3 = 30.
+_PRIORITIES = {"ext-0": {"prioritize": {"scores": {"node-0": 1}}},
+               "ext-1": {"prioritize": {"scores": {"node-1": 3}}}}
+
+
+def _ported(name: str, *, sidecar: bool = False) -> dict:
+    port = {"containerPort": 8080, "hostPort": 8080, "protocol": "TCP"}
+    manifest = pod(name)
+    if sidecar:
+        manifest["spec"]["initContainers"] = [{"name": "side", "image": "registry.k8s.io/pause:3.10",
+                                               "restartPolicy": "Always", "ports": [port]}]
+    else:
+        manifest["spec"]["containers"][0]["ports"] = [port]
+    return manifest
+
+
+def _anti_affine(name: str, app: str, on: str) -> dict:
+    term = {"labelSelector": {"matchLabels": {"app": app}}, "topologyKey": ZONE}
+    return _labelled(_with_spec(pod(name, on=on), affinity={"podAntiAffinity": {
+        "requiredDuringSchedulingIgnoredDuringExecution": [term]}}), app=app)
+
+
+def _spread_witness() -> Scenario:
+    """node-0 (zone-a) is tainted, node-1 (zone-b) holds a web pod: a second web pod there makes skew 2."""
+    nodes = _zoned("zone-a", "zone-b")
+    tainted = _with_spec(nodes[0], taints=[{"key": "k", "effect": "NoSchedule"}])
+    return _defaults(_spread("pod-1"), nodes=(tainted, nodes[1]), bound=(_spread("running-0", on="node-1"),))()
+
+
+def _spread(name: str, on: str | None = None) -> dict:
+    return _labelled(_with_spec(pod(name, on=on), topologySpreadConstraints=[
+        {"maxSkew": 1, "topologyKey": ZONE, "whenUnsatisfiable": "DoNotSchedule",
+         "labelSelector": {"matchLabels": {"app": "web"}}}]), app="web")
+
+
+def _pdb_witness() -> Scenario:
+    """node-0 holds a web pod a PodDisruptionBudget keeps, node-1 a db pod: the preemptor must evict on node-1."""
+    import dataclasses
+    nodes = (node("node-0", cpu="1"), node("node-1", cpu="1"))
+    bound = tuple(_labelled(pod(f"running-{i}", priority=100, cpu="1", on=f"node-{i}"), app=app)
+                  for i, app in enumerate(("web", "db")))
+    pdb = {"apiVersion": "policy/v1", "kind": "PodDisruptionBudget",
+           "metadata": {"name": "pdb-0", "namespace": "default"},
+           "spec": {"selector": {"matchLabels": {"app": "web"}}, "maxUnavailable": 0},
+           "status": {"currentHealthy": 1, "desiredHealthy": 1, "disruptionsAllowed": 0, "expectedPods": 1}}
+    sc = _defaults(pod("pod-0", priority=1000, cpu="1"), nodes=nodes, bound=bound)()
+    return dataclasses.replace(sc, objects=(pdb,))
+
+
+OLDER_WITNESSES: dict[str, Callable[[], Scenario]] = {
+    # mutants.py
+    "cycle-state-reused": _probes({"Probe0": {"Reserve": [{"code": "Error"}, {}]}}),
+    "plugins-bind-before-extender": lambda: scenario(
+        [pod(probes={"Probe0": {"Bind": {"code": "Success"}}})],
+        cfg=config({"preFilter": ["Probe0"], "bind": {"enabled": [{"name": "Probe0"}],
+                                                      "disabled": [{"name": "DefaultBinder"}]}},
+                   extenders=(extender(verbs=("filter", "bind")),))),
+    "extender-filter-ignored": _extenders({"ext-0": {"filter": {"fail": {"node-0": "no"}}}}, extender(),
+                                          nodes=(node(),)),
+    "extender-filter-error-skipped": _extenders({"ext-0": {"filter": {"error": "boom"}}}, extender()),
+    "ignorable-extender-error-fails": _extenders({"ext-0": {"filter": {"status": 500}}},
+                                                 extender(ignorable=True)),
+    "prioritize-error-fails": _extenders({"ext-0": {"prioritize": {"status": 500}}},
+                                         extender(verbs=("prioritize",))),
+    "extender-weights-ignored": _extenders(_PRIORITIES, *_PRIORITIZERS),
+    "extender-scores-dropped": _extenders(_PRIORITIES, *_PRIORITIZERS),
+    "evict-on-every-candidate": _defaults(pod("preemptor", priority=10, cpu="1"),
+                                          nodes=(node("node-0", cpu="1"), node("node-1", cpu="1")),
+                                          bound=(pod("victim-0", priority=0, cpu="1", on="node-0"),
+                                                 pod("victim-1", priority=0, cpu="1", on="node-1"))),
+    # hard_mutants.py
+    "pdbs-ignored": _pdb_witness,
+    "sidecar-ports-ignored": _defaults(_ported("pod-0"), _ported("pod-1", sidecar=True)),
+    "existing-anti-affinity-ignored": _defaults(_labelled(pod("pod-1"), app="web"),
+                                                nodes=_zoned("zone-a"),
+                                                bound=(_anti_affine("running-0", "web", "node-0"),)),
+    "spread-self-not-counted": _spread_witness,
+    # tests/conformance/invariants/test_event_rules.py (their hand-made scenarios)
+    **{name: (lambda sc=sc: sc) for name, sc in EVENT_WITNESSES.items()},
+}
+WITNESSES.update(OLDER_WITNESSES)
+
 # The mutants of the other modules; their own tests search for them with the invariant each names.
 OLDER_MUTANTS: list[Mutant] = MUTANTS + HARD_MUTANTS + UNSEEN_MUTANTS
 
 ALL_HOOKS: dict[str, Callable[[Scheduler], None]] = {m.name: m.hook for m in OLDER_MUTANTS + RULE_MUTANTS}
+# The event rules' mutants, from their own test module (which searches for them itself).
+ALL_HOOKS.update({name: hook for name, (hook, _) in EVENT_MUTANTS.items()})
 
 __all__ = ["ALL_HOOKS", "OLDER_MUTANTS", "RULE_MUTANTS", "RuleMutant", "WITNESSES"]
