@@ -270,6 +270,159 @@ def _events_truncated_early(sched: Scheduler) -> None:
     store.record_event = record
 
 
+# --- new mutants for rule directions the matrix had pending (issue 32) ------------------------------
+
+def _recode(plugins, method: str, change: Callable[[Status], Status], *, pair: bool = False) -> None:
+    """Wraps each plugin's `method` so that its status goes through `change` (`pair`: it returns (x, status))."""
+    for pl in plugins:
+        original = getattr(pl, method)
+        if pair:
+            def run(*call, original=original):
+                out, s = original(*call)
+                return out, change(s)
+        else:
+            def run(*call, original=original):
+                return change(original(*call))
+        setattr(pl, method, run)
+
+
+def _recoded(code: Code, to: Code) -> Callable[[Status], Status]:
+    return lambda s: Status(to, s.reasons) if s.code is code else s
+
+
+def _prefilter_unschedulable_stops(fw: Framework) -> None:
+    """PreFilter: an Unschedulable stops the loop, as UnschedulableAndUnresolvable does."""
+    _recode(fw.pre_filter_plugins, "pre_filter",
+            _recoded(Code.UNSCHEDULABLE, Code.UNSCHEDULABLE_AND_UNRESOLVABLE), pair=True)
+
+
+def _prefilter_unresolvable_continues(fw: Framework) -> None:
+    """PreFilter: an UnschedulableAndUnresolvable goes on to the next plugin, as Unschedulable does."""
+    _recode(fw.pre_filter_plugins, "pre_filter",
+            _recoded(Code.UNSCHEDULABLE_AND_UNRESOLVABLE, Code.UNSCHEDULABLE), pair=True)
+
+
+def _postfilter_continues_after_success(fw: Framework) -> None:
+    """PostFilter: the plugins after the one that stopped the loop (Success, UnschedulableAndUnresolvable) run
+    too; the stopping plugin's answer still stands."""
+    original = fw.run_post_filter_plugins
+
+    def run(state, pod, statuses):
+        kept, seen = fw.post_filter_plugins, []
+
+        class Counted:
+            def __init__(self, pl):
+                self.name, self._pl = pl.name, pl
+
+            def post_filter(self, *call):
+                seen.append(self.name)
+                return self._pl.post_filter(*call)
+        fw.post_filter_plugins = [Counted(pl) for pl in kept]
+        try:
+            out = original(state, pod, statuses)
+        finally:
+            fw.post_filter_plugins = kept
+        for pl in kept[len(seen):]:
+            pl.post_filter(state, pod, statuses)
+        return out
+    fw.run_post_filter_plugins = run
+
+
+def _prescore_skip_is_error(fw: Framework) -> None:
+    """PreScore: a Skip fails the cycle as an Error, like any other non-Success."""
+    _recode(fw.pre_score_plugins, "pre_score", _recoded(Code.SKIP, Code.ERROR))
+
+
+def _cycle_state_cleared_after_prefilter(fw: Framework) -> None:
+    """The CycleState is emptied between PreFilter and Filter: what PreFilter wrote is lost within the attempt."""
+    def clear(out, state, pod):
+        kept = {k: v for k, v in state._data.items() if not k.startswith("PreFilter")}
+        state._data.clear()
+        state._data.update(kept)
+        return out
+    _override(fw, "run_pre_filter_plugins", clear)
+
+
+def _ungated_pods_held(sched: Scheduler) -> None:
+    """PreEnqueue holds every pod without scheduling gates as if it were gated by SchedulingGates."""
+    original = sched.queue._pre_enqueue
+    sched.queue._pre_enqueue = lambda pod: (False, "SchedulingGates") if not pod.scheduling_gates \
+        else original(pod)
+
+
+def _preenqueue_success_gates(sched: Scheduler) -> None:
+    """PreEnqueue: a probe's Success gates the pod too."""
+    def pre_enqueue(pod):
+        fw = sched.frameworks.get(pod.scheduler_name)
+        for pl in fw.pre_enqueue_plugins if fw is not None else ():
+            pl.pre_enqueue(pod)
+            if pl.name.startswith("Probe"):
+                return False, pl.name
+        return True, ""
+    sched.queue._pre_enqueue = pre_enqueue
+
+
+def _preenqueue_only_unresolvable_gates(sched: Scheduler) -> None:
+    """PreEnqueue: only UnschedulableAndUnresolvable gates; other non-Success codes let the pod in."""
+    def pre_enqueue(pod):
+        fw = sched.frameworks.get(pod.scheduler_name)
+        for pl in fw.pre_enqueue_plugins if fw is not None else ():
+            if pl.pre_enqueue(pod).code is Code.UNSCHEDULABLE_AND_UNRESOLVABLE:
+                return False, pl.name
+        return True, ""
+    sched.queue._pre_enqueue = pre_enqueue
+
+
+def _filters_after_prefilter_rejection(sched: Scheduler) -> None:
+    """After a PreFilter rejection the Filter plugins still run on every node (the pod stays rejected)."""
+    rejected: set[int] = set()  # the CycleStates whose PreFilter rejected the pod
+    for fw in sched.frameworks.values():
+        def note(out, state, pod):
+            if out[1].is_rejected():
+                rejected.add(id(state))
+            return out
+        _override(fw, "run_pre_filter_plugins", note)
+    algo = sched.algorithm
+    original = algo.find_nodes_that_fit_pod
+
+    def find(fw, state, pod, snapshot):
+        feasible, diagnosis = original(fw, state, pod, snapshot)
+        if id(state) in rejected:
+            rejected.discard(id(state))
+            for info in snapshot.node_info_list:
+                fw.run_filter_plugins(state, pod, info)
+        return feasible, diagnosis
+    algo.find_nodes_that_fit_pod = find
+
+
+def _filter_plugins_also_score(fw: Framework) -> None:
+    """A probe configured at Filter is also called at Score, where its profile did not enable it."""
+    for pl in fw.filter_plugins:
+        if pl.name.startswith("Probe") and pl not in fw.score_plugins:
+            fw.score_plugins = [*fw.score_plugins, pl]
+            fw.score_weights.setdefault(pl.name, 1)
+
+
+def _last_reserve_plugin_dropped(fw: Framework) -> None:
+    """The last configured Reserve plugin is left out of the Reserve loop."""
+    fw.reserve_plugins = fw.reserve_plugins[:-1]
+
+
+NEW_RULE_MUTANTS: list[RuleMutant] = [
+    RuleMutant("prefilter-unschedulable-stops", _each_framework(_prefilter_unschedulable_stops)),
+    RuleMutant("prefilter-unresolvable-continues", _each_framework(_prefilter_unresolvable_continues)),
+    RuleMutant("postfilter-continues-after-success", _each_framework(_postfilter_continues_after_success)),
+    RuleMutant("prescore-skip-is-error", _each_framework(_prescore_skip_is_error)),
+    RuleMutant("cycle-state-cleared-after-prefilter", _each_framework(_cycle_state_cleared_after_prefilter)),
+    RuleMutant("ungated-pods-held", _ungated_pods_held),
+    RuleMutant("preenqueue-success-gates", _preenqueue_success_gates),
+    RuleMutant("preenqueue-only-unresolvable-gates", _preenqueue_only_unresolvable_gates),
+    RuleMutant("filters-after-prefilter-rejection", _filters_after_prefilter_rejection),
+    RuleMutant("filter-plugins-also-score", _each_framework(_filter_plugins_also_score)),
+    RuleMutant("last-reserve-plugin-dropped", _each_framework(_last_reserve_plugin_dropped)),
+]
+
+
 RULE_MUTANTS: list[RuleMutant] = [
     RuleMutant("filter-stops-after-first-success", _each_framework(_filter_stops_after_first_success)),
     RuleMutant("prefilter-success-skips-filter", _each_framework(_prefilter_success_skips_filter)),
@@ -540,16 +693,41 @@ OLDER_WITNESSES: dict[str, Callable[[], Scenario]] = {
                                                 nodes=_zoned("zone-a"),
                                                 bound=(_anti_affine("running-0", "web", "node-0"),)),
     "spread-self-not-counted": _spread_witness,
+    # pod-0 needs a web pod on its node, which comes next in the queue: only a wake-up lets pod-0 in
+    "lost-wakeups": _defaults(_with_spec(pod("pod-0"), affinity={"podAffinity": {
+        "requiredDuringSchedulingIgnoredDuringExecution": [{"labelSelector": {"matchLabels": {"app": "web"}},
+                                                            "topologyKey": "kubernetes.io/hostname"}]}}),
+                              _labelled(pod("pod-1"), app="web")),
     # tests/conformance/invariants/test_event_rules.py (their hand-made scenarios)
     **{name: (lambda sc=sc: sc) for name, sc in EVENT_WITNESSES.items()},
 }
 WITNESSES.update(OLDER_WITNESSES)
 
+NEW_WITNESSES: dict[str, Callable[[], Scenario]] = {
+    "prefilter-unschedulable-stops": _probes({"Probe0": {"PreFilter": {"code": "Unschedulable"}}}, PROBES_0_1),
+    "prefilter-unresolvable-continues": _probes({"Probe0": {"PreFilter": {"code": "UnschedulableAndUnresolvable"}}},
+                                                PROBES_0_1),
+    "postfilter-continues-after-success": _probes({"Probe0": {"Filter": {"code": "Unschedulable"},
+                                                              "PostFilter": {"code": "Success"}}}, PROBES_0_1),
+    "prescore-skip-is-error": _probes({"Probe0": {"PreScore": {"code": "Skip"}}}, nodes=TWO_NODES),
+    "cycle-state-cleared-after-prefilter": _defaults(pod(cpu="1")),
+    "ungated-pods-held": _defaults(pod()),
+    "preenqueue-success-gates": _probes({}),
+    "preenqueue-only-unresolvable-gates": _probes({"Probe0": {"PreEnqueue": {"code": "Unschedulable"}}}),
+    "filters-after-prefilter-rejection": _probes({"Probe0": {"PreFilter": {"code": "Unschedulable"}}}),
+    "filter-plugins-also-score": lambda: scenario([pod()], nodes=TWO_NODES, cfg=config({"filter": ["Probe0"]})),
+    "last-reserve-plugin-dropped": _probes({}, PROBES_0_1),
+}
+WITNESSES.update(NEW_WITNESSES)
+
 # The mutants of the other modules; their own tests search for them with the invariant each names.
 OLDER_MUTANTS: list[Mutant] = MUTANTS + HARD_MUTANTS + UNSEEN_MUTANTS
 
-ALL_HOOKS: dict[str, Callable[[Scheduler], None]] = {m.name: m.hook for m in OLDER_MUTANTS + RULE_MUTANTS}
+ALL_HOOKS: dict[str, Callable[[Scheduler], None]] = {m.name: m.hook for m in OLDER_MUTANTS + RULE_MUTANTS
+                                                     + NEW_RULE_MUTANTS}
 # The event rules' mutants, from their own test module (which searches for them itself).
 ALL_HOOKS.update({name: hook for name, (hook, _) in EVENT_MUTANTS.items()})
+
+RULE_MUTANTS += NEW_RULE_MUTANTS
 
 __all__ = ["ALL_HOOKS", "OLDER_MUTANTS", "RULE_MUTANTS", "RuleMutant", "WITNESSES"]
