@@ -408,6 +408,167 @@ def _last_reserve_plugin_dropped(fw: Framework) -> None:
     fw.reserve_plugins = fw.reserve_plugins[:-1]
 
 
+def _node_update_drops_node(sched: Scheduler) -> None:
+    """A node's update removes it from the scheduler's cache, as a deletion would."""
+    original = sched.update_node
+
+    def update(node):
+        original(node)
+        sched.store.nodes.pop(node.name, None)
+    sched.update_node = update
+
+
+def _one_gate_removed_ungates(sched: Scheduler) -> None:
+    """A pending pod's update that removes one of its scheduling gates removes them all."""
+    from dataclasses import replace as replaced
+    original = sched.update_pod
+
+    def update(pod):
+        old = sched.store.pods.get(pod.effective_uid)
+        if old is not None and pod.scheduling_gates and len(pod.scheduling_gates) < len(old.scheduling_gates):
+            pod = replaced(pod, scheduling_gates=())
+        original(pod)
+    sched.update_pod = update
+
+
+def _no_postfilter_after_prefilter_rejection(sched: Scheduler) -> None:
+    """A PreFilter rejection also keeps PostFilter from running."""
+    rejected: set[int] = set()
+    for fw in sched.frameworks.values():
+        def note(out, state, pod):
+            if out[1].is_rejected():
+                rejected.add(id(state))
+            return out
+        _override(fw, "run_pre_filter_plugins", note)
+        original = fw.run_post_filter_plugins
+
+        def post_filter(state, pod, statuses, original=original):
+            if id(state) in rejected:
+                rejected.discard(id(state))
+                return None, Status.new(Code.UNSCHEDULABLE)
+            return original(state, pod, statuses)
+        fw.run_post_filter_plugins = post_filter
+
+
+def _last_feasible_node_dropped(sched: Scheduler) -> None:
+    """Of two or more feasible nodes, the last one found is dropped as if a Filter had rejected it."""
+    algo = sched.algorithm
+    original = algo.find_nodes_that_fit_pod
+
+    def find(fw, state, pod, snapshot):
+        feasible, diagnosis = original(fw, state, pod, snapshot)
+        return (feasible[:-1] if len(feasible) > 1 else feasible), diagnosis
+    algo.find_nodes_that_fit_pod = find
+
+
+def _infeasible_nodes_scored(fw: Framework) -> None:
+    """Score plugins are also called on the nodes the Filter plugins rejected (their scores are dropped)."""
+    original = fw.run_score_plugins
+
+    def run(state, pod, nodes):
+        names = {n.name for n in nodes}
+        for info in fw.snapshot().node_info_list:
+            if info.name not in names:
+                for pl in fw.score_plugins:
+                    if pl.name not in state.skip_score_plugins:
+                        pl.score(state, pod, info)
+        return original(state, pod, nodes)
+    fw.run_score_plugins = run
+
+
+def _last_node_not_scored(fw: Framework) -> None:
+    """Score plugins leave the last feasible node out: it gets 0 without a call."""
+    original = fw.run_score_plugins
+
+    def run(state, pod, nodes):
+        last = nodes[-1].name if len(nodes) > 1 else None
+        kept = {pl.name: pl.score for pl in fw.score_plugins}
+        for pl in fw.score_plugins:
+            pl.score = lambda st, p, info, score=pl.score: (0, SUCCESS) if info.name == last else score(st, p, info)
+        try:
+            return original(state, pod, nodes)
+        finally:
+            for pl in fw.score_plugins:
+                pl.score = kept[pl.name]
+    fw.run_score_plugins = run
+
+
+def _weights_squared(fw: Framework) -> None:
+    """Score weights are applied twice (a weight w counts w x w)."""
+    for name, weight in list(fw.score_weights.items()):
+        fw.score_weights[name] = weight * weight
+
+
+def _zero_weight_counted_two(fw: Framework) -> None:
+    """A Score weight of 0 counts as 2 instead of 1; on its witness Probe0 alone has weight 0 (as for
+    zero-weight-kept-zero, the built framework no longer knows the configured weights)."""
+    if "Probe0" in fw.score_weights:
+        fw.score_weights["Probe0"] = 2
+
+
+def _permit_wait_rejects(fw: Framework) -> None:
+    """Permit: a Wait is taken as a rejection (the pod is rejected instead of waiting)."""
+    def change(out, state, pod, node_name):
+        waits, s = out
+        return ({}, Status(Code.UNSCHEDULABLE, s.reasons)) if s.is_wait() else out
+    _override(fw, "run_permit_plugins", change)
+
+
+def _permit_continues_after_rejection(fw: Framework) -> None:
+    """Permit: the plugins after a rejecting one still run (the rejection still stands)."""
+    original = fw.run_permit_plugins
+
+    def run(state, pod, node_name):
+        waits, s = original(state, pod, node_name)
+        if s.is_rejected():
+            names = [pl.name for pl in fw.permit_plugins]
+            for pl in fw.permit_plugins[names.index(s.plugin) + 1:] if s.plugin in names else ():
+                pl.permit(state, pod, node_name)
+        return waits, s
+    fw.run_permit_plugins = run
+
+
+def _preflight_success_drops_prebind(fw: Framework) -> None:
+    """A PreBindPreFlight Success removes the plugin's PreBind too, as a Skip does."""
+    def drop(status, state, pod, node_name):
+        state.skip_pre_bind_plugins = {pl.name for pl in fw.pre_bind_plugins}
+        return status
+    _override(fw, "run_pre_bind_pre_flights", drop)
+
+
+def _preflight_error_skips(fw: Framework) -> None:
+    """A PreBindPreFlight Error is taken as a Skip: binding goes on without the plugin's PreBind."""
+    _recode(fw.pre_bind_plugins, "pre_bind_pre_flight", _recoded(Code.ERROR, Code.SKIP))
+
+
+def _preflight_skip_fails(fw: Framework) -> None:
+    """A PreBindPreFlight Skip fails binding as an Error."""
+    _recode(fw.pre_bind_plugins, "pre_bind_pre_flight", _recoded(Code.SKIP, Code.ERROR))
+
+
+def _prebind_stops_at_success(fw: Framework) -> None:
+    """PreBind: the loop stops after the first plugin, even when it succeeds."""
+    _first_plugin_only(fw, "run_pre_bind_plugins", "pre_bind_plugins")
+
+
+NEW_RULE_MUTANTS_2: list[RuleMutant] = [
+    RuleMutant("node-update-drops-node", _node_update_drops_node),
+    RuleMutant("one-gate-removed-ungates", _one_gate_removed_ungates),
+    RuleMutant("no-postfilter-after-prefilter-rejection", _no_postfilter_after_prefilter_rejection),
+    RuleMutant("last-feasible-node-dropped", _last_feasible_node_dropped),
+    RuleMutant("infeasible-nodes-scored", _each_framework(_infeasible_nodes_scored)),
+    RuleMutant("last-node-not-scored", _each_framework(_last_node_not_scored)),
+    RuleMutant("weights-squared", _each_framework(_weights_squared)),
+    RuleMutant("zero-weight-counted-two", _each_framework(_zero_weight_counted_two)),
+    RuleMutant("permit-wait-rejects", _each_framework(_permit_wait_rejects)),
+    RuleMutant("permit-continues-after-rejection", _each_framework(_permit_continues_after_rejection)),
+    RuleMutant("preflight-success-drops-prebind", _each_framework(_preflight_success_drops_prebind)),
+    RuleMutant("preflight-error-skips", _each_framework(_preflight_error_skips)),
+    RuleMutant("preflight-skip-fails", _each_framework(_preflight_skip_fails)),
+    RuleMutant("prebind-stops-at-success", _each_framework(_prebind_stops_at_success)),
+]
+
+
 NEW_RULE_MUTANTS: list[RuleMutant] = [
     RuleMutant("prefilter-unschedulable-stops", _each_framework(_prefilter_unschedulable_stops)),
     RuleMutant("prefilter-unresolvable-continues", _each_framework(_prefilter_unresolvable_continues)),
@@ -720,14 +881,62 @@ NEW_WITNESSES: dict[str, Callable[[], Scenario]] = {
 }
 WITNESSES.update(NEW_WITNESSES)
 
+
+def _weights_2_1_witness(w0: int) -> Callable[[], Scenario]:
+    """Probe0 (weight w0) prefers node-0 by 30; Probe1 (weight 1) prefers node-1 by 40 (w0 = 0, counted 1)
+    or 80 (w0 = 2)."""
+    def build() -> Scenario:
+        cfg = config(multi_point=())
+        cfg["profiles"][0]["plugins"]["multiPoint"]["enabled"] += [{"name": "Probe0", "weight": w0},
+                                                                   {"name": "Probe1", "weight": 1}]
+        script = {"Probe0": {"Score": {"byNode": {"node-0": {"score": 30}}}},
+                  "Probe1": {"Score": {"byNode": {"node-1": {"score": 40 if w0 == 0 else 80}}}}}
+        return scenario([pod(probes=script)], nodes=TWO_NODES, cfg=cfg)
+    return build
+
+
+def _timeline(*events: dict, gates=("example.com/a",)) -> Callable[[], Scenario]:
+    """One node n1 and a gated pod p (test_event_rules.py's builders), with these timeline events."""
+    from .invariants.test_event_rules import scenario as timeline_scenario
+    from .test_timeline_reference import pod as timeline_pod
+    return lambda: timeline_scenario(list(events), workload=[timeline_pod(
+        "p", schedulingGates=[{"name": g} for g in gates])])
+
+
+_UNGATE = {"op": "update", "kind": "Pod", "name": "p", "patch": {"spec": {"schedulingGates": None}}}
+_WAIT_THEN_ALLOW = {"Permit": {"code": "Wait", "timeout": "2s", "then": {"signal": "allow", "after": "500ms"}}}
+
+NEW_WITNESSES_2: dict[str, Callable[[], Scenario]] = {
+    "node-update-drops-node": _timeline(
+        {"when": 1, "op": "update", "kind": "Node", "name": "n1", "patch": {"metadata": {"labels": {"a": "b"}}}},
+        {"when": 2, **_UNGATE}),
+    "one-gate-removed-ungates": _timeline(
+        {"when": 1, "op": "update", "kind": "Pod", "name": "p",
+         "patch": {"spec": {"schedulingGates": [{"name": "example.com/b"}]}}},
+        gates=("example.com/a", "example.com/b")),
+    "no-postfilter-after-prefilter-rejection": _probes({"Probe0": {"PreFilter": {"code": "Unschedulable"}}}),
+    "last-feasible-node-dropped": _probes({"Probe0": _PREFER_NODE_1}, nodes=TWO_NODES),
+    "infeasible-nodes-scored": _probes({"Probe0": _REJECT_NODE_1}, nodes=(*TWO_NODES, node("node-2"))),
+    "last-node-not-scored": _probes({"Probe0": _PREFER_NODE_1}, nodes=TWO_NODES),
+    "weights-squared": _weights_2_1_witness(2),
+    "zero-weight-counted-two": _weights_2_1_witness(0),
+    "permit-wait-rejects": _probes({"Probe0": _WAIT_THEN_ALLOW}),
+    "permit-continues-after-rejection": _probes({"Probe0": {"Permit": {"code": "Unschedulable"}}}, PROBES_0_1),
+    "preflight-success-drops-prebind": _probes({}),
+    "preflight-error-skips": _probes({"Probe0": {"PreBindPreFlight": {"code": "Error"}}}),
+    "preflight-skip-fails": _probes({"Probe0": {"PreBindPreFlight": {"code": "Skip"}}}),
+    "prebind-stops-at-success": _probes({}, PROBES_0_1),
+}
+WITNESSES.update(NEW_WITNESSES_2)
+
 # The mutants of the other modules; their own tests search for them with the invariant each names.
 OLDER_MUTANTS: list[Mutant] = MUTANTS + HARD_MUTANTS + UNSEEN_MUTANTS
 
 ALL_HOOKS: dict[str, Callable[[Scheduler], None]] = {m.name: m.hook for m in OLDER_MUTANTS + RULE_MUTANTS
-                                                     + NEW_RULE_MUTANTS}
+                                                     + NEW_RULE_MUTANTS + NEW_RULE_MUTANTS_2}
 # The event rules' mutants, from their own test module (which searches for them itself).
 ALL_HOOKS.update({name: hook for name, (hook, _) in EVENT_MUTANTS.items()})
 
-RULE_MUTANTS += NEW_RULE_MUTANTS
+RULE_MUTANTS += NEW_RULE_MUTANTS + NEW_RULE_MUTANTS_2
 
 __all__ = ["ALL_HOOKS", "OLDER_MUTANTS", "RULE_MUTANTS", "RuleMutant", "WITNESSES"]
