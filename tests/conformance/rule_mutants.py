@@ -14,6 +14,9 @@ from dataclasses import dataclass
 from typing import Callable
 
 from reference.framework.runtime import Framework
+from reference.plugins import node_affinity, node_ports, node_unschedulable, taint_toleration
+from reference.plugins.inter_pod_affinity import filtering as ipa_filtering
+from reference.plugins.pod_topology_spread import filtering as spread_filtering
 from reference.scenario import Scenario
 from reference.scheduler.scheduler import Scheduler
 from reference.status import SUCCESS, Code, Status
@@ -569,6 +572,133 @@ NEW_RULE_MUTANTS_2: list[RuleMutant] = [
 ]
 
 
+def _reserve_skip_succeeds(fw: Framework) -> None:
+    """Reserve: a Skip (no legal Reserve code) passes as a Success instead of becoming an Error."""
+    _recode(fw.reserve_plugins, "reserve", _recoded(Code.SKIP, Code.SUCCESS))
+
+
+def _filter_unresolvable_is_error(fw: Framework) -> None:
+    """Filter: an UnschedulableAndUnresolvable (legal at Filter) is taken as an Error."""
+    _recode(fw.filter_plugins, "filter", _recoded(Code.UNSCHEDULABLE_AND_UNRESOLVABLE, Code.ERROR))
+
+
+class _FirstProfileForAll(dict):
+    """The frameworks by profile name, answering every unknown name with the first profile."""
+    def get(self, name, default=None):
+        return super().get(name, next(iter(self.values())))
+
+    def __contains__(self, name) -> bool:
+        return True
+
+
+class _FirstProfileOnly(dict):
+    """The frameworks by profile name, knowing only the first profile."""
+    def get(self, name, default=None):
+        return super().get(name, default) if name == next(iter(self)) else default
+
+    def __contains__(self, name) -> bool:
+        return name == next(iter(self))
+
+
+def _unknown_scheduler_name_scheduled(sched: Scheduler) -> None:
+    """A pod naming no profile is scheduled by the first profile instead of being left alone."""
+    sched.frameworks = _FirstProfileForAll(sched.frameworks)
+
+
+def _second_profile_dropped(sched: Scheduler) -> None:
+    """Pods naming any profile but the first are left alone, as if they named none."""
+    sched.frameworks = _FirstProfileOnly(sched.frameworks)
+
+
+def _permit_skipped(fw: Framework) -> None:
+    """Permit does not run: the cycle ends after Reserve as if Permit had allowed the pod."""
+    fw.run_permit_plugins = lambda state, pod, node_name: ({}, SUCCESS)
+
+
+def _bind_not_written(sched: Scheduler) -> None:
+    """A Bind plugin's Success never reaches the API server: the binding is not stored."""
+    sched.store.bind = lambda pod, node_name: None
+
+
+def _failed_bind_still_written(fw: Framework) -> None:
+    """A failing Bind plugin's binding is written all the same."""
+    original = fw.run_bind_plugins
+
+    def run(state, pod, node_name):
+        status = original(state, pod, node_name)
+        if not status.is_success() and not status.is_skip():
+            fw.client.bind(pod, node_name)
+        return status
+    fw.run_bind_plugins = run
+
+
+def _plugins_bind_after_extender(sched: Scheduler) -> None:
+    """After the binder extender binds, the Bind plugins are asked too."""
+    original = sched._bind
+
+    def bind(fw, state, pod, host):
+        status = original(fw, state, pod, host)
+        if status.is_success() and any(e.is_binder() and e.is_interested(pod) for e in sched.extenders):
+            fw.run_bind_plugins(state, pod, host)
+        return status
+    sched._bind = bind
+
+
+def _postfilter_message_dropped(fw: Framework) -> None:
+    """PostFilter's reasons are left out of the FitError message."""
+    def drop(out, state, pod, statuses):
+        result, s = out
+        return (result, Status(s.code, ()).with_plugin(s.plugin)) if s.reasons else out
+    _override(fw, "run_post_filter_plugins", drop)
+
+
+def _rejects_when(plugin: str, reason: str, bad: Callable) -> Callable[[Scheduler], None]:
+    """The Filter plugin `plugin` also rejects the nodes where `bad(pod, node_info)` holds, with its own reason."""
+    def patch(fw: Framework) -> None:
+        for pl in fw.filter_plugins:
+            if pl.name == plugin:
+                def run(state, pod, node_info, original=pl.filter):
+                    if bad(pod, node_info):
+                        return Status.new(Code.UNSCHEDULABLE, reason)
+                    return original(state, pod, node_info)
+                pl.filter = run
+    return _each_framework(patch)
+
+
+def _host_ports(pod) -> set[int]:
+    return {p.host_port for c in (*pod.containers, *pod.init_containers) for p in c.ports if p.host_port}
+
+
+NEW_RULE_MUTANTS_3: list[RuleMutant] = [
+    RuleMutant("reserve-skip-succeeds", _each_framework(_reserve_skip_succeeds)),
+    RuleMutant("filter-unresolvable-is-error", _each_framework(_filter_unresolvable_is_error)),
+    RuleMutant("unknown-scheduler-name-scheduled", _unknown_scheduler_name_scheduled),
+    RuleMutant("second-profile-dropped", _second_profile_dropped),
+    RuleMutant("permit-skipped", _each_framework(_permit_skipped)),
+    RuleMutant("bind-not-written", _bind_not_written),
+    RuleMutant("failed-bind-still-written", _each_framework(_failed_bind_still_written)),
+    RuleMutant("plugins-bind-after-extender", _plugins_bind_after_extender),
+    RuleMutant("postfilter-message-dropped", _each_framework(_postfilter_message_dropped)),
+    RuleMutant("tolerated-taints-reject", _rejects_when(
+        "TaintToleration", taint_toleration.ERR_REASON_UNTOLERATED,
+        lambda pod, info: any(t.effect == "NoSchedule" for t in info.node.taints))),
+    RuleMutant("matching-selector-rejects", _rejects_when(
+        "NodeAffinity", node_affinity.ERR_REASON_POD, lambda pod, info: bool(pod.node_selector))),
+    RuleMutant("unschedulable-toleration-ignored", _rejects_when(
+        "NodeUnschedulable", node_unschedulable.ERR_REASON_UNSCHEDULABLE,
+        lambda pod, info: info.node.unschedulable)),
+    RuleMutant("any-host-ports-conflict", _rejects_when(
+        "NodePorts", node_ports.ERR_REASON,
+        lambda pod, info: bool(_host_ports(pod)) and any(_host_ports(pi.pod) for pi in info.pods))),
+    RuleMutant("anti-affinity-against-any-pod", _rejects_when(
+        "InterPodAffinity", ipa_filtering.ERR_REASON_ANTI_AFFINITY_RULES_NOT_MATCH,
+        lambda pod, info: bool(pod.affinity and pod.affinity.pod_anti_affinity) and bool(info.pods))),
+    RuleMutant("spread-against-any-pod", _rejects_when(
+        "PodTopologySpread", spread_filtering.ERR_REASON_CONSTRAINTS_NOT_MATCH,
+        lambda pod, info: bool(pod.topology_spread_constraints) and bool(info.pods))),
+]
+
+
 NEW_RULE_MUTANTS: list[RuleMutant] = [
     RuleMutant("prefilter-unschedulable-stops", _each_framework(_prefilter_unschedulable_stops)),
     RuleMutant("prefilter-unresolvable-continues", _each_framework(_prefilter_unresolvable_continues)),
@@ -793,7 +923,7 @@ def _ported(name: str, *, sidecar: bool = False) -> dict:
     return manifest
 
 
-def _anti_affine(name: str, app: str, on: str) -> dict:
+def _anti_affine(name: str, app: str, on: str | None) -> dict:
     term = {"labelSelector": {"matchLabels": {"app": app}}, "topologyKey": ZONE}
     return _labelled(_with_spec(pod(name, on=on), affinity={"podAntiAffinity": {
         "requiredDuringSchedulingIgnoredDuringExecution": [term]}}), app=app)
@@ -929,14 +1059,66 @@ NEW_WITNESSES_2: dict[str, Callable[[], Scenario]] = {
 }
 WITNESSES.update(NEW_WITNESSES_2)
 
+
+def _two_profiles(scheduler_name: str) -> Callable[[], Scenario]:
+    """Profiles default-scheduler and other-scheduler (Probe0 each); one pod naming `scheduler_name`."""
+    def build() -> Scenario:
+        cfg = config(multi_point=("Probe0",))
+        cfg["profiles"].append({**cfg["profiles"][0], "schedulerName": "other-scheduler"})
+        return scenario([_with_spec(pod(), schedulerName=scheduler_name)], cfg=cfg)
+    return build
+
+
+def _ported_on(name: str, port: int) -> dict:
+    manifest = pod(name)
+    manifest["spec"]["containers"][0]["ports"] = [{"containerPort": port, "hostPort": port, "protocol": "TCP"}]
+    return manifest
+
+
+_BINDER_EXTENDER = config({"preFilter": ["Probe0"], "bind": {"enabled": [{"name": "Probe0"}],
+                                                          "disabled": [{"name": "DefaultBinder"}]}},
+                          extenders=(extender(verbs=("filter", "bind")),))
+_TOLERATES_K = {"tolerations": [{"key": "k", "operator": "Exists", "effect": "NoSchedule"}]}
+_TOLERATES_UNSCHEDULABLE = {"tolerations": [{"key": "node.kubernetes.io/unschedulable", "operator": "Exists",
+                                             "effect": "NoSchedule"}]}
+
+NEW_WITNESSES_3: dict[str, Callable[[], Scenario]] = {
+    "reserve-skip-succeeds": _probes({"Probe0": {"Reserve": {"code": "Skip"}}}),
+    "filter-unresolvable-is-error": _probes({"Probe0": {"Filter": {"byNode": {
+        "node-1": {"code": "UnschedulableAndUnresolvable"}}}}}, nodes=TWO_NODES),
+    "unknown-scheduler-name-scheduled": lambda: scenario([_with_spec(pod(), schedulerName="no-such-scheduler")],
+                                                         cfg=config(multi_point=("Probe0",))),
+    "second-profile-dropped": _two_profiles("other-scheduler"),
+    "permit-skipped": _probes({"Probe0": {"Permit": {"code": "Unschedulable"}}}),
+    "bind-not-written": _probes({}),
+    "failed-bind-still-written": _probes({"Probe0": {"Bind": {"code": "Error"}}}, binder=False),
+    "plugins-bind-after-extender": lambda: scenario([pod(probes={"Probe0": {"Bind": {"code": "Success"}}})],
+                                                    cfg=_BINDER_EXTENDER),
+    "postfilter-message-dropped": WITNESSES["postfilter-message-with-period"],
+    "tolerated-taints-reject": _defaults(_with_spec(pod(), **_TOLERATES_K), nodes=(
+        _with_spec(node(), taints=[{"key": "k", "effect": "NoSchedule"}]),)),
+    "matching-selector-rejects": _defaults(_with_spec(pod(), nodeSelector={"zone": "a"}),
+                                           nodes=(_labelled(node(), **{"kubernetes.io/hostname": "node-0",
+                                                                       "zone": "a"}),)),
+    "unschedulable-toleration-ignored": _defaults(_with_spec(pod(), **_TOLERATES_UNSCHEDULABLE),
+                                                  nodes=(_with_spec(node(), unschedulable=True),)),
+    "any-host-ports-conflict": _defaults(_ported_on("pod-0", 8080), _ported_on("pod-1", 9090)),
+    "anti-affinity-against-any-pod": _defaults(_anti_affine("pod-0", "web", None), nodes=_zoned("zone-a"),
+                                               bound=(_labelled(pod("running-0", on="node-0"), app="db"),)),
+    "spread-against-any-pod": _defaults(_spread("pod-0"), nodes=_zoned("zone-a", "zone-b"),
+                                        bound=(_labelled(pod("running-0", on="node-0"), app="db"),
+                                               _labelled(pod("running-1", on="node-1"), app="db"))),
+}
+WITNESSES.update(NEW_WITNESSES_3)
+
 # The mutants of the other modules; their own tests search for them with the invariant each names.
 OLDER_MUTANTS: list[Mutant] = MUTANTS + HARD_MUTANTS + UNSEEN_MUTANTS
 
 ALL_HOOKS: dict[str, Callable[[Scheduler], None]] = {m.name: m.hook for m in OLDER_MUTANTS + RULE_MUTANTS
-                                                     + NEW_RULE_MUTANTS + NEW_RULE_MUTANTS_2}
+                                                     + NEW_RULE_MUTANTS + NEW_RULE_MUTANTS_2 + NEW_RULE_MUTANTS_3}
 # The event rules' mutants, from their own test module (which searches for them itself).
 ALL_HOOKS.update({name: hook for name, (hook, _) in EVENT_MUTANTS.items()})
 
-RULE_MUTANTS += NEW_RULE_MUTANTS + NEW_RULE_MUTANTS_2
+RULE_MUTANTS += NEW_RULE_MUTANTS + NEW_RULE_MUTANTS_2 + NEW_RULE_MUTANTS_3
 
 __all__ = ["ALL_HOOKS", "OLDER_MUTANTS", "RULE_MUTANTS", "RuleMutant", "WITNESSES"]
