@@ -313,6 +313,20 @@ PROOFS: tuple[Proof, ...] = (
        "required anti-affinity rejects a node holding any pod", "schedulable-pods-bound"),
     _p("topology-spread", MUCH, "spread-against-any-pod",
        "a spread constraint rejects a node holding any pod", "schedulable-pods-bound"),
+    _p("prefilter-result-intersection", MUCH, "prefilter-result-drops-last",
+       "Filter runs on the PreFilterResult but its last node", "every-node-evaluated"),
+    _p("add-remove-pod-skip", LITTLE, "extensions-of-skipped-plugins",
+       "AddPod is called on a plugin that skipped PreFilter", "prefilter-skip-pairing"),
+    _p("add-remove-pod-error", LITTLE, "extension-errors-ignored", "an AddPod Error is ignored",
+       "failure-ends-attempt"),
+    _p("add-remove-pod-error", MUCH, "extension-success-fails", "an AddPod Success fails the cycle",
+       "condition-classification"),
+    _p("assume-before-reserve", LITTLE, "assumed-pods-not-counted",
+       "a pod waiting at Permit does not count against its node", "capacity-respected"),
+    _p("event-truncation", LITTLE, "events-never-truncated", "FailedScheduling messages are never truncated",
+       "failed-scheduling-event-message", no_search="generated messages stay below 1024 characters"),
+    _p("score-error", MUCH, "zero-score-is-error", "a (legal) Score of 0 fails the cycle",
+       "score-range-enforced"),
     # the event rules' mutants (tests/conformance/invariants/test_event_rules.py), on its hand-made scenarios
     _p("event-requeues", LITTLE, "never-requeues-on-pod-delete",
        "a pod deletion wakes no pending pod", "event-wakes-pending-pod", no_search=_EVENT_SEARCH),
@@ -361,15 +375,20 @@ PENDING: Mapping[str, Mapping[str, str]] = {
     "preenqueue-gating-plugin-first": _nc(MUCH, LITTLE),
     "gates-removed-requeues": _nc(MUCH, LITTLE),
     "one-queue-sort": {MUCH: "", LITTLE: ""},
-    "prefilter-result-intersection": {MUCH: ""},
     "prefilter-rejection-no-filter": {
         MUCH: "mutant no-postfilter-after-prefilter-rejection (rule_mutants.py) misbehaves on its witness (no "
               "PostFilter call after a PreFilter Unschedulable) but no invariant catches it",
     },
     "prefilter-result-unknown-names": _nc(MUCH, LITTLE),
-    "add-remove-pod-skip": {MUCH: "", LITTLE: ""},
-    "add-remove-pod-error": {MUCH: "", LITTLE: ""},
-    "extensions-in-their-phase": {MUCH: "", LITTLE: ""},
+    "add-remove-pod-skip": {
+        MUCH: "mutant extensions-never-called (rule_mutants.py) misbehaves on its witness (no AddPod call for a "
+              "nominated pod) but no invariant catches it",
+    },
+    "extensions-in-their-phase": {
+        MUCH: "",
+        LITTLE: "mutant nominated-pods-not-added (rule_mutants.py) misbehaves on its witness (no AddPod while "
+                "filtering next to a nominated pod) but no invariant catches it",
+    },
     "extensions-on-cloned-state": _nc(MUCH, LITTLE),
     "chosen-node-feasible": {
         MUCH: "mutant last-feasible-node-dropped (rule_mutants.py) misbehaves on its witness (node-1 passed "
@@ -385,10 +404,12 @@ PENDING: Mapping[str, Mapping[str, str]] = {
                 "node-1, which is chosen) but no invariant catches it: score-calls-complete checks no lower bound "
                 "(the chosen node, at least, must be scored)",
     },
-    "score-error": {MUCH: ""},
     "no-scoring-total-one": _nc(MUCH),
     "random-tie-break": _nc(MUCH, LITTLE),
-    "assume-before-reserve": {MUCH: "", LITTLE: ""},
+    "assume-before-reserve": {
+        MUCH: "mutant rejected-pods-stay-assumed (rule_mutants.py) misbehaves on its witness (a pod rejected at "
+              "Permit still holds its node's room: the next pod is unschedulable) but no invariant catches it",
+    },
     "reserve-failure-ends-cycle": {
         MUCH: "mutant permit-skipped (rule_mutants.py: no Permit after a Reserve Success either) misbehaves on its "
               "witness (a Permit rejection is never asked, the pod binds) but no invariant catches it",
@@ -407,7 +428,6 @@ PENDING: Mapping[str, Mapping[str, str]] = {
     },
     "binding-failure-moves-pods": _nc(MUCH, LITTLE),
     "failed-pod-gone-not-requeued": _nc(MUCH, LITTLE),
-    "event-truncation": {LITTLE: ""},
     "extender-filter-after-plugins": {MUCH: ""},
     "extender-filter-error": {MUCH: ""},
     "ignorable-extender": {MUCH: ""},
@@ -416,11 +436,17 @@ PENDING: Mapping[str, Mapping[str, str]] = {
     "extender-wire-format": {MUCH: "", LITTLE: ""},
     "extender-interest": _nc(MUCH, LITTLE),
     "extender-preempt": _nc(MUCH, LITTLE),
-    "victims-lower-priority": {LITTLE: ""},
+    "victims-lower-priority": {
+        LITTLE: "mutant adjacent-priority-spared (rule_mutants.py) misbehaves on its witness (a victim one "
+                "priority below is spared, the preemptor stays unschedulable) but no invariant catches it",
+    },
     "one-node-per-preemption": {LITTLE: ""},
     "preemption-node-choice": _nc(MUCH, LITTLE),
     "waiting-victim-rejected": _nc(MUCH, LITTLE),
-    "preemption-policy-never": {MUCH: ""},
+    "preemption-policy-never": {
+        MUCH: "mutant every-pod-never-preempts (rule_mutants.py) misbehaves on its witness (a "
+              "PreemptLowerPriority pod evicts no one and stays unschedulable) but no invariant catches it",
+    },
     "pdb-respected-when-avoidable": {MUCH: ""},
     "victims-minimal": {MUCH: ""},
     "liveness": {MUCH: ""},

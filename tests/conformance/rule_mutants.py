@@ -699,6 +699,135 @@ NEW_RULE_MUTANTS_3: list[RuleMutant] = [
 ]
 
 
+def _prefilter_result_drops_last(fw: Framework) -> None:
+    """A PreFilterResult restricts Filter to its node names but the last one (sorted)."""
+    def shrink(out, state, pod):
+        result, status, with_nodes = out
+        if result is not None and not result.all_nodes() and len(result.node_names) > 1:
+            from dataclasses import replace as replaced
+            result = replaced(result, node_names=frozenset(sorted(result.node_names)[:-1]))
+        return result, status, with_nodes
+    _override(fw, "run_pre_filter_plugins", shrink)
+
+
+def _extensions_of_skipped_plugins(fw: Framework) -> None:
+    """AddPod/RemovePod are called on the plugins that skipped PreFilter too."""
+    original = fw._run_extension
+
+    def run(which, state, pod, info, node_info):
+        skipped = state.skip_filter_plugins
+        state.skip_filter_plugins = set()
+        try:
+            return original(which, state, pod, info, node_info)
+        finally:
+            state.skip_filter_plugins = skipped
+    fw._run_extension = run
+
+
+def _extensions_never_called(fw: Framework) -> None:
+    """AddPod/RemovePod are not called, as if every plugin had skipped PreFilter."""
+    fw._run_extension = lambda which, state, pod, info, node_info: SUCCESS
+
+
+def _extension_errors_ignored(fw: Framework) -> None:
+    """An AddPod/RemovePod failure is ignored: filtering goes on as if it had succeeded."""
+    original = fw._run_extension
+    fw._run_extension = lambda *call: (original(*call), SUCCESS)[1]
+
+
+def _extension_success_fails(fw: Framework) -> None:
+    """An AddPod/RemovePod call fails the cycle as an Error even when it succeeds."""
+    original = fw._run_extension
+
+    def run(which, state, pod, info, node_info):
+        s = original(which, state, pod, info, node_info)
+        return Status.as_status(f"running {which}: mutant") if s.is_success() else s
+    fw._run_extension = run
+
+
+def _nominated_pods_not_added(fw: Framework) -> None:
+    """Filtering does not add the nominated pods (no AddPod while filtering)."""
+    fw._add_nominated_pods = lambda pod, state, node_info: (False, state, node_info)
+
+
+def _assumed_pods_not_counted(sched: Scheduler) -> None:
+    """The snapshot leaves out assumed pods: a pod waiting at Permit does not count against its node."""
+    from reference.nodeinfo import Snapshot
+    sched._snapshot = lambda: Snapshot(sched.store.nodes.values(),
+                                       [p for p in sched.store.pods.values() if p.node_name],
+                                       sched.store.namespace_labels())
+
+
+def _rejected_pods_stay_assumed(sched: Scheduler) -> None:
+    """A pod rejected after Reserve is unreserved but not forgotten: it still counts against its node."""
+    sched._unreserve_and_forget = lambda fw, state, pod, host: fw.run_reserve_plugins_unreserve(state, pod, host)
+
+
+def _events_never_truncated(sched: Scheduler) -> None:
+    """FailedScheduling messages are never truncated."""
+    import reference.scheduler.scheduler as module
+    original = sched._handle_failure
+
+    def handle(*call, **kwargs):
+        saved, module.NOTE_LENGTH_LIMIT = module.NOTE_LENGTH_LIMIT, 10 ** 9
+        try:
+            return original(*call, **kwargs)
+        finally:
+            module.NOTE_LENGTH_LIMIT = saved
+    sched._handle_failure = handle
+
+
+def _adjacent_priority_spared(fw: Framework) -> None:
+    """Preemption spares the pods one priority below the preemptor, as if they were its equals."""
+    from dataclasses import replace as replaced
+    plugin = next((p for p in fw.post_filter_plugins if p.name == "DefaultPreemption"), None)
+    if plugin is None:
+        return
+    original = plugin.select_victims_on_node
+
+    def select(state, preemptor, node_info, all_victims, pdbs):
+        return original(state, replaced(preemptor, priority=preemptor.effective_priority - 1), node_info,
+                        all_victims, pdbs)
+    plugin.select_victims_on_node = select
+
+
+def _every_pod_never_preempts(fw: Framework) -> None:
+    """Every pod is treated as preemptionPolicy Never."""
+    from dataclasses import replace as replaced
+    plugin = next((p for p in fw.post_filter_plugins if p.name == "DefaultPreemption"), None)
+    if plugin is None:
+        return
+    original = plugin.pod_eligible_to_preempt_others
+    plugin.pod_eligible_to_preempt_others = lambda pod, status: original(
+        replaced(pod, preemption_policy="Never"), status)
+
+
+def _zero_score_is_error(fw: Framework) -> None:
+    """Score: a (legal) score of 0 fails the cycle as an Error."""
+    _recode_score = lambda score, s: (score, Status.as_status("score 0")) if s.is_success() and score == 0 \
+        else (score, s)
+    for pl in fw.score_plugins:
+        def run(*call, original=pl.score):
+            return _recode_score(*original(*call))
+        pl.score = run
+
+
+NEW_RULE_MUTANTS_4: list[RuleMutant] = [
+    RuleMutant("prefilter-result-drops-last", _each_framework(_prefilter_result_drops_last)),
+    RuleMutant("extensions-of-skipped-plugins", _each_framework(_extensions_of_skipped_plugins)),
+    RuleMutant("extensions-never-called", _each_framework(_extensions_never_called)),
+    RuleMutant("extension-errors-ignored", _each_framework(_extension_errors_ignored)),
+    RuleMutant("extension-success-fails", _each_framework(_extension_success_fails)),
+    RuleMutant("nominated-pods-not-added", _each_framework(_nominated_pods_not_added)),
+    RuleMutant("assumed-pods-not-counted", _assumed_pods_not_counted),
+    RuleMutant("rejected-pods-stay-assumed", _rejected_pods_stay_assumed),
+    RuleMutant("events-never-truncated", _events_never_truncated),
+    RuleMutant("adjacent-priority-spared", _each_framework(_adjacent_priority_spared)),
+    RuleMutant("every-pod-never-preempts", _each_framework(_every_pod_never_preempts)),
+    RuleMutant("zero-score-is-error", _each_framework(_zero_score_is_error)),
+]
+
+
 NEW_RULE_MUTANTS: list[RuleMutant] = [
     RuleMutant("prefilter-unschedulable-stops", _each_framework(_prefilter_unschedulable_stops)),
     RuleMutant("prefilter-unresolvable-continues", _each_framework(_prefilter_unresolvable_continues)),
@@ -1111,14 +1240,47 @@ NEW_WITNESSES_3: dict[str, Callable[[], Scenario]] = {
 }
 WITNESSES.update(NEW_WITNESSES_3)
 
+
+def _nominated(second: dict) -> Callable[[], Scenario]:
+    """pod-0 (priority 10) is filtered out everywhere once and nominated to node-0 by Probe0's PostFilter;
+    pod-1 (priority 1, scripted `second`) is filtered next and sees it there (AddPod)."""
+    first = {"Probe0": {"Filter": [{"code": "Unschedulable"}, {}], "PostFilter": {"nominate": "node-0"}}}
+    return lambda: scenario([pod("pod-0", priority=10, probes=first), pod("pod-1", priority=1, probes=second)],
+                            cfg=config(multi_point=("Probe0",)))
+
+
+_FULL = dict(nodes=(node("node-0", cpu="1"),), bound=(pod("victim", priority=9, cpu="1", on="node-0"),))
+
+NEW_WITNESSES_4: dict[str, Callable[[], Scenario]] = {
+    "prefilter-result-drops-last": _probes({"Probe0": {"PreFilter": {"result": ["node-0", "node-1"]},
+                                                       **_PREFER_NODE_1}}, nodes=TWO_NODES),
+    "extensions-of-skipped-plugins": _nominated({"Probe0": {"PreFilter": {"code": "Skip"}}}),
+    "extensions-never-called": _nominated({}),
+    "extension-errors-ignored": _nominated({"Probe0": {"AddPod": {"code": "Error"}}}),
+    "extension-success-fails": _nominated({}),
+    "nominated-pods-not-added": _nominated({}),
+    "assumed-pods-not-counted": lambda: scenario([pod("pod-0", cpu="1", probes={"Probe0": _WAIT_THEN_ALLOW}),
+                                    pod("pod-1", cpu="1")], nodes=(node(cpu="1"),),
+                                   cfg=config(multi_point=("Probe0",), defaults=True)),
+    "rejected-pods-stay-assumed": lambda: scenario(
+        [pod("pod-0", cpu="1", probes={"Probe0": {"Permit": {"code": "UnschedulableAndUnresolvable"}}}),
+         pod("pod-1", cpu="1")], nodes=(node(cpu="1"),), cfg=config(multi_point=("Probe0",), defaults=True)),
+    "events-never-truncated": _probes({"Probe0": {"Filter": {"code": "Unschedulable", "reasons": ["r" * 1100]}}}),
+    "adjacent-priority-spared": _defaults(pod("pod-0", cpu="1", priority=10), **_FULL),
+    "every-pod-never-preempts": _defaults(pod("pod-0", cpu="1", priority=10), **_FULL),
+    "zero-score-is-error": _probes({"Probe0": {"Score": {"score": 0}}}, nodes=TWO_NODES),
+}
+WITNESSES.update(NEW_WITNESSES_4)
+
 # The mutants of the other modules; their own tests search for them with the invariant each names.
 OLDER_MUTANTS: list[Mutant] = MUTANTS + HARD_MUTANTS + UNSEEN_MUTANTS
 
 ALL_HOOKS: dict[str, Callable[[Scheduler], None]] = {m.name: m.hook for m in OLDER_MUTANTS + RULE_MUTANTS
-                                                     + NEW_RULE_MUTANTS + NEW_RULE_MUTANTS_2 + NEW_RULE_MUTANTS_3}
+                                                     + NEW_RULE_MUTANTS + NEW_RULE_MUTANTS_2 + NEW_RULE_MUTANTS_3
+                                                     + NEW_RULE_MUTANTS_4}
 # The event rules' mutants, from their own test module (which searches for them itself).
 ALL_HOOKS.update({name: hook for name, (hook, _) in EVENT_MUTANTS.items()})
 
-RULE_MUTANTS += NEW_RULE_MUTANTS + NEW_RULE_MUTANTS_2 + NEW_RULE_MUTANTS_3
+RULE_MUTANTS += NEW_RULE_MUTANTS + NEW_RULE_MUTANTS_2 + NEW_RULE_MUTANTS_3 + NEW_RULE_MUTANTS_4
 
 __all__ = ["ALL_HOOKS", "OLDER_MUTANTS", "RULE_MUTANTS", "RuleMutant", "WITNESSES"]
