@@ -15,7 +15,7 @@ from conformance.invariants.proofs import PENDING, PROOFS, pending_count, proble
 from conformance.search import find_violation
 
 from .invariants._kit import run_on_reference, violation
-from .rule_mutants import ALL_HOOKS, OLDER_MUTANTS, RULE_MUTANTS, WITNESSES
+from .mutant_matrix import ALL_HOOKS, OLDER_MUTANTS, RULE_MUTANTS, WITNESSES
 
 PROVEN = sorted({p.mutant for p in PROOFS})
 EQUIVALENT = sorted({p.mutant for p in PROOFS if p.reason.startswith("equivalent")})
