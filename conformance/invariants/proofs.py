@@ -5,7 +5,8 @@ A rule is broken "too much" when what it makes happen happens where it must not 
 little" when it is left out where it must happen; timing rules are broken "too early" / "too late", order
 rules in the "wrong order". The mutants themselves and their witnesses (a small hand-made scenario on
 which each visibly misbehaves) are test code, in tests/conformance/rule_mutants.py, mutants.py,
-hard_mutants.py and unseen_mutants.py; tests/conformance/test_rule_mutants.py runs them against this table.
+hard_mutants.py, unseen_mutants.py and pending_mutants*.py (witnesses in pending_witnesses.py), gathered by
+mutant_matrix.py; tests/conformance/test_rule_mutants.py runs them against this table.
 A rule and direction without a mutant yet is listed in PENDING, so what is not done is counted, not hidden.
 """
 
@@ -219,7 +220,7 @@ PROOFS: tuple[Proof, ...] = (
     _p("victims-lower-priority", MUCH, "equal-priority-victims",
        "pods of the preemptor's priority are evicted",
        "preemption-evicts-lower-priority-only"),
-    # the older mutants given witnesses (issue 32): rule_mutants.py OLDER_WITNESSES
+    # the older mutants given witnesses (issue 32): pending_witnesses.py OLDER_WITNESSES
     _p("cycle-state-per-attempt", LITTLE, "cycle-state-reused",
        "a retry's CycleState still holds what the failed attempt wrote", "cycle-state-fresh"),
     _p("extender-binds-first", LITTLE, "plugins-bind-before-extender",
@@ -248,7 +249,7 @@ PROOFS: tuple[Proof, ...] = (
        "the incoming pod is left out of its own domain's count", "topology-spread-respected"),
     _p("liveness", LITTLE, "lost-wakeups", "cluster events never move rejected pods back to the queue",
        "schedulable-pods-bound"),
-    # new mutants for the directions left pending (issue 32): rule_mutants.py NEW_RULE_MUTANTS
+    # new mutants for the directions left pending (issue 32): pending_mutants.py, pending_mutants_2.py
     _p("code-matrix-prefilter", MUCH, "prefilter-unschedulable-stops",
        "a PreFilter Unschedulable stops the loop like UAU", "plugins-run-until-stop"),
     _p("code-matrix-prefilter", LITTLE, "prefilter-unresolvable-continues",
@@ -278,8 +279,8 @@ PROOFS: tuple[Proof, ...] = (
     _p("event-requeues", MUCH, "one-gate-removed-ungates",
        "removing one of two scheduling gates ungates the pod", "gated-pods-never-prefiltered",
        no_search=_missed("gated-pods-never-prefiltered")),
-    _p("score-per-feasible-node", MUCH, "infeasible-nodes-scored", "Score plugins score nodes a Filter rejected",
-       "score-calls-complete"),
+    _p("score-per-feasible-node", MUCH, "infeasible-nodes-scored",
+       "Score plugins score nodes a Filter rejected", "score-calls-complete"),
     _p("weighted-sum-max", MUCH, "weights-squared", "Score weights are applied twice (w x w)",
        "chosen-node-has-max-score",
        no_search=_missed("chosen-node-has-max-score")),
@@ -296,10 +297,12 @@ PROOFS: tuple[Proof, ...] = (
        no_search=_missed("condition-classification")),
     _p("prebind-stops-no-bind", MUCH, "prebind-stops-at-success", "the PreBind loop stops after a Success",
        "plugins-run-until-stop"),
-    _p("legal-codes", LITTLE, "reserve-skip-succeeds", "a Reserve Skip (not a Reserve code) passes as a Success",
+    _p("legal-codes", LITTLE, "reserve-skip-succeeds",
+       "a Reserve Skip (not a Reserve code) passes as a Success",
        "failure-ends-attempt",
        no_search=_missed("failure-ends-attempt")),
-    _p("legal-codes", MUCH, "filter-unresolvable-is-error", "a Filter UAU (a Filter code) is taken as an Error",
+    _p("legal-codes", MUCH, "filter-unresolvable-is-error",
+       "a Filter UAU (a Filter code) is taken as an Error",
        "every-node-evaluated"),
     _p("profile-by-scheduler-name", LITTLE, "unknown-scheduler-name-scheduled",
        "a pod naming no profile is scheduled by the first", "calls-match-profile",
@@ -331,15 +334,20 @@ PROOFS: tuple[Proof, ...] = (
        "a spread constraint rejects a node holding any pod", "schedulable-pods-bound",
        no_search=_missed("schedulable-pods-bound")),
     _p("prefilter-result-intersection", MUCH, "prefilter-result-drops-last",
-       "Filter runs on the PreFilterResult but its last node", "every-node-evaluated"),
+       "Filter runs on the PreFilterResult but its last node", "every-node-evaluated",
+       no_search=_missed("every-node-evaluated")),
     _p("add-remove-pod-skip", LITTLE, "extensions-of-skipped-plugins",
-       "AddPod is called on a plugin that skipped PreFilter", "prefilter-skip-pairing"),
+       "AddPod is called on a plugin that skipped PreFilter", "prefilter-skip-pairing",
+       no_search=_missed("prefilter-skip-pairing")),
     _p("add-remove-pod-error", LITTLE, "extension-errors-ignored", "an AddPod Error is ignored",
-       "failure-ends-attempt"),
+       "failure-ends-attempt",
+       no_search=_missed("failure-ends-attempt")),
     _p("add-remove-pod-error", MUCH, "extension-success-fails", "an AddPod Success fails the cycle",
-       "condition-classification"),
+       "condition-classification",
+       no_search=_missed("condition-classification")),
     _p("assume-before-reserve", LITTLE, "assumed-pods-not-counted",
-       "a pod waiting at Permit does not count against its node", "capacity-respected"),
+       "a pod waiting at Permit does not count against its node", "capacity-respected",
+       no_search=_missed("capacity-respected")),
     _p("event-truncation", LITTLE, "events-never-truncated", "FailedScheduling messages are never truncated",
        "failed-scheduling-event-message", no_search="generated messages stay below 1024 characters"),
     _p("score-error", MUCH, "zero-score-is-error", "a (legal) Score of 0 fails the cycle",
@@ -369,49 +377,50 @@ def _nc(*directions: str) -> dict[str, str]:
 
 PENDING: Mapping[str, Mapping[str, str]] = {
     "event-snapshot": {
-        MUCH: "mutant node-update-drops-node (rule_mutants.py) misbehaves on its witness (a node's label update "
-              "drops it, the pod ungated later stays unschedulable) but no invariant catches it",
+        MUCH: "mutant node-update-drops-node (pending_mutants.py) misbehaves on its witness (a node's label "
+              "update drops it, the pod ungated later stays unschedulable) but no invariant catches it",
     },
     "error-message-nil-wrap": _nc(MUCH, LITTLE),
     "profile-by-scheduler-name": {
-        MUCH: "mutant second-profile-dropped (rule_mutants.py) misbehaves on its witness (a pod naming the second "
-              "profile stays pending) but no invariant catches it",
+        MUCH: "mutant second-profile-dropped (pending_mutants_2.py) misbehaves on its witness (a pod naming "
+              "the second profile stays pending) but no invariant catches it",
     },
     "deleting-pod-skipped": _nc(MUCH, LITTLE),
     "cycle-state-per-attempt": {
-        MUCH: "mutant cycle-state-cleared-after-prefilter (rule_mutants.py) misbehaves on its witness (the pod "
-              "ends in error: NodeResourcesFit's Filter finds no PreFilter state) but no invariant catches it",
+        MUCH: "mutant cycle-state-cleared-after-prefilter (pending_mutants.py) misbehaves on its witness "
+              "(the pod ends in error: NodeResourcesFit's Filter finds no PreFilter state) but no invariant "
+              "catches it",
     },
     "metrics-sampling": _nc(MUCH, LITTLE),
     "gates-never-prefiltered": {
-        MUCH: "mutant ungated-pods-held (rule_mutants.py) misbehaves on its witness (a pod without gates "
+        MUCH: "mutant ungated-pods-held (pending_mutants.py) misbehaves on its witness (a pod without gates "
               "stays gated) but no invariant catches it: none owes an ungated pod an attempt",
     },
     "preenqueue-any-non-success-gates": {
-        MUCH: "mutant preenqueue-success-gates (rule_mutants.py) misbehaves on its witness (a probe's PreEnqueue "
-              "Success gates the pod) but no invariant catches it",
+        MUCH: "mutant preenqueue-success-gates (pending_mutants.py) misbehaves on its witness (a probe's "
+              "PreEnqueue Success gates the pod) but no invariant catches it",
     },
     "preenqueue-gating-plugin-first": _nc(MUCH, LITTLE),
     "gates-removed-requeues": _nc(MUCH, LITTLE),
     "one-queue-sort": {MUCH: "", LITTLE: ""},
     "prefilter-rejection-no-filter": {
-        MUCH: "mutant no-postfilter-after-prefilter-rejection (rule_mutants.py) misbehaves on its witness (no "
-              "PostFilter call after a PreFilter Unschedulable) but no invariant catches it",
+        MUCH: "mutant no-postfilter-after-prefilter-rejection (pending_mutants.py) misbehaves on its witness "
+              "(no PostFilter call after a PreFilter Unschedulable) but no invariant catches it",
     },
     "prefilter-result-unknown-names": _nc(MUCH, LITTLE),
     "add-remove-pod-skip": {
-        MUCH: "mutant extensions-never-called (rule_mutants.py) misbehaves on its witness (no AddPod call for a "
-              "nominated pod) but no invariant catches it",
+        MUCH: "mutant extensions-never-called (pending_mutants_2.py) misbehaves on its witness (no AddPod "
+              "call for a nominated pod) but no invariant catches it",
     },
     "extensions-in-their-phase": {
         MUCH: "",
-        LITTLE: "mutant nominated-pods-not-added (rule_mutants.py) misbehaves on its witness (no AddPod while "
-                "filtering next to a nominated pod) but no invariant catches it",
+        LITTLE: "mutant nominated-pods-not-added (pending_mutants_2.py) misbehaves on its witness (no AddPod "
+                "while filtering next to a nominated pod) but no invariant catches it",
     },
     "extensions-on-cloned-state": _nc(MUCH, LITTLE),
     "chosen-node-feasible": {
-        MUCH: "mutant last-feasible-node-dropped (rule_mutants.py) misbehaves on its witness (node-1 passed "
-              "every Filter, is never scored, and the pod goes to node-0) but no invariant catches it",
+        MUCH: "mutant last-feasible-node-dropped (pending_mutants.py) misbehaves on its witness (node-1 "
+              "passed every Filter, is never scored, and the pod goes to node-0) but no invariant catches it",
     },
     "nominated-pods-two-passes": _nc(MUCH, LITTLE),
     "num-feasible-nodes-to-find": {MUCH: ""},
@@ -419,24 +428,26 @@ PENDING: Mapping[str, Mapping[str, str]] = {
     "nominated-node-fast-path": _nc(MUCH, LITTLE),
     "postfilter-does-not-schedule": {MUCH: "", LITTLE: ""},
     "score-per-feasible-node": {
-        LITTLE: "mutant last-node-not-scored (rule_mutants.py) misbehaves on its witness (Probe0 never scores "
-                "node-1, which is chosen) but no invariant catches it: score-calls-complete checks no lower bound "
-                "(the chosen node, at least, must be scored)",
+        LITTLE: "mutant last-node-not-scored (pending_mutants.py) misbehaves on its witness (Probe0 never "
+                "scores node-1, which is chosen) but no invariant catches it: score-calls-complete checks no "
+                "lower bound (the chosen node, at least, must be scored)",
     },
     "no-scoring-total-one": _nc(MUCH),
     "random-tie-break": _nc(MUCH, LITTLE),
     "assume-before-reserve": {
-        MUCH: "mutant rejected-pods-stay-assumed (rule_mutants.py) misbehaves on its witness (a pod rejected at "
-              "Permit still holds its node's room: the next pod is unschedulable) but no invariant catches it",
+        MUCH: "mutant rejected-pods-stay-assumed (pending_mutants_2.py) misbehaves on its witness (a pod "
+              "rejected at Permit still holds its node's room: the next pod is unschedulable) but no "
+              "invariant catches it",
     },
     "reserve-failure-ends-cycle": {
-        MUCH: "mutant permit-skipped (rule_mutants.py: no Permit after a Reserve Success either) misbehaves on its "
-              "witness (a Permit rejection is never asked, the pod binds) but no invariant catches it",
+        MUCH: "mutant permit-skipped (pending_mutants_2.py: no Permit after a Reserve Success either) "
+              "misbehaves on its witness (a Permit rejection is never asked, the pod binds) but no invariant "
+              "catches it",
     },
     "waiting-pods-handle": _nc(MUCH, LITTLE),
     "preflight-skip-drops-prebind": {
-        MUCH: "mutant preflight-success-drops-prebind (rule_mutants.py) misbehaves on its witness (no PreBind "
-              "call after a PreBindPreFlight Success) but no invariant catches it",
+        MUCH: "mutant preflight-success-drops-prebind (pending_mutants.py) misbehaves on its witness (no "
+              "PreBind call after a PreBindPreFlight Success) but no invariant catches it",
     },
     "nnn-for-expectation": _nc(EARLY, LATE),
     "all-bind-skip": _nc(MUCH, LITTLE),
@@ -456,14 +467,15 @@ PENDING: Mapping[str, Mapping[str, str]] = {
     "extender-interest": _nc(MUCH, LITTLE),
     "extender-preempt": _nc(MUCH, LITTLE),
     "victims-lower-priority": {
-        LITTLE: "mutant adjacent-priority-spared (rule_mutants.py) misbehaves on its witness (a victim one "
-                "priority below is spared, the preemptor stays unschedulable) but no invariant catches it",
+        LITTLE: "mutant adjacent-priority-spared (pending_mutants_2.py) misbehaves on its witness (a victim "
+                "one priority below is spared, the preemptor stays unschedulable) but no invariant catches "
+                "it",
     },
     "one-node-per-preemption": {LITTLE: ""},
     "preemption-node-choice": _nc(MUCH, LITTLE),
     "waiting-victim-rejected": _nc(MUCH, LITTLE),
     "preemption-policy-never": {
-        MUCH: "mutant every-pod-never-preempts (rule_mutants.py) misbehaves on its witness (a "
+        MUCH: "mutant every-pod-never-preempts (pending_mutants_2.py) misbehaves on its witness (a "
               "PreemptLowerPriority pod evicts no one and stays unschedulable) but no invariant catches it",
     },
     "pdb-respected-when-avoidable": {MUCH: ""},

@@ -18,7 +18,8 @@ from .rule_mutants import OLDER_MUTANTS, RuleMutant
 from .rule_mutants import RULE_MUTANTS as FIRST_RULE_MUTANTS
 from .rule_mutants import WITNESSES as RULE_WITNESSES
 
-PENDING_MUTANTS: list[RuleMutant] = NEW_RULE_MUTANTS + NEW_RULE_MUTANTS_2 + NEW_RULE_MUTANTS_3 + NEW_RULE_MUTANTS_4
+PENDING_MUTANTS: list[RuleMutant] = (NEW_RULE_MUTANTS + NEW_RULE_MUTANTS_2 + NEW_RULE_MUTANTS_3
+                                     + NEW_RULE_MUTANTS_4)
 RULE_MUTANTS: list[RuleMutant] = FIRST_RULE_MUTANTS + PENDING_MUTANTS
 WITNESSES: dict[str, Callable[[], Scenario]] = {**RULE_WITNESSES, **PENDING_WITNESSES}
 ALL_HOOKS: dict[str, Callable[[Scheduler], None]] = {

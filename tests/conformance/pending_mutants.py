@@ -16,7 +16,8 @@ from .rule_mutants import RuleMutant, _first_plugin_only, _override
 
 
 def _recode(plugins, method: str, change: Callable[[Status], Status], *, pair: bool = False) -> None:
-    """Wraps each plugin's `method` so that its status goes through `change` (`pair`: it returns (x, status))."""
+    """Wraps each plugin's `method` so that its status goes through `change` (`pair`: it returns
+    (x, status))."""
     for pl in plugins:
         original = getattr(pl, method)
         if pair:
@@ -77,7 +78,7 @@ def _prescore_skip_is_error(fw: Framework) -> None:
 
 
 def _cycle_state_cleared_after_prefilter(fw: Framework) -> None:
-    """The CycleState is emptied between PreFilter and Filter: what PreFilter wrote is lost within the attempt."""
+    """The CycleState loses what PreFilter wrote before Filter runs, within the same attempt."""
     def clear(out, state, pod):
         kept = {k: v for k, v in state._data.items() if not k.startswith("PreFilter")}
         state._data.clear()
@@ -227,7 +228,8 @@ def _last_node_not_scored(fw: Framework) -> None:
         last = nodes[-1].name if len(nodes) > 1 else None
         kept = {pl.name: pl.score for pl in fw.score_plugins}
         for pl in fw.score_plugins:
-            pl.score = lambda st, p, info, score=pl.score: (0, SUCCESS) if info.name == last else score(st, p, info)
+            pl.score = lambda st, p, info, score=pl.score: \
+                (0, SUCCESS) if info.name == last else score(st, p, info)
         try:
             return original(state, pod, nodes)
         finally:

@@ -99,7 +99,7 @@ def _postfilter_message_dropped(fw: Framework) -> None:
 
 
 def _rejects_when(plugin: str, reason: str, bad: Callable) -> Callable[[Scheduler], None]:
-    """The Filter plugin `plugin` also rejects the nodes where `bad(pod, node_info)` holds, with its own reason."""
+    """The Filter plugin `plugin` also rejects, with its own reason, the nodes where `bad(pod, node_info)`."""
     def patch(fw: Framework) -> None:
         for pl in fw.filter_plugins:
             if pl.name == plugin:
@@ -206,7 +206,9 @@ def _assumed_pods_not_counted(sched: Scheduler) -> None:
 
 def _rejected_pods_stay_assumed(sched: Scheduler) -> None:
     """A pod rejected after Reserve is unreserved but not forgotten: it still counts against its node."""
-    sched._unreserve_and_forget = lambda fw, state, pod, host: fw.run_reserve_plugins_unreserve(state, pod, host)
+    def unreserve(fw, state, pod, host):
+        fw.run_reserve_plugins_unreserve(state, pod, host)
+    sched._unreserve_and_forget = unreserve
 
 
 def _events_never_truncated(sched: Scheduler) -> None:

@@ -11,8 +11,8 @@ from reference.scenario import Scenario
 
 from .invariants._kit import config, extender, node, pod, scenario
 from .invariants.test_event_rules import HAND as EVENT_WITNESSES
-from .rule_mutants import (_PREFER_NODE_1, _REJECT_NODE_1, PROBES_0_1, TWO_NODES, WITNESSES, _defaults, _probes,
-                           _with_spec)
+from .rule_mutants import (_PREFER_NODE_1, _REJECT_NODE_1, PROBES_0_1, TWO_NODES, WITNESSES, _defaults,
+                           _probes, _with_spec)
 
 ZONE = "topology.kubernetes.io/zone"
 
@@ -61,7 +61,8 @@ def _spread_witness() -> Scenario:
     """node-0 (zone-a) is tainted, node-1 (zone-b) holds a web pod: a second web pod there makes skew 2."""
     nodes = _zoned("zone-a", "zone-b")
     tainted = _with_spec(nodes[0], taints=[{"key": "k", "effect": "NoSchedule"}])
-    return _defaults(_spread("pod-1"), nodes=(tainted, nodes[1]), bound=(_spread("running-0", on="node-1"),))()
+    return _defaults(_spread("pod-1"), nodes=(tainted, nodes[1]),
+                     bound=(_spread("running-0", on="node-1"),))()
 
 
 def _spread(name: str, on: str | None = None) -> dict:
@@ -71,7 +72,7 @@ def _spread(name: str, on: str | None = None) -> dict:
 
 
 def _pdb_witness() -> Scenario:
-    """node-0 holds a web pod a PodDisruptionBudget keeps, node-1 a db pod: the preemptor must evict on node-1."""
+    """node-0 holds a web pod a PodDisruptionBudget keeps, node-1 a db pod: the preemptor evicts on node-1."""
     nodes = (node("node-0", cpu="1"), node("node-1", cpu="1"))
     bound = tuple(_labelled(pod(f"running-{i}", priority=100, cpu="1", on=f"node-{i}"), app=app)
                   for i, app in enumerate(("web", "db")))
@@ -121,18 +122,20 @@ OLDER_WITNESSES: dict[str, Callable[[], Scenario]] = {
 }
 
 NEW_WITNESSES: dict[str, Callable[[], Scenario]] = {
-    "prefilter-unschedulable-stops": _probes({"Probe0": {"PreFilter": {"code": "Unschedulable"}}}, PROBES_0_1),
-    "prefilter-unresolvable-continues": _probes({"Probe0": {"PreFilter": {"code": "UnschedulableAndUnresolvable"}}},
-                                                PROBES_0_1),
-    "postfilter-continues-after-success": _probes({"Probe0": {"Filter": {"code": "Unschedulable"},
-                                                              "PostFilter": {"code": "Success"}}}, PROBES_0_1),
+    "prefilter-unschedulable-stops": _probes({"Probe0": {"PreFilter": {"code": "Unschedulable"}}},
+                                             PROBES_0_1),
+    "prefilter-unresolvable-continues": _probes(
+        {"Probe0": {"PreFilter": {"code": "UnschedulableAndUnresolvable"}}}, PROBES_0_1),
+    "postfilter-continues-after-success": _probes(
+        {"Probe0": {"Filter": {"code": "Unschedulable"}, "PostFilter": {"code": "Success"}}}, PROBES_0_1),
     "prescore-skip-is-error": _probes({"Probe0": {"PreScore": {"code": "Skip"}}}, nodes=TWO_NODES),
     "cycle-state-cleared-after-prefilter": _defaults(pod(cpu="1")),
     "ungated-pods-held": _defaults(pod()),
     "preenqueue-success-gates": _probes({}),
     "preenqueue-only-unresolvable-gates": _probes({"Probe0": {"PreEnqueue": {"code": "Unschedulable"}}}),
     "filters-after-prefilter-rejection": _probes({"Probe0": {"PreFilter": {"code": "Unschedulable"}}}),
-    "filter-plugins-also-score": lambda: scenario([pod()], nodes=TWO_NODES, cfg=config({"filter": ["Probe0"]})),
+    "filter-plugins-also-score": lambda: scenario([pod()], nodes=TWO_NODES,
+                                                  cfg=config({"filter": ["Probe0"]})),
     "last-reserve-plugin-dropped": _probes({}, PROBES_0_1),
 }
 
@@ -159,11 +162,13 @@ def _timeline(*events: dict, gates=("example.com/a",)) -> Callable[[], Scenario]
 
 
 _UNGATE = {"op": "update", "kind": "Pod", "name": "p", "patch": {"spec": {"schedulingGates": None}}}
-_WAIT_THEN_ALLOW = {"Permit": {"code": "Wait", "timeout": "2s", "then": {"signal": "allow", "after": "500ms"}}}
+_WAIT_THEN_ALLOW = {"Permit": {"code": "Wait", "timeout": "2s",
+                               "then": {"signal": "allow", "after": "500ms"}}}
 
 NEW_WITNESSES_2: dict[str, Callable[[], Scenario]] = {
     "node-update-drops-node": _timeline(
-        {"when": 1, "op": "update", "kind": "Node", "name": "n1", "patch": {"metadata": {"labels": {"a": "b"}}}},
+        {"when": 1, "op": "update", "kind": "Node", "name": "n1",
+         "patch": {"metadata": {"labels": {"a": "b"}}}},
         {"when": 2, **_UNGATE}),
     "one-gate-removed-ungates": _timeline(
         {"when": 1, "op": "update", "kind": "Pod", "name": "p",
@@ -176,7 +181,8 @@ NEW_WITNESSES_2: dict[str, Callable[[], Scenario]] = {
     "weights-squared": _weights_2_1_witness(2),
     "zero-weight-counted-two": _weights_2_1_witness(0),
     "permit-wait-rejects": _probes({"Probe0": _WAIT_THEN_ALLOW}),
-    "permit-continues-after-rejection": _probes({"Probe0": {"Permit": {"code": "Unschedulable"}}}, PROBES_0_1),
+    "permit-continues-after-rejection": _probes({"Probe0": {"Permit": {"code": "Unschedulable"}}},
+                                                PROBES_0_1),
     "preflight-success-drops-prebind": _probes({}),
     "preflight-error-skips": _probes({"Probe0": {"PreBindPreFlight": {"code": "Error"}}}),
     "preflight-skip-fails": _probes({"Probe0": {"PreBindPreFlight": {"code": "Skip"}}}),
@@ -195,7 +201,8 @@ def _two_profiles(scheduler_name: str) -> Callable[[], Scenario]:
 
 def _ported_on(name: str, port: int) -> dict:
     manifest = pod(name)
-    manifest["spec"]["containers"][0]["ports"] = [{"containerPort": port, "hostPort": port, "protocol": "TCP"}]
+    manifest["spec"]["containers"][0]["ports"] = [{"containerPort": port, "hostPort": port,
+                                                   "protocol": "TCP"}]
     return manifest
 
 
@@ -210,7 +217,8 @@ NEW_WITNESSES_3: dict[str, Callable[[], Scenario]] = {
     "reserve-skip-succeeds": _probes({"Probe0": {"Reserve": {"code": "Skip"}}}),
     "filter-unresolvable-is-error": _probes({"Probe0": {"Filter": {"byNode": {
         "node-1": {"code": "UnschedulableAndUnresolvable"}}}}}, nodes=TWO_NODES),
-    "unknown-scheduler-name-scheduled": lambda: scenario([_with_spec(pod(), schedulerName="no-such-scheduler")],
+    "unknown-scheduler-name-scheduled": lambda: scenario(
+        [_with_spec(pod(), schedulerName="no-such-scheduler")],
                                                          cfg=config(multi_point=("Probe0",))),
     "second-profile-dropped": _two_profiles("other-scheduler"),
     "permit-skipped": _probes({"Probe0": {"Permit": {"code": "Unschedulable"}}}),
@@ -239,7 +247,8 @@ def _nominated(second: dict) -> Callable[[], Scenario]:
     """pod-0 (priority 10) is filtered out everywhere once and nominated to node-0 by Probe0's PostFilter;
     pod-1 (priority 1, scripted `second`) is filtered next and sees it there (AddPod)."""
     first = {"Probe0": {"Filter": [{"code": "Unschedulable"}, {}], "PostFilter": {"nominate": "node-0"}}}
-    return lambda: scenario([pod("pod-0", priority=10, probes=first), pod("pod-1", priority=1, probes=second)],
+    return lambda: scenario([pod("pod-0", priority=10, probes=first),
+                             pod("pod-1", priority=1, probes=second)],
                             cfg=config(multi_point=("Probe0",)))
 
 
@@ -259,7 +268,8 @@ NEW_WITNESSES_4: dict[str, Callable[[], Scenario]] = {
     "rejected-pods-stay-assumed": lambda: scenario(
         [pod("pod-0", cpu="1", probes={"Probe0": {"Permit": {"code": "UnschedulableAndUnresolvable"}}}),
          pod("pod-1", cpu="1")], nodes=(node(cpu="1"),), cfg=config(multi_point=("Probe0",), defaults=True)),
-    "events-never-truncated": _probes({"Probe0": {"Filter": {"code": "Unschedulable", "reasons": ["r" * 1100]}}}),
+    "events-never-truncated": _probes({"Probe0": {"Filter": {"code": "Unschedulable",
+                                                             "reasons": ["r" * 1100]}}}),
     "adjacent-priority-spared": _defaults(pod("pod-0", cpu="1", priority=10), **_FULL),
     "every-pod-never-preempts": _defaults(pod("pod-0", cpu="1", priority=10), **_FULL),
     "zero-score-is-error": _probes({"Probe0": {"Score": {"score": 0}}}, nodes=TWO_NODES),
