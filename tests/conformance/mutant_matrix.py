@@ -11,7 +11,7 @@ from reference.scheduler.scheduler import Scheduler
 
 from .invariants.test_event_rules import MUTANTS as EVENT_MUTANTS
 from .pending_mutants import NEW_RULE_MUTANTS, NEW_RULE_MUTANTS_2
-from .pending_mutants_2 import NEW_RULE_MUTANTS_3, NEW_RULE_MUTANTS_4
+from .pending_mutants_2 import NEW_RULE_MUTANTS_3, NEW_RULE_MUTANTS_4, NEW_RULE_MUTANTS_5
 from .pending_witnesses import PENDING_WITNESSES
 from .rule_mutants import ALL_HOOKS as RULE_HOOKS
 from .rule_mutants import OLDER_MUTANTS, RuleMutant
@@ -19,7 +19,7 @@ from .rule_mutants import RULE_MUTANTS as FIRST_RULE_MUTANTS
 from .rule_mutants import WITNESSES as RULE_WITNESSES
 
 PENDING_MUTANTS: list[RuleMutant] = (NEW_RULE_MUTANTS + NEW_RULE_MUTANTS_2 + NEW_RULE_MUTANTS_3
-                                     + NEW_RULE_MUTANTS_4)
+                                     + NEW_RULE_MUTANTS_4 + NEW_RULE_MUTANTS_5)
 RULE_MUTANTS: list[RuleMutant] = FIRST_RULE_MUTANTS + PENDING_MUTANTS
 WITNESSES: dict[str, Callable[[], Scenario]] = {**RULE_WITNESSES, **PENDING_WITNESSES}
 ALL_HOOKS: dict[str, Callable[[Scheduler], None]] = {

@@ -14,7 +14,7 @@ from reference.scheduler.scheduler import Scheduler
 from reference.status import SUCCESS, Code, Status
 
 from .mutants import _each_framework
-from .pending_mutants import _recode, _recoded
+from .pending_mutants import _filter_plugins_also_score, _recode, _recoded
 from .rule_mutants import RuleMutant, _override
 
 
@@ -113,6 +113,85 @@ def _rejects_when(plugin: str, reason: str, bad: Callable) -> Callable[[Schedule
 
 def _host_ports(pod) -> set[int]:
     return {p.host_port for c in (*pod.containers, *pod.init_containers) for p in c.ports if p.host_port}
+
+
+def _removepod_while_filtering(fw: Framework) -> None:
+    """While filtering, each nominated pod AddPod added is removed again with RemovePod (not in preemption)."""
+    original = fw._add_nominated_pods
+
+    def add(pod, state, node_info):
+        out = original(pod, state, node_info)
+        if not isinstance(out, Status) and out[0]:
+            for pi in fw.nominator.nominated_pods_for_node(node_info.name):
+                if pi.pod.effective_uid != pod.effective_uid:
+                    fw.run_pre_filter_extension_remove_pod(out[1].clone(), pod, pi, out[2].clone())
+        return out
+    fw._add_nominated_pods = add
+
+
+def _extender_filter_keeps_first_node(sched: Scheduler) -> None:
+    """An interested filter extender leaves only the first of the nodes it passes."""
+    algo = sched.algorithm
+    original = algo.find_nodes_that_pass_extenders
+
+    def find(pod, feasible, statuses):
+        after = original(pod, feasible, statuses)
+        asked = any(e.is_interested(pod) and e.is_filter() for e in algo.extenders)
+        return after[:1] if asked else after
+    algo.find_nodes_that_pass_extenders = find
+
+
+def _extender_failures_fail_the_cycle(sched: Scheduler) -> None:
+    """A filter extender's failed nodes (an answer, not an error) fail the cycle as an error."""
+    from reference.scheduler.schedule_one import CycleFailure
+    algo = sched.algorithm
+    original = algo.find_nodes_that_pass_extenders
+
+    def find(pod, feasible, statuses):
+        before = {n.name for n in feasible}
+        after = original(pod, feasible, statuses)
+        if before - {n.name for n in after}:
+            raise CycleFailure(Status.as_status("extender failed a node"))
+        return after
+    algo.find_nodes_that_pass_extenders = find
+
+
+def _extender_scores_scaled_by_100(sched: Scheduler) -> None:
+    """Extender scores count weight x 100 instead of weight x 10."""
+    import reference.scheduler.schedule_one as module
+    algo = sched.algorithm
+    original = algo.prioritize_nodes
+
+    def prioritize(*call):
+        saved, module.EXTENDER_SCORE_SCALE = module.EXTENDER_SCORE_SCALE, 100
+        try:
+            return original(*call)
+        finally:
+            module.EXTENDER_SCORE_SCALE = saved
+    algo.prioritize_nodes = prioritize
+
+
+def _rejected_retried_without_event(sched: Scheduler) -> None:
+    """A rejected pod goes to backoffQ instead of waiting in unschedulablePods for an event."""
+    queue = sched.queue
+    original = queue.add_unschedulable_if_not_present
+
+    def add(qpi):
+        original(qpi)
+        parked = queue.unschedulable.get(qpi.pod.effective_uid)
+        if parked is not None and not parked.gating_plugin:
+            queue._move_to_backoff(parked)
+    queue.add_unschedulable_if_not_present = add
+
+
+NEW_RULE_MUTANTS_5: list[RuleMutant] = [
+    RuleMutant("removepod-while-filtering", _each_framework(_removepod_while_filtering)),
+    RuleMutant("extender-filter-keeps-first-node", _extender_filter_keeps_first_node),
+    RuleMutant("extender-failures-fail-the-cycle", _extender_failures_fail_the_cycle),
+    RuleMutant("extender-scores-scaled-by-100", _extender_scores_scaled_by_100),
+    RuleMutant("rejected-retried-without-event", _rejected_retried_without_event),
+    RuleMutant("disabled-score-plugin-runs", _each_framework(_filter_plugins_also_score)),
+]
 
 
 NEW_RULE_MUTANTS_3: list[RuleMutant] = [
@@ -275,4 +354,4 @@ NEW_RULE_MUTANTS_4: list[RuleMutant] = [
     RuleMutant("zero-score-is-error", _each_framework(_zero_score_is_error)),
 ]
 
-__all__ = ["NEW_RULE_MUTANTS_3", "NEW_RULE_MUTANTS_4"]
+__all__ = ["NEW_RULE_MUTANTS_3", "NEW_RULE_MUTANTS_4", "NEW_RULE_MUTANTS_5"]

@@ -276,7 +276,34 @@ NEW_WITNESSES_4: dict[str, Callable[[], Scenario]] = {
 }
 
 
-PENDING_WITNESSES: dict[str, Callable[[], Scenario]] = {**OLDER_WITNESSES, **NEW_WITNESSES, **NEW_WITNESSES_2,
-                                                        **NEW_WITNESSES_3, **NEW_WITNESSES_4}
+def _extender_beside_probe0() -> Scenario:
+    """Probe0 (weight 1) prefers node-1 by 40; ext-0 (weight 3) node-0 by 1: 30 at x 10, 300 at x 100."""
+    script = {"ext-0": {"prioritize": {"scores": {"node-0": 1}}}}
+    cfg = config({"preFilter": ["Probe0"], "score": ["Probe0"]},
+                 extenders=(extender(verbs=("prioritize",), weight=3),))
+    probes = {"Probe0": {"Score": {"byNode": {"node-1": {"score": 40}}}}}
+    return scenario([pod(probes=probes, extenders=script)], nodes=TWO_NODES, cfg=cfg)
+
+
+def _score_disabled_for_probe1() -> Scenario:
+    cfg = config(multi_point=("Probe0", "Probe1"))
+    cfg["profiles"][0]["plugins"]["score"] = {"disabled": [{"name": "Probe1"}]}
+    return scenario([pod()], nodes=TWO_NODES, cfg=cfg)
+
+
+NEW_WITNESSES_5: dict[str, Callable[[], Scenario]] = {
+    "removepod-while-filtering": _nominated({}),
+    "extender-filter-keeps-first-node": lambda: scenario(
+        [pod(probes={"Probe0": _PREFER_NODE_1}, extenders={"ext-0": {"filter": {}}})], nodes=TWO_NODES,
+        cfg=config({"preFilter": ["Probe0"], "score": ["Probe0"]}, extenders=(extender(),))),
+    "extender-failures-fail-the-cycle": _extenders({"ext-0": {"filter": {"fail": {"node-0": "no"}}}},
+                                                   extender()),
+    "extender-scores-scaled-by-100": _extender_beside_probe0,
+    "rejected-retried-without-event": _probes({"Probe0": {"Filter": {"code": "Unschedulable"}}}),
+    "disabled-score-plugin-runs": _score_disabled_for_probe1,
+}
+
+PENDING_WITNESSES: dict[str, Callable[[], Scenario]] = {
+    **OLDER_WITNESSES, **NEW_WITNESSES, **NEW_WITNESSES_2, **NEW_WITNESSES_3, **NEW_WITNESSES_4, **NEW_WITNESSES_5}
 
 __all__ = ["PENDING_WITNESSES"]
