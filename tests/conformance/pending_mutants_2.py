@@ -116,7 +116,7 @@ def _host_ports(pod) -> set[int]:
 
 
 def _removepod_while_filtering(fw: Framework) -> None:
-    """While filtering, each nominated pod AddPod added is removed again with RemovePod (not in preemption)."""
+    """While filtering, each nominated pod AddPod added is removed again by RemovePod (outside preemption)."""
     original = fw._add_nominated_pods
 
     def add(pod, state, node_info):
