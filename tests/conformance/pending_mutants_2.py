@@ -184,6 +184,19 @@ def _rejected_retried_without_event(sched: Scheduler) -> None:
     queue.add_unschedulable_if_not_present = add
 
 
+def _one_victim_too_few(fw: Framework) -> None:
+    """SelectVictimsOnNode reprieves one victim too many: of two or more victims the last is kept."""
+    plugin = next((p for p in fw.post_filter_plugins if p.name == "DefaultPreemption"), None)
+    if plugin is None:
+        return
+    original = plugin.select_victims_on_node
+
+    def select(state, preemptor, node_info, all_victims, pdbs):
+        victims, violations, status = original(state, preemptor, node_info, all_victims, pdbs)
+        return (victims[:-1] if len(victims) > 1 else victims), violations, status
+    plugin.select_victims_on_node = select
+
+
 NEW_RULE_MUTANTS_5: list[RuleMutant] = [
     RuleMutant("removepod-while-filtering", _each_framework(_removepod_while_filtering)),
     RuleMutant("extender-filter-keeps-first-node", _extender_filter_keeps_first_node),
@@ -191,6 +204,7 @@ NEW_RULE_MUTANTS_5: list[RuleMutant] = [
     RuleMutant("extender-scores-scaled-by-100", _extender_scores_scaled_by_100),
     RuleMutant("rejected-retried-without-event", _rejected_retried_without_event),
     RuleMutant("disabled-score-plugin-runs", _each_framework(_filter_plugins_also_score)),
+    RuleMutant("one-victim-too-few", _each_framework(_one_victim_too_few)),
 ]
 
 
