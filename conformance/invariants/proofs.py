@@ -372,6 +372,9 @@ PROOFS: tuple[Proof, ...] = (
        "a multiPoint plugin is left out at Reserve", "plugin-order-matches-expansion"),
     _p("unschedulable-waits-for-event", LATE, "lost-wakeups",
        "a rejected pod is not retried after the event that lets it in", "schedulable-pods-bound"),
+    _p("postfilter-does-not-schedule", LITTLE, "nominating-postfilter-is-an-error",
+       "a nominating PostFilter turns the FitError into an error", "condition-classification",
+       no_search=_missed("condition-classification")),
     # the event rules' mutants (tests/conformance/invariants/test_event_rules.py), on its hand-made scenarios
     _p("event-requeues", LITTLE, "never-requeues-on-pod-delete",
        "a pod deletion wakes no pending pod", "event-wakes-pending-pod",
@@ -445,7 +448,7 @@ PENDING: Mapping[str, Mapping[str, str]] = {
     "num-feasible-nodes-to-find": {MUCH: ""},
     "round-robin-start": _nc(MUCH, LITTLE),
     "nominated-node-fast-path": _nc(MUCH, LITTLE),
-    "postfilter-does-not-schedule": {MUCH: "", LITTLE: ""},
+    "postfilter-does-not-schedule": {MUCH: ""},
     "score-per-feasible-node": {
         LITTLE: "mutant last-node-not-scored (pending_mutants.py) misbehaves on its witness (Probe0 never "
                 "scores node-1, which is chosen) but no invariant catches it: score-calls-complete checks no "

@@ -197,6 +197,17 @@ def _one_victim_too_few(fw: Framework) -> None:
     plugin.select_victims_on_node = select
 
 
+def _nominating_postfilter_is_an_error(sched: Scheduler) -> None:
+    """A PostFilter that nominates a node turns the attempt's failure into an error instead of the FitError."""
+    original = sched._handle_failure
+
+    def handle(fw, qpi, status, fit_error, nominating):
+        if fit_error is not None and nominating is not None and nominating.nominated_node_name:
+            return original(fw, qpi, Status.as_status("nominated"), None, nominating)
+        return original(fw, qpi, status, fit_error, nominating)
+    sched._handle_failure = handle
+
+
 NEW_RULE_MUTANTS_5: list[RuleMutant] = [
     RuleMutant("removepod-while-filtering", _each_framework(_removepod_while_filtering)),
     RuleMutant("extender-filter-keeps-first-node", _extender_filter_keeps_first_node),
@@ -205,6 +216,7 @@ NEW_RULE_MUTANTS_5: list[RuleMutant] = [
     RuleMutant("rejected-retried-without-event", _rejected_retried_without_event),
     RuleMutant("disabled-score-plugin-runs", _each_framework(_filter_plugins_also_score)),
     RuleMutant("one-victim-too-few", _each_framework(_one_victim_too_few)),
+    RuleMutant("nominating-postfilter-is-an-error", _nominating_postfilter_is_an_error),
 ]
 
 

@@ -301,6 +301,8 @@ NEW_WITNESSES_5: dict[str, Callable[[], Scenario]] = {
     "extender-scores-scaled-by-100": _extender_beside_probe0,
     "rejected-retried-without-event": _probes({"Probe0": {"Filter": {"code": "Unschedulable"}}}),
     "disabled-score-plugin-runs": _score_disabled_for_probe1,
+    "nominating-postfilter-is-an-error": _probes({"Probe0": {"Filter": {"code": "Unschedulable"},
+                                                             "PostFilter": {"nominate": "node-0"}}}),
     "one-victim-too-few": _defaults(pod("pod-0", cpu="2", priority=10), nodes=(node(cpu="2"),),
                                     bound=(pod("victim-0", cpu="1", priority=1, on="node-0"),
                                            pod("victim-1", cpu="1", priority=1, on="node-0"))),
