@@ -198,7 +198,7 @@ def _one_victim_too_few(fw: Framework) -> None:
 
 
 def _nominating_postfilter_is_an_error(sched: Scheduler) -> None:
-    """A PostFilter that nominates a node turns the attempt's failure into an error instead of the FitError."""
+    """A PostFilter that nominates a node turns the failure into an error instead of the FitError."""
     original = sched._handle_failure
 
     def handle(fw, qpi, status, fit_error, nominating):
