@@ -55,6 +55,8 @@ def classify(run: Run, pod: str, attempt: int) -> tuple[str, Record] | None:
             return SCHEDULER_ERROR, r
         elif point == "PostFilter":
             return UNSCHEDULABLE, r
+        elif point in ("AddPod", "RemovePod") and code != "Success":
+            return SCHEDULER_ERROR, r  # while filtering (a preemption's dry run comes after PostFilter)
         elif point == "PreScore" and code not in ("Success", "Skip"):
             return SCHEDULER_ERROR, r
         elif point in ("Score", "NormalizeScore") and code != "Success":

@@ -5,7 +5,8 @@ A rule is broken "too much" when what it makes happen happens where it must not 
 little" when it is left out where it must happen; timing rules are broken "too early" / "too late", order
 rules in the "wrong order". The mutants themselves and their witnesses (a small hand-made scenario on
 which each visibly misbehaves) are test code, in tests/conformance/rule_mutants.py, mutants.py,
-hard_mutants.py and unseen_mutants.py; tests/conformance/test_rule_mutants.py runs them against this table.
+hard_mutants.py, unseen_mutants.py and pending_mutants*.py (witnesses in pending_witnesses.py), gathered by
+mutant_matrix.py; tests/conformance/test_rule_mutants.py runs them against this table.
 A rule and direction without a mutant yet is listed in PENDING, so what is not done is counted, not hidden.
 """
 
@@ -47,6 +48,13 @@ class Proof:
 def _p(rule: str, direction: str, mutant: str, how: str, caught_by: str, no_search: str = "") -> Proof:
     return Proof(rule, direction, mutant, how, caught_by, no_search=no_search)
 
+
+def _missed(invariant: str) -> str:
+    return f"the ci profile's search of {invariant} misses it (tried once, issue 32)"
+
+
+_EVENT_SEARCH = ("the ci profile's search misses it (tried once, issue 32); test_event_rules.py's own "
+                 "1000-example search of the invariant's situation finds it")
 
 PROOFS: tuple[Proof, ...] = (
     # filtering
@@ -212,6 +220,172 @@ PROOFS: tuple[Proof, ...] = (
     _p("victims-lower-priority", MUCH, "equal-priority-victims",
        "pods of the preemptor's priority are evicted",
        "preemption-evicts-lower-priority-only"),
+    # the older mutants given witnesses (issue 32): pending_witnesses.py OLDER_WITNESSES
+    _p("cycle-state-per-attempt", LITTLE, "cycle-state-reused",
+       "a retry's CycleState still holds what the failed attempt wrote", "cycle-state-fresh"),
+    _p("extender-binds-first", LITTLE, "plugins-bind-before-extender",
+       "the Bind plugins bind before the binder extender is asked", "extender-binder-first"),
+    _p("extender-filter-after-plugins", LITTLE, "extender-filter-ignored",
+       "the nodes an extender filter fails stay feasible", "extender-filter-respected"),
+    _p("extender-filter-error", LITTLE, "extender-filter-error-skipped",
+       "a non-ignorable extender's filter error is skipped", "extender-filter-error-fails"),
+    _p("ignorable-extender", LITTLE, "ignorable-extender-error-fails",
+       "an ignorable extender's filter error fails the cycle", "ignorable-extender-errors-tolerated"),
+    _p("prioritize-errors-ignored", LITTLE, "prioritize-error-fails",
+       "a prioritize error fails the cycle", "extender-prioritize-errors-tolerated"),
+    _p("extender-score-scale", LITTLE, "extender-weights-ignored",
+       "extender scores count x 10 without their weight", "extender-scores-scaled"),
+    _p("extender-score-scale", LITTLE, "extender-scores-dropped",
+       "extender scores are left out of the total", "extender-scores-scaled"),
+    _p("one-node-per-preemption", MUCH, "evict-on-every-candidate",
+       "one attempt evicts the victims of every candidate node", "preemptor-nominated"),
+    _p("pdb-respected-when-avoidable", LITTLE, "pdbs-ignored",
+       "preemption sees no PodDisruptionBudget", "pdb-kept-when-avoidable"),
+    _p("node-ports", LITTLE, "sidecar-ports-ignored",
+       "NodePorts reads no sidecar's host ports", "host-ports-free"),
+    _p("inter-pod-affinity", LITTLE, "existing-anti-affinity-ignored",
+       "the anti-affinity of pods already on a node is not checked", "pod-affinity-respected"),
+    _p("topology-spread", LITTLE, "spread-self-not-counted",
+       "the incoming pod is left out of its own domain's count", "topology-spread-respected"),
+    _p("liveness", LITTLE, "lost-wakeups", "cluster events never move rejected pods back to the queue",
+       "schedulable-pods-bound"),
+    # new mutants for the directions left pending (issue 32): pending_mutants.py, pending_mutants_2.py
+    _p("code-matrix-prefilter", MUCH, "prefilter-unschedulable-stops",
+       "a PreFilter Unschedulable stops the loop like UAU", "plugins-run-until-stop"),
+    _p("code-matrix-prefilter", LITTLE, "prefilter-unresolvable-continues",
+       "a PreFilter UAU goes on like Unschedulable", "plugins-run-until-stop"),
+    _p("prefilter-unschedulable-continues", LITTLE, "prefilter-unschedulable-stops",
+       "the later PreFilter plugins do not run after an Unschedulable", "plugins-run-until-stop"),
+    _p("prefilter-unschedulable-continues", MUCH, "prefilter-unresolvable-continues",
+       "the later PreFilter plugins run after a UAU too", "plugins-run-until-stop"),
+    _p("code-matrix-postfilter", MUCH, "postfilter-continues-after-success",
+       "PostFilter goes on after a Success", "plugins-run-until-stop"),
+    _p("postfilter-loop", MUCH, "postfilter-continues-after-success",
+       "the PostFilter loop goes on after a Success", "plugins-run-until-stop"),
+    _p("code-matrix-prescore-score", MUCH, "prescore-skip-is-error", "a PreScore Skip is an Error",
+       "condition-classification",
+       no_search=_missed("condition-classification")),
+    _p("prescore-error", MUCH, "prescore-skip-is-error", "a PreScore Skip fails the cycle",
+       "condition-classification",
+       no_search=_missed("condition-classification")),
+    _p("preenqueue-any-non-success-gates", LITTLE, "preenqueue-only-unresolvable-gates",
+       "a PreEnqueue Unschedulable lets the pod in", "preenqueue-gates"),
+    _p("prefilter-rejection-no-filter", LITTLE, "filters-after-prefilter-rejection",
+       "Filter runs after a PreFilter rejection", "failure-ends-attempt"),
+    _p("plugins-per-point", MUCH, "filter-plugins-also-score",
+       "a plugin enabled at Filter only is called at Score", "calls-match-profile"),
+    _p("plugins-per-point", LITTLE, "last-reserve-plugin-dropped",
+       "the last Reserve plugin is not called", "plugin-order-matches-expansion"),
+    _p("event-requeues", MUCH, "one-gate-removed-ungates",
+       "removing one of two scheduling gates ungates the pod", "gated-pods-never-prefiltered",
+       no_search=_missed("gated-pods-never-prefiltered")),
+    _p("score-per-feasible-node", MUCH, "infeasible-nodes-scored",
+       "Score plugins score nodes a Filter rejected", "score-calls-complete"),
+    _p("weighted-sum-max", MUCH, "weights-squared", "Score weights are applied twice (w x w)",
+       "chosen-node-has-max-score",
+       no_search=_missed("chosen-node-has-max-score")),
+    _p("score-weight-zero-is-one", MUCH, "zero-weight-counted-two", "a Score weight of 0 counts as 2",
+       "chosen-node-has-max-score", no_search="the generators draw no weight-0 Score plugin"),
+    _p("permit-reject-wins", MUCH, "permit-wait-rejects", "a Permit Wait is taken as a rejection",
+       "permit-wait-resolution"),
+    _p("permit-wait-continues", MUCH, "permit-continues-after-rejection",
+       "the Permit loop goes on after a rejection", "plugins-run-until-stop"),
+    _p("preflight-failure", LITTLE, "preflight-error-skips", "a PreBindPreFlight Error is taken as a Skip",
+       "failure-ends-attempt"),
+    _p("preflight-failure", MUCH, "preflight-skip-fails", "a PreBindPreFlight Skip fails binding",
+       "condition-classification",
+       no_search=_missed("condition-classification")),
+    _p("prebind-stops-no-bind", MUCH, "prebind-stops-at-success", "the PreBind loop stops after a Success",
+       "plugins-run-until-stop"),
+    _p("legal-codes", LITTLE, "reserve-skip-succeeds",
+       "a Reserve Skip (not a Reserve code) passes as a Success",
+       "failure-ends-attempt",
+       no_search=_missed("failure-ends-attempt")),
+    _p("legal-codes", MUCH, "filter-unresolvable-is-error",
+       "a Filter UAU (a Filter code) is taken as an Error",
+       "every-node-evaluated"),
+    _p("profile-by-scheduler-name", LITTLE, "unknown-scheduler-name-scheduled",
+       "a pod naming no profile is scheduled by the first", "calls-match-profile",
+       no_search=_missed("calls-match-profile")),
+    _p("bind-success-binds", LITTLE, "bind-not-written", "a Bind Success is not written to the API server",
+       "postbind-iff-bound"),
+    _p("bind-success-binds", MUCH, "failed-bind-still-written", "a failing Bind plugin's binding is written",
+       "postbind-iff-bound"),
+    _p("extender-binds-first", MUCH, "plugins-bind-after-extender",
+       "the Bind plugins run after the binder extender bound", "extender-binder-first"),
+    _p("fit-error-message", LITTLE, "postfilter-message-dropped",
+       "the PostFilter reasons are left out of the message", "fit-error-message"),
+    _p("taint-toleration", MUCH, "tolerated-taints-reject", "a tolerated NoSchedule taint rejects the node",
+       "schedulable-pods-bound",
+       no_search=_missed("schedulable-pods-bound")),
+    _p("node-affinity", MUCH, "matching-selector-rejects", "a node matching the nodeSelector is rejected",
+       "schedulable-pods-bound",
+       no_search=_missed("schedulable-pods-bound")),
+    _p("node-unschedulable", MUCH, "unschedulable-toleration-ignored",
+       "an unschedulable node is rejected for a pod that tolerates it", "schedulable-pods-bound",
+       no_search=_missed("schedulable-pods-bound")),
+    _p("node-ports", MUCH, "any-host-ports-conflict", "host ports conflict whatever their numbers",
+       "schedulable-pods-bound",
+       no_search=_missed("schedulable-pods-bound")),
+    _p("inter-pod-affinity", MUCH, "anti-affinity-against-any-pod",
+       "required anti-affinity rejects a node holding any pod", "schedulable-pods-bound",
+       no_search=_missed("schedulable-pods-bound")),
+    _p("topology-spread", MUCH, "spread-against-any-pod",
+       "a spread constraint rejects a node holding any pod", "schedulable-pods-bound",
+       no_search=_missed("schedulable-pods-bound")),
+    _p("prefilter-result-intersection", MUCH, "prefilter-result-drops-last",
+       "Filter runs on the PreFilterResult but its last node", "every-node-evaluated",
+       no_search=_missed("every-node-evaluated")),
+    _p("add-remove-pod-skip", LITTLE, "extensions-of-skipped-plugins",
+       "AddPod is called on a plugin that skipped PreFilter", "prefilter-skip-pairing",
+       no_search=_missed("prefilter-skip-pairing")),
+    _p("add-remove-pod-error", LITTLE, "extension-errors-ignored", "an AddPod Error is ignored",
+       "failure-ends-attempt",
+       no_search=_missed("failure-ends-attempt")),
+    _p("add-remove-pod-error", MUCH, "extension-success-fails", "an AddPod Success fails the cycle",
+       "condition-classification",
+       no_search=_missed("condition-classification")),
+    _p("assume-before-reserve", LITTLE, "assumed-pods-not-counted",
+       "a pod waiting at Permit does not count against its node", "capacity-respected",
+       no_search=_missed("capacity-respected")),
+    _p("event-truncation", LITTLE, "events-never-truncated", "FailedScheduling messages are never truncated",
+       "failed-scheduling-event-message", no_search="generated messages stay below 1024 characters"),
+    _p("score-error", MUCH, "zero-score-is-error", "a (legal) Score of 0 fails the cycle",
+       "score-range-enforced"),
+    _p("extensions-in-their-phase", MUCH, "removepod-while-filtering",
+       "RemovePod runs while filtering, outside preemption", "remove-pod-only-in-preemption"),
+    _p("extender-filter-error", MUCH, "extender-failures-fail-the-cycle",
+       "a filter extender's failed nodes fail the cycle as an error", "condition-classification",
+       no_search=_missed("condition-classification")),
+    _p("ignorable-extender", MUCH, "extender-filter-error-skipped",
+       "a non-ignorable extender's filter error is skipped too", "extender-filter-error-fails"),
+    _p("prioritize-errors-ignored", MUCH, "extender-scores-dropped",
+       "successful prioritize answers add nothing either", "extender-scores-scaled"),
+    _p("extender-score-scale", MUCH, "extender-scores-scaled-by-100",
+       "extender scores count weight x 100", "chosen-node-has-max-score",
+       no_search=_missed("chosen-node-has-max-score")),
+    _p("unschedulable-waits-for-event", EARLY, "rejected-retried-without-event",
+       "a rejected pod retries after its backoff without an event", "rejected-pod-waits-for-event"),
+    _p("config-expansion", MUCH, "disabled-score-plugin-runs",
+       "a plugin disabled at Score still scores", "plugin-order-matches-expansion"),
+    _p("config-expansion", LITTLE, "last-reserve-plugin-dropped",
+       "a multiPoint plugin is left out at Reserve", "plugin-order-matches-expansion"),
+    _p("unschedulable-waits-for-event", LATE, "lost-wakeups",
+       "a rejected pod is not retried after the event that lets it in", "schedulable-pods-bound"),
+    _p("postfilter-does-not-schedule", LITTLE, "nominating-postfilter-is-an-error",
+       "a nominating PostFilter turns the FitError into an error", "condition-classification",
+       no_search=_missed("condition-classification")),
+    # the event rules' mutants (tests/conformance/invariants/test_event_rules.py), on its hand-made scenarios
+    _p("event-requeues", LITTLE, "never-requeues-on-pod-delete",
+       "a pod deletion wakes no pending pod", "event-wakes-pending-pod",
+       no_search=_EVENT_SEARCH),
+    _p("event-requeues", LITTLE, "keeps-deleted-pod-resources",
+       "a deleted pod's room is never freed", "event-wakes-pending-pod",
+       no_search=_EVENT_SEARCH),
+    _p("event-requeues", LITTLE, "never-ungates",
+       "removing a pod's last gate never frees it", "event-wakes-pending-pod"),
+    _p("event-snapshot", LITTLE, "keeps-deleted-nodes",
+       "a deleted node stays in the cache", "deleted-node-unused"),
 )
 
 # Rules and directions without a mutant yet (or whose mutant no invariant catches yet: named in the note).
@@ -225,133 +399,120 @@ def _nc(*directions: str) -> dict[str, str]:
 
 
 PENDING: Mapping[str, Mapping[str, str]] = {
-    "event-requeues": {MUCH: "", LITTLE: "mutants never-requeues-on-pod-delete, keeps-deleted-pod-resources and "
-                                         "never-ungates (tests/conformance/invariants/test_event_rules.py) are "
-                                         "caught; not yet given witnesses here"},
-    "event-snapshot": {MUCH: "", LITTLE: "mutant keeps-deleted-nodes (test_event_rules.py) is caught on a hand-made "
-                                         "scenario; not yet given a witness here"},
+    "event-snapshot": {
+        MUCH: "mutant node-update-drops-node (pending_mutants.py) misbehaves on its witness (a node's label "
+              "update drops it, the pod ungated later stays unschedulable) but no invariant catches it",
+    },
     "fault-unreserve": {MUCH: "", LITTLE: "mutant no-unreserve-on-failed-binding (tests/conformance/invariants/"
                                           "test_faults.py) is caught on a "
                                           "hand-made scenario; not yet given a witness here"},
     "fault-no-room-leaked": {MUCH: "", LITTLE: "mutants keeps-failed-binding-assumed and deleted-assumed-pod-moves-"
                                                "nothing (test_faults.py) are caught on hand-made scenarios; not "
                                                "yet given witnesses here"},
-    "code-matrix-prefilter": {MUCH: "", LITTLE: ""},
-    "code-matrix-postfilter": {MUCH: ""},
-    "code-matrix-prescore-score": {MUCH: ""},
-    "legal-codes": {MUCH: "", LITTLE: ""},
     "error-message-nil-wrap": _nc(MUCH, LITTLE),
-    "profile-by-scheduler-name": {MUCH: "", LITTLE: ""},
-    "plugins-per-point": {MUCH: "", LITTLE: ""},
+    "profile-by-scheduler-name": {
+        MUCH: "mutant second-profile-dropped (pending_mutants_2.py) misbehaves on its witness (a pod naming "
+              "the second profile stays pending) but no invariant catches it",
+    },
     "deleting-pod-skipped": _nc(MUCH, LITTLE),
     "cycle-state-per-attempt": {
-        MUCH: "",
-        LITTLE: "mutant cycle-state-reused (mutants.py) has no witness yet",
+        MUCH: "mutant cycle-state-cleared-after-prefilter (pending_mutants.py) misbehaves on its witness "
+              "(the pod ends in error: NodeResourcesFit's Filter finds no PreFilter state) but no invariant "
+              "catches it",
     },
     "metrics-sampling": _nc(MUCH, LITTLE),
-    "gates-never-prefiltered": {MUCH: ""},
-    "preenqueue-any-non-success-gates": {MUCH: "", LITTLE: ""},
+    "gates-never-prefiltered": {
+        MUCH: "mutant ungated-pods-held (pending_mutants.py) misbehaves on its witness (a pod without gates "
+              "stays gated) but no invariant catches it: none owes an ungated pod an attempt",
+    },
+    "preenqueue-any-non-success-gates": {
+        MUCH: "mutant preenqueue-success-gates (pending_mutants.py) misbehaves on its witness (a probe's "
+              "PreEnqueue Success gates the pod) but no invariant catches it",
+    },
     "preenqueue-gating-plugin-first": _nc(MUCH, LITTLE),
     "gates-removed-requeues": _nc(MUCH, LITTLE),
     "one-queue-sort": {MUCH: "", LITTLE: ""},
-    "prefilter-unschedulable-continues": {MUCH: "", LITTLE: ""},
-    "prefilter-result-intersection": {MUCH: ""},
-    "prefilter-rejection-no-filter": {MUCH: "", LITTLE: ""},
+    "prefilter-rejection-no-filter": {
+        MUCH: "mutant no-postfilter-after-prefilter-rejection (pending_mutants.py) misbehaves on its witness "
+              "(no PostFilter call after a PreFilter Unschedulable) but no invariant catches it",
+    },
     "prefilter-result-unknown-names": _nc(MUCH, LITTLE),
-    "add-remove-pod-skip": {MUCH: "", LITTLE: ""},
-    "add-remove-pod-error": {MUCH: "", LITTLE: ""},
-    "extensions-in-their-phase": {MUCH: "", LITTLE: ""},
+    "add-remove-pod-skip": {
+        MUCH: "mutant extensions-never-called (pending_mutants_2.py) misbehaves on its witness (no AddPod "
+              "call for a nominated pod) but no invariant catches it",
+    },
+    "extensions-in-their-phase": {
+        LITTLE: "mutant nominated-pods-not-added (pending_mutants_2.py) misbehaves on its witness (no AddPod "
+                "while filtering next to a nominated pod) but no invariant catches it",
+    },
     "extensions-on-cloned-state": _nc(MUCH, LITTLE),
-    "chosen-node-feasible": {MUCH: ""},
+    "chosen-node-feasible": {
+        MUCH: "mutant last-feasible-node-dropped (pending_mutants.py) misbehaves on its witness (node-1 "
+              "passed every Filter, is never scored, and the pod goes to node-0) but no invariant catches it",
+    },
     "nominated-pods-two-passes": _nc(MUCH, LITTLE),
     "num-feasible-nodes-to-find": {MUCH: ""},
     "round-robin-start": _nc(MUCH, LITTLE),
     "nominated-node-fast-path": _nc(MUCH, LITTLE),
-    "postfilter-loop": {MUCH: ""},
-    "postfilter-does-not-schedule": {MUCH: "", LITTLE: ""},
-    "prescore-error": {MUCH: ""},
-    "score-per-feasible-node": {MUCH: "", LITTLE: ""},
-    "score-error": {MUCH: ""},
-    "weighted-sum-max": {MUCH: ""},
-    "score-weight-zero-is-one": {MUCH: ""},
+    "postfilter-does-not-schedule": {MUCH: ""},
+    "score-per-feasible-node": {
+        LITTLE: "mutant last-node-not-scored (pending_mutants.py) misbehaves on its witness (Probe0 never "
+                "scores node-1, which is chosen) but no invariant catches it: score-calls-complete checks no "
+                "lower bound (the chosen node, at least, must be scored)",
+    },
     "no-scoring-total-one": _nc(MUCH),
     "random-tie-break": _nc(MUCH, LITTLE),
-    "assume-before-reserve": {MUCH: "", LITTLE: ""},
-    "reserve-failure-ends-cycle": {MUCH: ""},
-    "permit-reject-wins": {MUCH: ""},
-    "permit-wait-continues": {MUCH: ""},
-    "waiting-pods-handle": _nc(MUCH, LITTLE),
-    "preflight-skip-drops-prebind": {MUCH: ""},
-    "preflight-failure": {MUCH: "", LITTLE: ""},
-    "nnn-for-expectation": _nc(EARLY, LATE),
-    "prebind-stops-no-bind": {MUCH: ""},
-    "bind-success-binds": {MUCH: "", LITTLE: ""},
-    "extender-binds-first": {
-        MUCH: "",
-        LITTLE: "mutant plugins-bind-before-extender (mutants.py) has no witness yet",
+    "assume-before-reserve": {
+        MUCH: "mutant rejected-pods-stay-assumed (pending_mutants_2.py) misbehaves on its witness (a pod "
+              "rejected at Permit still holds its node's room: the next pod is unschedulable) but no "
+              "invariant catches it",
     },
+    "reserve-failure-ends-cycle": {
+        MUCH: "mutant permit-skipped (pending_mutants_2.py: no Permit after a Reserve Success either) "
+              "misbehaves on its witness (a Permit rejection is never asked, the pod binds) but no invariant "
+              "catches it",
+    },
+    "waiting-pods-handle": _nc(MUCH, LITTLE),
+    "preflight-skip-drops-prebind": {
+        MUCH: "mutant preflight-success-drops-prebind (pending_mutants.py) misbehaves on its witness (no "
+              "PreBind call after a PreBindPreFlight Success) but no invariant catches it",
+    },
+    "nnn-for-expectation": _nc(EARLY, LATE),
     "all-bind-skip": _nc(MUCH, LITTLE),
     "bound-once": {LITTLE: ""},
-    "fit-error-message": {LITTLE: ""},
     "error-backoff": {
         LATE: "mutant error-backoff-doubled misbehaves on its witness (the retry comes a "
             "second later) but no invariant bounds a retry from above yet",
     },
     "binding-failure-moves-pods": _nc(MUCH, LITTLE),
     "failed-pod-gone-not-requeued": _nc(MUCH, LITTLE),
-    "event-truncation": {LITTLE: ""},
     "extender-filter-after-plugins": {
-        MUCH: "",
-        LITTLE: "mutant extender-filter-ignored (mutants.py) has no witness yet",
-    },
-    "extender-filter-error": {
-        MUCH: "",
-        LITTLE: "mutant extender-filter-error-skipped (mutants.py) has no witness yet",
-    },
-    "ignorable-extender": {
-        MUCH: "",
-        LITTLE: "mutant ignorable-extender-error-fails (mutants.py) has no witness yet",
-    },
-    "prioritize-errors-ignored": {
-        MUCH: "",
-        LITTLE: "mutant prioritize-error-fails (mutants.py) has no witness yet",
-    },
-    "extender-score-scale": {
-        MUCH: "",
-        LITTLE: "mutants extender-weights-ignored, extender-scores-dropped (mutants.py) have no witness yet",
+        MUCH: "mutant extender-filter-keeps-first-node (pending_mutants_2.py) misbehaves on its witness (the "
+              "node the extender passed and Probe0 prefers is dropped) but no invariant catches it",
     },
     "extender-wire-format": {MUCH: "", LITTLE: ""},
     "extender-interest": _nc(MUCH, LITTLE),
     "extender-preempt": _nc(MUCH, LITTLE),
-    "victims-lower-priority": {LITTLE: ""},
-    "one-node-per-preemption": {
-        MUCH: "mutant evict-on-every-candidate (mutants.py) has no witness yet",
-        LITTLE: "",
+    "victims-lower-priority": {
+        LITTLE: "mutant adjacent-priority-spared (pending_mutants_2.py) misbehaves on its witness (a victim "
+                "one priority below is spared, the preemptor stays unschedulable) but no invariant catches "
+                "it",
     },
+    "one-node-per-preemption": {LITTLE: ""},
     "preemption-node-choice": _nc(MUCH, LITTLE),
     "waiting-victim-rejected": _nc(MUCH, LITTLE),
-    "preemption-policy-never": {MUCH: ""},
-    "pdb-respected-when-avoidable": {
-        MUCH: "",
-        LITTLE: "mutant pdbs-ignored (hard_mutants.py) has no witness yet",
+    "preemption-policy-never": {
+        MUCH: "mutant every-pod-never-preempts (pending_mutants_2.py) misbehaves on its witness (a "
+              "PreemptLowerPriority pod evicts no one and stays unschedulable) but no invariant catches it",
     },
-    "victims-minimal": {MUCH: ""},
-    "taint-toleration": {MUCH: ""},
-    "node-affinity": {MUCH: ""},
-    "node-unschedulable": {MUCH: ""},
-    "node-ports": {MUCH: "", LITTLE: "mutant sidecar-ports-ignored (hard_mutants.py) has no witness yet"},
-    "inter-pod-affinity": {
-        MUCH: "",
-        LITTLE: "mutant existing-anti-affinity-ignored (hard_mutants.py) has no witness yet",
+    "pdb-respected-when-avoidable": {MUCH: ""},
+    "victims-minimal": {
+        MUCH: "mutant one-victim-too-few (pending_mutants_2.py) misbehaves on its witness (the two victims "
+              "the preemptor needs are evicted over two failed attempts instead of one) but no invariant "
+              "catches it",
     },
-    "topology-spread": {
-        MUCH: "",
-        LITTLE: "mutant spread-self-not-counted (hard_mutants.py) has no witness yet",
-    },
-    "liveness": {MUCH: "", LITTLE: "mutant lost-wakeups (hard_mutants.py) has no witness yet"},
-    "config-expansion": {MUCH: "", LITTLE: ""},
+    "liveness": {MUCH: ""},
     "config-validation": _nc(MUCH, LITTLE),
-    "unschedulable-waits-for-event": {EARLY: "", LATE: ""},
     "queueing-hints": _nc(MUCH, LITTLE),
     "activate": _nc(MUCH, LITTLE),
     "unschedulable-flush": _nc(EARLY, LATE),

@@ -15,7 +15,7 @@ from conformance.invariants.proofs import PENDING, PROOFS, pending_count, proble
 from conformance.search import find_violation
 
 from .invariants._kit import run_on_reference, violation
-from .rule_mutants import ALL_HOOKS, OLDER_MUTANTS, RULE_MUTANTS, WITNESSES
+from .mutant_matrix import ALL_HOOKS, OLDER_MUTANTS, RULE_MUTANTS, WITNESSES
 
 PROVEN = sorted({p.mutant for p in PROOFS})
 EQUIVALENT = sorted({p.mutant for p in PROOFS if p.reason.startswith("equivalent")})
@@ -34,10 +34,11 @@ class PendingRuleDirections(UserWarning):
 
 
 @lru_cache(maxsize=None)
-def _runs(mutant: str) -> tuple[Run, Run]:
-    """The unmutated reference's run and the mutant's run on the mutant's witness."""
+def _runs(mutant: str, server=None) -> tuple[Run, Run]:
+    """The unmutated reference's run and the mutant's run on the mutant's witness (its extenders, if any,
+    answered by the suite's extender server)."""
     sc = WITNESSES[mutant]()
-    return run_on_reference(sc), run_on_reference(sc, hook=ALL_HOOKS[mutant])
+    return run_on_reference(sc, server=server), run_on_reference(sc, server=server, hook=ALL_HOOKS[mutant])
 
 
 def test_every_rule_direction_has_a_mutant_or_is_pending() -> None:
@@ -65,22 +66,22 @@ def test_older_mutants_keep_their_invariant_in_the_matrix() -> None:
 
 
 @pytest.mark.parametrize("mutant", sorted(set(PROVEN) - set(EQUIVALENT)) + NAMED_IN_PENDING)
-def test_mutant_misbehaves_on_its_witness(mutant: str) -> None:
-    reference, broken = _runs(mutant)
+def test_mutant_misbehaves_on_its_witness(mutant: str, extender_server) -> None:
+    reference, broken = _runs(mutant, extender_server)
     ref, mut = reference.outcome.to_dict(), broken.outcome.to_dict()
     assert ref != mut, f"{mutant}: outcome and trace equal the reference's on its witness"
 
 
 @pytest.mark.parametrize("mutant", EQUIVALENT)
-def test_equivalent_mutant_equals_the_reference_on_its_witness(mutant: str) -> None:
+def test_equivalent_mutant_equals_the_reference_on_its_witness(mutant: str, extender_server) -> None:
     """What keeps its rule "not checkable from outside": outcome, trace and events are the reference's."""
-    reference, broken = _runs(mutant)
+    reference, broken = _runs(mutant, extender_server)
     assert reference.outcome.to_dict() == broken.outcome.to_dict()
 
 
 @pytest.mark.parametrize("mutant, invariant", CAUGHT, ids=[f"{m}-{i}" for m, i in CAUGHT])
-def test_mutant_caught_on_its_witness(mutant: str, invariant: str) -> None:
-    reference, broken = _runs(mutant)
+def test_mutant_caught_on_its_witness(mutant: str, invariant: str, extender_server) -> None:
+    reference, broken = _runs(mutant, extender_server)
     REGISTRY[invariant].check(reference)
     violation(REGISTRY[invariant], broken)
 

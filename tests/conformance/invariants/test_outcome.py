@@ -214,6 +214,20 @@ def test_broken_classifications_are_caught(mutant, point, code, reason) -> None:
     assert (v.expected, v.status) == (reason, code) and v.actual != reason
 
 
+def test_an_addpod_error_while_filtering_is_a_scheduler_error() -> None:
+    """pod-0 is nominated to node-0 after its first attempt; filtering pod-1 adds it there and AddPod fails."""
+    first = {"Probe0": {"Filter": [{"code": "Unschedulable"}, {}], "PostFilter": {"nominate": "node-0"}}}
+    sc = scenario([pod("pod-0", priority=10, probes=first),
+                   pod("pod-1", priority=1, probes={"Probe0": {"AddPod": {"code": "Error"}}})],
+                  cfg=config(multi_point=("Probe0",)))
+    run = run_on_reference(sc)
+    assert run.outcome.pods["default/pod-1"].condition["reason"] == "SchedulerError"
+    REGISTRY["condition-classification"].check(run)
+    wrong = with_pod(run, "default/pod-1", phase="unschedulable",
+                     condition={"status": "False", "reason": "Unschedulable", "message": "x"})
+    assert violation(REGISTRY["condition-classification"], wrong).expected == "SchedulerError"
+
+
 def test_untraced_last_attempts_are_not_judged() -> None:
     """In-tree PreFilter first: without the queue's count, the last traced attempt may not be the last."""
     sc = scenario([pod(probes={"Probe0": {"Reserve": {"code": "Error"}}})],
