@@ -63,7 +63,7 @@ def _permit_skipped(fw: Framework) -> None:
 
 def _bind_not_written(sched: Scheduler) -> None:
     """A Bind plugin's Success never reaches the API server: the binding is not stored."""
-    sched.store.bind = lambda pod, node_name: None
+    sched.store.bind = lambda pod, node_name, **_: None
 
 
 def _failed_bind_still_written(fw: Framework) -> None:
