@@ -115,5 +115,15 @@ def violation(inv: Invariant, run: Run) -> Violation:
     return info.value
 
 
+def violated(invariant_id: str, run: Run) -> bool:
+    """Whether the registered invariant `invariant_id` finds a violation in `run`."""
+    from conformance.invariants import REGISTRY
+    try:
+        REGISTRY[invariant_id].check(run)
+    except Violation:
+        return True
+    return False
+
+
 __all__ = ["API", "CAPABILITIES", "config", "edited", "extender", "node", "pod",
-           "run_on_reference", "scenario", "violation", "with_pod"]
+           "run_on_reference", "scenario", "violated", "violation", "with_pod"]

@@ -10,13 +10,13 @@ import pytest
 from hypothesis import find, settings
 
 from conformance.search.hypothesis_internals import repeatable, shrink_budget
-from conformance.invariants import REGISTRY, Run, Violation
+from conformance.invariants import REGISTRY
 from conformance.invariants.events import actions, rejecting_plugins
 from reference.scenario import Scenario
 from reference.scheduler.scheduler import Scheduler
 
 from ..test_timeline_reference import node, pod
-from ._kit import run_on_reference
+from ._kit import run_on_reference, violated
 
 GATE = [{"name": "example.com/wait"}]
 UNGATE = {"op": "update", "kind": "Pod", "name": "p", "patch": {"spec": {"schedulingGates": None}}}
@@ -77,14 +77,6 @@ HAND = {
     "keeps-deleted-nodes": scenario([{"when": 1, "op": "delete", "kind": "Node", "name": "n1"}, {"when": 2, **UNGATE}],
                                     workload=[pod("p", schedulingGates=GATE)]),
 }
-
-
-def violated(invariant: str, run: Run) -> bool:
-    try:
-        REGISTRY[invariant].check(run)
-    except Violation:
-        return True
-    return False
 
 
 @pytest.mark.parametrize("mutant", sorted(MUTANTS))

@@ -10,12 +10,12 @@ from typing import Callable
 import pytest
 from hypothesis import HealthCheck, find, settings
 
-from conformance.invariants import REGISTRY, Run, Violation
+from conformance.invariants import REGISTRY
 from reference.scenario import Scenario
 from reference.scheduler.scheduler import Scheduler
 
 from ..test_timeline_reference import node, pod
-from ._kit import config, run_on_reference
+from ._kit import config, run_on_reference, violated
 
 RESERVE_PROBES = config({"reserve": ["Probe0", "Probe1"]})
 
@@ -103,14 +103,6 @@ MUTANTS: dict[str, tuple[Callable[[Scheduler], None], str, Scenario]] = {
          {"when": 1, "op": "create", "object": pod("q", cpu="100m")}],
         workload=[pod("p", cpu="100m")])),
 }
-
-
-def violated(invariant: str, run: Run) -> bool:
-    try:
-        REGISTRY[invariant].check(run)
-    except Violation:
-        return True
-    return False
 
 
 @pytest.mark.parametrize("mutant", sorted(MUTANTS))
