@@ -9,7 +9,7 @@ from typing import Callable
 
 from reference.scenario import Scenario
 
-from .invariants._kit import config, extender, node, pod, scenario
+from .invariants._kit import config, extender, node, pod, ported, scenario
 from .invariants.test_event_rules import HAND as EVENT_WITNESSES
 from .rule_mutants import (_PREFER_NODE_1, _REJECT_NODE_1, PROBES_0_1, TWO_NODES, WITNESSES, _defaults,
                            _probes, _with_spec)
@@ -38,17 +38,6 @@ _PRIORITIZERS = (extender("ext-0", verbs=("prioritize",), weight=5),
 # ext-0 prefers node-0 by 5 x 10 x 1 = 50, ext-1 node-1 by 1 x 10 x 3 = 30.
 _PRIORITIES = {"ext-0": {"prioritize": {"scores": {"node-0": 1}}},
                "ext-1": {"prioritize": {"scores": {"node-1": 3}}}}
-
-
-def _ported(name: str, *, sidecar: bool = False) -> dict:
-    port = {"containerPort": 8080, "hostPort": 8080, "protocol": "TCP"}
-    manifest = pod(name)
-    if sidecar:
-        manifest["spec"]["initContainers"] = [{"name": "side", "image": "registry.k8s.io/pause:3.10",
-                                               "restartPolicy": "Always", "ports": [port]}]
-    else:
-        manifest["spec"]["containers"][0]["ports"] = [port]
-    return manifest
 
 
 def _anti_affine(name: str, app: str, on: str | None) -> dict:
@@ -107,7 +96,7 @@ OLDER_WITNESSES: dict[str, Callable[[], Scenario]] = {
                                                  pod("victim-1", priority=0, cpu="1", on="node-1"))),
     # hard_mutants.py
     "pdbs-ignored": _pdb_witness,
-    "sidecar-ports-ignored": _defaults(_ported("pod-0"), _ported("pod-1", sidecar=True)),
+    "sidecar-ports-ignored": _defaults(ported("pod-0"), ported("pod-1", sidecar=True)),
     "existing-anti-affinity-ignored": _defaults(_labelled(pod("pod-1"), app="web"),
                                                 nodes=_zoned("zone-a"),
                                                 bound=(_anti_affine("running-0", "web", "node-0"),)),
@@ -199,13 +188,6 @@ def _two_profiles(scheduler_name: str) -> Callable[[], Scenario]:
     return build
 
 
-def _ported_on(name: str, port: int) -> dict:
-    manifest = pod(name)
-    manifest["spec"]["containers"][0]["ports"] = [{"containerPort": port, "hostPort": port,
-                                                   "protocol": "TCP"}]
-    return manifest
-
-
 _BINDER_EXTENDER = config({"preFilter": ["Probe0"], "bind": {"enabled": [{"name": "Probe0"}],
                                                           "disabled": [{"name": "DefaultBinder"}]}},
                           extenders=(extender(verbs=("filter", "bind")),))
@@ -234,7 +216,7 @@ NEW_WITNESSES_3: dict[str, Callable[[], Scenario]] = {
                                                                        "zone": "a"}),)),
     "unschedulable-toleration-ignored": _defaults(_with_spec(pod(), **_TOLERATES_UNSCHEDULABLE),
                                                   nodes=(_with_spec(node(), unschedulable=True),)),
-    "any-host-ports-conflict": _defaults(_ported_on("pod-0", 8080), _ported_on("pod-1", 9090)),
+    "any-host-ports-conflict": _defaults(ported("pod-0", port=8080), ported("pod-1", port=9090)),
     "anti-affinity-against-any-pod": _defaults(_anti_affine("pod-0", "web", None), nodes=_zoned("zone-a"),
                                                bound=(_labelled(pod("running-0", on="node-0"), app="db"),)),
     "spread-against-any-pod": _defaults(_spread("pod-0"), nodes=_zoned("zone-a", "zone-b"),

@@ -52,6 +52,19 @@ def pod(name: str = "pod-0", *, priority: int | None = None, probes: Mapping | N
     return {"apiVersion": "v1", "kind": "Pod", "metadata": meta, "spec": spec}
 
 
+def ported(name: str, *, sidecar: bool = False, ip: str = "", port: int = 8080) -> dict[str, Any]:
+    """`pod(name)` asking for host port `port` (on `ip`), in its container or in a sidecar (a restartable init
+    container)."""
+    wanted = {"containerPort": port, "hostPort": port, "protocol": "TCP", **({"hostIP": ip} if ip else {})}
+    manifest = pod(name)
+    if sidecar:
+        manifest["spec"]["initContainers"] = [{"name": "side", "image": "registry.k8s.io/pause:3.10",
+                                               "restartPolicy": "Always", "ports": [wanted]}]
+    else:
+        manifest["spec"]["containers"][0]["ports"] = [wanted]
+    return manifest
+
+
 def extender(name: str = "ext-0", *, verbs: Iterable[str] = ("filter",), weight: int = 1,
              ignorable: bool = False) -> dict[str, Any]:
     out: dict[str, Any] = {"urlPrefix": f"${{EXTENDER_URL}}/{name}", **{f"{v}Verb": v for v in verbs}}
@@ -125,5 +138,5 @@ def violated(invariant_id: str, run: Run) -> bool:
     return False
 
 
-__all__ = ["API", "CAPABILITIES", "config", "edited", "extender", "node", "pod",
+__all__ = ["API", "CAPABILITIES", "config", "edited", "extender", "node", "pod", "ported",
            "run_on_reference", "scenario", "violated", "violation", "with_pod"]

@@ -11,7 +11,7 @@ import pytest
 from conformance.invariants import REGISTRY, Run
 from conformance.reporting.report import coverage
 
-from ._kit import edited, node, pod, run_on_reference, scenario, violation, with_pod
+from ._kit import edited, node, pod, ported, run_on_reference, scenario, violation, with_pod
 
 TAINTS = REGISTRY["taints-tolerated"]
 SELECTION = REGISTRY["node-selection-respected"]
@@ -71,20 +71,9 @@ def test_node_selector_and_unschedulable_nodes() -> None:
     assert violation(UNSCHEDULABLE, _bound(run, ("default/pod-0", "node-1"))).plugin == "NodeUnschedulable"
 
 
-def _ported(name: str, *, sidecar: bool = False, ip: str = "") -> dict:
-    port = {"containerPort": 8080, "hostPort": 8080, "protocol": "TCP", **({"hostIP": ip} if ip else {})}
-    manifest = pod(name)
-    if sidecar:
-        manifest["spec"]["initContainers"] = [{"name": "side", "image": "registry.k8s.io/pause:3.10",
-                                               "restartPolicy": "Always", "ports": [port]}]
-    else:
-        manifest["spec"]["containers"][0]["ports"] = [port]
-    return manifest
-
-
 @pytest.mark.parametrize("ip", ["", "0.0.0.0", "127.0.0.1"])
 def test_a_sidecar_port_conflicts_with_a_container_port_whichever_bound_first(ip: str) -> None:
-    sc = scenario([_ported("pod-0", ip=ip), _ported("pod-1", sidecar=True)], nodes=[node("node-0"), node("node-1")])
+    sc = scenario([ported("pod-0", ip=ip), ported("pod-1", sidecar=True)], nodes=[node("node-0"), node("node-1")])
     run = run_on_reference(sc)
     PORTS.check(run)
     for order in (("default/pod-0", "default/pod-1"), ("default/pod-1", "default/pod-0")):
@@ -93,7 +82,7 @@ def test_a_sidecar_port_conflicts_with_a_container_port_whichever_bound_first(ip
 
 
 def test_other_host_ips_do_not_conflict() -> None:
-    sc = scenario([_ported("pod-0", ip="127.0.0.1"), _ported("pod-1", ip="10.0.0.1")])
+    sc = scenario([ported("pod-0", ip="127.0.0.1"), ported("pod-1", ip="10.0.0.1")])
     run = run_on_reference(sc)
     PORTS.check(_bound(run, ("default/pod-0", "node-0"), ("default/pod-1", "node-0")))
 
