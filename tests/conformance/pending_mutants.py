@@ -117,15 +117,21 @@ def _preenqueue_only_unresolvable_gates(sched: Scheduler) -> None:
     sched.queue._pre_enqueue = pre_enqueue
 
 
-def _filters_after_prefilter_rejection(sched: Scheduler) -> None:
-    """After a PreFilter rejection the Filter plugins still run on every node (the pod stays rejected)."""
-    rejected: set[int] = set()  # the CycleStates whose PreFilter rejected the pod
+def _prefilter_rejections(sched: Scheduler) -> set[int]:
+    """The ids of the CycleStates whose PreFilter rejected the pod, filled as the scheduler runs."""
+    rejected: set[int] = set()
     for fw in sched.frameworks.values():
         def note(out, state, pod):
             if out[1].is_rejected():
                 rejected.add(id(state))
             return out
         _override(fw, "run_pre_filter_plugins", note)
+    return rejected
+
+
+def _filters_after_prefilter_rejection(sched: Scheduler) -> None:
+    """After a PreFilter rejection the Filter plugins still run on every node (the pod stays rejected)."""
+    rejected = _prefilter_rejections(sched)
     algo = sched.algorithm
     original = algo.find_nodes_that_fit_pod
 
@@ -177,13 +183,8 @@ def _one_gate_removed_ungates(sched: Scheduler) -> None:
 
 def _no_postfilter_after_prefilter_rejection(sched: Scheduler) -> None:
     """A PreFilter rejection also keeps PostFilter from running."""
-    rejected: set[int] = set()
+    rejected = _prefilter_rejections(sched)
     for fw in sched.frameworks.values():
-        def note(out, state, pod):
-            if out[1].is_rejected():
-                rejected.add(id(state))
-            return out
-        _override(fw, "run_pre_filter_plugins", note)
         original = fw.run_post_filter_plugins
 
         def post_filter(state, pod, statuses, original=original):
