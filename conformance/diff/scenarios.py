@@ -2,8 +2,8 @@
 
 Both sides get the very same list (byte-identical scenarios), so a difference is the schedulers', never
 the draws'. The list is every invariant's situation (`@invariant(situation=...)`) plus the general
-scenarios with probes at every point or a preemption (the differential strategy); the profile sets how
-many of each. The draws are seeded by the situation's name and blind to local-module constants
+scenarios with probes at every point or a preemption (the differential strategy), and general ones with a
+timeline ("timeline"); the profile sets how many of each. The draws are seeded by the situation's name and blind to local-module constants
 (`search.run_search`), so the same suite version draws the same list on every machine and with every seed.
 """
 
@@ -23,6 +23,10 @@ from ..search import for_profile, run_search
 # A situation is narrow: a tenth of the profile's examples shows its rule; the general scenarios get the
 # full count.
 SITUATION_SHARE = 10
+# The general scenarios again, with up to TIMELINE_EVENTS timeline events each: half the general count (so the
+# ci profile's diff grows by a third or so; benchmarks/timelines.py measures it).
+TIMELINE_SHARE = 2
+TIMELINE_EVENTS = 2
 
 
 @dataclass(frozen=True)
@@ -67,20 +71,23 @@ def sources(base: Any = None, domain: Any = None) -> dict[str, Callable[[], Sear
             seen.add(id(situation))
             out[inv.id] = situation.strategy
     out["general"] = lambda: with_domain(scenarios_for(extenders=True, base=base), domain)
+    out["timeline"] = lambda: with_domain(scenarios_for(extenders=True, base=base, timeline=TIMELINE_EVENTS,
+                                                        only_timeline=True), domain)
     return out
 
 
 def fixed_scenarios(profile: str, *, base: Any = None, domain: Any = None, only: tuple[str, ...] = (),
                     progress: Callable[[str], None] = lambda _: None) -> Iterator[Drawn]:
-    """The diff's scenario list for `profile`: a tenth of its examples per situation, its count of general ones."""
+    """The diff's scenario list for `profile`: a tenth of its examples per situation, its count of general ones,
+    half that with timelines."""
     count = for_profile(profile).max_examples
     known = sources(base, domain)
     unknown = [name for name in only if name not in known]
     if unknown:
         raise ConformanceError(f"--only {unknown[0]}: no such scenario source; the sources are "
                                f"{', '.join(known)}")
-    counts = {name: count if name == "general" else max(1, count // SITUATION_SHARE)
-              for name in known if not only or name in only}
+    shares = {"general": 1, "timeline": TIMELINE_SHARE}
+    counts = {name: max(1, count // shares.get(name, SITUATION_SHARE)) for name in known if not only or name in only}
     progress(f"drawing {sum(counts.values())} scenarios from {len(counts)} sources"
              + (f" ({', '.join(counts)})" if only else ""))
     for name, n in counts.items():
@@ -88,4 +95,4 @@ def fixed_scenarios(profile: str, *, base: Any = None, domain: Any = None, only:
             yield Drawn(name, index, scenario)
 
 
-__all__ = ["Drawn", "SITUATION_SHARE", "draw_fixed", "fixed_scenarios", "sources"]
+__all__ = ["Drawn", "SITUATION_SHARE", "TIMELINE_EVENTS", "TIMELINE_SHARE", "draw_fixed", "fixed_scenarios", "sources"]

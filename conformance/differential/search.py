@@ -15,15 +15,28 @@ from ..search import Failure, run_search
 from .compare import DIFFERENTIAL, compare
 
 
-def scenarios_for(*, extenders: bool, max_pods: int = 4, base: Any = None) -> SearchStrategy[Scenario]:
+def scenarios_for(*, extenders: bool, max_pods: int = 4, base: Any = None, timeline: int = 0,
+                  only_timeline: bool = False) -> SearchStrategy[Scenario]:
     """Probes at every extension point over a few nodes and pods (with one extender when both backends
     reach the extender server), or a preemption: every rule shows in the trace or the result. On the
-    user's own config (`base`), its profiles with probes around their plugins."""
+    user's own config (`base`), its profiles with probes around their plugins. With `timeline`, a third
+    branch: such scenarios with up to that many timeline events (differential/timeline.py says what is
+    compared then); `only_timeline`: that branch alone."""
     from hypothesis import strategies as st
 
     from generators import scenarios  # generators are only needed when searching
-    return st.one_of(scenarios(max_pods=max_pods, extenders=int(extenders), base=base),
-                     scenarios(preemption=True, max_pods=max_pods, base=base))
+    if not isinstance(timeline, int) or timeline < 0 or (only_timeline and not timeline):
+        raise ValueError(f"scenarios_for(timeline={timeline!r}): use 0 (no events) or more, and 1 or more "
+                         f"with only_timeline")
+    # As the event rules' Eventful recipe: few nodes, gated pods and the default plugins, so that an event is
+    # what makes a pending pod schedulable; with probes, so that the trace shows every attempt.
+    eventful = scenarios(max_nodes=2, max_pods=min(max_pods, 3), default_plugins=True, gates=True,
+                         extenders=int(extenders), base=base, timeline=timeline)
+    if only_timeline:
+        return eventful
+    plain = [scenarios(max_pods=max_pods, extenders=int(extenders), base=base),
+             scenarios(preemption=True, max_pods=max_pods, base=base)]
+    return st.one_of(*plain, *([eventful] if timeline else []))
 
 
 def run_both(a: Backend, b: Backend, scenario: Scenario) -> tuple[Run, Run]:

@@ -17,6 +17,8 @@ from conformance.reporting.report import describe_failure
 
 from ._scenarios import for_backends
 
+TIMELINE_EVENTS = 2  # a third of the draws get up to this many timeline events
+
 
 @pytest.mark.conformance
 def test_differential(conformance, request: pytest.FixtureRequest) -> None:
@@ -37,7 +39,9 @@ def test_differential(conformance, request: pytest.FixtureRequest) -> None:
     # Without creation-order (a cluster: the informer's timing decides which of two equal-priority
     # pods pops first), the order of the workload is itself an open choice: one pod per scenario.
     max_pods = 4 if all("creation-order" in b.capabilities for b in (backend, other)) else 1
-    strategy = scenarios_for(extenders=extenders, max_pods=max_pods, base=base)
+    # Timelines where both apply them at virtual times (a cluster's informer timing is not compared yet).
+    timeline = TIMELINE_EVENTS if all("virtual-time" in b.capabilities for b in (backend, other)) else 0
+    strategy = scenarios_for(extenders=extenders, max_pods=max_pods, base=base, timeline=timeline)
     strategy = for_backends(strategy, [backend, other], objects=conformance.objects_hook(),
                             domain=conformance.domain())
     failure = find_disagreement(backend, other, strategy,
