@@ -2,8 +2,8 @@
 
 Both sides get the very same list (byte-identical scenarios), so a difference is the schedulers', never
 the draws'. The list is every invariant's situation (`@invariant(situation=...)`) plus the general
-scenarios with probes at every point or a preemption (the differential strategy), and general ones with a
-timeline ("timeline"); the profile sets how many of each. The draws are seeded by the situation's name and blind to local-module constants
+scenarios with probes at every point or a preemption (the differential strategy), and scenarios with a
+timeline ("timeline", the differential's too); the profile sets how many of each. The draws are seeded by the situation's name and blind to local-module constants
 (`search.run_search`), so the same suite version draws the same list on every machine and with every seed.
 """
 
@@ -23,8 +23,8 @@ from ..search import for_profile, run_search
 # A situation is narrow: a tenth of the profile's examples shows its rule; the general scenarios get the
 # full count.
 SITUATION_SHARE = 10
-# The general scenarios again, with up to TIMELINE_EVENTS timeline events each: half the general count (so the
-# ci profile's diff grows by a third or so; benchmarks/timelines.py measures it).
+# Scenarios with up to TIMELINE_EVENTS timeline events each (differential.timeline_scenarios_for): half the
+# general count.
 TIMELINE_SHARE = 2
 TIMELINE_EVENTS = 2
 
@@ -61,7 +61,7 @@ def sources(base: Any = None, domain: Any = None) -> dict[str, Callable[[], Sear
     vocabulary (`domain`, a generators.Domain) decorates the general scenarios."""
     from generators import with_domain
 
-    from ..differential import scenarios_for
+    from ..differential import scenarios_for, timeline_scenarios_for
     from ..invariants import REGISTRY
     out: dict[str, Callable[[], SearchStrategy[Scenario]]] = {}
     seen: set[int] = set()
@@ -71,8 +71,8 @@ def sources(base: Any = None, domain: Any = None) -> dict[str, Callable[[], Sear
             seen.add(id(situation))
             out[inv.id] = situation.strategy
     out["general"] = lambda: with_domain(scenarios_for(extenders=True, base=base), domain)
-    out["timeline"] = lambda: with_domain(scenarios_for(extenders=True, base=base, timeline=TIMELINE_EVENTS,
-                                                        only_timeline=True), domain)
+    out["timeline"] = lambda: with_domain(timeline_scenarios_for(extenders=True, base=base, events=TIMELINE_EVENTS),
+                                          domain)
     return out
 
 

@@ -14,29 +14,31 @@ from ..invariants import Run, Violation
 from ..search import Failure, run_search
 from .compare import DIFFERENTIAL, compare
 
+MAX_NODES = 1
 
-def scenarios_for(*, extenders: bool, max_pods: int = 4, base: Any = None, timeline: int = 0,
-                  only_timeline: bool = False) -> SearchStrategy[Scenario]:
+
+def scenarios_for(*, extenders: bool, max_pods: int = 4, base: Any = None) -> SearchStrategy[Scenario]:
     """Probes at every extension point over a few nodes and pods (with one extender when both backends
     reach the extender server), or a preemption: every rule shows in the trace or the result. On the
-    user's own config (`base`), its profiles with probes around their plugins. With `timeline`, a third
-    branch: such scenarios with up to that many timeline events (differential/timeline.py says what is
-    compared then); `only_timeline`: that branch alone."""
+    user's own config (`base`), its profiles with probes around their plugins."""
     from hypothesis import strategies as st
 
     from generators import scenarios  # generators are only needed when searching
-    if not isinstance(timeline, int) or timeline < 0 or (only_timeline and not timeline):
-        raise ValueError(f"scenarios_for(timeline={timeline!r}): use 0 (no events) or more, and 1 or more "
-                         f"with only_timeline")
-    # As the event rules' Eventful recipe: few nodes, gated pods and the default plugins, so that an event is
-    # what makes a pending pod schedulable; with probes, so that the trace shows every attempt.
-    eventful = scenarios(max_nodes=2, max_pods=min(max_pods, 3), default_plugins=True, gates=True,
-                         extenders=int(extenders), base=base, timeline=timeline)
-    if only_timeline:
-        return eventful
-    plain = [scenarios(max_pods=max_pods, extenders=int(extenders), base=base),
-             scenarios(preemption=True, max_pods=max_pods, base=base)]
-    return st.one_of(*plain, *([eventful] if timeline else []))
+    return st.one_of(scenarios(max_pods=max_pods, extenders=int(extenders), base=base),
+                     scenarios(preemption=True, max_pods=max_pods, base=base))
+
+
+def timeline_scenarios_for(*, extenders: bool, max_pods: int = 3, base: Any = None,
+                           events: int = 2) -> SearchStrategy[Scenario]:
+    """As the event rules' Eventful recipe: 1-2 nodes, up to `max_pods` pods (some gated), the default plugins
+    and up to `events` timeline events drawn for them, so that an event is what makes a pending pod schedulable;
+    with probes (and an extender, as `scenarios_for`), so that the trace shows every attempt
+    (differential/timeline.py says what is compared then). Shrinks as `generators.scenarios`."""
+    from generators import scenarios
+    if not isinstance(events, int) or events < 1:
+        raise ValueError(f"timeline_scenarios_for(events={events!r}): use 1 or more")
+    return scenarios(max_nodes=MAX_NODES, max_pods=max_pods, default_plugins=True, gates=True, extenders=int(extenders),
+                     base=base, timeline=events)
 
 
 def run_both(a: Backend, b: Backend, scenario: Scenario) -> tuple[Run, Run]:
@@ -57,4 +59,4 @@ def find_disagreement(a: Backend, b: Backend, strategy: SearchStrategy[Scenario]
                    found.flaky, found.replay)
 
 
-__all__ = ["find_disagreement", "run_both", "scenarios_for"]
+__all__ = ["find_disagreement", "run_both", "scenarios_for", "timeline_scenarios_for"]

@@ -13,7 +13,7 @@ Timing, not a difference:
   other (`idle_moved`); the end of such runs is not compared.
 
 Still a difference (`end_disagreements`), when neither run made an open choice or deleted pods and both
-applied the same events: a pod bound on one side and not on the other at the end, a pod bound to a node the
+applied the same events: a pod bound (or gated) on one side and not on the other at the end, a pod bound to a node the
 judge accepts on one side and to one it rejects on the other, and a timed event applied on one side only.
 """
 
@@ -94,14 +94,20 @@ def end_disagreements(a: Run, b: Run, already: set[str]) -> Iterator[Disagreemen
         ra, rb = a.outcome.pods.get(pod), b.outcome.pods.get(pod)
         if ra is None or rb is None:
             continue
-        if (ra.phase == "bound") != (rb.phase == "bound"):
-            yield Disagreement("whether the pod is bound at the end (after the timeline)", pod, ra.phase, rb.phase,
-                               "schedulability")
+        if _settled_as(ra.phase) != _settled_as(rb.phase):
+            yield Disagreement("whether the pod is bound, gated or neither at the end (after the timeline)", pod,
+                               ra.phase, rb.phase, "schedulability")
         elif ra.phase == rb.phase == "bound" and ra.node != rb.node:
             right_a, right_b = accepted(a, pod, ra.node), accepted(b, pod, rb.node)
             if None not in (right_a, right_b) and right_a != right_b:
                 yield Disagreement("the node bound to at the end (the judge accepts only one of them)", pod,
                                    ra.node, rb.node, "placement")
+
+
+def _settled_as(phase: str) -> str:
+    """Bound, gated (never tried since its gates went) or neither: which of unschedulable, error or waiting a
+    tried pod ends in may depend on how often it was retried, and probe scripts act per attempt."""
+    return phase if phase in ("bound", "gated") else "tried"
 
 
 def accepted(run: Run, pod: str, node: str) -> bool | None:

@@ -1,0 +1,84 @@
+"""What timelines cost (issue 29, Speed): scenarios/s with and without timeline events, side by side in one run,
+on the reference and on upstream, and the differential's ci search with and without its timeline search.
+
+    PYTHONPATH=. python benchmarks/timelines.py [--scenarios 200]
+
+Needs harness/bin/runner (`harness/build.sh`). Prints one line per measurement:
+  1. the same drawn scenarios (probes, an extender, up to 4 pods, up to 2 timeline events drawn for them; those
+     that got at least one event) run with their timeline and with it stripped, on each backend: scenarios/s;
+  2. the differential (reference vs upstream) over the ci profile, no shrinking: wall time of the search without
+     timelines (`scenarios_for`), and of the timeline search `--compare` now adds (`timeline_scenarios_for`).
+
+Measured 2026-11-27, 2 shared cores (load average 1.9-2.3 during the run, other helpers' jobs), 200 drawn, 97 with
+events: with timeline reference 50.8/s, upstream 42.4/s; stripped reference 60.1/s, upstream 59.7/s (timelines
+cost 0.85x on the reference, 0.71x on upstream: the idle events' settle second is virtual, the extra cycles are
+not); differential ci search reference vs upstream: without timelines 9.3 s, the timeline search 6.0 s more
+(1.65x the differential's wall time).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+from dataclasses import replace
+from pathlib import Path
+from typing import Any, Callable
+
+# Run as a script, this directory heads sys.path and benchmarks/generators.py would shadow `generators`.
+_HERE = Path(__file__).resolve().parent
+sys.path[:] = [str(_HERE.parent)] + [p for p in sys.path if Path(p or ".").resolve() != _HERE]
+
+from conformance.backends.reference import ReferenceBackend  # noqa: E402 - after the path fix above
+from conformance.backends.upstream import UpstreamBackend  # noqa: E402
+from conformance.diff.scenarios import draw_fixed  # noqa: E402
+from conformance.differential import find_disagreement, scenarios_for, timeline_scenarios_for  # noqa: E402
+from conformance.extender.server import ExtenderServer  # noqa: E402
+from generators import scenarios  # noqa: E402
+from reference.scenario import Scenario  # noqa: E402
+
+
+def rate(run: Callable[[Scenario], Any], items: list[Scenario]) -> float:
+    start = time.perf_counter()
+    for s in items:
+        run(s)
+    return len(items) / (time.perf_counter() - start)
+
+
+def seconds(fn: Callable[[], Any]) -> tuple[float, Any]:
+    start = time.perf_counter()
+    result = fn()
+    return time.perf_counter() - start, result
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--scenarios", type=int, default=200, help="scenarios to draw (those with events are run)")
+    args = parser.parse_args()
+    print(f"load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    drawn = draw_fixed(scenarios(max_pods=4, extenders=1, timeline=2), args.scenarios, "benchmark-timelines")
+    eventful = [s for s in drawn if s.timeline]
+    stripped = [replace(s, timeline=()) for s in eventful]
+    with ExtenderServer() as server:
+        reference, upstream = ReferenceBackend(extender_server=server), UpstreamBackend(extender_server=server)
+        try:
+            for name, backend in (("reference", reference), ("upstream", upstream)):
+                backend.run(stripped[0])  # warm up (the runner's first scenario starts it)
+                with_rate, without_rate = rate(backend.run, eventful), rate(backend.run, stripped)
+                print(f"{name}: {len(eventful)} scenarios ({len(drawn)} drawn) with their timeline {with_rate:.1f}/s, "
+                      f"stripped {without_rate:.1f}/s ({with_rate / without_rate:.2f}x)")
+            plain_s, plain = seconds(lambda: find_disagreement(reference, upstream, scenarios_for(extenders=True),
+                                                               profile="ci", shrink=False))
+            timeline_s, found = seconds(lambda: find_disagreement(
+                reference, upstream, timeline_scenarios_for(extenders=True), profile="ci", shrink=False))
+            print(f"differential ci search reference vs upstream: without timelines {plain_s:.1f} s"
+                  f"{' (a disagreement)' if plain else ''}, the timeline search {timeline_s:.1f} s more"
+                  f"{' (a disagreement)' if found else ''} ({(plain_s + timeline_s) / plain_s:.2f}x)")
+        finally:
+            upstream.close()
+    print(f"load average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+
+
+if __name__ == "__main__":
+    main()
