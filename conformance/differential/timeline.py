@@ -6,7 +6,8 @@ Timing, not a difference:
   after a backoff of whole seconds) may run too, and on upstream the informer delivers it to the scheduler
   concurrently with them; so each pod's attempts are compared only while they start before the first event
   either run applied (`event_horizon`), and how often and when a pod was retried after an event (requeue and
-  backoff timing) is not compared;
+  backoff timing) is not compared; a pod bound at an event's instant on a decision the event undid (`raced`)
+  makes the ends of the runs incomparable;
 - when an idle event applied: upstream's runner waits its settle time (a second) of quiet first, and a
   retry's backoff moves the next idle instant, so an idle event one run reached before the deadline may not
   be reached by the other (`idle_not_reached`), and cycles that ran before it on one side ran after it on the
@@ -78,6 +79,23 @@ def idle_moved(a: Run, b: Run) -> bool:
     return False
 
 
+def raced(run: Run) -> bool:
+    """A pod was bound at the instant of an event, on a decision the cluster after the event no longer allows
+    (its node deleted, relabelled away, ...): the cycle ran before the event reached the scheduler, which on
+    upstream's informers is a race at that instant, and a binding is not undone. Judged by the reference's
+    Filter plugins; where the judge cannot tell, any binding at an event's instant counts."""
+    judge = Judge.of(run)
+    for b in run.outcome.bindings:
+        pod, node, t = str(b.get("pod")), str(b.get("node")), b.get("t")
+        states = run.cluster.at_binding(pod, t if isinstance(t, (int, float)) else None)
+        if len(states) < 2:
+            continue
+        if judge is None or judge.config.extenders or not judge.judgeable(pod) or judge.framework(pod) is None \
+                or not judge.stock_only(pod, ("preFilter", "filter")) or not _fits(judge.at(states[-1]), pod, node):
+            return True
+    return False
+
+
 def end_disagreements(a: Run, b: Run, already: set[str]) -> Iterator[Disagreement]:
     """Where a timeline applied, what the ends of the two runs must agree on (see the module docstring), for the
     pods without an earlier disagreement."""
@@ -88,7 +106,7 @@ def end_disagreements(a: Run, b: Run, already: set[str]) -> Iterator[Disagreemen
             yield Disagreement("the timeline events applied (a timed event on one side only)", "", applied(a),
                                applied(b), "timeline")
         return
-    if idle_moved(a, b):
+    if idle_moved(a, b) or raced(a) or raced(b):
         return
     for pod in (p for p in a.live_pods if p in b.live_pods and p not in already):
         ra, rb = a.outcome.pods.get(pod), b.outcome.pods.get(pod)
@@ -139,4 +157,4 @@ def _fits(judge: Judge, pod: str, node: str) -> bool:
     return fw.run_filter_plugins(state, target, info).is_success()
 
 
-__all__ = ["accepted", "applied", "end_disagreements", "event_horizon", "first_event", "idle_moved", "idle_not_reached"]
+__all__ = ["accepted", "applied", "end_disagreements", "event_horizon", "first_event", "idle_moved", "idle_not_reached", "raced"]
