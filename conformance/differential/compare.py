@@ -32,7 +32,6 @@ from typing import Any, Hashable, Iterable, Iterator, Mapping
 
 from reference.plugins.default_preemption import calculate_num_candidates
 from reference.probe import PROBE_NAMES
-from reference.timeline import created
 
 from ..invariants import Invariant, Run, Violation
 from ..invariants.attempts import extender_config
@@ -98,16 +97,10 @@ def single_feasible(run: Run, pod: str, attempt: int) -> bool:
     return traced and not stops_at_first_feasible(run, pod) and not ran
 
 
-def only_node(run: Run) -> bool:
-    """The cluster never has a second node (none in the scenario, none the timeline creates): every choice is
-    forced."""
-    return len(run.node_names) == 1 and not created(run.scenario.timeline, "Node")
-
-
 def choice_is_open(run: Run, pod: str, attempt: int) -> bool:
-    """The attempt chose a node the trace cannot show to be forced: neither the only node, nor the only
-    feasible node, nor the single best traced total."""
-    if chosen(run, pod, attempt) is None or single_feasible(run, pod, attempt) or only_node(run):
+    """The attempt chose a node the trace cannot show to be forced: neither the only feasible node
+    nor the single best traced total."""
+    if chosen(run, pod, attempt) is None or single_feasible(run, pod, attempt):
         return False
     best = best_nodes(run, pod, attempt)
     return best is None or len(best) != 1
@@ -118,7 +111,7 @@ def first_open_choice(run: Run) -> int:
     firsts = []
     for pod in run.pods:
         attempts = run.attempts(pod)
-        if not attempts and run.bound_in(pod) and not only_node(run):
+        if not attempts and run.bound_in(pod):
             firsts.append(min((r["seq"] for r in run.records(pod)), default=0))
         for attempt in attempts:
             if choice_is_open(run, pod, attempt):

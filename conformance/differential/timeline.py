@@ -13,18 +13,21 @@ Timing, not a difference:
   be reached by the other (`idle_not_reached`), and cycles that ran before it on one side ran after it on the
   other (`idle_moved`); the end of such runs is not compared.
 
-Still a difference (`end_disagreements`), when neither run made an open choice or deleted pods and both
-applied the same events: a pod bound (or gated) on one side and not on the other at the end, a pod bound to a node the
-judge accepts on one side and to one it rejects on the other, and a timed event applied on one side only.
+Still a difference (`end_disagreements`), when neither run made an open choice (with one node, none is) or
+deleted pods and both applied the same events: a pod bound (or gated) on one side and not on the other at the
+end, a pod bound to a node the judge accepts on one side and to one it rejects on the other, and a timed event
+applied on one side only.
 """
 
 from __future__ import annotations
 
 from typing import Iterator
 
+from reference.timeline import created
+
 from ..invariants import Run
 from ..invariants.judge import Judge
-from .compare import Disagreement, horizon
+from .compare import Disagreement, first_open_choice
 
 def first_event(a: Run, b: Run) -> float:
     """The virtual time of the first timeline event either run applied; inf when neither applied one."""
@@ -99,7 +102,7 @@ def raced(run: Run) -> bool:
 def end_disagreements(a: Run, b: Run, already: set[str]) -> Iterator[Disagreement]:
     """Where a timeline applied, what the ends of the two runs must agree on (see the module docstring), for the
     pods without an earlier disagreement."""
-    if not (a.outcome.timeline or b.outcome.timeline) or not horizon(a) == horizon(b) == float("inf"):
+    if not (a.outcome.timeline or b.outcome.timeline) or not (_determined(a) and _determined(b)):
         return
     if applied(a) != applied(b):
         if not idle_not_reached(a, b):
@@ -120,6 +123,17 @@ def end_disagreements(a: Run, b: Run, already: set[str]) -> Iterator[Disagreemen
             if None not in (right_a, right_b) and right_a != right_b:
                 yield Disagreement("the node bound to at the end (the judge accepts only one of them)", pod,
                                    ra.node, rb.node, "placement")
+
+
+def only_node(run: Run) -> bool:
+    """The cluster never has a second node (none in the scenario, none the timeline creates)."""
+    return len(run.node_names) == 1 and not created(run.scenario.timeline, "Node")
+
+
+def _determined(run: Run) -> bool:
+    """No pod saw a cluster a random choice made: no open host choice (with one node every choice is forced, for
+    what the run ends in), no preemption."""
+    return not run.outcome.deleted and (only_node(run) or first_open_choice(run) == float("inf"))
 
 
 def _settled_as(phase: str) -> str:
@@ -157,4 +171,4 @@ def _fits(judge: Judge, pod: str, node: str) -> bool:
     return fw.run_filter_plugins(state, target, info).is_success()
 
 
-__all__ = ["accepted", "applied", "end_disagreements", "event_horizon", "first_event", "idle_moved", "idle_not_reached", "raced"]
+__all__ = ["accepted", "applied", "end_disagreements", "event_horizon", "first_event", "idle_moved", "idle_not_reached", "only_node", "raced"]
