@@ -32,8 +32,8 @@ KINDS = {
     "plugin-list": "the plugins a profile runs at an extension point",
     "status-text": "the PodScheduled reason, the FitError message or the events' reasons",
     "preemption": "the victims deleted or the node nominated",
-    "timeline": "a timed timeline event applied on one side only (an idle one not reached before the deadline "
-                "is timing, not a difference)",
+    "timeline": "a timed timeline event applied on one side only (an idle one not reached before the "
+                "deadline is timing, not a difference)",
     "error": "the scenario fails (the scheduler refuses it or crashes) on one side only, or with another error",
 }
 

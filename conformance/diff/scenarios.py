@@ -2,8 +2,8 @@
 
 Both sides get the very same list (byte-identical scenarios), so a difference is the schedulers', never
 the draws'. The list is every invariant's situation (`@invariant(situation=...)`) plus the general
-scenarios with probes at every point or a preemption (the differential strategy), and scenarios with a
-timeline ("timeline", the differential's too); the profile sets how many of each. The draws are seeded by the situation's name and blind to local-module constants
+scenarios with probes at every point or a preemption (the differential strategy), and scenarios with
+a timeline ("timeline", the differential's too); the profile sets how many of each. The draws are seeded by the situation's name and blind to local-module constants
 (`search.run_search`), so the same suite version draws the same list on every machine and with every seed.
 """
 
@@ -71,15 +71,15 @@ def sources(base: Any = None, domain: Any = None) -> dict[str, Callable[[], Sear
             seen.add(id(situation))
             out[inv.id] = situation.strategy
     out["general"] = lambda: with_domain(scenarios_for(extenders=True, base=base), domain)
-    out["timeline"] = lambda: with_domain(timeline_scenarios_for(extenders=True, base=base, events=TIMELINE_EVENTS),
-                                          domain)
+    out["timeline"] = lambda: with_domain(
+        timeline_scenarios_for(extenders=True, base=base, events=TIMELINE_EVENTS), domain)
     return out
 
 
 def fixed_scenarios(profile: str, *, base: Any = None, domain: Any = None, only: tuple[str, ...] = (),
                     progress: Callable[[str], None] = lambda _: None) -> Iterator[Drawn]:
-    """The diff's scenario list for `profile`: a tenth of its examples per situation, its count of general ones,
-    half that with timelines."""
+    """The diff's scenario list for `profile`: a tenth of its examples per situation, its count of general
+    ones, half that with timelines."""
     count = for_profile(profile).max_examples
     known = sources(base, domain)
     unknown = [name for name in only if name not in known]
@@ -87,7 +87,8 @@ def fixed_scenarios(profile: str, *, base: Any = None, domain: Any = None, only:
         raise ConformanceError(f"--only {unknown[0]}: no such scenario source; the sources are "
                                f"{', '.join(known)}")
     shares = {"general": 1, "timeline": TIMELINE_SHARE}
-    counts = {name: max(1, count // shares.get(name, SITUATION_SHARE)) for name in known if not only or name in only}
+    counts = {name: max(1, count // shares.get(name, SITUATION_SHARE))
+              for name in known if not only or name in only}
     progress(f"drawing {sum(counts.values())} scenarios from {len(counts)} sources"
              + (f" ({', '.join(counts)})" if only else ""))
     for name, n in counts.items():
@@ -95,4 +96,5 @@ def fixed_scenarios(profile: str, *, base: Any = None, domain: Any = None, only:
             yield Drawn(name, index, scenario)
 
 
-__all__ = ["Drawn", "SITUATION_SHARE", "TIMELINE_EVENTS", "TIMELINE_SHARE", "draw_fixed", "fixed_scenarios", "sources"]
+__all__ = ["Drawn", "SITUATION_SHARE", "TIMELINE_EVENTS", "TIMELINE_SHARE",
+           "draw_fixed", "fixed_scenarios", "sources"]

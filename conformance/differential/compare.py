@@ -200,8 +200,8 @@ def compare(a: Run, b: Run) -> None:
 
 
 def settled(a: Run, b: Run) -> bool:
-    """Neither run made an open choice nor deleted pods, and no timeline event applied (attempts race with it):
-    every pod saw the same cluster in both."""
+    """Neither run made an open choice nor deleted pods, and no timeline event applied (attempts race with
+    it): every pod saw the same cluster in both."""
     return horizon(a) == horizon(b) == float("inf") and not (a.outcome.timeline or b.outcome.timeline)
 
 
@@ -211,7 +211,8 @@ def disagreements(a: Run, b: Run, *, coarse: bool = False) -> Iterator[Disagreem
     from .timeline import end_disagreements, event_horizon, first_event  # it builds on this module
     events = first_event(a, b)
     both_settled = settled(a, b)
-    horizon_a, horizon_b = min(horizon(a), event_horizon(a, events)), min(horizon(b), event_horizon(b, events))
+    horizon_a = min(horizon(a), event_horizon(a, events))
+    horizon_b = min(horizon(b), event_horizon(b, events))
     seen = set()
     for pod in (p for p in a.live_pods if p in b.live_pods):
         found = None

@@ -14,6 +14,7 @@ from ..invariants import Run, Violation
 from ..search import Failure, run_search
 from .compare import DIFFERENTIAL, compare
 
+# One node: the ends of the runs are compared only where no choice was open (differential/timeline.py).
 MAX_NODES = 1
 
 
@@ -30,15 +31,16 @@ def scenarios_for(*, extenders: bool, max_pods: int = 4, base: Any = None) -> Se
 
 def timeline_scenarios_for(*, extenders: bool, max_pods: int = 3, base: Any = None,
                            events: int = 2) -> SearchStrategy[Scenario]:
-    """As the event rules' Eventful recipe: 1-2 nodes, up to `max_pods` pods (some gated), the default plugins
-    and up to `events` timeline events drawn for them, so that an event is what makes a pending pod schedulable;
-    with probes (and an extender, as `scenarios_for`), so that the trace shows every attempt
-    (differential/timeline.py says what is compared then). Shrinks as `generators.scenarios`."""
+    """Near the event rules' Eventful recipe: one node (every choice forced), up to `max_pods` pods (some
+    gated), the default plugins and up to `events` timeline events drawn for them, so that an event is what
+    makes a pending pod schedulable; with probes (and an extender, as `scenarios_for`), so that the trace
+    shows every attempt (differential/timeline.py says what is compared then). Shrinks as
+    `generators.scenarios`."""
     from generators import scenarios
     if not isinstance(events, int) or events < 1:
         raise ValueError(f"timeline_scenarios_for(events={events!r}): use 1 or more")
-    return scenarios(max_nodes=MAX_NODES, max_pods=max_pods, default_plugins=True, gates=True, extenders=int(extenders),
-                     base=base, timeline=events)
+    return scenarios(max_nodes=MAX_NODES, max_pods=max_pods, default_plugins=True, gates=True,
+                     extenders=int(extenders), base=base, timeline=events)
 
 
 def run_both(a: Backend, b: Backend, scenario: Scenario) -> tuple[Run, Run]:

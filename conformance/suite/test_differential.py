@@ -40,8 +40,8 @@ def test_differential(conformance, request: pytest.FixtureRequest) -> None:
     # pods pops first), the order of the workload is itself an open choice: one pod per scenario.
     max_pods = 4 if all("creation-order" in b.capabilities for b in (backend, other)) else 1
     strategies = [scenarios_for(extenders=extenders, max_pods=max_pods, base=base)]
-    # Then timelines, where both apply them at virtual times (a cluster's informer timing is not compared yet),
-    # in a search of their own: the scenarios without them stay the draws they were.
+    # Then timelines, where both apply them at virtual times (a cluster's informer timing is not compared
+    # yet), in a search of their own: the scenarios without them stay the draws they were.
     profile = request.config.getoption("conformance_profile")
     max_examples = request.config.getoption("conformance_max_examples")
     if all("virtual-time" in b.capabilities for b in (backend, other)):

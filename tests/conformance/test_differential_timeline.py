@@ -1,7 +1,7 @@
-"""The differential under timelines (conformance/differential/timeline.py): a scheduler that drops the wake-up a
-cluster event owes a pending pod is caught, through the suite's `--compare` with a reproducer and by the search,
-which shrinks it small; what only the timing of an event explains (an idle event applied later, upstream's settle
-before it, a retry racing a timed event) is not a disagreement."""
+"""The differential under timelines (conformance/differential/timeline.py): a scheduler that drops the wake-up
+a cluster event owes a pending pod is caught, through the suite's `--compare` with a reproducer and by the
+search, which shrinks it small; what only the timing of an event explains (an idle event applied later,
+upstream's settle before it; one not reached before the deadline) is not a disagreement."""
 
 from __future__ import annotations
 
@@ -27,12 +27,13 @@ pytest_plugins = ["pytester"]
 ROOT = Path(__file__).resolve().parents[2]
 HERE = __name__
 HANDLERS = ("add_node", "update_node", "delete_node", "update_pod", "delete_pod")
-needs_runner = pytest.mark.skipif(not executable(default_runner()), reason="needs harness/bin/runner (harness/build.sh)")
+needs_runner = pytest.mark.skipif(not executable(default_runner()),
+                                  reason="needs harness/bin/runner (harness/build.sh)")
 
 
 def drop_event_wake_ups(sched: Scheduler) -> None:
-    """A node's add, update or delete and a pod's update or delete reach the cache, but no pending pod is woken
-    (a pending pod's own update, its gates removed, never reaches the queue)."""
+    """A node's add, update or delete and a pod's update or delete reach the cache, but no pending pod is
+    woken (a pending pod's own update, its gates removed, never reaches the queue)."""
     update_pod = sched.update_pod
 
     def update(pod):
@@ -94,7 +95,7 @@ def test_upstream_and_the_reference_agree_though_upstream_applies_the_idle_event
 
 
 def _moved(run: Run, at: float, trace_t: float | None = None) -> Run:
-    """The run with its one event applied at `at` (and, with `trace_t`, a call at that time after the others)."""
+    """The run with its one event applied at `at` (with `trace_t`, a call at that time after the others)."""
     trace = list(run.outcome.trace)
     if trace_t is not None:
         trace.append({**trace[-1], "seq": trace[-1]["seq"] + 1, "t": trace_t})
@@ -137,13 +138,13 @@ def suite(pytester, monkeypatch):
 
 def test_the_suite_catches_a_dropped_wake_up_with_a_reproducer(suite):
     backend = f"python:{HERE}:drops_wake_ups"
-    result = suite.runpytest_subprocess("--pyargs", "conformance.suite", "-k", "differential and not test_invariant",
-                                        "-p", "no:cacheprovider", "--conformance-profile", "ci",
-                                        "--conformance-reproducers", "repro", "--conformance-backend", backend,
-                                        "--conformance-compare", "reference")
+    result = suite.runpytest_subprocess("--pyargs", "conformance.suite", "-k",
+                                        "differential and not test_invariant", "-p", "no:cacheprovider",
+                                        "--conformance-profile", "ci", "--conformance-reproducers", "repro",
+                                        "--conformance-backend", backend, "--conformance-compare", "reference")
     result.assert_outcomes(failed=1)
-    result.stdout.fnmatch_lines(["*[[]differential[]] * and reference disagree on whether the pod is bound, gated or neither at the "
-                                 "end*",
+    result.stdout.fnmatch_lines(["*[[]differential[]] * and reference disagree on whether the pod is bound, "
+                                 "gated or neither at the end*",
                                  "*Reproduce with: sched-conformance reproduce repro/differential-reference*"])
     directory = suite.path / "repro/differential-reference"
     assert json.loads((directory / "meta.json").read_text())["compare"] == "reference"
