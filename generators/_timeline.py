@@ -198,8 +198,9 @@ KINDS: dict[str, Callable[[Draw, State, list[Manifest]], Manifest | None]] = {
 }
 
 
-def draw_timeline(draw: Draw, scenario: Scenario, max_events: int) -> tuple[Manifest, ...]:
-    """Up to `max_events` events for `scenario`, each valid after the ones before it."""
+def draw_timeline(draw: Draw, scenario: Scenario, max_events: int, min_events: int = 0) -> tuple[Manifest, ...]:
+    """`min_events` to `max_events` events for `scenario`, each valid after the ones before it (a node's
+    annotation always applies, so a required event is always built)."""
     state = TimelineState.of(scenario)
     workload = {pod_key(m) for m in scenario.workload}
     whens = [w for w in WHENS if w == "idle" or w < scenario.deadline]
@@ -223,23 +224,30 @@ def draw_timeline(draw: Draw, scenario: Scenario, max_events: int) -> tuple[Mani
         parsed: TimelineEvent = parse_event(len(events), event, scenario.deadline)
         state.apply(parsed)
         events.append(event)
-    elements(draw, 0, max_events, build, kept=kept)
+    elements(draw, min_events, max_events, build, kept=kept)
     return tuple(events)
 
 
-def timelines(scenario: Scenario, *, max_events: int = 2) -> SearchStrategy[tuple[Manifest, ...]]:
-    """Timelines for `scenario` (see the module docstring); shrinks towards none."""
+def timelines(scenario: Scenario, *, max_events: int = 2,
+              min_events: int = 0) -> SearchStrategy[tuple[Manifest, ...]]:
+    """Timelines for `scenario` (see the module docstring); shrinks towards `min_events` events (default none)."""
     if not isinstance(max_events, int) or max_events < 0:
         raise ValueError(f"timelines(max_events={max_events!r}): use 0 or more")
-    return st.composite(lambda draw: draw_timeline(draw, scenario, max_events))()
+    if not isinstance(min_events, int) or not 0 <= min_events <= max_events or (min_events and not scenario.nodes):
+        raise ValueError(f"timelines(min_events={min_events!r}): use 0 to max_events ({max_events}), and 0 "
+                         f"for a scenario without nodes")
+    return st.composite(lambda draw: draw_timeline(draw, scenario, max_events, min_events))()
 
 
-def with_timeline(scenarios: SearchStrategy[Scenario], *, max_events: int = 2) -> SearchStrategy[Scenario]:
-    """`scenarios`, each with a timeline drawn for it (see the module docstring); shrinks the scenario first,
-    then the timeline towards none."""
+def with_timeline(scenarios: SearchStrategy[Scenario], *, max_events: int = 2,
+                  min_events: int = 0) -> SearchStrategy[Scenario]:
+    """`scenarios`, each with a timeline drawn for it (see the module docstring; at least `min_events` events);
+    shrinks the scenario first, then the timeline towards `min_events` events (default none)."""
     if not isinstance(max_events, int) or max_events < 1:
         raise ValueError(f"with_timeline(max_events={max_events!r}): use 1 or more")
-    return scenarios.flatmap(lambda sc: timelines(sc, max_events=max_events).map(
+    if not isinstance(min_events, int) or not 0 <= min_events <= max_events:
+        raise ValueError(f"with_timeline(min_events={min_events!r}): use 0 to max_events ({max_events})")
+    return scenarios.flatmap(lambda sc: timelines(sc, max_events=max_events, min_events=min_events).map(
         lambda events: replace(sc, timeline=events)))
 
 

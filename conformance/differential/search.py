@@ -32,15 +32,15 @@ def scenarios_for(*, extenders: bool, max_pods: int = 4, base: Any = None) -> Se
 def timeline_scenarios_for(*, extenders: bool, max_pods: int = 3, base: Any = None,
                            events: int = 2) -> SearchStrategy[Scenario]:
     """Near the event rules' Eventful recipe: one node (every choice forced), up to `max_pods` pods (some
-    gated), the default plugins and up to `events` timeline events drawn for them, so that an event is what
+    gated), the default plugins and 1 to `events` timeline events drawn for them, so that an event is what
     makes a pending pod schedulable; with probes (and an extender, as `scenarios_for`), so that the trace
     shows every attempt (differential/timeline.py says what is compared then). Shrinks as
-    `generators.scenarios`."""
-    from generators import scenarios
+    `generators.with_timeline`, towards one event."""
+    from generators import scenarios, with_timeline
     if not isinstance(events, int) or events < 1:
         raise ValueError(f"timeline_scenarios_for(events={events!r}): use 1 or more")
-    return scenarios(max_nodes=MAX_NODES, max_pods=max_pods, default_plugins=True, gates=True,
-                     extenders=int(extenders), base=base, timeline=events)
+    return with_timeline(scenarios(max_nodes=MAX_NODES, max_pods=max_pods, default_plugins=True, gates=True,
+                                   extenders=int(extenders), base=base), max_events=events, min_events=1)
 
 
 def run_both(a: Backend, b: Backend, scenario: Scenario) -> tuple[Run, Run]:
