@@ -33,17 +33,24 @@ sys.path[:] = [str(_HERE.parent)] + [p for p in sys.path if Path(p or ".").resol
 from conformance.backends.reference import ReferenceBackend  # noqa: E402 - after the path fix above
 from conformance.backends.upstream import UpstreamBackend  # noqa: E402
 from conformance.diff.scenarios import draw_fixed  # noqa: E402
-from conformance.differential import find_disagreement, scenarios_for, timeline_scenarios_for  # noqa: E402
+from conformance.differential import (TIMELINE_SHARE, find_disagreement, scenarios_for,  # noqa: E402
+                                      timeline_scenarios_for)
+from conformance.search import for_profile  # noqa: E402
 from conformance.extender.server import ExtenderServer  # noqa: E402
 from generators import scenarios  # noqa: E402
 from reference.scenario import Scenario  # noqa: E402
 
 
-def rate(run: Callable[[Scenario], Any], items: list[Scenario]) -> float:
-    start = time.perf_counter()
-    for s in items:
-        run(s)
-    return len(items) / (time.perf_counter() - start)
+def rates(run: Callable[[Scenario], Any], pairs: list[tuple[Scenario, Scenario]]) -> tuple[float, float]:
+    """Scenarios/s of the first and of the second of each pair, run alternately (a shared machine's load then
+    weighs on both alike)."""
+    spent = [0.0, 0.0]
+    for pair in pairs:
+        for i, scenario in enumerate(pair):
+            start = time.perf_counter()
+            run(scenario)
+            spent[i] += time.perf_counter() - start
+    return len(pairs) / spent[0], len(pairs) / spent[1]
 
 
 def seconds(fn: Callable[[], Any]) -> tuple[float, Any]:
@@ -54,24 +61,26 @@ def seconds(fn: Callable[[], Any]) -> tuple[float, Any]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--scenarios", type=int, default=200, help="scenarios to draw (those with events are run)")
+    parser.add_argument("--scenarios", type=int, default=300,
+                        help="scenarios to draw (those that got events are run)")
     args = parser.parse_args()
     print(f"load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     drawn = draw_fixed(scenarios(max_pods=4, extenders=1, timeline=2), args.scenarios, "benchmark-timelines")
-    eventful = [s for s in drawn if s.timeline]
-    stripped = [replace(s, timeline=()) for s in eventful]
+    pairs = [(s, replace(s, timeline=())) for s in drawn if s.timeline]
     with ExtenderServer() as server:
-        reference, upstream = ReferenceBackend(extender_server=server), UpstreamBackend(extender_server=server)
+        reference = ReferenceBackend(extender_server=server)
+        upstream = UpstreamBackend(extender_server=server)
         try:
             for name, backend in (("reference", reference), ("upstream", upstream)):
-                backend.run(stripped[0])  # warm up (the runner's first scenario starts it)
-                with_rate, without_rate = rate(backend.run, eventful), rate(backend.run, stripped)
-                print(f"{name}: {len(eventful)} scenarios ({len(drawn)} drawn) with their timeline {with_rate:.1f}/s, "
-                      f"stripped {without_rate:.1f}/s ({with_rate / without_rate:.2f}x)")
-            plain_s, plain = seconds(lambda: find_disagreement(reference, upstream, scenarios_for(extenders=True),
-                                                               profile="ci", shrink=False))
+                backend.run(pairs[0][1])  # warm up (the runner's first scenario starts it)
+                with_rate, without_rate = rates(backend.run, pairs)
+                print(f"{name}: {len(pairs)} scenarios ({len(drawn)} drawn) with their timeline "
+                      f"{with_rate:.1f}/s, stripped {without_rate:.1f}/s ({with_rate / without_rate:.2f}x)")
+            plain_s, plain = seconds(lambda: find_disagreement(
+                reference, upstream, scenarios_for(extenders=True), profile="ci", shrink=False))
             timeline_s, found = seconds(lambda: find_disagreement(
-                reference, upstream, timeline_scenarios_for(extenders=True), profile="ci", shrink=False))
+                reference, upstream, timeline_scenarios_for(extenders=True), profile="ci", shrink=False,
+                max_examples=for_profile("ci").max_examples // TIMELINE_SHARE))
             print(f"differential ci search reference vs upstream: without timelines {plain_s:.1f} s"
                   f"{' (a disagreement)' if plain else ''}, the timeline search {timeline_s:.1f} s more"
                   f"{' (a disagreement)' if found else ''} ({(plain_s + timeline_s) / plain_s:.2f}x)")

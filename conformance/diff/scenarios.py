@@ -18,15 +18,12 @@ from hypothesis.strategies import SearchStrategy
 from reference.scenario import Scenario
 
 from ..core.errors import ConformanceError
+from ..differential.search import TIMELINE_SHARE
 from ..search import for_profile, run_search
 
 # A situation is narrow: a tenth of the profile's examples shows its rule; the general scenarios get the
 # full count.
 SITUATION_SHARE = 10
-# Scenarios with up to TIMELINE_EVENTS timeline events each (differential.timeline_scenarios_for): half the
-# general count.
-TIMELINE_SHARE = 2
-TIMELINE_EVENTS = 2
 
 
 @dataclass(frozen=True)
@@ -72,7 +69,7 @@ def sources(base: Any = None, domain: Any = None) -> dict[str, Callable[[], Sear
             out[inv.id] = situation.strategy
     out["general"] = lambda: with_domain(scenarios_for(extenders=True, base=base), domain)
     out["timeline"] = lambda: with_domain(
-        timeline_scenarios_for(extenders=True, base=base, events=TIMELINE_EVENTS), domain)
+        timeline_scenarios_for(extenders=True, base=base), domain)
     return out
 
 
@@ -96,5 +93,4 @@ def fixed_scenarios(profile: str, *, base: Any = None, domain: Any = None, only:
             yield Drawn(name, index, scenario)
 
 
-__all__ = ["Drawn", "SITUATION_SHARE", "TIMELINE_EVENTS", "TIMELINE_SHARE",
-           "draw_fixed", "fixed_scenarios", "sources"]
+__all__ = ["Drawn", "SITUATION_SHARE", "draw_fixed", "fixed_scenarios", "sources"]

@@ -16,6 +16,10 @@ from .compare import DIFFERENTIAL, compare
 
 # One node: the ends of the runs are compared only where no choice was open (differential/timeline.py).
 MAX_NODES = 1
+# The timeline searches (`--compare`'s second search, the diff's "timeline" source): up to TIMELINE_EVENTS
+# events per scenario, 1/TIMELINE_SHARE of the profile's examples (benchmarks/timelines.py: what they cost).
+TIMELINE_EVENTS = 2
+TIMELINE_SHARE = 2
 
 
 def scenarios_for(*, extenders: bool, max_pods: int = 4, base: Any = None) -> SearchStrategy[Scenario]:
@@ -30,7 +34,7 @@ def scenarios_for(*, extenders: bool, max_pods: int = 4, base: Any = None) -> Se
 
 
 def timeline_scenarios_for(*, extenders: bool, max_pods: int = 3, base: Any = None,
-                           events: int = 2) -> SearchStrategy[Scenario]:
+                           events: int = TIMELINE_EVENTS) -> SearchStrategy[Scenario]:
     """Near the event rules' Eventful recipe: one node (every choice forced), up to `max_pods` pods (some
     gated), the default plugins and 1 to `events` timeline events drawn for them, so that an event is what
     makes a pending pod schedulable; with probes (and an extender, as `scenarios_for`), so that the trace
@@ -61,4 +65,5 @@ def find_disagreement(a: Backend, b: Backend, strategy: SearchStrategy[Scenario]
                    found.flaky, found.replay)
 
 
-__all__ = ["find_disagreement", "run_both", "scenarios_for", "timeline_scenarios_for"]
+__all__ = ["MAX_NODES", "TIMELINE_EVENTS", "TIMELINE_SHARE", "find_disagreement", "run_both", "scenarios_for",
+           "timeline_scenarios_for"]
