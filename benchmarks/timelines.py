@@ -1,19 +1,21 @@
-"""What timelines cost (issue 29, Speed): scenarios/s with and without timeline events, side by side in one run,
-on the reference and on upstream, and the differential's ci search with and without its timeline search.
+"""What timelines cost (issue 29, Speed): scenarios/s with and without timeline events, side by side in one
+run, on the reference and on upstream, and the differential's ci search with and without its timeline search.
 
-    PYTHONPATH=. python benchmarks/timelines.py [--scenarios 200]
+    PYTHONPATH=. python benchmarks/timelines.py [--scenarios 300]
 
-Needs harness/bin/runner (`harness/build.sh`). Prints one line per measurement:
-  1. the same drawn scenarios (probes, an extender, up to 4 pods, up to 2 timeline events drawn for them; those
-     that got at least one event) run with their timeline and with it stripped, on each backend: scenarios/s;
-  2. the differential (reference vs upstream) over the ci profile, no shrinking: wall time of the search without
-     timelines (`scenarios_for`), and of the timeline search `--compare` now adds (`timeline_scenarios_for`).
+Needs harness/bin/runner (`harness/build.sh`). Prints the load average before and after, and:
+  1. the same drawn scenarios (probes, an extender, up to 4 pods, up to 2 timeline events drawn for them;
+     those that got at least one) run with their timeline and with it stripped, alternately, on each
+     backend: scenarios/s;
+  2. the differential (reference vs upstream) over the ci profile, no shrinking: wall time of the search
+     without timelines (`scenarios_for`) and of the timeline search `--compare` adds (half the examples).
 
-Measured 2026-11-27, 2 shared cores (load average 1.9-2.3 during the run, other helpers' jobs), 200 drawn, 97 with
-events: with timeline reference 50.8/s, upstream 42.4/s; stripped reference 60.1/s, upstream 59.7/s (timelines
-cost 0.85x on the reference, 0.71x on upstream: the idle events' settle second is virtual, the extra cycles are
-not); differential ci search reference vs upstream: without timelines 9.3 s, the timeline search 6.0 s more
-(1.65x the differential's wall time).
+Measured 2026-11-27 on the 2 shared cores, load average 2.5 (other helpers' jobs), 110 scenarios with
+events (183 drawn): reference 65.8/s with the timeline, 80.5/s stripped (0.82x); upstream 14.6/s with, 18.6/s
+stripped (0.79x): the idle events' settle second is virtual, the cycles the events cause are not. The
+differential's ci search: 8.5 s without timelines, 3.6 s more for the timeline search (1.43x). An earlier
+run at load 5.5-6.5: reference 0.87x, upstream 0.80x, differential 2.28x with the timeline search at the
+profile's full count (now half). The diff's ci list grows by 31 timeline scenarios to 496 (6.7 %).
 """
 
 from __future__ import annotations

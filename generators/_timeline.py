@@ -198,7 +198,8 @@ KINDS: dict[str, Callable[[Draw, State, list[Manifest]], Manifest | None]] = {
 }
 
 
-def draw_timeline(draw: Draw, scenario: Scenario, max_events: int, min_events: int = 0) -> tuple[Manifest, ...]:
+def draw_timeline(draw: Draw, scenario: Scenario, max_events: int,
+                  min_events: int = 0) -> tuple[Manifest, ...]:
     """`min_events` to `max_events` events for `scenario`, each valid after the ones before it (a node's
     annotation always applies, so a required event is always built)."""
     state = TimelineState.of(scenario)
@@ -230,10 +231,12 @@ def draw_timeline(draw: Draw, scenario: Scenario, max_events: int, min_events: i
 
 def timelines(scenario: Scenario, *, max_events: int = 2,
               min_events: int = 0) -> SearchStrategy[tuple[Manifest, ...]]:
-    """Timelines for `scenario` (see the module docstring); shrinks towards `min_events` events (default none)."""
+    """Timelines for `scenario` (see the module docstring); shrinks towards `min_events` events (default
+    none)."""
     if not isinstance(max_events, int) or max_events < 0:
         raise ValueError(f"timelines(max_events={max_events!r}): use 0 or more")
-    if not isinstance(min_events, int) or not 0 <= min_events <= max_events or (min_events and not scenario.nodes):
+    if not isinstance(min_events, int) or not 0 <= min_events <= max_events or (
+            min_events and not scenario.nodes):
         raise ValueError(f"timelines(min_events={min_events!r}): use 0 to max_events ({max_events}), and 0 "
                          f"for a scenario without nodes")
     return st.composite(lambda draw: draw_timeline(draw, scenario, max_events, min_events))()
@@ -241,8 +244,8 @@ def timelines(scenario: Scenario, *, max_events: int = 2,
 
 def with_timeline(scenarios: SearchStrategy[Scenario], *, max_events: int = 2,
                   min_events: int = 0) -> SearchStrategy[Scenario]:
-    """`scenarios`, each with a timeline drawn for it (see the module docstring; at least `min_events` events);
-    shrinks the scenario first, then the timeline towards `min_events` events (default none)."""
+    """`scenarios`, each with a timeline drawn for it (see the module docstring; at least `min_events`
+    events); shrinks the scenario first, then the timeline towards `min_events` events (default none)."""
     if not isinstance(max_events, int) or max_events < 1:
         raise ValueError(f"with_timeline(max_events={max_events!r}): use 1 or more")
     if not isinstance(min_events, int) or not 0 <= min_events <= max_events:

@@ -3,8 +3,9 @@
 Both sides get the very same list (byte-identical scenarios), so a difference is the schedulers', never
 the draws'. The list is every invariant's situation (`@invariant(situation=...)`) plus the general
 scenarios with probes at every point or a preemption (the differential strategy), and scenarios with
-a timeline ("timeline", the differential's too); the profile sets how many of each. The draws are seeded by the situation's name and blind to local-module constants
-(`search.run_search`), so the same suite version draws the same list on every machine and with every seed.
+a timeline ("timeline", the differential's too); the profile sets how many of each. The draws are seeded
+by the situation's name and blind to local-module constants (`search.run_search`), so the same suite
+version draws the same list on every machine and with every seed.
 """
 
 from __future__ import annotations

@@ -7,7 +7,8 @@ from .compare import (DIFFERENTIAL, Disagreement, best_nodes, call_multiset, cal
 from .search import (TIMELINE_EVENTS, TIMELINE_SHARE, find_disagreement, run_both, scenarios_for,
                      timeline_scenarios_for)
 
-__all__ = ["DIFFERENTIAL", "TIMELINE_EVENTS", "TIMELINE_SHARE", "Disagreement", "best_nodes", "call_multiset", "calls_disagreement", "choice_is_open",
+__all__ = ["DIFFERENTIAL", "TIMELINE_EVENTS", "TIMELINE_SHARE", "Disagreement", "best_nodes", "call_multiset",
+           "calls_disagreement", "choice_is_open",
            "compare", "disagreements", "errored_in_parallel", "find_disagreement", "first_open_choice",
            "first_preemption", "horizon", "partial_dry_run", "run_both", "scenarios_for", "settled",
            "single_feasible", "timeline_scenarios_for"]

@@ -63,7 +63,8 @@ def _times(run: Run) -> list[float]:
 
 
 def _busy(run: Run, lo: float, hi: float, *, from_lo: bool = True) -> bool:
-    """Whether the run made a call or a binding at a virtual time in [lo, hi) (without `from_lo`: (lo, hi))."""
+    """Whether the run made a call or a binding at a virtual time in [lo, hi) (without `from_lo`: in
+    (lo, hi))."""
     times = [r.get("t") for r in run.outcome.trace] + [b.get("t") for b in run.outcome.bindings]
     return any(isinstance(t, (int, float)) and (lo <= t if from_lo else lo < t) and t < hi for t in times)
 
@@ -172,7 +173,7 @@ def _judge(run: Run, pod: str) -> Judge | None:
 
 
 def _fits(judge: Judge, pod: str, node: str) -> bool:
-    """The pod's PreFilter and Filter plugins accept it on `node`, next to every other pod placed at the end."""
+    """The pod's PreFilter and Filter plugins accept it on `node`, beside the other pods placed at the end."""
     fw = judge.framework(pod)
     others = [*judge.definite, *(judge.pod(k, n) for k, n in judge.placed.items() if k != pod)]
     snapshot = judge.snapshot(others)

@@ -141,11 +141,13 @@ def test_the_suite_catches_a_dropped_wake_up_with_a_reproducer(suite):
     result = suite.runpytest_subprocess("--pyargs", "conformance.suite", "-k",
                                         "differential and not test_invariant", "-p", "no:cacheprovider",
                                         "--conformance-profile", "ci", "--conformance-reproducers", "repro",
-                                        "--conformance-backend", backend, "--conformance-compare", "reference")
+                                        "--conformance-backend", backend,
+                                        "--conformance-compare", "reference")
     result.assert_outcomes(failed=1)
     result.stdout.fnmatch_lines(["*[[]differential[]] * and reference disagree on whether the pod is bound, "
                                  "gated or neither at the end*",
-                                 "*Reproduce with: sched-conformance reproduce repro/differential-reference*"])
+                                 "*Reproduce with: sched-conformance reproduce "
+                                 "repro/differential-reference*"])
     directory = suite.path / "repro/differential-reference"
     assert json.loads((directory / "meta.json").read_text())["compare"] == "reference"
     assert json.loads((directory / "scenario.json").read_text()).get("timeline")

@@ -1,7 +1,7 @@
 """`sched-conformance diff` on real builds of the pinned release: the same build on both sides differs nowhere
-over the ci profile's scenarios (and over those with a timeline, on their own); a deliberately changed plugin (the example module with another score for
-unlabeled nodes) is a new group whose shrunk example shows the change, a baseline written from that run
-makes the next one pass, its reproducer replays; a side that does not compile is named, with the Go error
+over the ci profile's scenarios (and over those with a timeline, on their own); a deliberately changed plugin
+(the example module with another score for unlabeled nodes) is a new group whose shrunk example shows the
+change, a baseline written from that run makes the next one pass, its reproducer replays; a side that does not compile is named, with the Go error
 and the other side's build kept (needs Go; the example module's builds take about 40 s each)."""
 
 from __future__ import annotations
