@@ -90,7 +90,7 @@ def _first(run: Run, before: float) -> tuple[str, int] | None:
     if not cycles:
         return None
     r = min(cycles, key=lambda r: r["seq"])
-    if not isinstance(r.get("t"), (int, float)) or r["t"] >= before:
+    if before != float("inf") and (not isinstance(r.get("t"), (int, float)) or r["t"] >= before):
         return None  # a timeline event applied at that instant may or may not have reached the cycle
     return str(r["pod"]), int(r.get("attempt") or 0)
 
