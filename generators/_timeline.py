@@ -255,12 +255,15 @@ def timelines(scenario: Scenario, *, max_events: int = 2, kinds: Collection[str]
     return st.composite(lambda draw: draw_timeline(draw, scenario, max_events, chosen, min_events))()
 
 
-def with_timeline(scenarios: SearchStrategy[Scenario], *, max_events: int = 2) -> SearchStrategy[Scenario]:
-    """`scenarios`, each with a timeline drawn for it (see the module docstring); shrinks the scenario first,
-    then the timeline towards none."""
+def with_timeline(scenarios: SearchStrategy[Scenario], *, max_events: int = 2,
+                  min_events: int = 0) -> SearchStrategy[Scenario]:
+    """`scenarios`, each with a timeline drawn for it (see the module docstring; at least `min_events`
+    events); shrinks the scenario first, then the timeline towards `min_events` events (default none)."""
     if not isinstance(max_events, int) or max_events < 1:
         raise ValueError(f"with_timeline(max_events={max_events!r}): use 1 or more")
-    return scenarios.flatmap(lambda sc: timelines(sc, max_events=max_events).map(
+    if not isinstance(min_events, int) or not 0 <= min_events <= max_events:
+        raise ValueError(f"with_timeline(min_events={min_events!r}): use 0 to max_events ({max_events})")
+    return scenarios.flatmap(lambda sc: timelines(sc, max_events=max_events, min_events=min_events).map(
         lambda events: replace(sc, timeline=events)))
 
 

@@ -7,7 +7,8 @@ plugins), the calls of every in-tree and user plugin (`observed`: point, node, c
 multisets per attempt, with the same cuts at points evaluated in parallel), preemption victims and
 nominations, the events' reasons, and a run that fails on one side only. Those outcome-level
 comparisons need the whole run to be determined (`differential.settled`: no open host choice, no
-deletion), because a random choice earlier changes what every later pod sees.
+deletion, no timeline event), because a random choice earlier changes what every later pod sees, and an
+event races with the cycles at its instant (differential/timeline.py: what is compared then).
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from reference.probe import PROBE_NAMES
 
 from ..differential.compare import (AFTER_SELECTION, Disagreement, call_multiset, calls_disagreement, disagreements,
                                     errored_in_parallel, partial_dry_run, settled, stops_at_first_feasible)
+from ..differential.timeline import first_event
 from ..core.errors import BackendFailure
 from ..invariants import Run
 
@@ -30,6 +32,8 @@ KINDS = {
     "plugin-list": "the plugins a profile runs at an extension point",
     "status-text": "the PodScheduled reason, the FitError message or the events' reasons",
     "preemption": "the victims deleted or the node nominated",
+    "timeline": "a timed timeline event applied on one side only (an idle one not reached before the "
+                "deadline is timing, not a difference)",
     "error": "the scenario fails (the scheduler refuses it or crashes) on one side only, or with another error",
 }
 
@@ -74,9 +78,10 @@ def differences(a: SideResult, b: SideResult) -> list[Disagreement]:
     return out
 
 
-def _first(run: Run) -> tuple[str, int] | None:
+def _first(run: Run, before: float) -> tuple[str, int] | None:
     """The pod and observed attempt of the run's first scheduling cycle, when every cycle is seen in `observed`:
-    each pod's first PreFilter plugin is an observed one (not a probe), so its call opens every cycle."""
+    each pod's first PreFilter plugin is an observed one (not a probe), so its call opens every cycle; and
+    when it started before the first timeline event (`before`, a virtual time)."""
     pods = run.live_pods
     if not pods or any(not run.plugins_at(p, "preFilter") or run.plugins_at(p, "preFilter")[0] in PROBE_NAMES
                        for p in pods):
@@ -85,13 +90,17 @@ def _first(run: Run) -> tuple[str, int] | None:
     if not cycles:
         return None
     r = min(cycles, key=lambda r: r["seq"])
+    if before != float("inf") and (not isinstance(r.get("t"), (int, float)) or r["t"] >= before):
+        return None  # a timeline event applied at that instant may or may not have reached the cycle
     return str(r["pod"]), int(r.get("attempt") or 0)
 
 
 def _first_cycle(a: Run, b: Run) -> Disagreement | None:
     """Where the run is not settled, the first scheduling cycle still is: nothing was assumed or deleted
-    before it and the queue pops by priority, then creation. Compared up to host selection."""
-    first_a, first_b = _first(a), _first(b)
+    before it and the queue pops by priority, then creation. Compared up to host selection, when it started
+    before any timeline event applied."""
+    events = first_event(a, b)
+    first_a, first_b = _first(a, events), _first(b, events)
     if first_a is None or first_b is None:
         return None
     if first_a != first_b:  # PreEnqueue and the queue decide; a difference there shows in the pods' results

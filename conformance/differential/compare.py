@@ -19,6 +19,8 @@ compares, for each pod, only what neither can reach:
 - the chosen node, when the traced scores give a single best node in both runs;
 - when neither run made an open choice and the pod had the same attempts in both: its phase,
   PodScheduled reason and FitError message.
+
+Under a timeline, attempts are compared up to the first event, and the ends of the runs as `timeline` says.
 """
 
 from __future__ import annotations
@@ -198,15 +200,20 @@ def compare(a: Run, b: Run) -> None:
 
 
 def settled(a: Run, b: Run) -> bool:
-    """Neither run made an open choice nor deleted pods: every pod saw the same cluster in both."""
-    return horizon(a) == horizon(b) == float("inf")
+    """Neither run made an open choice nor deleted pods, and no timeline event applied (attempts race with
+    it): every pod saw the same cluster in both."""
+    return horizon(a) == horizon(b) == float("inf") and not (a.outcome.timeline or b.outcome.timeline)
 
 
 def disagreements(a: Run, b: Run, *, coarse: bool = False) -> Iterator[Disagreement]:
     """Every pod's first disagreement, in the order of `a`'s pods (see the module docstring for what counts;
     `coarse`: see `call_multiset`)."""
-    horizon_a, horizon_b = horizon(a), horizon(b)
-    both_settled = horizon_a == horizon_b == float("inf")
+    from .timeline import end_disagreements, event_horizon, first_event  # it builds on this module
+    events = first_event(a, b)
+    both_settled = settled(a, b)
+    horizon_a = min(horizon(a), event_horizon(a, events))
+    horizon_b = min(horizon(b), event_horizon(b, events))
+    seen = set()
     for pod in (p for p in a.live_pods if p in b.live_pods):
         found = None
         common = [t for t in a.attempts(pod) if t in b.attempts(pod)]
@@ -219,7 +226,9 @@ def disagreements(a: Run, b: Run, *, coarse: bool = False) -> Iterator[Disagreem
         if found is None and both_settled and a.attempts(pod) == b.attempts(pod):
             found = _compare_result(a, b, pod)
         if found is not None:
+            seen.add(pod)
             yield found
+    yield from end_disagreements(a, b, seen)
 
 
 def _compare_attempt(a: Run, b: Run, pod: str, attempt: int, coarse: bool = False) -> Disagreement | None:

@@ -14,6 +14,13 @@ from ..invariants import Run, Violation
 from ..search import Failure, run_search
 from .compare import DIFFERENTIAL, compare
 
+# One node: the ends of the runs are compared only where no choice was open (differential/timeline.py).
+MAX_NODES = 1
+# The timeline searches (`--compare`'s second search, the diff's "timeline" source): up to TIMELINE_EVENTS
+# events per scenario, 1/TIMELINE_SHARE of the profile's examples (benchmarks/timelines.py: what they cost).
+TIMELINE_EVENTS = 2
+TIMELINE_SHARE = 2
+
 
 def scenarios_for(*, extenders: bool, max_pods: int = 4, base: Any = None) -> SearchStrategy[Scenario]:
     """Probes at every extension point over a few nodes and pods (with one extender when both backends
@@ -24,6 +31,20 @@ def scenarios_for(*, extenders: bool, max_pods: int = 4, base: Any = None) -> Se
     from generators import scenarios  # generators are only needed when searching
     return st.one_of(scenarios(max_pods=max_pods, extenders=int(extenders), base=base),
                      scenarios(preemption=True, max_pods=max_pods, base=base))
+
+
+def timeline_scenarios_for(*, extenders: bool, max_pods: int = 3, base: Any = None,
+                           events: int = TIMELINE_EVENTS) -> SearchStrategy[Scenario]:
+    """Near the event rules' Eventful recipe: one node (every choice forced), up to `max_pods` pods (some
+    gated), the default plugins and 1 to `events` timeline events drawn for them, so that an event is what
+    makes a pending pod schedulable; with probes (and an extender, as `scenarios_for`), so that the trace
+    shows every attempt (differential/timeline.py says what is compared then). Shrinks as
+    `generators.with_timeline`, towards one event."""
+    from generators import scenarios, with_timeline
+    if not isinstance(events, int) or events < 1:
+        raise ValueError(f"timeline_scenarios_for(events={events!r}): use 1 or more")
+    return with_timeline(scenarios(max_nodes=MAX_NODES, max_pods=max_pods, default_plugins=True, gates=True,
+                                   extenders=int(extenders), base=base), max_events=events, min_events=1)
 
 
 def run_both(a: Backend, b: Backend, scenario: Scenario) -> tuple[Run, Run]:
@@ -44,4 +65,5 @@ def find_disagreement(a: Backend, b: Backend, strategy: SearchStrategy[Scenario]
                    found.flaky, found.replay)
 
 
-__all__ = ["find_disagreement", "run_both", "scenarios_for"]
+__all__ = ["MAX_NODES", "TIMELINE_EVENTS", "TIMELINE_SHARE", "find_disagreement", "run_both", "scenarios_for",
+           "timeline_scenarios_for"]

@@ -10,12 +10,15 @@ import pytest
 
 from conformance.core import scenario_config
 from conformance.reporting import reproducer
-from conformance.differential import DIFFERENTIAL, find_disagreement, scenarios_for
+from conformance.differential import (DIFFERENTIAL, TIMELINE_SHARE, find_disagreement, scenarios_for,
+                                      timeline_scenarios_for)
 from conformance.pytest_plugin import flag, reproducers_dir
+from conformance.search import for_profile
 from conformance.reporting.pytest_failure import fail
 from conformance.reporting.report import describe_failure
 
 from ._scenarios import for_backends
+
 
 
 @pytest.mark.conformance
@@ -37,12 +40,22 @@ def test_differential(conformance, request: pytest.FixtureRequest) -> None:
     # Without creation-order (a cluster: the informer's timing decides which of two equal-priority
     # pods pops first), the order of the workload is itself an open choice: one pod per scenario.
     max_pods = 4 if all("creation-order" in b.capabilities for b in (backend, other)) else 1
-    strategy = scenarios_for(extenders=extenders, max_pods=max_pods, base=base)
-    strategy = for_backends(strategy, [backend, other], objects=conformance.objects_hook(),
-                            domain=conformance.domain())
-    failure = find_disagreement(backend, other, strategy,
-                                profile=request.config.getoption("conformance_profile"),
-                                max_examples=request.config.getoption("conformance_max_examples"))
+    profile = request.config.getoption("conformance_profile")
+    max_examples = request.config.getoption("conformance_max_examples")
+    strategies = [(scenarios_for(extenders=extenders, max_pods=max_pods, base=base), max_examples)]
+    # Then timelines, where both apply them at virtual times (a cluster's informer timing is not compared
+    # yet), in a search of their own: the scenarios without them stay the draws they were.
+    if all("virtual-time" in b.capabilities for b in (backend, other)):
+        share = max(1, (max_examples or for_profile(profile).max_examples) // TIMELINE_SHARE)
+        strategies.append((timeline_scenarios_for(extenders=extenders, max_pods=min(max_pods, 3), base=base),
+                           share))
+    failure = None
+    for strategy, count in strategies:
+        strategy = for_backends(strategy, [backend, other], objects=conformance.objects_hook(),
+                                domain=conformance.domain())
+        failure = find_disagreement(backend, other, strategy, profile=profile, max_examples=count)
+        if failure is not None:
+            break
     if failure is None:
         reproducer.remove_stale(Path(request.config.getoption("conformance_reproducers"))
                                 / reproducer.slug(f"differential-{other_name}"),

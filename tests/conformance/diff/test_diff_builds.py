@@ -1,7 +1,7 @@
 """`sched-conformance diff` on real builds of the pinned release: the same build on both sides differs nowhere
-over the ci profile's scenarios; a deliberately changed plugin (the example module with another score for
-unlabeled nodes) is a new group whose shrunk example shows the change, a baseline written from that run
-makes the next one pass, its reproducer replays; a side that does not compile is named, with the Go error
+over the ci profile's scenarios (and over those with a timeline, on their own); a deliberately changed plugin
+(the example module with another score for unlabeled nodes) is a new group whose shrunk example shows the
+change, a baseline written from that run makes the next one pass, its reproducer replays; a side that does not compile is named, with the Go error
 and the other side's build kept (needs Go; the example module's builds take about 40 s each)."""
 
 from __future__ import annotations
@@ -39,6 +39,21 @@ def test_the_same_build_on_both_sides_differs_nowhere_over_the_ci_scenarios():
     assert len(drawn) > 300  # every situation's share and the general scenarios
     with ExtenderServer() as server:
         a, b = (backend_for(pinned, extender_server=server) for _ in range(2))
+        try:
+            found, tally = run_all(Sides(a, b, "a", "b"), drawn)
+        finally:
+            a.close()
+            b.close()
+    assert tally.scenarios == len(drawn)
+    assert found == [], [(d.name, [(x.kind, x.what, x.pod) for x in s.differences]) for d, s in found[:5]]
+
+
+def test_the_same_build_with_timelines_differs_nowhere_over_the_ci_scenarios():
+    # The timeline source and the event rules' situations: the scenarios where events race with cycles.
+    drawn = [d for d in fixed_scenarios("ci") if d.scenario.timeline]
+    assert len([d for d in drawn if d.source == "timeline"]) >= 25 and len({d.source for d in drawn}) >= 2
+    with ExtenderServer() as server:
+        a, b = (backend_for(build(make_spec()), extender_server=server) for _ in range(2))
         try:
             found, tally = run_all(Sides(a, b, "a", "b"), drawn)
         finally:
