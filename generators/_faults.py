@@ -9,7 +9,7 @@ simpler ones: a failed binding of any pod answered with a conflict, once, armed 
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any
+from typing import Any, Collection
 
 from hypothesis import strategies as st
 from hypothesis.strategies import SearchStrategy
@@ -25,11 +25,11 @@ POINT_CHOICES = {"vanish": ("reserve", "permit", "prebind", "preempt"), "restart
 assert {len(points) for points in POINT_CHOICES.values()} == {4}  # one drawn index serves both ops
 
 
-def _fault(draw: Draw, pods: list[str]) -> Manifest:
+def _fault(draw: Draw, pods: list[str], ops: tuple[str, ...] = OPS, calls: tuple[str, ...] = CALLS) -> Manifest:
     # Every field is drawn whatever the op, in one fixed layout: lowering the op (restart -> fail) leaves the
     # later choices where they were, so the shrinker reaches the simplest fault in one step.
-    op, when = pick(draw, OPS), pick(draw, WHENS)
-    call, error, any_pod = pick(draw, CALLS), pick(draw, ERRORS), pick(draw, [None, *pods])
+    op, when = pick(draw, ops), pick(draw, WHENS)
+    call, error, any_pod = pick(draw, calls), pick(draw, ERRORS), pick(draw, [None, *pods])
     times, occurrence = count(draw, 1, 4), count(draw, 1, 2)
     pod, point, gone = pick(draw, pods), count(draw, 0, 3), pick(draw, ("pod", "node"))
     fault: Manifest = {"op": op, **({"when": when} if when is not None else {})}
@@ -42,17 +42,29 @@ def _fault(draw: Draw, pods: list[str]) -> Manifest:
     return fault
 
 
-def draw_faults(draw: Draw, scenario: Scenario, max_faults: int) -> tuple[Manifest, ...]:
-    """Up to `max_faults` fault entries for `scenario`'s workload pods."""
+def draw_faults(draw: Draw, scenario: Scenario, max_faults: int, ops: tuple[str, ...] = OPS,
+                calls: tuple[str, ...] = CALLS) -> tuple[Manifest, ...]:
+    """Up to `max_faults` fault entries for `scenario`'s workload pods, of `ops`, failing `calls`."""
     pods = [pod_key(m) for m in scenario.workload]
-    return tuple(elements(draw, 0, max_faults, lambda d, i: _fault(d, pods), more=75)) if pods else ()
+    return tuple(elements(draw, 0, max_faults, lambda d, i: _fault(d, pods, ops, calls), more=75)) if pods else ()
 
 
-def faults(scenario: Scenario, *, max_faults: int = 1) -> SearchStrategy[tuple[Manifest, ...]]:
-    """Fault entries for `scenario` (see the module docstring); shrinks towards none."""
+def _chosen(caller: str, wanted: Collection[str], known: tuple[str, ...]) -> tuple[str, ...]:
+    """`wanted` in `known`'s order (empty: all); a name not in `known` is a ValueError naming it."""
+    unknown = sorted(set(wanted) - set(known)) if not isinstance(wanted, str) else [wanted]
+    if unknown:
+        raise ValueError(f"{caller}: {unknown[0]!r} is not one of {', '.join(known)}")
+    return tuple(k for k in known if k in wanted) or known
+
+
+def faults(scenario: Scenario, *, max_faults: int = 1, ops: Collection[str] = (),
+           calls: Collection[str] = ()) -> SearchStrategy[tuple[Manifest, ...]]:
+    """Fault entries for `scenario` (see the module docstring) of `ops` (empty: all), a `fail` failing one of
+    `calls` (empty: all); shrinks towards none."""
     if not isinstance(max_faults, int) or max_faults < 0:
         raise ValueError(f"faults(max_faults={max_faults!r}): use 0 or more")
-    return st.composite(lambda draw: draw_faults(draw, scenario, max_faults))()
+    chosen_ops, chosen_calls = _chosen("faults(ops=...)", ops, OPS), _chosen("faults(calls=...)", calls, CALLS)
+    return st.composite(lambda draw: draw_faults(draw, scenario, max_faults, chosen_ops, chosen_calls))()
 
 
 def with_faults(scenarios: SearchStrategy[Scenario], *, max_faults: int = 1) -> SearchStrategy[Scenario]:

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
+from hypothesis import strategies as st
 from hypothesis.strategies import SearchStrategy
 
-from generators import scenarios
+from generators import faults, scenarios
 from reference.scenario import Scenario
 
 
@@ -22,8 +23,15 @@ class Faulty:
 
     def strategy(self) -> SearchStrategy[Scenario]:
         if self.reserve:
-            return scenarios(max_nodes=2, max_pods=2, probes=2, points=("PreFilter", "Reserve"),
-                             default_plugins=False, faults=self.faults)
+            # Failed bindings only: what Unreserve answers for (any fault drawn fails a binding 1 time in 12).
+            base = scenarios(max_nodes=2, max_pods=2, probes=2, points=("PreFilter", "Reserve"),
+                             default_plugins=False)
+
+            def draw(draw):
+                sc = draw(base)
+                armed = draw(faults(sc, max_faults=self.faults, ops=("fail",), calls=("bind",)))
+                return replace(sc, timeline=(*armed, *sc.timeline))
+            return st.composite(draw)()
         return scenarios(max_nodes=2, max_pods=3, probes=0, default_plugins=True, faults=self.faults)
 
 
