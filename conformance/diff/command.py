@@ -101,6 +101,9 @@ def _diff(args: argparse.Namespace, sides: tuple[Any, Any], backends: Any, build
     drawn = list(fixed_scenarios(args.profile, base=base, domain=domain, only=tuple(args.only), progress=log))
     log(f"{len(drawn)} scenarios drawn in {time.monotonic() - start:.0f} s; running them on both sides")
     found, tally = run_all(backends, drawn, progress=log)
+    if tally.flaky:
+        log(f"{len(tally.flaky)} scenario(s) differed once but not the same way when run again (flaky, not "
+            f"grouped): {', '.join(tally.flaky)}")
     groups = group(found)
     moved = gates.moved_defaults(*releases) if releases[0] != releases[1] else {}
     for g in groups:
@@ -108,7 +111,8 @@ def _diff(args: argparse.Namespace, sides: tuple[Any, Any], backends: Any, build
     log(f"{len(found)} of {len(drawn)} scenarios differ, in {len(groups)} group(s); shrinking each")
     shrink_all(groups, backends, progress=log, budget_runs=args.shrink_runs)
     result = DiffResult(sides, groups, tally.scenarios, {"--from": tally.seconds["from"], "--to": tally.seconds["to"]},
-                        build_seconds, {k: v for k, v in moved.items() if k not in pins}, args.feature_gates)
+                        build_seconds, {k: v for k, v in moved.items() if k not in pins}, args.feature_gates,
+                        flaky=tuple(tally.flaky))
     for g in groups:
         result.examples[g.key] = (run_side(backends.a, g.example), run_side(backends.b, g.example))
     return result

@@ -24,6 +24,8 @@ class Sides:
 class Tally:
     scenarios: int = 0
     seconds: dict[str, float] = field(default_factory=lambda: {"from": 0.0, "to": 0.0})
+    # Scenarios that differed once but not the same way when run again on both sides: reported, never grouped.
+    flaky: list[str] = field(default_factory=list)
 
     def rate(self, side: str) -> float:
         return self.scenarios / self.seconds[side] if self.seconds[side] else 0.0
@@ -40,15 +42,28 @@ def diff_one(sides: Sides, scenario: Any, tally: Tally | None = None) -> list:
     return differences(a, b)
 
 
+def _shape(diffs: list) -> list[tuple[str, str, str]]:
+    return sorted({(d.kind, d.what, d.pod) for d in diffs})
+
+
+def replays(sides: Sides, scenario: Any, diffs: list, runs: int = 2) -> bool:
+    """Whether `runs` more runs on both sides show the same differences (kind, what, pod) again: a difference
+    one run showed and another did not is the sides' own nondeterminism, not a change between them."""
+    return all(_shape(diff_one(sides, scenario)) == _shape(diffs) for _ in range(runs))
+
+
 def run_all(sides: Sides, drawn: Iterable[Drawn], *, progress: Callable[[str], None] = lambda _: None,
             every: int = 50) -> tuple[list[tuple[Drawn, ScenarioDiff]], Tally]:
-    """Each scenario on side a then side b; the differing ones with their differences."""
+    """Each scenario on side a then side b; the differing ones with their differences (those that replay:
+    the others are listed in `Tally.flaky`)."""
     tally = Tally()
     found: list[tuple[Drawn, ScenarioDiff]] = []
     for item in drawn:
         diffs = diff_one(sides, item.scenario, tally)
         tally.scenarios += 1
-        if diffs:
+        if diffs and not replays(sides, item.scenario, diffs):
+            tally.flaky.append(item.name)
+        elif diffs:
             found.append((item, ScenarioDiff(item.name, diffs)))
         if tally.scenarios % every == 0:
             progress(f"{tally.scenarios} scenarios run on both sides, {len(found)} differ "
@@ -56,4 +71,4 @@ def run_all(sides: Sides, drawn: Iterable[Drawn], *, progress: Callable[[str], N
     return found, tally
 
 
-__all__ = ["Sides", "Tally", "diff_one", "run_all"]
+__all__ = ["Sides", "Tally", "diff_one", "replays", "run_all"]

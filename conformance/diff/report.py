@@ -32,6 +32,7 @@ class DiffResult:
     pinned_gates: str = ""
     examples: dict[str, tuple[SideResult, SideResult]] = field(default_factory=dict)
     reproducers: dict[str, Path] = field(default_factory=dict)
+    flaky: tuple[str, ...] = ()  # scenarios whose difference did not replay (engine.replays)
 
     @property
     def new_groups(self) -> list[Group]:
@@ -99,7 +100,9 @@ def markdown(result: DiffResult) -> str:
     new = result.new_groups
     lines = [f"# sched-conformance diff: {a.label} -> {b.label}", "",
              f"{result.scenarios} scenarios on both sides; {result.differing} differ, "
-             f"in {len(result.groups)} group(s), {len(new)} not in the baseline.", "",
+             f"in {len(result.groups)} group(s), {len(new)} not in the baseline."
+             + (f" {len(result.flaky)} more differed once but not when run again on both sides (flaky, not "
+                f"grouped): {', '.join(result.flaky)}." if result.flaky else ""), "",
              f"Speed: --from {result.rate('--from'):.1f} scenarios/s, --to {result.rate('--to'):.1f} scenarios/s; "
              f"builds: --from {result.build_seconds.get('--from', 0):.0f} s, --to "
              f"{result.build_seconds.get('--to', 0):.0f} s (0 s: cached).", ""]
@@ -137,7 +140,7 @@ def to_json(result: DiffResult) -> dict[str, Any]:
     return {"from": a.label, "to": b.label, "scenarios": result.scenarios, "differing": result.differing,
             "seconds": result.run_seconds, "scenariosPerSecond": {s: result.rate(s) for s in ("--from", "--to")},
             "buildSeconds": result.build_seconds, "movedGateDefaults": {k: list(v) for k, v in result.moved_gates.items()},
-            "pinnedGates": result.pinned_gates,
+            "pinnedGates": result.pinned_gates, "flaky": list(result.flaky),
             "groups": [{"key": g.key, "kind": g.kind, "causes": [list(c) for c in g.causes],
                         "scenarios": [d.name for d, _ in g.scenarios], "accepted": g.accepted,
                         "gates": {k: list(v) for k, v in g.gates.items()}, "shrinkRuns": g.shrink_runs,
