@@ -11,7 +11,6 @@ from typing import Callable
 
 from reference.cycle_state import CycleState
 from reference.framework.runtime import Framework
-from reference.interfaces import PreFilterResult
 from reference.scheduler.schedule_one import ScheduleResult
 from reference.scheduler.scheduler import Scheduler
 from reference.status import SUCCESS, Code, Status
