@@ -14,6 +14,9 @@ from conformance.invariants import REGISTRY
 from reference.scenario import Scenario
 from reference.scheduler.scheduler import Scheduler
 
+# A pod unreserved but not forgotten after a failed binding: the same broken scheduler the mutant matrix has for
+# a pod rejected after Reserve (its room stays taken).
+from ..pending_mutants_2 import _rejected_pods_stay_assumed as keeps_failed_binding_assumed
 from ..test_timeline_reference import node, pod
 from ._kit import config, run_on_reference, violated
 
@@ -59,13 +62,6 @@ def no_unreserve_on_failed_binding(sched: Scheduler) -> None:
         finally:
             del fw.run_reserve_plugins_unreserve
     sched._handle_binding_failure = handle_without_unreserve
-
-
-def keeps_failed_binding_assumed(sched: Scheduler) -> None:
-    """A failed binding runs Unreserve but never forgets the assumed pod: its room stays taken."""
-    def unreserve_only(fw, state, p, host):
-        fw.run_reserve_plugins_unreserve(state, p, host)
-    sched._unreserve_and_forget = unreserve_only
 
 
 def drops_pod_after_failed_binding(sched: Scheduler) -> None:
