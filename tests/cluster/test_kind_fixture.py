@@ -23,20 +23,23 @@ ROOT = Path(__file__).resolve().parents[2]
 
 USER_TEST = """
 import json
+import os
 
 import pykube
 
 
 def test_users_own(kind_cluster):
+    # Each session its own namespace: on a kept cluster the last session's is still terminating.
+    namespace = f"users-own-{{os.getpid()}}"
     assert kind_cluster.name == {name!r}
     assert str(kind_cluster.kubectl_path) == {kubectl!r}
     version = json.loads(kind_cluster.kubectl("version", "-o", "json"))["serverVersion"]["gitVersion"]
     assert version == {version!r}
     kind_cluster.kubectl("get", "nodes")  # none: the suite hides the kind node's Node object (kind.hide_node)
-    kind_cluster.kubectl("create", "namespace", "users-own")
-    assert "namespace/users-own" in kind_cluster.kubectl("get", "namespaces", "-o", "name").split()
-    assert "users-own" in [ns.name for ns in pykube.Namespace.objects(kind_cluster.api)]
-    kind_cluster.kubectl("delete", "namespace", "users-own", "--wait=false")
+    kind_cluster.kubectl("create", "namespace", namespace)
+    assert f"namespace/{{namespace}}" in kind_cluster.kubectl("get", "namespaces", "-o", "name").split()
+    assert namespace in [ns.name for ns in pykube.Namespace.objects(kind_cluster.api)]
+    kind_cluster.kubectl("delete", "namespace", namespace, "--wait=false")
 """
 
 
