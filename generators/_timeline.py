@@ -4,9 +4,10 @@ nothing for them (format: docs/scenario.md#timeline).
 Each event is built from the cluster as the events before it left it (reference/timeline.py's
 TimelineState), so every draw is an event the API server accepts, by construction: a bound pod deleted
 (its room, or the anti-affinity it repels a pending pod by, goes with it), a node added or relabelled so a
-selector matches, or deleted, a taint, a cordon or a scheduling gate removed, a pending pod's requests
-lowered or a toleration added to it; and node or pod annotations, which no stock plugin reads. They shrink towards no
-event, then fewer, earlier (`idle` first) and simpler ones (the first applicable kind of `KINDS`).
+selector matches, grown, or deleted, a taint, a cordon or a scheduling gate removed, a pending pod's
+requests lowered or a toleration added to it, a bound pod relabelled or created; and node or pod
+annotations, which no stock plugin reads. They shrink towards no event, then fewer, earlier (`idle` first)
+and simpler ones (the first applicable kind of `KINDS`).
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from reference.selectors import label_selector_matches
 from reference.timeline import TimelineEvent, TimelineState, parse_event, timeline_events
 
 from ._draw import Draw, Manifest, elements
-from .pools import HOSTNAME, NODE_LABEL_VALUES, NODE_NAMES, TAINT_KEYS
+from .pools import HOSTNAME, IMAGE_NAMES, NODE_LABEL_VALUES, NODE_NAMES, POD_LABEL_VALUES, TAINT_KEYS
 
 # Virtual times an event may wait for: "idle" (after the scheduler has tried) first, so draws shrink to it.
 WHENS: tuple[Any, ...] = ("idle", 0, 1, 2, 5)
@@ -170,6 +171,54 @@ def _add_toleration(draw: Draw, state: State, pending: list[Manifest]) -> Manife
     return _ref("update", "Pod", pod, patch={"spec": {"tolerations": [*old, toleration]}})
 
 
+def _relabel_bound_pod(draw: Draw, state: State, pending: list[Manifest]) -> Manifest | None:
+    """A bound pod's label set or dropped: it starts or stops matching the pending pods' affinity terms and
+    spread selectors (their queueing hints on an assigned pod's label update)."""
+    bound = _pods(state, True)
+    if not bound:
+        return None
+    pod = draw(st.sampled_from(bound))
+    key = draw(st.sampled_from(sorted(POD_LABEL_VALUES)))
+    value = draw(st.sampled_from((*POD_LABEL_VALUES[key], None)))
+    return _ref("update", "Pod", pod, patch={"metadata": {"labels": {key: value}}})
+
+
+def _add_bound_pod(draw: Draw, state: State, pending: list[Manifest]) -> Manifest | None:
+    """A pod created bound to a node (another scheduler's, or a static pod's), with pool labels and no
+    requests: an assigned pod added, which affinity and spreading count."""
+    nodes = _nodes(state)
+    if not nodes:
+        return None
+    names = {m["metadata"]["name"] for m in _pods(state, True) + _pods(state, False)}
+    name = next(f"added-{i}" for i in range(len(names) + 1) if f"added-{i}" not in names)
+    node = draw(st.sampled_from(nodes))["metadata"]["name"]
+    namespace = (pending[0]["metadata"].get("namespace") or "default") if pending else "default"
+    key = draw(st.sampled_from(sorted(POD_LABEL_VALUES)))
+    labels = {key: draw(st.sampled_from(POD_LABEL_VALUES[key]))}
+    metadata = {"name": name, "namespace": namespace, "labels": labels}
+    pod = {"apiVersion": "v1", "kind": "Pod", "metadata": metadata,
+           "spec": {"nodeName": node, "containers": [{"name": "c0", "image": IMAGE_NAMES[0]}]}}
+    return {"op": "create", "object": pod}
+
+
+def _grow_node(draw: Draw, state: State, pending: list[Manifest]) -> Manifest | None:
+    """A node's allocatable (and capacity) of one resource doubled, as after a resize of the machine or a
+    device plugin's registration: room appears where the pending pods' requests did not fit."""
+    nodes = _nodes(state)
+    if not nodes:
+        return None
+    node = draw(st.sampled_from(nodes))
+    status = node.get("status") or {}
+    allocatable = status.get("allocatable") or {}
+    if not allocatable:
+        return None
+    name = draw(st.sampled_from(sorted(allocatable)))
+    now = {k: resource_value(name, (status.get(k) or {}).get(name, allocatable[name]))
+           for k in ("allocatable", "capacity")}
+    grown = {k: format_resource(name, 2 * v) for k, v in now.items()}
+    return _ref("update", "Node", node, patch={"status": {k: {name: v} for k, v in grown.items()}})
+
+
 def _annotate(kind: str) -> Callable[[Draw, State, list[Manifest]], Manifest | None]:
     def build(draw: Draw, state: State, pending: list[Manifest]) -> Manifest | None:
         objects = _nodes(state) if kind == "Node" else [*pending, *_pods(state, True)]
@@ -193,6 +242,9 @@ KINDS: dict[str, Callable[[Draw, State, list[Manifest]], Manifest | None]] = {
     "add-node": _add_node,
     "relabel-node": _relabel_node,
     "delete-node": _delete_node,
+    "relabel-bound-pod": _relabel_bound_pod,
+    "add-bound-pod": _add_bound_pod,
+    "grow-node": _grow_node,
     "annotate-node": _annotate("Node"),
     "annotate-pod": _annotate("Pod"),
 }
