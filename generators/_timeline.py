@@ -171,21 +171,40 @@ def _add_toleration(draw: Draw, state: State, pending: list[Manifest]) -> Manife
     return _ref("update", "Pod", pod, patch={"spec": {"tolerations": [*old, toleration]}})
 
 
+def _wanted_pod_labels(draw: Draw, pending: list[Manifest]) -> dict[str, str]:
+    """One matchLabels entry of a pending pod's required (anti-)affinity term or spread constraint, else one
+    pool label: a bound pod given it starts to count for that pod's affinity or spreading."""
+    wanted = []
+    for p in pending:
+        spec = p.get("spec") or {}
+        affinity = spec.get("affinity") or {}
+        terms = [t for kind in ("podAffinity", "podAntiAffinity") for t in
+                 (affinity.get(kind) or {}).get("requiredDuringSchedulingIgnoredDuringExecution") or ()]
+        terms += spec.get("topologySpreadConstraints") or ()
+        selectors = [t.get("labelSelector") for t in terms]
+        wanted += sorted((k, v) for s in selectors if s for k, v in (s.get("matchLabels") or {}).items())
+    if wanted:
+        return dict([draw(st.sampled_from(wanted))])
+    key = draw(st.sampled_from(sorted(POD_LABEL_VALUES)))
+    return {key: draw(st.sampled_from(POD_LABEL_VALUES[key]))}
+
+
 def _relabel_bound_pod(draw: Draw, state: State, pending: list[Manifest]) -> Manifest | None:
-    """A bound pod's label set or dropped: it starts or stops matching the pending pods' affinity terms and
-    spread selectors (their queueing hints on an assigned pod's label update)."""
+    """A bound pod's label set or dropped, one the pending pods' affinity terms or spread constraints select:
+    it starts or stops counting for them (their queueing hints on an assigned pod's label update)."""
     bound = _pods(state, True)
     if not bound:
         return None
     pod = draw(st.sampled_from(bound))
-    key = draw(st.sampled_from(sorted(POD_LABEL_VALUES)))
-    value = draw(st.sampled_from((*POD_LABEL_VALUES[key], None)))
-    return _ref("update", "Pod", pod, patch={"metadata": {"labels": {key: value}}})
+    labels: dict[str, str | None] = dict(_wanted_pod_labels(draw, pending))
+    if draw(st.booleans()):  # or the label dropped: the pod stops counting
+        labels = {k: None for k in labels}
+    return _ref("update", "Pod", pod, patch={"metadata": {"labels": labels}})
 
 
 def _add_bound_pod(draw: Draw, state: State, pending: list[Manifest]) -> Manifest | None:
-    """A pod created bound to a node (another scheduler's, or a static pod's), with pool labels and no
-    requests: an assigned pod added, which affinity and spreading count."""
+    """A pod created bound to a node (another scheduler's, or a static pod's), with a label the pending pods'
+    affinity or spreading selects, and no requests: an assigned pod added, which they count."""
     nodes = _nodes(state)
     if not nodes:
         return None
@@ -193,9 +212,7 @@ def _add_bound_pod(draw: Draw, state: State, pending: list[Manifest]) -> Manifes
     name = next(f"added-{i}" for i in range(len(names) + 1) if f"added-{i}" not in names)
     node = draw(st.sampled_from(nodes))["metadata"]["name"]
     namespace = (pending[0]["metadata"].get("namespace") or "default") if pending else "default"
-    key = draw(st.sampled_from(sorted(POD_LABEL_VALUES)))
-    labels = {key: draw(st.sampled_from(POD_LABEL_VALUES[key]))}
-    metadata = {"name": name, "namespace": namespace, "labels": labels}
+    metadata = {"name": name, "namespace": namespace, "labels": _wanted_pod_labels(draw, pending)}
     pod = {"apiVersion": "v1", "kind": "Pod", "metadata": metadata,
            "spec": {"nodeName": node, "containers": [{"name": "c0", "image": IMAGE_NAMES[0]}]}}
     return {"op": "create", "object": pod}
