@@ -37,7 +37,7 @@ def test_with_faults_draws_valid_scenarios(sc):
 
 
 def test_every_op_call_point_and_object_is_drawn():
-    drawn = [f for sc in sample(scenarios(**DRAWN), 150) for f in sc.timeline if f["op"] in OPS]
+    drawn = [f for sc in sample(scenarios(**DRAWN), 200) for f in sc.timeline if f["op"] in OPS]
     seen = Counter((f["op"], f.get("call") or f.get("point")) for f in drawn)
     assert {op for op, _ in seen} == set(OPS)
     assert {d for op, d in seen if op == "fail"} == set(CALLS)

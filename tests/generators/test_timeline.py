@@ -58,7 +58,7 @@ def kinds(drawn: list[Scenario]) -> Counter:
 
 @pytest.fixture(scope="module")
 def drawn() -> list[Scenario]:
-    return sample(scenarios(**DRAWN), 300)
+    return sample(scenarios(**DRAWN), 400)
 
 
 def test_every_draw_is_a_valid_scenario(drawn):
