@@ -4,10 +4,9 @@ nothing for them (format: docs/scenario.md#timeline).
 Each event is built from the cluster as the events before it left it (reference/timeline.py's
 TimelineState), so every draw is an event the API server accepts, by construction: a bound pod deleted
 (its room, or the anti-affinity it repels a pending pod by, goes with it), a node added or relabelled so a
-selector matches, grown, or deleted, a taint, a cordon or a scheduling gate removed, a pending pod's
-requests lowered or a toleration added to it, a bound pod relabelled or created; and node or pod
-annotations, which no stock plugin reads. They shrink towards no event, then fewer, earlier (`idle` first)
-and simpler ones (the first applicable kind of `KINDS`).
+selector matches, or deleted, a taint, a cordon or a scheduling gate removed, a pending pod's requests
+lowered or a toleration added to it; and node or pod annotations, which no stock plugin reads. They shrink towards no
+event, then fewer, earlier (`idle` first) and simpler ones (the first applicable kind of `KINDS`).
 """
 
 from __future__ import annotations
@@ -25,7 +24,7 @@ from reference.selectors import label_selector_matches
 from reference.timeline import TimelineEvent, TimelineState, parse_event, timeline_events
 
 from ._draw import Draw, Manifest, elements
-from .pools import HOSTNAME, IMAGE_NAMES, NODE_LABEL_VALUES, NODE_NAMES, POD_LABEL_VALUES, TAINT_KEYS
+from .pools import HOSTNAME, NODE_LABEL_VALUES, NODE_NAMES, TAINT_KEYS
 
 # Virtual times an event may wait for: "idle" (after the scheduler has tried) first, so draws shrink to it.
 WHENS: tuple[Any, ...] = ("idle", 0, 1, 2, 5)
@@ -171,71 +170,6 @@ def _add_toleration(draw: Draw, state: State, pending: list[Manifest]) -> Manife
     return _ref("update", "Pod", pod, patch={"spec": {"tolerations": [*old, toleration]}})
 
 
-def _wanted_pod_labels(draw: Draw, pending: list[Manifest]) -> dict[str, str]:
-    """One matchLabels entry of a pending pod's required (anti-)affinity term or spread constraint, else one
-    pool label: a bound pod given it starts to count for that pod's affinity or spreading."""
-    wanted = []
-    for p in pending:
-        spec = p.get("spec") or {}
-        affinity = spec.get("affinity") or {}
-        terms = [t for kind in ("podAffinity", "podAntiAffinity") for t in
-                 (affinity.get(kind) or {}).get("requiredDuringSchedulingIgnoredDuringExecution") or ()]
-        terms += spec.get("topologySpreadConstraints") or ()
-        selectors = [t.get("labelSelector") for t in terms]
-        wanted += sorted((k, v) for s in selectors if s for k, v in (s.get("matchLabels") or {}).items())
-    if wanted:
-        return dict([draw(st.sampled_from(wanted))])
-    key = draw(st.sampled_from(sorted(POD_LABEL_VALUES)))
-    return {key: draw(st.sampled_from(POD_LABEL_VALUES[key]))}
-
-
-def _relabel_bound_pod(draw: Draw, state: State, pending: list[Manifest]) -> Manifest | None:
-    """A bound pod's label set or dropped, one the pending pods' affinity terms or spread constraints select:
-    it starts or stops counting for them (their queueing hints on an assigned pod's label update)."""
-    bound = _pods(state, True)
-    if not bound:
-        return None
-    pod = draw(st.sampled_from(bound))
-    labels: dict[str, str | None] = dict(_wanted_pod_labels(draw, pending))
-    if draw(st.booleans()):  # or the label dropped: the pod stops counting
-        labels = {k: None for k in labels}
-    return _ref("update", "Pod", pod, patch={"metadata": {"labels": labels}})
-
-
-def _add_bound_pod(draw: Draw, state: State, pending: list[Manifest]) -> Manifest | None:
-    """A pod created bound to a node (another scheduler's, or a static pod's), with a label the pending pods'
-    affinity or spreading selects, and no requests: an assigned pod added, which they count."""
-    nodes = _nodes(state)
-    if not nodes:
-        return None
-    names = {m["metadata"]["name"] for m in _pods(state, True) + _pods(state, False)}
-    name = next(f"added-{i}" for i in range(len(names) + 1) if f"added-{i}" not in names)
-    node = draw(st.sampled_from(nodes))["metadata"]["name"]
-    namespace = (pending[0]["metadata"].get("namespace") or "default") if pending else "default"
-    metadata = {"name": name, "namespace": namespace, "labels": _wanted_pod_labels(draw, pending)}
-    pod = {"apiVersion": "v1", "kind": "Pod", "metadata": metadata,
-           "spec": {"nodeName": node, "containers": [{"name": "c0", "image": IMAGE_NAMES[0]}]}}
-    return {"op": "create", "object": pod}
-
-
-def _grow_node(draw: Draw, state: State, pending: list[Manifest]) -> Manifest | None:
-    """A node's allocatable (and capacity) of one resource doubled, as after a resize of the machine or a
-    device plugin's registration: room appears where the pending pods' requests did not fit."""
-    nodes = _nodes(state)
-    if not nodes:
-        return None
-    node = draw(st.sampled_from(nodes))
-    status = node.get("status") or {}
-    allocatable = status.get("allocatable") or {}
-    if not allocatable:
-        return None
-    name = draw(st.sampled_from(sorted(allocatable)))
-    now = {k: resource_value(name, (status.get(k) or {}).get(name, allocatable[name]))
-           for k in ("allocatable", "capacity")}
-    grown = {k: format_resource(name, 2 * v) for k, v in now.items()}
-    return _ref("update", "Node", node, patch={"status": {k: {name: v} for k, v in grown.items()}})
-
-
 def _annotate(kind: str) -> Callable[[Draw, State, list[Manifest]], Manifest | None]:
     def build(draw: Draw, state: State, pending: list[Manifest]) -> Manifest | None:
         objects = _nodes(state) if kind == "Node" else [*pending, *_pods(state, True)]
@@ -259,9 +193,6 @@ KINDS: dict[str, Callable[[Draw, State, list[Manifest]], Manifest | None]] = {
     "add-node": _add_node,
     "relabel-node": _relabel_node,
     "delete-node": _delete_node,
-    "relabel-bound-pod": _relabel_bound_pod,
-    "add-bound-pod": _add_bound_pod,
-    "grow-node": _grow_node,
     "annotate-node": _annotate("Node"),
     "annotate-pod": _annotate("Pod"),
 }
