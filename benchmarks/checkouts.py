@@ -37,7 +37,8 @@ _UNPREFIXED = {"--conformance-backend", "--conformance-compare", "--conformance-
 def _argv(checkout: Path, argv: list[str]) -> list[str]:
     if (checkout / "conformance" / "options.py").is_file():
         return argv
-    return ["--" + a[len("--conformance-"):] if a in _UNPREFIXED else a for a in argv]
+    # Their unprefixed --kubeconfig clashes with pytest-kind's, which this Python may have installed.
+    return ["-p", "no:pytest-kind", *("--" + a[len("--conformance-"):] if a in _UNPREFIXED else a for a in argv)]
 
 
 def run(checkout: Path, argv: list[str], tmp: Path) -> tuple[float, int]:
