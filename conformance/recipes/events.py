@@ -18,8 +18,8 @@ WAKE_KINDS = ("ungate-pod", "delete-repeller", "untaint-node", "delete-bound-pod
               "add-toleration", "add-node", "relabel-node")
 
 
-# What turns the workload pods down, simplest first, and the timeline kinds (generators/_timeline.py) whose every
-# draw then lets a pod in: a drawn event that applies to these scenarios frees some node for it.
+# What turns the workload pods down, simplest first, and the timeline kinds (generators/_timeline.py) whose
+# every draw then lets a pod in: a drawn event that applies to these scenarios frees some node for it.
 BLOCKERS: dict[str, tuple[str, ...]] = {
     "gate": ("ungate-pod",),
     "resources": ("delete-bound-pod", "add-node"),
@@ -28,7 +28,8 @@ BLOCKERS: dict[str, tuple[str, ...]] = {
     "unschedulable": ("untaint-node", "add-node"),
 }
 _AFTER_FIRST_TRY = ("idle", 1, 2, 5)  # generators/_timeline.py WHENS but 0
-_WANTED = {ZONE: ZONES[1], DISK: "ssd"}  # a nodeSelector no node satisfies until an event relabels or adds one
+# A nodeSelector no node satisfies until an event relabels or adds one.
+_WANTED = {ZONE: ZONES[1], DISK: "ssd"}
 
 
 def _node(name: str, cpu: str, blocker: str, key: str, effect: str) -> dict:
@@ -52,7 +53,8 @@ def _pod(name: str, cpu: str, *, node: str = "", gated: bool = False, selector: 
         spec["schedulingGates"] = [{"name": SCHEDULING_GATES[0]}]
     if selector:
         spec["nodeSelector"] = selector
-    return {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": name, "namespace": "default"}, "spec": spec}
+    meta = {"name": name, "namespace": "default"}
+    return {"apiVersion": "v1", "kind": "Pod", "metadata": meta, "spec": spec}
 
 
 @dataclass(frozen=True)
