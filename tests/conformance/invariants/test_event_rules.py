@@ -97,8 +97,8 @@ def test_a_drawn_counterexample_shrinks_small(mutant):
         found = find(REGISTRY[invariant].situation.strategy(),
                      lambda sc: violated(invariant, run_on_reference(sc, hook=hook)), settings=SHRINK)
     # Found by the invariant's own recipe (event-wakes-pending-pod: in the first few draws;
-    # deleted-node-unused: about 1 in 30), shrunk (seen: 1 node, 1 bound pod, 1 pending pod, 1 idle deletion; 1 node, 1 gated pod,
-    # its ungating, and before it the node's deletion for deleted-node-unused).
+    # deleted-node-unused: about 1 in 30), shrunk (seen: 1 node, 1 bound pod, 1 pending pod, 1 idle
+    # deletion; 1 node, 1 gated pod, its ungating, and before it the node's deletion for deleted-node-unused).
     assert len(found.nodes) <= 2 and len(found.workload) + len(found.pods) <= 2 \
         and len(found.timeline) <= 2, found.to_dict()
     assert not violated(invariant, run_on_reference(found))
