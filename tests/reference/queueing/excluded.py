@@ -4,9 +4,9 @@ from __future__ import annotations
 
 VOLUMES = ("needs PersistentVolumes, PVCs, StorageClasses, CSINodes, CSIDrivers, CSIStorageCapacities or "
            "VolumeAttachments, which the reference does not model (its volume plugins reject no pod)")
-DRA_DELEGATION = ("needs a DeviceClass that maps the pod's extended resource when the pod is first rejected, so that "
-                  "NodeResourcesFit hands it to DRA (fit.go shouldDelegateResourceToDRA); the reference's Filter and "
-                  "hints model no DeviceClasses")
+DRA_DELEGATION = ("needs a DeviceClass that maps the pod's extended resource when the pod is first rejected, "
+                  "so that NodeResourcesFit hands it to DRA (fit.go shouldDelegateResourceToDRA); the "
+                  "reference's Filter and hints model no DeviceClasses")
 NODE_FEATURES = ("injects a mock node feature (ndftesting); in v1.37.2 no pod field the reference models requires "
                  "a node feature, so NodeDeclaredFeatures never rejects")
 GANG = "needs GenericWorkload (off in v1.37.2), PodGroups and the GangScheduling plugin, which are not modelled"

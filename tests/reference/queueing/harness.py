@@ -9,7 +9,7 @@ resource in its Filter); their events go to the queue as upstream's generic hand
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Callable, Iterable
 
 from reference.events import DEVICE_CLASS, ActionType, ClusterEvent
@@ -58,12 +58,13 @@ class Client:
 
     def create_device_class(self, dc: DeviceClass) -> None:
         self.device_classes[dc.name] = dc
-        self.sched.queue.move_all_to_active_or_backoff(event=ClusterEvent(DEVICE_CLASS, ActionType.ADD), new=dc)
+        added = ClusterEvent(DEVICE_CLASS, ActionType.ADD)
+        self.sched.queue.move_all_to_active_or_backoff(event=added, new=dc)
 
     def update_device_class(self, dc: DeviceClass) -> None:
         old, self.device_classes[dc.name] = self.device_classes[dc.name], dc
-        self.sched.queue.move_all_to_active_or_backoff(event=ClusterEvent(DEVICE_CLASS, ActionType.UPDATE), old=old,
-                                                       new=dc)
+        updated = ClusterEvent(DEVICE_CLASS, ActionType.UPDATE)
+        self.sched.queue.move_all_to_active_or_backoff(event=updated, old=old, new=dc)
 
 
 @dataclass(frozen=True)
