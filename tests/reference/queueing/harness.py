@@ -9,10 +9,13 @@ resource in its Filter); their events go to the queue as upstream's generic hand
 
 from __future__ import annotations
 
+from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Callable, Iterable
+from typing import Callable, Iterable, Iterator
 
 from reference.events import DEVICE_CLASS, ActionType, ClusterEvent
+from reference.plugins import node_declared_features
+from reference.plugins.node_declared_features import Feature
 from reference.plugins.node_resources_fit_hints import DeviceClass
 from reference.scheduler.build import build_scheduler
 from reference.scheduler.scheduler import Scheduler
@@ -78,13 +81,27 @@ class Case:
     initial_pods: tuple[Pod, ...] = ()
     phase: str = SCHEDULING_CYCLE
     device_classes: tuple[DeviceClass, ...] = ()
+    features: tuple[Feature, ...] | None = None
 
 
 def case(name: str, *, plugins: Iterable[str], nodes: Iterable[Node], pods: Iterable[Pod],
          trigger: Callable[[Client], None], want: Iterable[str] = (), initial_pods: Iterable[Pod] = (),
-         phase: str = SCHEDULING_CYCLE, device_classes: Iterable[DeviceClass] = ()) -> Case:
+         phase: str = SCHEDULING_CYCLE, device_classes: Iterable[DeviceClass] = (),
+         features: Iterable[Feature] | None = None) -> Case:
+    """`features`: the node features of nodedeclaredfeatures' framework during the case (None: the
+    reference's own), as queue.go's ndftesting.SetFrameworkDuringTest sets them."""
     return Case(name, tuple(plugins), tuple(nodes), tuple(pods), trigger, frozenset(want), tuple(initial_pods),
-                phase, tuple(device_classes))
+                phase, tuple(device_classes), None if features is None else tuple(features))
+
+
+@contextmanager
+def node_features(features: tuple[Feature, ...] | None) -> Iterator[None]:
+    saved = node_declared_features.FEATURES
+    node_declared_features.FEATURES = saved if features is None else features
+    try:
+        yield
+    finally:
+        node_declared_features.FEATURES = saved
 
 
 def config(plugins: Iterable[str]) -> dict:
@@ -105,6 +122,11 @@ def pending(sched: Scheduler) -> set[str]:
 
 def run(c: Case) -> set[str]:
     """The pods in activeQ after the trigger; asserts the initial rejection as upstream waits for it."""
+    with node_features(c.features):
+        return _run(c)
+
+
+def _run(c: Case) -> set[str]:
     sched = build_scheduler(config(c.plugins))
     sched.queue.initial_backoff = sched.queue.max_backoff = 0  # WithPod{Initial,Max}BackoffSeconds(0)
     for n in c.nodes:
