@@ -53,9 +53,6 @@ def _missed(invariant: str) -> str:
     return f"the ci profile's search of {invariant} misses it (tried once, issue 32)"
 
 
-_EVENT_SEARCH = ("the ci profile's search misses it (tried once, issue 32); test_event_rules.py's own "
-                 "1000-example search of the invariant's situation finds it")
-
 PROOFS: tuple[Proof, ...] = (
     # filtering
     _p("filter-short-circuit", MUCH, "filter-not-short-circuited",
@@ -377,11 +374,9 @@ PROOFS: tuple[Proof, ...] = (
        no_search=_missed("condition-classification")),
     # the event rules' mutants (tests/conformance/invariants/test_event_rules.py), on its hand-made scenarios
     _p("event-requeues", LITTLE, "never-requeues-on-pod-delete",
-       "a pod deletion wakes no pending pod", "event-wakes-pending-pod",
-       no_search=_EVENT_SEARCH),
+       "a pod deletion wakes no pending pod", "event-wakes-pending-pod"),
     _p("event-requeues", LITTLE, "keeps-deleted-pod-resources",
-       "a deleted pod's room is never freed", "event-wakes-pending-pod",
-       no_search=_EVENT_SEARCH),
+       "a deleted pod's room is never freed", "event-wakes-pending-pod"),
     _p("event-requeues", LITTLE, "never-ungates",
        "removing a pod's last gate never frees it", "event-wakes-pending-pod"),
     _p("event-snapshot", LITTLE, "keeps-deleted-nodes",
