@@ -12,7 +12,7 @@ from reference import codec
 from reference.types import Pod
 
 from ..recipes.constrained import Preempting
-from ..recipes.situations import EqualPriorityPreemption
+from ..recipes.situations import Either, EqualPriorityPreemption
 from .attempts import failure_messages
 from .base import invariant
 from .faults import fired
@@ -192,7 +192,9 @@ def room_by_preemption(judge: Judge, key: str) -> list[str]:
            "would take it (its stock Filter plugins accept it) once every pod of lower priority there is gone.",
            "preemption/preemption.go Preempt, findCandidates; defaultpreemption/default_preemption.go "
            "SelectVictimsOnNode, PodEligibleToPreemptOthers (spec §2.6)", requires=("preemption", "virtual-time"),
-           situation=Preempting(),
+           # Nodes full of lower-priority pods, where the preemptor must evict, and of its equals, where no
+           # eviction can make room and it stays pending.
+           situation=Either((Preempting(), EqualPriorityPreemption())),
            rules=("preemption-policy-never", "victims-lower-priority"))
 def preemptor_finds_room(run: Run) -> None:
     # Without deletions no DefaultPreemption nominated anyone, and without probes nothing else did: the
