@@ -95,13 +95,15 @@ def certainly_feasible(run: Run, pod: str, attempt: int) -> set[str] | None:
 
 
 @invariant("feasible-nodes-scored",
-           "An attempt with two or more feasible nodes scores them: every Score plugin not skipped at PreScore is "
-           "called on each node that passed every Filter plugin and extender filter; in any attempt that scored, "
-           "on the chosen node at least.",
+           "An attempt with two or more feasible nodes scores them: every Score plugin not skipped at "
+           "PreScore is called on each node that passed every Filter plugin and extender filter; in any "
+           "attempt that scored, on the chosen node at least.",
            "schedule_one.go schedulePod (`len(feasibleNodes) == 1`), findNodesThatFitPod, "
-           "findNodesThatPassExtenders, prioritizeNodes; framework.go RunScorePlugins (spec §2.5, §2.8, §4.5)",
+           "findNodesThatPassExtenders, prioritizeNodes; framework.go RunScorePlugins "
+           "(spec §2.5, §2.8, §4.5)",
            situation=Situation(
-               {"preFilter": ["Probe0"], "filter": ["Probe0"], "preScore": ["Probe1"], "score": ["Probe1", "Probe2"]},
+               {"preFilter": ["Probe0"], "filter": ["Probe0"], "preScore": ["Probe1"],
+                "score": ["Probe1", "Probe2"]},
                extender_leaves_two, min_nodes=3, max_nodes=4, extenders=({"filterVerb": "filter"},)),
            rules=("score-per-feasible-node", "chosen-node-feasible", "extender-filter-after-plugins"))
 def feasible_nodes_scored(run: Run) -> None:

@@ -85,7 +85,8 @@ def final_pods(judge: Judge) -> list[Pod]:
     return [*judge.definite, *(judge.pod(k, n) for k, n in judge.placed.items())]
 
 
-def feasible_nodes(judge: Judge, pod: str, nominations: _Nominations, pods: list[Pod] | None = None) -> list[str]:
+def feasible_nodes(judge: Judge, pod: str, nominations: _Nominations,
+                   pods: list[Pod] | None = None) -> list[str]:
     """The nodes where the pod's profile's PreFilter and Filter plugins accept it on the final state (or
     next to `pods`), nominated pods of at least its priority counted, as upstream does."""
     fw = judge.framework(pod)

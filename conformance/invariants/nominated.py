@@ -58,7 +58,8 @@ def nominated_pods_added(run: Run) -> None:
             if not phase:
                 continue
             prefilter = run.records(pod, attempt, "PreFilter")
-            expected = [p for p in run.probes_at(pod, "preFilter") if p not in skipped_at_prefilter(run, pod, attempt)
+            skipped = skipped_at_prefilter(run, pod, attempt)
+            expected = [p for p in run.probes_at(pod, "preFilter") if p not in skipped
                         and any(r["plugin"] == p and r.get("code") == "Success" for r in prefilter)]
             first: dict[str, Record] = {}
             for r in phase:
@@ -76,7 +77,8 @@ def _check_added(run: Run, pod: str, attempt: int, node: str, nominated: list[st
              and r["seq"] < filtered["seq"]}
     missing = [p for p in expected if p not in added]
     if missing:
-        raise run.violation(f"node {node} was filtered (attempt {attempt}) while {nominated[0]} was nominated "
-                            f"there, but {missing[0]}'s AddPod was not called first", pod=pod, plugin=missing[0],
+        raise run.violation(f"node {node} was filtered (attempt {attempt}) while {nominated[0]} was "
+                            f"nominated there, but {missing[0]}'s AddPod was not called first", pod=pod,
+                            plugin=missing[0],
                             expected=f"AddPod on {node} by {', '.join(expected)}",
                             actual=f"AddPod by {', '.join(sorted(added)) or 'none'}", records=(filtered,))

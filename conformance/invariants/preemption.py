@@ -17,8 +17,8 @@ from .attempts import failure_messages
 from .base import invariant
 from .faults import fired
 from .judge import Judge
-from .liveness import _DECIDING, REFERENCE_MAX_ATTEMPTS, _monotone, _Nominations, _stock_reasons, feasible_nodes, \
-    final_pods
+from .liveness import (_DECIDING, REFERENCE_MAX_ATTEMPTS, _monotone, _Nominations, _stock_reasons,
+                       feasible_nodes, final_pods)
 from .run import Run
 
 # DefaultPreemption's PostFilter message, in the FitError's (preemption/preemption.go Preempt).
@@ -175,8 +175,8 @@ def preemptor_nominated(run: Run) -> None:
 
 def may_preempt(judge: Judge, key: str) -> bool:
     """Whether the pod's profile preempts with DefaultPreemption and its preemptionPolicy lets it."""
-    return judge.run.pod_objects[key].preemption_policy != "Never" and "DefaultPreemption" in judge.plugins_at(
-        key, "postFilter")
+    return (judge.run.pod_objects[key].preemption_policy != "Never"
+            and "DefaultPreemption" in judge.plugins_at(key, "postFilter"))
 
 
 def room_by_preemption(judge: Judge, key: str) -> list[str]:
@@ -188,10 +188,12 @@ def room_by_preemption(judge: Judge, key: str) -> list[str]:
 
 
 @invariant("preemptor-finds-room",
-           "In a run where no pod was deleted, no pod that may preempt is left unschedulable while some node "
-           "would take it (its stock Filter plugins accept it) once every pod of lower priority there is gone.",
+           "In a run where no pod was deleted, no pod that may preempt is left unschedulable while some "
+           "node would take it (its stock Filter plugins accept it) once every pod of lower priority there "
+           "is gone.",
            "preemption/preemption.go Preempt, findCandidates; defaultpreemption/default_preemption.go "
-           "SelectVictimsOnNode, PodEligibleToPreemptOthers (spec §2.6)", requires=("preemption", "virtual-time"),
+           "SelectVictimsOnNode, PodEligibleToPreemptOthers (spec §2.6)",
+           requires=("preemption", "virtual-time"),
            # Nodes full of lower-priority pods, where the preemptor must evict, and of its equals, where no
            # eviction can make room and it stays pending.
            situation=Either((Preempting(), EqualPriorityPreemption())),
@@ -208,7 +210,9 @@ def preemptor_finds_room(run: Run) -> None:
         return
     for key in run.live_pods:
         result = run.outcome.pods.get(key)
-        if result is None or result.phase != "unschedulable" or key in judge.placed or not may_preempt(judge, key):
+        if result is None or result.phase != "unschedulable" or key in judge.placed:
+            continue
+        if not may_preempt(judge, key):
             continue
         if not judge.judgeable(key) or judge.framework(key) is None or not _monotone(judge, key):
             continue
@@ -220,8 +224,8 @@ def preemptor_finds_room(run: Run) -> None:
         room = room_by_preemption(judge, key)
         if room:
             raise run.violation(f"{key} (priority {run.pod_objects[key].effective_priority}) was left "
-                                f"unschedulable without preempting, although evicting the pods of lower priority "
-                                f"on {room[0]} would make room", pod=key, plugin="DefaultPreemption",
+                                "unschedulable without preempting, although evicting the pods of lower "
+                                f"priority on {room[0]} would make room", pod=key, plugin="DefaultPreemption",
                                 expected=f"a preemption (on one of {', '.join(room)})",
                                 actual=(result.condition or {}).get("message", result.phase))
 
@@ -237,16 +241,19 @@ def preempted_on(run: Run, pod: str) -> dict[str, int]:
 
 def _alone_on(run: Run, pod: str, node: str) -> bool:
     """Whether no other workload pod was bound, nominated or preempting on the node."""
-    return not any(k != pod and (any(b.get("node") == node for b in run.bound_in(k)) or (
-        run.outcome.pods.get(k) and run.outcome.pods[k].nominated_node_name == node) or node in preempted_on(
-        run, k) or any(r.get("nominate") == node for r in run.outcome.calls(pod=k, point="PostFilter")))
-        for k in run.pod_objects)
+    for other in (k for k in run.pod_objects if k != pod):
+        result = run.outcome.pods.get(other)
+        if any(b.get("node") == node for b in run.bound_in(other)) or node in preempted_on(run, other) or (
+                result is not None and result.nominated_node_name == node) or any(
+                r.get("nominate") == node for r in run.outcome.calls(pod=other, point="PostFilter")):
+            return False
+    return True
 
 
 @invariant("preemption-victims-suffice",
-           "One preemption's victims make room: where one pod alone preempted (no other workload pod may preempt "
-           "the victims, nor was bound, nominated or preempting there), it deleted no more pods there than its "
-           "largest preemption there named.",
+           "One preemption's victims make room: where one pod alone preempted (no other workload pod may "
+           "preempt the victims, nor was bound, nominated or preempting there), it deleted no more pods "
+           "there than its largest preemption there named.",
            "defaultpreemption/default_preemption.go SelectVictimsOnNode (a victim is reprieved only if the "
            "preemptor still fits); preemption/preemption.go Preempt (spec §2.6)", requires=("preemption",),
            situation=Preempting(),
@@ -264,7 +271,7 @@ def preemption_victims_suffice(run: Run) -> None:
             continue
         run.exercise()
         if len(victims) > named:
-            raise run.violation(f"{pod} deleted {len(victims)} pods on {node} but none of its preemptions there "
-                                f"named more than {named}: the first one's victims did not make room", pod=pod,
-                                plugin="DefaultPreemption", expected=f"at most {named} deleted",
+            raise run.violation(f"{pod} deleted {len(victims)} pods on {node} but none of its preemptions "
+                                f"there named more than {named}: the first one's victims did not make room",
+                                pod=pod, plugin="DefaultPreemption", expected=f"at most {named} deleted",
                                 actual=[v.key for v in victims])
