@@ -3,8 +3,9 @@ pod's priority through the PreFilter plugins' AddPod.
 
 The trace shows a nomination only where a probe's PostFilter made it (`nominate`); it stands until the
 nominated pod's next cycle (assume deletes it, a later failure may replace it), so a pod filtered in
-between sees it. Runs where a timeline event or a fault could have removed the pod or the scheduler's
-memory of it are not judged.
+between sees it. Runs where something else could have ended it are not judged: a timeline event or a
+fault (the pod gone, the scheduler restarted), or DefaultPreemption, which clears the nominations of
+lower-priority pods on the node it preempts on.
 """
 
 from __future__ import annotations
@@ -50,7 +51,8 @@ def nominated_on(run: Run, pod: str, node: str, seq: int) -> list[str]:
            focus={"points": ("PreFilter", "Filter", "PostFilter", "AddPod", "RemovePod")},
            rules=("add-remove-pod-skip", "extensions-in-their-phase"))
 def nominated_pods_added(run: Run) -> None:
-    if run.outcome.timeline or run.outcome.faults:
+    if run.outcome.timeline or run.outcome.faults or any(
+            "DefaultPreemption" in run.plugins_at(k, "postFilter") for k in run.pods):
         return
     for pod in run.live_pods:
         for attempt in run.attempts(pod):
