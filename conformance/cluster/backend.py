@@ -13,16 +13,21 @@ from typing import Any, Callable
 from reference.probe.trace import Trace
 from reference.scenario import EXTENDER_SCRIPT_ANNOTATION, Scenario
 
+from reference.faults import Fault
+
 from ..backends.base import refuse_faults
-from ..core.errors import BackendFailure
+from ..core.errors import BackendFailure, BackendUnavailable
 from ..core.outcome import Outcome, PodOutcome
 from . import apply, cleanup
 from .adapt import Adapter, scenario_namespaces
 from .collector import TraceCollector
 from .controlplane import ControlPlane
 from .custom import CustomResources, read_crds
+from .fault_proxy import FaultProxy
+from .faults import CAPABILITIES as FAULT_CAPABILITIES, DETAILS as FAULT_DETAILS, ScenarioFaults, refuse_unobservable
 from .kube import Kube, path
 from .kubeconfig import read_target
+from .local_scheduler import LocalScheduler
 from .naming import RUN_LABEL, SCENARIO_LABEL, NamespaceMap, new_run_id
 from .observe import awaited_events, events_of, have_events, key_of, phase_of, pod_outcome, trace_of
 from .safety import ensure_test_cluster
@@ -58,11 +63,14 @@ class ClusterBackend:
         crd_manifests = read_crds(crds)  # a bad file is reported before anything starts
         self.collector: TraceCollector | None = None
         self._scheduler = None
+        self.proxy: FaultProxy | None = None
         if self.local:
             self.control_plane = control_plane or ControlPlane(progress=self.progress)
             self.control_plane.up(start_scheduler=False)
             kubeconfig, context = str(self.control_plane.kubeconfig), None
             self._scheduler = self.control_plane.scheduler()
+            if cluster_scheduler is None:
+                self.proxy = self._start_proxy()
         target = read_target(kubeconfig, context)
         self.notes.append(f"target: context {target.context} at {target.server} "
                           f"({ensure_test_cluster(target, allow_any_cluster=allow_any_cluster)})")
@@ -72,7 +80,8 @@ class ClusterBackend:
             self._scheduler = cluster_scheduler(self.kube)
             self._scheduler_kubeconfig = self._scheduler.kubeconfig
         elif self.local:
-            self._scheduler_kubeconfig = str(self.control_plane.kubeconfig)
+            # Through the fault proxy when it runs: faults need it, and every scenario then sees the same path.
+            self._scheduler_kubeconfig = str(self.proxy.kubeconfig if self.proxy else self.control_plane.kubeconfig)
         # With a scheduler of ours (local or driven), pods keep the scenario's schedulerName.
         self.scheduler_name = None if self._scheduler is not None else (scheduler_name or "default-scheduler")
         caps = {"preemption", "custom-objects"}
@@ -85,6 +94,8 @@ class ClusterBackend:
                 caps.add("probes")
                 self.collector = TraceCollector(collector_host)
                 self.collector.start()
+        if self.proxy is not None:
+            caps |= FAULT_CAPABILITIES
         if "probes" not in caps:
             self.notes.append("probes: not available (the scheduler has no probe plugins); only outcome-level "
                               "invariants apply")
@@ -118,7 +129,7 @@ class ClusterBackend:
     def run(self, scenario: Scenario) -> Outcome:
         if self._closed:
             raise BackendFailure("the cluster backend is closed; create a new one")
-        refuse_faults(scenario, self.name, self.capabilities)
+        self.check_faults(scenario)
         self._count += 1
         nsmap = NamespaceMap.of(self.run_id, self._count, scenario_namespaces(scenario))
         with self._one_at_a_time():
@@ -129,6 +140,12 @@ class ClusterBackend:
                 self._custom_created = []
                 cleanup.remove_scenario(self.kube, self.run_id, self._count, nsmap.forward.values(),
                                         finalize=self.local)
+
+    def check_faults(self, scenario: Scenario) -> None:
+        """Refuse, in one line, a fault this backend cannot inject (conformance/cluster/faults.py)."""
+        refuse_faults(scenario, self.name, self.capabilities, FAULT_DETAILS if self.proxy else None)
+        if self.proxy is not None:
+            refuse_unobservable(scenario)
 
     def close(self) -> None:
         """Remove everything this run created, stop the collector; the control plane stays up unless
@@ -143,6 +160,12 @@ class ClusterBackend:
         finally:
             if self.collector is not None:
                 self.collector.stop()
+            if self.proxy is not None:
+                if not self.stop_control_plane and isinstance(self._scheduler, LocalScheduler):
+                    with self._one_at_a_time():  # a scheduler left on our proxy would only see errors
+                        if self._scheduler.uses(str(self.proxy.kubeconfig)):
+                            self._scheduler.stop()
+                self.proxy.stop()
             if hasattr(self._scheduler, "restore"):
                 self._scheduler.restore()  # a driven cluster scheduler goes back to the cluster's own config
             self.kube.close()
@@ -157,6 +180,24 @@ class ClusterBackend:
             print(f"sched-conformance: could not remove run {self.run_id} at exit ({type(exc).__name__}); "
                   "`sched-conformance cleanup` or the next run removes it", file=sys.stderr)
 
+    def _start_proxy(self) -> FaultProxy | None:
+        """The fault proxy in front of the local API server; without its binary, no faults (a note says why)."""
+        data = self.control_plane.state.read()
+        try:
+            return FaultProxy(self.control_plane.state, self.control_plane.bin_dir, data["server"], data["token"],
+                              self.control_plane.ca_file).start()
+        except BackendUnavailable as exc:
+            self.notes.append(f"faults: not available ({exc})")
+            return None
+
+    def _restart_scheduler(self, config: dict[str, Any]) -> None:
+        """A restart fault fired (the proxy holds the old scheduler's calls): kill it, let calls through, start a
+        new one, which lists everything from the API server."""
+        assert self.proxy is not None and self._scheduler is not None
+        self._scheduler.kill()
+        self.proxy.resume()
+        self._scheduler.ensure(config, force=True)
+
     # --- one scenario ----------------------------------------------------------------------------
 
     def _finish_deletion(self, namespace: str, name: str) -> None:
@@ -166,21 +207,31 @@ class ClusterBackend:
             pass
 
     def _config(self, scenario: Scenario) -> dict[str, Any]:
-        return render(scenario.config, kubeconfig=self._scheduler_kubeconfig,
-                      collector_url=self.collector.url if self.collector else None, extender_url=self.extender_url)
+        config = render(scenario.config, kubeconfig=self._scheduler_kubeconfig,
+                        collector_url=self.collector.url if self.collector else None, extender_url=self.extender_url)
+        if self.proxy is not None:
+            # The proxy reads the bodies of the calls it selects (a binding's node, an event's pod): JSON, not the
+            # protobuf kube-scheduler sends by default. The wire format is the backend's part (clientConnection).
+            config["clientConnection"]["contentType"] = "application/json"
+        return config
 
     def _run(self, scenario: Scenario, nsmap: NamespaceMap) -> Outcome:
         plan = self.adapter.plan(scenario, nsmap)
         workload = {f"{p['metadata']['namespace']}/{p['metadata']['name']}" for p in plan.workload}
         state = _Observed(time.time(), self._finish_deletion)
+        config = self._config(scenario) if self._scheduler is not None else {}
+        faults = None
+        if self.proxy is not None:
+            faults = ScenarioFaults(self.proxy, nsmap, functools.partial(self._restart_scheduler, config),
+                                    on_fire=state.fired)
         player = TimelinePlayer(self.kube, self.adapter, scenario, nsmap, plan, workload=workload,
                                 finalize=self.local, deleted_by_scheduler=lambda key: key in state.deleted,
-                                server_version=self.kubernetes_version)
+                                server_version=self.kubernetes_version, arm=faults.arm if faults else None)
         if self._scheduler is not None:
             if self.fresh_scheduler:
                 self._scheduler.stop()
             else:
-                self._scheduler.ensure(self._config(scenario))
+                self._scheduler.ensure(config)
         reporters = set(scheduler_names(scenario.config)) if self._scheduler is not None else {str(self.scheduler_name)}
         apply.setup(self.kube, plan)
         for obj in plan.custom:
@@ -202,24 +253,35 @@ class ClusterBackend:
             for w in watches:
                 w.start()
             state.start = state.last_change = time.time()
+            # Faults armed at 0 ahead of anything else are armed before the first pod exists, as on virtual time.
+            early = []
+            while isinstance(player.pending, Fault) and player.pending.when == 0:
+                early.append({"index": player.pending.index, "at": 0.0})
+                player.apply_next(before_delete=state.external.add)
+            if faults is not None:
+                faults.start()
             apply.create_workload(self.kube, plan)
             if self._scheduler is not None and self.fresh_scheduler:
-                self._scheduler.ensure(self._config(scenario), force=True)
+                self._scheduler.ensure(config, force=True)
             probe_trace = lambda: self.collector.peek(player.seen) if self.collector else []  # noqa: E731
 
             def done() -> bool:
                 # A workload pod deleted by the scheduler (a preemption victim) is settled: gone.
+                if faults is not None and faults.busy:
+                    return False  # a restart is under way
                 objs = {k: pods.objects.get(k) for k in workload if k not in state.deleted}
                 if any(o is None for o in objs.values()):
                     return False
                 if all((o or {}).get("spec", {}).get("nodeName") for o in objs.values()):
                     return True
+                if faults is not None and time.time() < faults.settles_after():
+                    return False  # the pod a fault struck is retried after its backoff
                 records = _by_pod(probe_trace())
                 quiet = time.time() - max(state.last_change, self.collector.last_arrival if self.collector else 0)
                 return quiet >= self.settle and all(phase_of(o or {}, records.get(k, [])) in SETTLED_PHASES
                                                     for k, o in objs.items())
 
-            applied = self._play(player, cond, done, state, state.start + scenario.deadline, watches)
+            applied = early + self._play(player, cond, done, state, state.start + scenario.deadline, watches)
             final = {k: dict(pods.objects.get(k) or {}) for k in workload if k not in state.deleted}
             records = _by_pod(probe_trace())
             wanted = awaited_events(final, records)
@@ -229,6 +291,13 @@ class ClusterBackend:
         finally:
             for w in watches:
                 w.stop()
+            if faults is not None:
+                faults.stop()
+        if faults is not None:
+            # A pod a vanish fault deleted leaves the outcome, as one the timeline deletes; not a victim.
+            vanished = faults.vanished_pods()
+            workload -= vanished
+            state.deleted = [k for k in state.deleted if k not in vanished]
         probe = self.collector.take(player.seen) if self.collector else []  # the timeline's deleted pods too
         records = _by_pod(probe)
         return Outcome(
@@ -241,6 +310,7 @@ class ClusterBackend:
             events=tuple(events_of(event_objs, workload, reporters, nsmap)),
             trace=tuple(trace_of(probe, extender_trace.snapshot(), nsmap, state.start)),
             timeline=tuple(applied),
+            faults=faults.outcome(state.start) if faults is not None else (),
         )
 
     def _play(self, player: TimelinePlayer, cond: threading.Condition, idle: Callable[[], bool], state: "_Observed",
@@ -300,6 +370,10 @@ class _Observed:
         self._nodes: dict[str, str] = {}
 
     def changed(self, kind: str, obj: dict[str, Any], now: float) -> None:
+        self.last_change = now
+
+    def fired(self, now: float) -> None:
+        """A fault fired (a restart: the new scheduler is ready): a settle period to react, as to any change."""
         self.last_change = now
 
     def pod_changed(self, kind: str, obj: dict[str, Any], now: float) -> None:
