@@ -24,7 +24,8 @@ from .collector import TraceCollector
 from .controlplane import ControlPlane
 from .custom import CustomResources, read_crds
 from .fault_proxy import FaultProxy
-from .faults import CAPABILITIES as FAULT_CAPABILITIES, DETAILS as FAULT_DETAILS, ScenarioFaults, refuse_unobservable
+from .faults import CAPABILITIES as FAULT_CAPABILITIES, DETAILS as FAULT_DETAILS
+from .faults import Restarter, ScenarioFaults, refuse_unobservable
 from .kube import Kube, path
 from .kubeconfig import read_target
 from .local_scheduler import LocalScheduler
@@ -71,6 +72,7 @@ class ClusterBackend:
             self._scheduler = self.control_plane.scheduler()
             if cluster_scheduler is None:
                 self.proxy = self._start_proxy()
+        self._restarter = Restarter() if self.proxy is not None else None
         target = read_target(kubeconfig, context)
         self.notes.append(f"target: context {target.context} at {target.server} "
                           f"({ensure_test_cluster(target, allow_any_cluster=allow_any_cluster)})")
@@ -166,6 +168,8 @@ class ClusterBackend:
                         if self._scheduler.uses(str(self.proxy.kubeconfig)):
                             self._scheduler.stop()
                 self.proxy.stop()
+            if self._restarter is not None:
+                self._restarter.close()  # after the scheduler it may have started is stopped
             if hasattr(self._scheduler, "restore"):
                 self._scheduler.restore()  # a driven cluster scheduler goes back to the cluster's own config
             self.kube.close()
@@ -222,8 +226,9 @@ class ClusterBackend:
         config = self._config(scenario) if self._scheduler is not None else {}
         faults = None
         if self.proxy is not None:
-            faults = ScenarioFaults(self.proxy, nsmap, functools.partial(self._restart_scheduler, config),
-                                    on_fire=state.fired)
+            assert self._restarter is not None
+            restart = functools.partial(self._restarter.call, functools.partial(self._restart_scheduler, config))
+            faults = ScenarioFaults(self.proxy, nsmap, restart, on_fire=state.fired)
         player = TimelinePlayer(self.kube, self.adapter, scenario, nsmap, plan, workload=workload,
                                 finalize=self.local, deleted_by_scheduler=lambda key: key in state.deleted,
                                 server_version=self.kubernetes_version, arm=faults.arm if faults else None)

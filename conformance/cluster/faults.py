@@ -15,6 +15,7 @@ Reserve, Permit and the preemption victim (its DELETE does not name the preempto
 
 from __future__ import annotations
 
+import queue
 import threading
 import time
 from typing import Any, Callable, Mapping
@@ -26,6 +27,7 @@ from ..core.errors import BackendFailure
 from ..core.scenario_config import plugin_lists
 from .fault_proxy import FaultProxy
 from .naming import NamespaceMap
+from .schedconfig import API_VERSION
 
 CAPABILITIES = frozenset({"fault-fail", "fault-vanish", "fault-restart"})
 DETAILS = {"fail": CALLS, "vanish": ("prebind",), "restart": ("bind",)}
@@ -58,7 +60,7 @@ def _binding_problem(scenario: Scenario, *, strict: bool, prebind: bool) -> str:
     if not strict:
         return ""
     try:
-        lists = plugin_lists(config)
+        lists = plugin_lists({"apiVersion": API_VERSION, "kind": "KubeSchedulerConfiguration", **config})
     except Exception:  # noqa: BLE001 - a config the scheduler refuses fails the run with its own message
         return ""
     for profile, points in lists.items():
@@ -159,4 +161,36 @@ class ScenarioFaults:
             self.on_fire(time.time())
 
 
-__all__ = ["CAPABILITIES", "DETAILS", "ScenarioFaults", "refuse_unobservable"]
+class Restarter:
+    """Runs restarts on one thread that lives as long as the backend: a scheduler started with a parent-death
+    signal (processes.spawn, `tied`) dies when the thread that started it ends, so the scheduler a restart
+    starts must not be started by a thread that ends with its scenario."""
+
+    def __init__(self) -> None:
+        self._jobs: queue.Queue = queue.Queue()
+        self._thread = threading.Thread(target=self._serve, name="fault-restarts", daemon=True)
+        self._thread.start()
+
+    def call(self, job: Callable[[], None]) -> None:
+        """Run `job` there and wait for it; raises what it raised."""
+        done, result = threading.Event(), []
+        self._jobs.put((job, done, result))
+        done.wait()
+        if result:
+            raise result[0]
+
+    def close(self) -> None:
+        self._jobs.put(None)
+        self._thread.join()
+
+    def _serve(self) -> None:
+        while (item := self._jobs.get()) is not None:
+            job, done, result = item
+            try:
+                job()
+            except BaseException as exc:  # noqa: BLE001 - handed to the caller
+                result.append(exc)
+            done.set()
+
+
+__all__ = ["CAPABILITIES", "DETAILS", "Restarter", "ScenarioFaults", "refuse_unobservable"]

@@ -91,10 +91,10 @@ class LocalScheduler:
             return False
 
     def kill(self) -> bool:
-        """SIGKILL without a grace period (a restart fault: the old scheduler makes no further call)."""
+        """SIGKILL (a restart fault: the old scheduler makes no further call, not even its shutdown's)."""
         with self.state.lock():
             rec = self._record()
-            killed = processes.stop(rec.get("pid"), self.binary, grace=0.0)
+            killed = processes.stop(rec.get("pid"), self.binary, grace=None)
             if rec:
                 self._save(None)
             return killed
