@@ -170,17 +170,20 @@ func (j *injector) resume() {
 	j.poke()
 }
 
-// hold keeps a request of a fenced (restarting) scheduler away from the API
-// server until its client is gone or the fence is lifted; false: answer it
-// with an error, it must not reach the server.
+// hold keeps a request that arrives while a restart is under way (the
+// fenced, old scheduler's) away from the API server until its client is gone
+// or the fence is lifted; false: it was held, answer it with an error, it
+// must never reach the server. A request that finds no fence passes at once.
 func (j *injector) hold(r *http.Request) bool {
+	held := false
 	for {
 		j.mu.Lock()
 		fenced, ch := j.fenced, j.changed
 		j.mu.Unlock()
 		if !fenced {
-			return true
+			return !held
 		}
+		held = true
 		select {
 		case <-r.Context().Done():
 			return false

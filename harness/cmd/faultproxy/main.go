@@ -126,9 +126,7 @@ func (p *proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 		if a.restart != nil {
 			log.Printf("restart at bind of %s (timeline[%d]): fenced", c.pod, a.restart.Index)
-			if !p.inj.hold(r) {
-				return
-			}
+			p.inj.hold(r) // never forwarded
 			http.Error(w, "the scheduler restarted (fault)", http.StatusServiceUnavailable)
 			return
 		}
