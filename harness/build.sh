@@ -183,7 +183,8 @@ fi
 if $control_plane; then
 	build kube-apiserver k8s.io/kubernetes/cmd/kube-apiserver -ldflags "$k8s_ldflags"
 	# The fault-injecting proxy (standard library only): one build whatever the release, like vocabulary.
-	(mod=$here out=$here/bin version=any tree_sum=$faultproxy_sum && build faultproxy ./cmd/faultproxy -ldflags "-s -w")
+	(mod=$here out=$here/bin version=any tree_sum=$faultproxy_sum &&
+		build faultproxy ./cmd/faultproxy -ldflags "-s -w")
 	build etcd go.etcd.io/etcd/server/v3 -ldflags "-s -w"
 fi
 if $kind; then

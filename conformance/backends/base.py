@@ -52,8 +52,9 @@ class Backend(Protocol):
 
 def refuse_faults(scenario: Scenario, backend: str, capabilities: frozenset[str],
                   details: Mapping[str, Collection[str]] | None = None) -> None:
-    """Refuse, before anything starts, a scenario with a timeline fault whose op the backend cannot inject, or
-    (`details`: op -> the calls of `fail`, the points of `vanish`/`restart` it can) not at that call or point."""
+    """Refuse, before anything starts, a scenario with a timeline fault whose op the backend cannot inject,
+    or (`details`: op -> the calls of `fail`, the points of `vanish`/`restart` it can) not at that call or
+    point."""
     for i, entry in enumerate(scenario.timeline):
         op = entry.get("op") if isinstance(entry, dict) else None
         if op not in FAULT_OPS:
@@ -63,9 +64,9 @@ def refuse_faults(scenario: Scenario, backend: str, capabilities: frozenset[str]
                                  f"capability fault-{op}); drop the fault or run it on --backend reference")
         field = "call" if op == "fail" else "point"
         if details is not None and op in details and entry.get(field) not in details[op]:
-            raise BackendFailure(f"scenario.timeline[{i}].{field}: backend {backend!r} cannot inject a {op} fault "
-                                 f"at {field} {entry.get(field)!r} (only at {', '.join(details[op])}); use one of "
-                                 "those or run it on --backend upstream or reference")
+            raise BackendFailure(f"scenario.timeline[{i}].{field}: backend {backend!r} cannot inject a {op} "
+                                 f"fault at {field} {entry.get(field)!r} (only at {', '.join(details[op])}); "
+                                 "use one of those or run it on --backend upstream or reference")
 
 
 def injectable(scenario: Scenario, backend: Any) -> Scenario:

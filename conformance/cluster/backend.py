@@ -82,8 +82,9 @@ class ClusterBackend:
             self._scheduler = cluster_scheduler(self.kube)
             self._scheduler_kubeconfig = self._scheduler.kubeconfig
         elif self.local:
-            # Through the fault proxy when it runs: faults need it, and every scenario then sees the same path.
-            self._scheduler_kubeconfig = str(self.proxy.kubeconfig if self.proxy else self.control_plane.kubeconfig)
+            # Through the fault proxy when it runs: faults need it, and every scenario sees the same path.
+            through = self.proxy.kubeconfig if self.proxy else self.control_plane.kubeconfig
+            self._scheduler_kubeconfig = str(through)
         # With a scheduler of ours (local or driven), pods keep the scenario's schedulerName.
         self.scheduler_name = None if self._scheduler is not None else (scheduler_name or "default-scheduler")
         caps = {"preemption", "custom-objects"}
@@ -185,18 +186,19 @@ class ClusterBackend:
                   "`sched-conformance cleanup` or the next run removes it", file=sys.stderr)
 
     def _start_proxy(self) -> FaultProxy | None:
-        """The fault proxy in front of the local API server; without its binary, no faults (a note says why)."""
-        data = self.control_plane.state.read()
+        """The fault proxy in front of the local API server; without its binary, no faults (a note says
+        why)."""
+        cp = self.control_plane
+        data = cp.state.read()
         try:
-            return FaultProxy(self.control_plane.state, self.control_plane.bin_dir, data["server"], data["token"],
-                              self.control_plane.ca_file).start()
+            return FaultProxy(cp.state, cp.bin_dir, data["server"], data["token"], cp.ca_file).start()
         except BackendUnavailable as exc:
             self.notes.append(f"faults: not available ({exc})")
             return None
 
     def _restart_scheduler(self, config: dict[str, Any]) -> None:
-        """A restart fault fired (the proxy holds the old scheduler's calls): kill it, let calls through, start a
-        new one, which lists everything from the API server."""
+        """A restart fault fired (the proxy holds the old scheduler's calls): kill it, let calls through,
+        start a new one, which lists everything from the API server."""
         assert self.proxy is not None and self._scheduler is not None
         self._scheduler.kill()
         self.proxy.resume()
@@ -211,11 +213,12 @@ class ClusterBackend:
             pass
 
     def _config(self, scenario: Scenario) -> dict[str, Any]:
-        config = render(scenario.config, kubeconfig=self._scheduler_kubeconfig,
-                        collector_url=self.collector.url if self.collector else None, extender_url=self.extender_url)
+        collector = self.collector.url if self.collector else None
+        config = render(scenario.config, kubeconfig=self._scheduler_kubeconfig, collector_url=collector,
+                        extender_url=self.extender_url)
         if self.proxy is not None:
-            # The proxy reads the bodies of the calls it selects (a binding's node, an event's pod): JSON, not the
-            # protobuf kube-scheduler sends by default. The wire format is the backend's part (clientConnection).
+            # The proxy reads the bodies of the calls it selects (a binding's node, an event's pod): JSON, not
+            # the protobuf kube-scheduler sends by default; the wire format is the backend's part.
             config["clientConnection"]["contentType"] = "application/json"
         return config
 
@@ -227,7 +230,8 @@ class ClusterBackend:
         faults = None
         if self.proxy is not None:
             assert self._restarter is not None
-            restart = functools.partial(self._restarter.call, functools.partial(self._restart_scheduler, config))
+            restart = functools.partial(self._restarter.call,
+                                        functools.partial(self._restart_scheduler, config))
             faults = ScenarioFaults(self.proxy, nsmap, restart, on_fire=state.fired)
         player = TimelinePlayer(self.kube, self.adapter, scenario, nsmap, plan, workload=workload,
                                 finalize=self.local, deleted_by_scheduler=lambda key: key in state.deleted,
@@ -258,7 +262,7 @@ class ClusterBackend:
             for w in watches:
                 w.start()
             state.start = state.last_change = time.time()
-            # Faults armed at 0 ahead of anything else are armed before the first pod exists, as on virtual time.
+            # Faults at 0 ahead of anything else are armed before the first pod exists, as on virtual time.
             early = []
             while isinstance(player.pending, Fault) and player.pending.when == 0:
                 early.append({"index": player.pending.index, "at": 0.0})
@@ -378,7 +382,8 @@ class _Observed:
         self.last_change = now
 
     def fired(self, now: float) -> None:
-        """A fault fired (a restart: the new scheduler is ready): a settle period to react, as to any change."""
+        """A fault fired (a restart: the new scheduler is ready): a settle period to react, as to any
+        change."""
         self.last_change = now
 
     def pod_changed(self, kind: str, obj: dict[str, Any], now: float) -> None:

@@ -47,11 +47,12 @@ class FaultProxy:
         with os.fdopen(os.open(token_file, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600), "w") as fh:
             fh.write(self.token)
         self.port = processes.free_port()
-        self.pid = processes.spawn([str(self.binary), "--listen", f"127.0.0.1:{self.port}", "--upstream", self.server,
-                                    "--ca", str(self.ca_file), "--token-file", str(token_file)], self.log, tied=True)
+        argv = [str(self.binary), "--listen", f"127.0.0.1:{self.port}", "--upstream", self.server,
+                "--ca", str(self.ca_file), "--token-file", str(token_file)]
+        self.pid = processes.spawn(argv, self.log, tied=True)
         try:
-            processes.wait_until(self._healthy, pid=self.pid, binary=str(self.binary), what=NAME, log=self.log,
-                                 timeout=START_TIMEOUT)
+            processes.wait_until(self._healthy, pid=self.pid, binary=str(self.binary), what=NAME,
+                                 log=self.log, timeout=START_TIMEOUT)
         except BackendUnavailable:
             self.stop()
             raise
@@ -104,8 +105,8 @@ class FaultProxy:
             with urllib.request.urlopen(req, timeout=timeout) as resp:
                 text = resp.read().decode()
         except (OSError, urllib.error.URLError) as exc:
-            raise BackendFailure(f"the fault proxy at {self.url} did not answer {method} {CONTROL}{what} ({exc}); "
-                                 f"see {self.log}") from None
+            raise BackendFailure(f"the fault proxy at {self.url} did not answer {method} {CONTROL}{what} "
+                                 f"({exc}); see {self.log}") from None
         return json.loads(text) if text.strip().startswith(("[", "{")) else text
 
 

@@ -47,9 +47,9 @@ def refuse_unobservable(scenario: Scenario) -> None:
             continue
         problem = _binding_problem(scenario, strict=entry["op"] != "fail", prebind=entry["op"] == "vanish")
         if problem:
-            raise BackendFailure(f"scenario.timeline[{i}]: the local control plane sees this {entry['op']} fault "
-                                 f"at the scheduler's binding call, but {problem}; run it on --backend upstream "
-                                 "or reference")
+            raise BackendFailure(f"scenario.timeline[{i}]: the local control plane sees this {entry['op']} "
+                                 f"fault at the scheduler's binding call, but {problem}; run it on --backend "
+                                 "upstream or reference")
 
 
 def _binding_problem(scenario: Scenario, *, strict: bool, prebind: bool) -> str:
@@ -83,8 +83,8 @@ def _binding_problem(scenario: Scenario, *, strict: bool, prebind: bool) -> str:
 
 
 class ScenarioFaults:
-    """One scenario's faults: armed on the proxy as the timeline reaches them, firings followed by a thread that
-    carries out restarts (`restart()`: kill the scheduler, lift the fence, start a new one)."""
+    """One scenario's faults: armed on the proxy as the timeline reaches them, firings followed by a thread
+    that carries out restarts (`restart()`: kill the scheduler, lift the fence, start a new one)."""
 
     def __init__(self, proxy: FaultProxy, nsmap: NamespaceMap, restart: Callable[[], None],
                  on_fire: Callable[[float], None]) -> None:
@@ -118,8 +118,8 @@ class ScenarioFaults:
             raise self._error
 
     def settles_after(self) -> float:
-        """The earliest time the run may settle: after the last failed binding, the backoff of the pod it struck
-        (each failed binding doubles it) and the flush have passed; it is retried then."""
+        """The earliest time the run may settle: after the last failed binding, the backoff of the pod it
+        struck (each failed binding doubles it) and the flush have passed; it is retried then."""
         failed = [f for f in self.fired if f.get("fault") == "fail" and f.get("detail") == "bind"]
         if not failed:
             return 0.0
@@ -128,7 +128,8 @@ class ScenarioFaults:
 
     def vanished_pods(self) -> set[str]:
         """Cluster keys of the pods vanish faults deleted."""
-        return {str(f.get("object"))[len("Pod/"):] for f in self.fired if str(f.get("object", "")).startswith("Pod/")}
+        objects = [str(f.get("object") or "") for f in self.fired]
+        return {o[len("Pod/"):] for o in objects if o.startswith("Pod/")}
 
     def outcome(self, start: float) -> tuple[dict[str, Any], ...]:
         """The firings as Outcome.faults records: scenario keys, `at` seconds since `start`."""

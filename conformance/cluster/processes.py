@@ -91,8 +91,8 @@ def alive(pid: int | None, binary: str | os.PathLike[str] | None = None) -> bool
 
 
 def stop(pid: int | None, binary: str | os.PathLike[str] | None, grace: float | None) -> bool:
-    """SIGTERM, then SIGKILL after `grace` seconds (None: SIGKILL at once, no shutdown of its own); True when a
-    running process was stopped."""
+    """SIGTERM, then SIGKILL after `grace` seconds (None: SIGKILL at once, no shutdown of its own); True
+    when a running process was stopped."""
     if not alive(pid, binary):
         return False
     assert pid is not None

@@ -28,7 +28,8 @@ def for_backends(strategy: SearchStrategy[Scenario], backends: Iterable[Any], *,
                  objects: Any = None, domain: Any = None) -> SearchStrategy[Scenario]:
     """`strategy`, with the user's vocabulary (`domain`: a generators.Domain) and what their `--objects` hook
     adds (their plugins' objects and pod labels), without the drawn faults a backend cannot inject, and the
-    wall-clock deadline unless every backend runs on virtual time (later for timeline events drawn after it)."""
+    wall-clock deadline unless every backend runs on virtual time (later for timeline events drawn after
+    it)."""
     backends = list(backends)
     if domain:
         from generators import with_domain

@@ -42,7 +42,8 @@ def backend(control_plane):
 
 def _scenario(fault: dict, config: dict | None = None) -> Scenario:
     if config is not None:
-        config = {"apiVersion": "kubescheduler.config.k8s.io/v1", "kind": "KubeSchedulerConfiguration", **config}
+        config = {"apiVersion": "kubescheduler.config.k8s.io/v1", "kind": "KubeSchedulerConfiguration",
+                  **config}
     return Scenario.from_dict({"config": config, "nodes": [node()], "workload": [pod("p", cpu="500m"),
                                                                                   pod("q", cpu="500m")],
                                "timeline": [fault], "deadline": 8})
@@ -102,7 +103,8 @@ def test_unreserve_runs_after_a_failed_binding(backend):
     ({"op": "vanish", "pod": P, "point": "prebind", "object": "pod"},
      {"profiles": [{"schedulerName": "default-scheduler",
                     "plugins": {"preBind": {"enabled": [{"name": "Probe0"}]}}}]}, "timeline[0]: the local"),
-], ids=["vanish-permit", "vanish-victim", "restart-reserve", "restart-extender-binder", "vanish-acting-prebind"])
+], ids=["vanish-permit", "vanish-victim", "restart-reserve", "restart-extender-binder",
+        "vanish-acting-prebind"])
 def test_a_fault_the_proxy_cannot_see_is_refused_before_anything_starts(backend, kube, fault, config, field):
     with pytest.raises(BackendFailure) as failure:
         backend.run(_scenario(fault, config))
@@ -121,7 +123,7 @@ def test_nothing_is_left_after_close(control_plane, kube):
     b.close()
     assert not processes.alive(pid) and not kubeconfig.exists()
     with socket.socket() as s:
-        assert s.connect_ex(("127.0.0.1", port)) == errno.ECONNREFUSED, "something still listens on the proxy's port"
+        assert s.connect_ex(("127.0.0.1", port)) == errno.ECONNREFUSED, "the proxy's port still listens"
     assert not b._scheduler.uses(str(kubeconfig))
     assert _left(kube, b.run_id) == ([], [], [])
     assert not list(control_plane.state.pki.glob("proxy-*.token"))

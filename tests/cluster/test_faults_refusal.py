@@ -43,14 +43,17 @@ def test_what_the_proxy_sees_is_accepted(fault):
 
 @pytest.mark.parametrize("fault, config, workload, start, names", [
     ({"op": "restart", "pod": P, "point": "permit"}, None, None, "scenario.timeline[0].point:", "'permit'"),
-    ({"op": "vanish", "pod": P, "point": "reserve", "object": "pod"}, None, None, "scenario.timeline[0].point:",
-     "'reserve'"),
-    ({"op": "vanish", "pod": P, "point": "preempt", "object": "victim"}, None, None, "scenario.timeline[0].point:",
-     "'preempt'"),
-    ({"op": "fail", "call": "bind", "error": "conflict"}, {"extenders": [{"urlPrefix": "http://x", "bindVerb": "b"}]},
-     None, "scenario.timeline[0]: the local", "config.extenders[0]"),
-    ({"op": "restart", "pod": P, "point": "bind"}, {"profiles": [{"schedulerName": "default-scheduler", "plugins": {
-        "bind": {"enabled": [{"name": "Probe0"}]}}}]}, None, "scenario.timeline[0]: the local", "Probe0"),
+    ({"op": "vanish", "pod": P, "point": "reserve", "object": "pod"}, None, None,
+     "scenario.timeline[0].point:", "'reserve'"),
+    ({"op": "vanish", "pod": P, "point": "preempt", "object": "victim"}, None, None,
+     "scenario.timeline[0].point:", "'preempt'"),
+    ({"op": "fail", "call": "bind", "error": "conflict"},
+     {"extenders": [{"urlPrefix": "http://x", "bindVerb": "b"}]}, None, "scenario.timeline[0]: the local",
+     "config.extenders[0]"),
+    ({"op": "restart", "pod": P, "point": "bind"}, {"profiles": [{"schedulerName": "default-scheduler",
+                                                                  "plugins": {"bind": {"enabled": [
+                                                                      {"name": "Probe0"}]}}}]},
+     None, "scenario.timeline[0]: the local", "Probe0"),
     ({"op": "vanish", "pod": P, "point": "prebind", "object": "node"}, None,
      [pod("p", volumes=[{"name": "v", "persistentVolumeClaim": {"claimName": "c"}}])],
      "scenario.timeline[0]: the local", "pod p has claims"),

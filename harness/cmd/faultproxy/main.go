@@ -110,7 +110,8 @@ func (p *proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	var body []byte
-	if r.Body != nil && (r.Method == http.MethodPost || r.Method == http.MethodPatch || r.Method == http.MethodPut) {
+	writes := r.Method == http.MethodPost || r.Method == http.MethodPatch || r.Method == http.MethodPut
+	if r.Body != nil && writes {
 		var err error
 		if body, err = io.ReadAll(io.LimitReader(r.Body, 16<<20)); err != nil {
 			http.Error(w, err.Error(), http.StatusBadRequest)

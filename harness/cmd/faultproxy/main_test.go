@@ -82,7 +82,8 @@ func arm(t *testing.T, front *httptest.Server, f string) {
 
 func TestFailAnswersTheSelectedOccurrencesAndForwardsTheRest(t *testing.T) {
 	up, _, front := start(t)
-	arm(t, front, `{"index":0,"op":"fail","call":"bind","error":"conflict","pod":"ns/p","occurrence":2,"times":2}`)
+	arm(t, front, `{"index":0,"op":"fail","call":"bind","error":"conflict","pod":"ns/p",`+
+		`"occurrence":2,"times":2}`)
 	var codes []int
 	for range 4 {
 		code, _ := do(t, "POST", front.URL+binding, bindBody)
@@ -104,8 +105,8 @@ func TestFailAnswersTheSelectedOccurrencesAndForwardsTheRest(t *testing.T) {
 }
 
 func TestErrorsAreTheAPIServersStatuses(t *testing.T) {
-	for errName, want := range map[string]string{"conflict": `"reason":"Conflict"`, "internal": `"reason":"InternalError"`,
-		"timeout": `"reason":"Timeout"`} {
+	for errName, want := range map[string]string{"conflict": `"reason":"Conflict"`,
+		"internal": `"reason":"InternalError"`, "timeout": `"reason":"Timeout"`} {
 		code, body := status(&fault{Error: errName}, call{resource: "pods/binding", name: "p"})
 		if !strings.Contains(string(body), want) || code < 400 {
 			t.Errorf("%s: %d %s", errName, code, body)
