@@ -25,7 +25,7 @@ from .controlplane import ControlPlane
 from .custom import CustomResources, read_crds
 from .fault_proxy import FaultProxy
 from .faults import CAPABILITIES as FAULT_CAPABILITIES, DETAILS as FAULT_DETAILS
-from .faults import Restarter, ScenarioFaults, refuse_unobservable
+from .faults import Restarter, ScenarioFaults, across_restarts, refuse_unobservable
 from .kube import Kube, path
 from .kubeconfig import read_target
 from .local_scheduler import LocalScheduler
@@ -196,14 +196,6 @@ class ClusterBackend:
             self.notes.append(f"faults: not available ({exc})")
             return None
 
-    def _restart_scheduler(self, config: dict[str, Any]) -> None:
-        """A restart fault fired (the proxy holds the old scheduler's calls): kill it, let calls through,
-        start a new one, which lists everything from the API server."""
-        assert self.proxy is not None and self._scheduler is not None
-        self._scheduler.kill()
-        self.proxy.resume()
-        self._scheduler.ensure(config, force=True)
-
     # --- one scenario ----------------------------------------------------------------------------
 
     def _finish_deletion(self, namespace: str, name: str) -> None:
@@ -229,10 +221,10 @@ class ClusterBackend:
         config = self._config(scenario) if self._scheduler is not None else {}
         faults = None
         if self.proxy is not None:
-            assert self._restarter is not None
-            restart = functools.partial(self._restarter.call,
-                                        functools.partial(self._restart_scheduler, config))
-            faults = ScenarioFaults(self.proxy, nsmap, restart, on_fire=state.fired)
+            assert self._restarter is not None and self._scheduler is not None
+            start = functools.partial(self._restarter.call, functools.partial(self._scheduler.ensure, config,
+                                                                              force=True))
+            faults = ScenarioFaults(self.proxy, nsmap, self._scheduler.kill, start, on_fire=state.fired)
         player = TimelinePlayer(self.kube, self.adapter, scenario, nsmap, plan, workload=workload,
                                 finalize=self.local, deleted_by_scheduler=lambda key: key in state.deleted,
                                 server_version=self.kubernetes_version, arm=faults.arm if faults else None)
@@ -272,7 +264,11 @@ class ClusterBackend:
             apply.create_workload(self.kube, plan)
             if self._scheduler is not None and self.fresh_scheduler:
                 self._scheduler.ensure(config, force=True)
-            probe_trace = lambda: self.collector.peek(player.seen) if self.collector else []  # noqa: E731
+            restarts = faults.restarts if faults is not None else []
+
+            def probe_trace() -> list[dict[str, Any]]:
+                return across_restarts(self.collector.peek(player.seen), restarts) if self.collector else []
+
 
             def done() -> bool:
                 # A workload pod deleted by the scheduler (a preemption victim) is settled: gone.
@@ -307,7 +303,8 @@ class ClusterBackend:
             vanished = faults.vanished_pods()
             workload -= vanished
             state.deleted = [k for k in state.deleted if k not in vanished]
-        probe = self.collector.take(player.seen) if self.collector else []  # the timeline's deleted pods too
+        # the timeline's deleted pods too
+        probe = across_restarts(self.collector.take(player.seen), restarts) if self.collector else []
         records = _by_pod(probe)
         return Outcome(
             backend=self.name, kubernetes_version=self.kubernetes_version,

@@ -25,6 +25,7 @@ from reference.scenario import Scenario
 
 from ..core.errors import BackendFailure
 from ..core.scenario_config import plugin_lists
+from .collector import ARRIVAL
 from .fault_proxy import FaultProxy
 from .naming import NamespaceMap
 from .schedconfig import API_VERSION
@@ -84,12 +85,14 @@ def _binding_problem(scenario: Scenario, *, strict: bool, prebind: bool) -> str:
 
 class ScenarioFaults:
     """One scenario's faults: armed on the proxy as the timeline reaches them, firings followed by a thread
-    that carries out restarts (`restart()`: kill the scheduler, lift the fence, start a new one)."""
+    that carries out restarts (kill the scheduler, lift the fence, start a new one)."""
 
-    def __init__(self, proxy: FaultProxy, nsmap: NamespaceMap, restart: Callable[[], None],
-                 on_fire: Callable[[float], None]) -> None:
-        self.proxy, self.nsmap, self.restart, self.on_fire = proxy, nsmap, restart, on_fire
+    def __init__(self, proxy: FaultProxy, nsmap: NamespaceMap, kill: Callable[[], None],
+                 start: Callable[[], None], on_fire: Callable[[float], None]) -> None:
+        """`kill()` the scheduler; `start()` a new one (after the fence is lifted)."""
+        self.proxy, self.nsmap, self.kill, self.start_scheduler, self.on_fire = proxy, nsmap, kill, start, on_fire
         self.fired: list[dict[str, Any]] = []
+        self.restarts: list[tuple[float, float]] = []  # (fired, old scheduler dead), Unix seconds
         self.busy = False  # a restart is under way: the run is not idle
         self._stop = threading.Event()
         self._error: BaseException | None = None
@@ -156,10 +159,40 @@ class ScenarioFaults:
             if f.get("fault") == "restart":
                 self.busy = True
                 try:
-                    self.restart()
+                    self.kill()
+                    self.restarts.append((f["at"], time.time()))
+                    self.proxy.resume()
+                    self.start_scheduler()
                 finally:
                     self.busy = False
             self.on_fire(time.time())
+
+
+def across_restarts(records: list[dict[str, Any]], restarts: list[tuple[float, float]]) -> list[dict[str, Any]]:
+    """The collector's probe records of a run with restarts as one trace, as the upstream runner's recorder,
+    shared by the scheduler's incarnations, writes it: each new process counts `seq` and each pod's attempts
+    from scratch, so its records follow the old ones and continue their attempt numbers; the old process's
+    records after the restart fired (it ran on, fenced, until killed) are dropped, as the runner silences it."""
+    if not restarts:
+        return records
+
+    def epoch(r: Mapping[str, Any]) -> int:
+        return sum(1 for _, dead in restarts if r.get(ARRIVAL, 0.0) >= dead)
+    kept = sorted((r for r in records if not any(fired <= r.get(ARRIVAL, 0.0) < dead for fired, dead in restarts)),
+                  key=lambda r: (epoch(r), r.get("seq", 0)))
+    out: list[dict[str, Any]] = []
+    offset: dict[str, int] = {}
+    last: dict[str, int] = {}
+    current = 0
+    for n, r in enumerate(kept):
+        if epoch(r) != current:
+            current, offset = epoch(r), dict(last)
+        rec = {**r, "seq": n}
+        if isinstance(r.get("attempt"), int):
+            rec["attempt"] = r["attempt"] + offset.get(str(r.get("pod")), 0)
+            last[str(r.get("pod"))] = max(last.get(str(r.get("pod")), 0), rec["attempt"])
+        out.append(rec)
+    return out
 
 
 class Restarter:
@@ -194,4 +227,4 @@ class Restarter:
             done.set()
 
 
-__all__ = ["CAPABILITIES", "DETAILS", "Restarter", "ScenarioFaults", "refuse_unobservable"]
+__all__ = ["CAPABILITIES", "DETAILS", "Restarter", "across_restarts", "ScenarioFaults", "refuse_unobservable"]

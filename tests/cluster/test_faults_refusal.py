@@ -7,7 +7,9 @@ from types import SimpleNamespace
 import pytest
 
 from conformance.backends.base import injectable, refuse_faults
-from conformance.cluster.faults import CAPABILITIES, DETAILS, ScenarioFaults, refuse_unobservable
+from conformance.cluster.collector import ARRIVAL
+from conformance.cluster.faults import (CAPABILITIES, DETAILS, ScenarioFaults, across_restarts,
+                                        refuse_unobservable)
 from conformance.cluster.naming import NamespaceMap
 from conformance.core.errors import BackendFailure
 from reference.scenario import Scenario
@@ -103,10 +105,23 @@ def test_firings_become_the_outcome_in_scenario_names():
     proxy = _Proxy([{"index": 0, "at": 100.25, "pod": cluster_pod, "fault": "vanish", "detail": "prebind",
                      "object": f"Pod/{cluster_pod}"},
                     {"index": 1, "at": 100.5, "pod": cluster_pod, "fault": "fail", "detail": "bind"}])
-    faults = ScenarioFaults(proxy, nsmap, restart=lambda: None, on_fire=lambda now: None)
+    faults = ScenarioFaults(proxy, nsmap, kill=lambda: None, start=lambda: None, on_fire=lambda now: None)
     faults.stop()
     assert faults.outcome(start=100.0) == (
         {"index": 0, "at": 0.25, "pod": P, "fault": "vanish", "detail": "prebind", "object": f"Pod/{P}"},
         {"index": 1, "at": 0.5, "pod": P, "fault": "fail", "detail": "bind"})
     assert faults.vanished_pods() == {cluster_pod}
     assert faults.settles_after() == 100.5 + 1.0 + 1.0  # the first backoff and the backoffQ flush
+
+
+def test_a_restarted_scheduler_continues_the_trace():
+    # Old process: seq 0-2, pod a's attempt 1 and 2; it fires at 10.0, runs on fenced (seq 3 at 10.1: dropped),
+    # dies at 10.5; the new one counts from scratch: seq 0-1, a's attempt 1 again, b's PreEnqueue (attempt 0).
+    def rec(seq, pod, attempt, arrival, point="PreFilter"):
+        return {"seq": seq, "pod": pod, "attempt": attempt, "point": point, ARRIVAL: arrival}
+    records = [rec(1, "a", 2, 9.0), rec(0, "a", 1, 8.0), rec(2, "b", 1, 9.5), rec(3, "b", 1, 10.1, "Filter"),
+               rec(1, "b", 0, 11.2, "PreEnqueue"), rec(0, "a", 1, 11.0)]
+    got = across_restarts(records, [(10.0, 10.5)])
+    assert [(r["seq"], r["pod"], r["attempt"], r[ARRIVAL]) for r in got] == [
+        (0, "a", 1, 8.0), (1, "a", 2, 9.0), (2, "b", 1, 9.5), (3, "a", 3, 11.0), (4, "b", 1, 11.2)]
+    assert across_restarts(records, []) is records
