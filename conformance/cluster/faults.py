@@ -90,7 +90,8 @@ class ScenarioFaults:
     def __init__(self, proxy: FaultProxy, nsmap: NamespaceMap, kill: Callable[[], None],
                  start: Callable[[], None], on_fire: Callable[[float], None]) -> None:
         """`kill()` the scheduler; `start()` a new one (after the fence is lifted)."""
-        self.proxy, self.nsmap, self.kill, self.start_scheduler, self.on_fire = proxy, nsmap, kill, start, on_fire
+        self.proxy, self.nsmap, self.on_fire = proxy, nsmap, on_fire
+        self.kill, self.start_scheduler = kill, start
         self.fired: list[dict[str, Any]] = []
         self.restarts: list[tuple[float, float]] = []  # (fired, old scheduler dead), Unix seconds
         self.busy = False  # a restart is under way: the run is not idle
@@ -168,18 +169,21 @@ class ScenarioFaults:
             self.on_fire(time.time())
 
 
-def across_restarts(records: list[dict[str, Any]], restarts: list[tuple[float, float]]) -> list[dict[str, Any]]:
+def across_restarts(records: list[dict[str, Any]],
+                    restarts: list[tuple[float, float]]) -> list[dict[str, Any]]:
     """The collector's probe records of a run with restarts as one trace, as the upstream runner's recorder,
     shared by the scheduler's incarnations, writes it: each new process counts `seq` and each pod's attempts
     from scratch, so its records follow the old ones and continue their attempt numbers; the old process's
-    records after the restart fired (it ran on, fenced, until killed) are dropped, as the runner silences it."""
+    records after the restart fired (it ran on, fenced, until killed) are dropped, as the runner silences
+    it."""
     if not restarts:
         return records
 
     def epoch(r: Mapping[str, Any]) -> int:
         return sum(1 for _, dead in restarts if r.get(ARRIVAL, 0.0) >= dead)
-    kept = sorted((r for r in records if not any(fired <= r.get(ARRIVAL, 0.0) < dead for fired, dead in restarts)),
-                  key=lambda r: (epoch(r), r.get("seq", 0)))
+    def silenced(r: Mapping[str, Any]) -> bool:
+        return any(fired <= r.get(ARRIVAL, 0.0) < dead for fired, dead in restarts)
+    kept = sorted((r for r in records if not silenced(r)), key=lambda r: (epoch(r), r.get("seq", 0)))
     out: list[dict[str, Any]] = []
     offset: dict[str, int] = {}
     last: dict[str, int] = {}
