@@ -70,14 +70,22 @@ def test_a_fault_ends_where_the_reference_ends(backend, case):
     check_all(Run(scenario, got, backend.capabilities), [REGISTRY[i] for i in FAULT_RULES])
 
 
-def test_a_restart_is_a_new_scheduler_process(backend):
+def test_a_restart_is_a_new_scheduler_process_and_the_trace_goes_on(backend):
+    config = {"profiles": [{"schedulerName": "default-scheduler", "plugins": {
+        "preFilter": {"enabled": [{"name": "Probe0"}]}, "reserve": {"enabled": [{"name": "Probe0"}]}}}]}
+    scenario = _scenario(CASES["restart-at-bind"], config)
+    backend.run(_scenario(CASES["bind-conflict"], config))  # the scheduler of this config runs
     before = backend._scheduler._record().get("pid")
-    got = backend.run(_scenario(CASES["restart-at-bind"]))
+    got = backend.run(scenario)
     after = backend._scheduler._record().get("pid")
     assert [f["fault"] for f in got.faults] == ["restart"]
     assert before and after and after != before
     assert not processes.alive(before) and processes.alive(after)
     assert [b["pod"] for b in got.bindings].count(P) == 1
+    # The new process counts from scratch; the trace continues the old one's seq and attempts.
+    assert [r["seq"] for r in got.trace] == list(range(len(got.trace)))
+    assert sorted({r["attempt"] for r in got.trace if r["pod"] == P and r["point"] == "PreFilter"}) == [1, 2]
+    check_all(Run(scenario, got, backend.capabilities))
 
 
 def test_unreserve_runs_after_a_failed_binding(backend):
