@@ -13,7 +13,7 @@ from typing import Any, Callable
 from reference.probe.trace import Trace
 from reference.scenario import EXTENDER_SCRIPT_ANNOTATION, Scenario
 
-from reference.faults import Fault
+from reference.faults import Fault, is_fault
 
 from ..backends.base import refuse_faults
 from ..core.errors import BackendFailure, BackendUnavailable
@@ -61,6 +61,7 @@ class ClusterBackend:
         self.extender_server = extender_server
         self.extender_url = extender_url or (extender_server.base_url if extender_server is not None else None)
         self.notes: list[str] = []
+        self._last_config: dict[str, Any] = {}
         crd_manifests = read_crds(crds)  # a bad file is reported before anything starts
         self.collector: TraceCollector | None = None
         self._scheduler = None
@@ -82,9 +83,7 @@ class ClusterBackend:
             self._scheduler = cluster_scheduler(self.kube)
             self._scheduler_kubeconfig = self._scheduler.kubeconfig
         elif self.local:
-            # Through the fault proxy when it runs: faults need it, and every scenario sees the same path.
-            through = self.proxy.kubeconfig if self.proxy else self.control_plane.kubeconfig
-            self._scheduler_kubeconfig = str(through)
+            self._scheduler_kubeconfig = str(self.control_plane.kubeconfig)
         # With a scheduler of ours (local or driven), pods keep the scenario's schedulerName.
         self.scheduler_name = None if self._scheduler is not None else (scheduler_name or "default-scheduler")
         caps = {"preemption", "custom-objects"}
@@ -165,9 +164,12 @@ class ClusterBackend:
                 self.collector.stop()
             if self.proxy is not None:
                 if not self.stop_control_plane and isinstance(self._scheduler, LocalScheduler):
-                    with self._one_at_a_time():  # a scheduler left on our proxy would only see errors
+                    # A scheduler left on our proxy would only see errors: back to the API server itself.
+                    direct = {**self._last_config,
+                              "clientConnection": {"kubeconfig": self._scheduler_kubeconfig}}
+                    with self._one_at_a_time():
                         if self._scheduler.uses(str(self.proxy.kubeconfig)):
-                            self._scheduler.stop()
+                            self._scheduler.ensure(direct)
                 self.proxy.stop()
             if self._restarter is not None:
                 self._restarter.close()  # after the scheduler it may have started is stopped
@@ -205,10 +207,14 @@ class ClusterBackend:
             pass
 
     def _config(self, scenario: Scenario) -> dict[str, Any]:
+        """The scenario's config for our scheduler; with faults it connects through the fault proxy."""
         collector = self.collector.url if self.collector else None
-        config = render(scenario.config, kubeconfig=self._scheduler_kubeconfig, collector_url=collector,
+        through = self.proxy is not None and any(is_fault(e) for e in scenario.timeline)
+        kubeconfig = str(self.proxy.kubeconfig) if through and self.proxy else self._scheduler_kubeconfig
+        config = render(scenario.config, kubeconfig=kubeconfig, collector_url=collector,
                         extender_url=self.extender_url)
-        if self.proxy is not None:
+        self._last_config = config
+        if through:
             # The proxy reads the bodies of the calls it selects (a binding's node, an event's pod): JSON, not
             # the protobuf kube-scheduler sends by default; the wire format is the backend's part.
             config["clientConnection"]["contentType"] = "application/json"
@@ -220,7 +226,7 @@ class ClusterBackend:
         state = _Observed(time.time(), self._finish_deletion)
         config = self._config(scenario) if self._scheduler is not None else {}
         faults = None
-        if self.proxy is not None:
+        if self.proxy is not None and any(is_fault(e) for e in scenario.timeline):
             assert self._restarter is not None and self._scheduler is not None
             start = functools.partial(self._restarter.call, functools.partial(self._scheduler.ensure, config,
                                                                               force=True))

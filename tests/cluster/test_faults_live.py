@@ -56,6 +56,11 @@ def _firings(outcome) -> list[tuple]:
 def test_the_backend_injects_faults_through_its_proxy(backend):
     assert {"fault-fail", "fault-vanish", "fault-restart"} <= backend.capabilities, backend.notes
     assert backend.proxy is not None and backend.proxy.running()
+    backend.run(_scenario(CASES["bind-conflict"]))
+    assert backend._scheduler.uses(str(backend.proxy.kubeconfig))
+    plain = Scenario.from_dict({"nodes": [node()], "workload": [pod("p")]})
+    assert backend.run(plain).pods[P].phase == "bound"
+    assert not backend._scheduler.uses(str(backend.proxy.kubeconfig)), "a scenario without faults goes direct"
 
 
 @pytest.mark.parametrize("case", CASES)
@@ -132,6 +137,6 @@ def test_nothing_is_left_after_close(control_plane, kube):
     assert not processes.alive(pid) and not kubeconfig.exists()
     with socket.socket() as s:
         assert s.connect_ex(("127.0.0.1", port)) == errno.ECONNREFUSED, "the proxy's port still listens"
-    assert not b._scheduler.uses(str(kubeconfig))
+    assert b._scheduler.running() and not b._scheduler.uses(str(kubeconfig)), "connected directly again"
     assert _left(kube, b.run_id) == ([], [], [])
     assert not list(control_plane.state.pki.glob("proxy-*.token"))
