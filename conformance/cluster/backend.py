@@ -10,10 +10,9 @@ import threading
 import time
 from typing import Any, Callable
 
+from reference.faults import Fault, is_fault
 from reference.probe.trace import Trace
 from reference.scenario import EXTENDER_SCRIPT_ANNOTATION, Scenario
-
-from reference.faults import Fault, is_fault
 
 from ..backends.base import refuse_faults
 from ..core.errors import BackendFailure, BackendUnavailable
@@ -275,7 +274,6 @@ class ClusterBackend:
             def probe_trace() -> list[dict[str, Any]]:
                 return across_restarts(self.collector.peek(player.seen), restarts) if self.collector else []
 
-
             def done() -> bool:
                 # A workload pod deleted by the scheduler (a preemption victim) is settled: gone.
                 if faults is not None and faults.busy:
@@ -309,7 +307,7 @@ class ClusterBackend:
             vanished = faults.vanished_pods()
             workload -= vanished
             state.deleted = [k for k in state.deleted if k not in vanished]
-        # the timeline's deleted pods too
+        # player.seen: the timeline's deleted pods too
         probe = across_restarts(self.collector.take(player.seen), restarts) if self.collector else []
         records = _by_pod(probe)
         return Outcome(
