@@ -181,8 +181,10 @@ def across_restarts(records: list[dict[str, Any]],
 
     def epoch(r: Mapping[str, Any]) -> int:
         return sum(1 for _, dead in restarts if r.get(ARRIVAL, 0.0) >= dead)
+
     def silenced(r: Mapping[str, Any]) -> bool:
         return any(fired <= r.get(ARRIVAL, 0.0) < dead for fired, dead in restarts)
+
     kept = sorted((r for r in records if not silenced(r)), key=lambda r: (epoch(r), r.get("seq", 0)))
     out: list[dict[str, Any]] = []
     offset: dict[str, int] = {}
