@@ -32,7 +32,8 @@ def admitted_at_start(run: Run, pod: str) -> bool:
            "Pods in activeQ together at the start begin their first attempts by priority (higher first), "
            "then creation order.",
            "queuesort/priority_sort.go Less; backend/queue/scheduling_queue.go Pop (spec §2.2, §11.14)",
-           rules=("queue-sort-priority-timestamp",))
+           # On a cluster the pods are created one by one and a running scheduler may pop each at once.
+           requires=("probes", "creation-order"), rules=("queue-sort-priority-timestamp",))
 def queue_priority_order(run: Run) -> None:
     started = []
     for index, pod in enumerate(run.pods):
