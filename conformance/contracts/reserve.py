@@ -1,5 +1,5 @@
-"""Reserve then Unreserve leaves no trace, also after the binding cycle ran up to a failure; Unreserve is idempotent
-and harmless without Reserve."""
+"""Reserve then Unreserve leaves no trace, also after the binding cycle ran up to a failure; Unreserve is
+idempotent and harmless without Reserve."""
 
 from __future__ import annotations
 
@@ -12,8 +12,8 @@ SCHEDULING = frozenset({"preFilter", "filter", "preScore", "score"})
 
 
 def _compare(property_id: str, what: str, driver, ex: WithOther, middle: list[Call]) -> bool:
-    """Run a cycle for the input's pod, then `middle` on the other pod (its `when` indices count within it), then
-    the same cycle again: the plugin's answers for the pod must not move."""
+    """Run a cycle for the input's pod, then `middle` on the other pod (its `when` indices count within it),
+    then the same cycle again: the plugin's answers for the pod must not move."""
     inp = ex.input
     points = driver.points & SCHEDULING
     calls = cycle(points, inp, inp.pod, state="before")
@@ -56,8 +56,9 @@ FAILURES = (("PreBind", ("permit", "preBindPreFlight")), ("Bind", ("permit", "pr
 
 
 def _failed_binding(driver, ex: WithOther) -> bool:
-    """For each failure point, on a fresh plugin: the other pod reserved on its node, the plugin's binding points
-    up to the failure (each after the one before succeeded), then Unreserve, as handleBindingCycleError runs it."""
+    """For each failure point, on a fresh plugin: the other pod reserved on its node, the plugin's binding
+    points up to the failure (each after the one before succeeded), then Unreserve, as handleBindingCycleError
+    runs it."""
     other = {"state": "other", "pod": ex.other, "node": ex.node}
     middles: list[tuple[str, list[Call]]] = []
     for failed, ran in FAILURES:
@@ -68,11 +69,11 @@ def _failed_binding(driver, ex: WithOther) -> bool:
         middle.append({"point": "unreserve", **other})
         if all(middle != m for _, m in middles):
             middles.append((failed, middle))
-    exercised = False
+    exercised, start = False, len(_pre(driver, ex)) + 1
     for failed, middle in middles:
-        steps = ", ".join(c["point"][0].upper() + c["point"][1:] for c in middle[1 + len(_pre(driver, ex)):-1])
-        what = (f"Reserve{', ' + steps if steps else ''} of {ex.other['metadata']['name']} on {ex.node}, another "
-                f"plugin's {failed} failing, then Unreserve")
+        steps = "".join(f", {c['point'][0].upper()}{c['point'][1:]}" for c in middle[start:-1])
+        what = (f"Reserve{steps} of {ex.other['metadata']['name']} on {ex.node}, another plugin's {failed} "
+                "failing, then Unreserve")
         exercised |= _compare("failed-binding-restores", what, driver, ex, middle)
     return exercised
 
@@ -89,11 +90,11 @@ register(Property(
     "unreserve-idempotent", "Unreserve twice, or without a Reserve, is harmless: later answers for other pods are "
     "as before", _SOURCE, frozenset({"reserve"}), with_other_and_objects, _idempotent))
 register(Property(
-    "failed-binding-restores", "Reserve(p, n), the plugin's Permit, PreBindPreFlight and PreBind for p on n up to "
-    "another plugin's PreBind or Bind failure, then Unreserve(p, n), leave every later PreFilter/Filter/PreScore/"
-    "Score answer for other pods exactly as before Reserve",
-    "pkg/scheduler/schedule_one.go bindingCycle (RunPreBindPreFlights, WaitOnPermit, RunPreBindPlugins, bind) -> "
-    "handleBindingCycleError -> unreserveAndForget (Unreserve, never PostBind); staging/src/k8s.io/kube-scheduler/"
-    "framework/interface.go ReservePlugin (\"Unreserve is called ... when a reserved pod was rejected, an error "
-    "occurred during reservation of subsequent plugins, or in a later phase\")",
+    "failed-binding-restores", "Reserve(p, n), the plugin's Permit, PreBindPreFlight and PreBind for p on "
+    "n up to another plugin's PreBind or Bind failure, then Unreserve(p, n), leave every later PreFilter/"
+    "Filter/PreScore/Score answer for other pods exactly as before Reserve",
+    "pkg/scheduler/schedule_one.go bindingCycle (RunPreBindPreFlights, WaitOnPermit, RunPreBindPlugins, "
+    "bind) -> handleBindingCycleError -> unreserveAndForget (Unreserve, never PostBind); staging/src/k8s.io/"
+    "kube-scheduler/framework/interface.go ReservePlugin (\"Unreserve is called ... when a reserved pod was "
+    "rejected, an error occurred during reservation of subsequent plugins, or in a later phase\")",
     frozenset({"reserve"}), with_other_and_objects, _failed_binding))

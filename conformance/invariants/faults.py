@@ -132,11 +132,10 @@ def _first_answers(records: list[Record], plugin: str) -> dict[tuple[str, str], 
 
 
 def _unchanged(run: Run, pod: str, before: list[Record], after: Record, lo: int, hi: int) -> bool:
-    """Whether nothing a plugin's PreFilter/Filter may read changed between the cycle `before` and the record
-    `after` but what the pod's own failed binding cycle did: no other pod's binding landed (the pod's own, on virtual
-    time at the instant of `after`, comes after it), no other pod was reserved or
-    unreserved (assumed or forgotten), no event, vanish or restart applied; nominations and deletions are left
-    to the rules that judge them."""
+    """Whether nothing a plugin's PreFilter/Filter may read changed between the cycle `before` and the
+    record `after` but what the pod's own failed binding cycle did: no other pod's binding landed (the pod's
+    own, on virtual time at the instant of `after`, comes after it), no other pod was reserved or unreserved
+    (assumed or forgotten), no event, vanish or restart applied."""
     t1, t2 = min(r.get("t", 0.0) for r in before), after.get("t", 0.0)
     if any(t1 <= b.get("t", 0.0) <= t2 and b.get("pod") != pod for b in run.outcome.bindings):
         return False
@@ -150,13 +149,19 @@ def _unchanged(run: Run, pod: str, before: list[Record], after: Record, lo: int,
     return not any(f.get("fault") != "fail" and t1 <= f.get("at", 0.0) <= t2 for f in fired(run))
 
 
+def _answer(record: Record) -> tuple[str, list[str]]:
+    return record.get("code", ""), list(record.get("reasons") or [])
+
+
 @invariant("observed-reserve-released",
-           "After a cycle that ran a plugin's Reserve and then its Unreserve (a failed binding: the API call, "
-           "another plugin's PreBind or Permit), the plugin answers the pod's next PreFilter and Filter calls as "
-           "it did before that Reserve, while nothing else changed: Unreserve released what Reserve took.",
+           "After a cycle that ran a plugin's Reserve and then its Unreserve (a failed binding: the "
+           "API call, another plugin's PreBind or Permit), the plugin answers the pod's next PreFilter and "
+           "Filter calls as it did before that Reserve, while nothing else changed: Unreserve released what "
+           "Reserve took.",
            "schedule_one.go handleBindingCycleError -> unreserveAndForget (Unreserve, never PostBind); "
-           "kube-scheduler/framework interface.go ReservePlugin ('Unreserve is called ... when a reserved pod was "
-           "rejected, an error occurred during reservation of subsequent plugins, or in a later phase')",
+           "kube-scheduler/framework interface.go ReservePlugin ('Unreserve is called ... when a reserved "
+           "pod was rejected, an error occurred during reservation of subsequent plugins, or in a later "
+           "phase')",
            requires=("observed-plugins",), situation=Faulty(bindings=True), rules=("fault-no-room-leaked",))
 def observed_reserve_released(run: Run) -> None:
     if run.outcome.deleted or any(r.get("point") == "PostFilter" and r.get("code") == "Success"
@@ -170,7 +175,8 @@ def observed_reserve_released(run: Run) -> None:
         following = all_cycles[(pod, later[0])]
         for unreserve in (r for r in records if r.get("point") == "Unreserve"):
             plugin, node = unreserve["plugin"], unreserve.get("node", "")
-            reserve = next((r for r in records if r.get("point") == "Reserve" and r["plugin"] == plugin), None)
+            reserve = next((r for r in records if r.get("point") == "Reserve" and r["plugin"] == plugin),
+                           None)
             if reserve is None:
                 continue
             before = _first_answers([r for r in records if r["seq"] < reserve["seq"]], plugin)
@@ -180,13 +186,13 @@ def observed_reserve_released(run: Run) -> None:
                 if not _unchanged(run, pod, records, new, records[0]["seq"], new["seq"]):
                     continue
                 run.exercise()
-                if (old.get("code"), old.get("reasons") or []) != (new.get("code"), new.get("reasons") or []):
-                    point, where = key[0], f" on {key[1]}" if key[1] else ""
+                if _answer(old) != _answer(new):
+                    (code, reasons), where = _answer(new), f" on {key[1]}" if key[1] else ""
+                    was = " ".join(map(str, _answer(old)))
                     raise run.violation(
-                        f"{plugin} answered {point} for {pod}{where} with {new.get('code')} "
-                        f"{new.get('reasons') or []} (attempt {later[0]}) after its Reserve on {node} was undone "
-                        f"(attempt {attempt}: Reserve, then Unreserve), but with {old.get('code')} "
-                        f"{old.get('reasons') or []} before that Reserve, and nothing else changed: its Unreserve "
-                        "did not release what Reserve took", pod=pod, plugin=plugin,
-                        expected=(old.get("code"), old.get("reasons") or []),
-                        actual=(new.get("code"), new.get("reasons") or []), records=(old, reserve, unreserve, new))
+                        f"{plugin} answered {key[0]} for {pod}{where} with {code} {reasons} (attempt "
+                        f"{later[0]}) after its Reserve on {node} was undone (attempt {attempt}: Reserve, "
+                        f"then Unreserve), but with {was} before that Reserve, and nothing else changed: its "
+                        "Unreserve did not release what Reserve took", pod=pod,
+                        plugin=plugin, expected=_answer(old), actual=_answer(new),
+                        records=(old, reserve, unreserve, new))

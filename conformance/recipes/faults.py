@@ -14,9 +14,9 @@ from reference.scenario import Scenario
 @dataclass(frozen=True)
 class Faulty:
     """1-2 nodes, 1-3 workload pods and up to `faults` faults drawn for them (generators/_faults.py): the
-    default profile, or with `reserve` up to two probes at Reserve (their Unreserve is traced), or with `bindings`
-    the default profile (the plugins the runner observes). `reserve` and `bindings` draw failed bindings only and
-    at most 2 pods. `weight`: shares of the search's draws (see search.py)."""
+    default profile, or with `reserve` up to two probes at Reserve (their Unreserve is traced), or with
+    `bindings` the default profile (the plugins the runner observes). `reserve` and `bindings` draw failed
+    bindings only and at most 2 pods. `weight`: shares of the search's draws (see search.py)."""
 
     faults: int = 1
     reserve: bool = False

@@ -67,8 +67,8 @@ def test_a_correct_reserve_plugin_passes_what_its_twin_fails(broken):
 
 
 def test_a_leak_only_a_failed_binding_shows_passes_reserve_then_unreserve(broken):
-    """BrokenBindingLeak frees an uncommitted hold in Unreserve: only a binding cycle that ran its PreBind before
-    failing leaks, which reserve-unreserve-restores never runs."""
+    """BrokenBindingLeak frees an uncommitted hold in Unreserve: only a binding cycle that ran its PreBind
+    before failing leaks, which reserve-unreserve-restores never runs."""
     driver = broken.driver("BrokenBindingLeak")
     for prop in ("reserve-unreserve-restores", "unreserve-idempotent", "plugin-deterministic"):
         assert find_violation(driver, REGISTRY[prop], profile="ci", max_examples=50) is None, prop

@@ -1,13 +1,14 @@
-"""observed-reserve-released on hand-made outcomes: a plugin whose answers move after its Reserve was undone is
-named; one that answers as before passes (exercised); nothing is judged when something else changed between."""
+"""observed-reserve-released on hand-made outcomes: a plugin whose answers move after its Reserve was undone
+is named; one that answers as before passes (exercised); nothing is judged when something else changed
+between."""
 
 from __future__ import annotations
+
+import pytest
 
 from conformance.core.outcome import Outcome, PodOutcome
 from conformance.invariants import REGISTRY, Run, Violation
 from reference.scenario import Scenario
-
-import pytest
 
 INV = REGISTRY["observed-reserve-released"]
 POD = "default/pod-0"
@@ -20,15 +21,19 @@ def rec(point, plugin="MyPlugin", code="Success", *, attempt=1, t=0.0, node="nod
 
 
 def failed_then_retried(second=("Success", []), *, between=()) -> list[dict]:
-    """The pod's cycle whose binding failed at t=0 (Reserve, PreBind, Unreserve), `between`, its retry at t=1."""
+    """The pod's cycle whose binding failed at t=0 (Reserve, PreBind, Unreserve), `between`, its retry at
+    t=1."""
     code, reasons = second
     return [rec("Filter"), rec("Filter", node="node-1"), rec("Reserve"), rec("PreBind"),
             rec("Unreserve", code=None), *between,
-            rec("Filter", code=code, reasons=reasons, attempt=2, t=1.0), rec("Filter", node="node-1", attempt=2, t=1.0)]
+            rec("Filter", code=code, reasons=reasons, attempt=2, t=1.0),
+            rec("Filter", node="node-1", attempt=2, t=1.0)]
 
 
-def run_of(records, *, bindings=(), timeline=(), applied=(), faults=({"index": 0, "at": 0, "pod": POD,
-                                                                     "fault": "fail", "detail": "bind"},)) -> Run:
+FAILED_BIND = {"index": 0, "at": 0, "pod": POD, "fault": "fail", "detail": "bind"}
+
+
+def run_of(records, *, bindings=(), timeline=(), applied=(), faults=(FAILED_BIND,)) -> Run:
     workload = [{"apiVersion": "v1", "kind": "Pod", "metadata": {"name": n, "namespace": "default"},
                  "spec": {"containers": [{"name": "c", "image": "x"}]}} for n in ("pod-0", "pod-1")]
     scenario = Scenario.from_dict({"version": 1, "workload": workload, "nodes": [
@@ -62,7 +67,7 @@ def test_a_plugin_whose_filter_moved_after_unreserve_is_named():
     ("another pod reserved", {"between": [rec("Reserve", pod="default/pod-1", t=0.5)]}),
     ("an event applied", {"timeline": [{"op": "delete", "kind": "Pod", "name": "pod-1", "when": 0.5}],
                           "applied": [{"index": 1, "at": 0.5}]}),
-    ("a restart fired", {"faults": [{"index": 0, "at": 0.5, "pod": POD, "fault": "restart", "detail": "bind"}]}),
+    ("a restart fired", {"faults": [{**FAILED_BIND, "at": 0.5, "fault": "restart"}]}),
 ])
 def test_nothing_is_judged_when_something_else_changed_between(what, change):
     between = change.pop("between", ())
