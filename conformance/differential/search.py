@@ -20,6 +20,10 @@ MAX_NODES = 1
 # events per scenario, 1/TIMELINE_SHARE of the profile's examples (benchmarks/timelines.py: what they cost).
 TIMELINE_EVENTS = 2
 TIMELINE_SHARE = 2
+# The diff's "faults" source: up to FAULTS faults per scenario (at least one), 1/FAULT_SHARE of the profile's
+# examples.
+FAULTS = 1
+FAULT_SHARE = 4
 
 
 def scenarios_for(*, extenders: bool, max_pods: int = 4, base: Any = None) -> SearchStrategy[Scenario]:
@@ -47,6 +51,19 @@ def timeline_scenarios_for(*, extenders: bool, max_pods: int = 3, base: Any = No
                                    extenders=int(extenders), base=base), max_events=events, min_events=1)
 
 
+def fault_scenarios_for(*, extenders: bool, max_pods: int = 3, base: Any = None,
+                        faults: int = FAULTS) -> SearchStrategy[Scenario]:
+    """As `timeline_scenarios_for` (one node, up to `max_pods` pods, the default plugins, probes) with 1 to
+    `faults` timeline faults instead of events (generators/_faults.py: a failed API call, an object vanishing,
+    a restart), armed at once, so that the scheduler's handling of a failing world is compared. Shrinks as
+    `generators.with_faults`, towards one fault."""
+    from generators import scenarios, with_faults
+    if not isinstance(faults, int) or isinstance(faults, bool) or faults < 1:
+        raise ValueError(f"fault_scenarios_for(faults={faults!r}): use 1 or more")
+    return with_faults(scenarios(max_nodes=MAX_NODES, max_pods=max_pods, default_plugins=True,
+                                 extenders=int(extenders), base=base), max_faults=faults, min_faults=1)
+
+
 def run_both(a: Backend, b: Backend, scenario: Scenario) -> tuple[Run, Run]:
     return (Run(scenario, a.run(scenario), frozenset(a.capabilities)),
             Run(scenario, b.run(scenario), frozenset(b.capabilities)))
@@ -65,5 +82,5 @@ def find_disagreement(a: Backend, b: Backend, strategy: SearchStrategy[Scenario]
                    found.flaky, found.replay)
 
 
-__all__ = ["MAX_NODES", "TIMELINE_EVENTS", "TIMELINE_SHARE", "find_disagreement", "run_both", "scenarios_for",
-           "timeline_scenarios_for"]
+__all__ = ["FAULTS", "FAULT_SHARE", "MAX_NODES", "TIMELINE_EVENTS", "TIMELINE_SHARE", "fault_scenarios_for",
+           "find_disagreement", "run_both", "scenarios_for", "timeline_scenarios_for"]
