@@ -386,6 +386,11 @@ PROOFS: tuple[Proof, ...] = (
        "removing a pod's last gate never frees it", "event-wakes-pending-pod"),
     _p("event-snapshot", LITTLE, "keeps-deleted-nodes",
        "a deleted node stays in the cache", "deleted-node-unused"),
+    # pending mutants given an invariant (issue 32): framework and queue
+    _p("reserve-failure-ends-cycle", MUCH, "permit-skipped",
+       "no Permit after a Reserve Success either: the pod binds unasked", "plugins-run-until-stop"),
+    _p("preflight-skip-drops-prebind", MUCH, "preflight-success-drops-prebind",
+       "a PreBindPreFlight Success drops the plugin's PreBind too", "plugins-run-until-stop"),
 )
 
 # Rules and directions without a mutant yet (or whose mutant no invariant catches yet: named in the note).
@@ -467,16 +472,7 @@ PENDING: Mapping[str, Mapping[str, str]] = {
               "rejected at Permit still holds its node's room: the next pod is unschedulable) but no "
               "invariant catches it",
     },
-    "reserve-failure-ends-cycle": {
-        MUCH: "mutant permit-skipped (pending_mutants_2.py: no Permit after a Reserve Success either) "
-              "misbehaves on its witness (a Permit rejection is never asked, the pod binds) but no invariant "
-              "catches it",
-    },
     "waiting-pods-handle": _nc(MUCH, LITTLE),
-    "preflight-skip-drops-prebind": {
-        MUCH: "mutant preflight-success-drops-prebind (pending_mutants.py) misbehaves on its witness (no "
-              "PreBind call after a PreBindPreFlight Success) but no invariant catches it",
-    },
     "nnn-for-expectation": _nc(EARLY, LATE),
     "all-bind-skip": _nc(MUCH, LITTLE),
     "bound-once": {LITTLE: ""},
