@@ -6,7 +6,9 @@ from ..recipes.first_pod import filter_rejections, node_scores, nominated_first,
 from ..recipes.situations import Situation
 from .base import invariant
 from .cluster import WALL_CLOCK_SLACK
-from .run import Record, Run, order_index
+from .run import Record, Run, cut_short, order_index
+
+REJECTED = ("Unschedulable", "UnschedulableAndUnresolvable")  # the codes a PreFilter rejects with
 
 _FILTER_PLACES = {"preFilter": ["Probe0"], "filter": ["Probe0", "Probe1"], "postFilter": ["Probe1"],
                   "reserve": ["Probe1"]}
@@ -146,13 +148,15 @@ def chosen_node_passed_filters(run: Run) -> None:
 
 @invariant("postfilter-only-without-feasible-node",
            "PostFilter runs only when no node is feasible, and stops at the first Success or "
-           "UnschedulableAndUnresolvable.", "schedule_one.go schedulingCycle; framework.go RunPostFilterPlugins "
+           "UnschedulableAndUnresolvable; it runs after a PreFilter rejection too.", "schedule_one.go schedulingCycle (PostFilter on any FitError), findNodesThatFitPod (a PreFilter "
+           "rejection is a FitError); framework.go RunPostFilterPlugins "
            "(spec §2.6)",
            situation=Situation(
                _FILTER_PLACES, lambda draw, nodes: ({"Probe0": {"Filter": filter_rejections(draw, nodes)},
                                                      "Probe1": {"PostFilter": {"code": pick(draw, ("Unschedulable",
                                                                                                      "Success"))}}}, {})),
-           rules=("code-matrix-postfilter", "postfilter-only-on-fit-error", "postfilter-loop"))
+           rules=("code-matrix-postfilter", "postfilter-only-on-fit-error", "postfilter-loop",
+                  "prefilter-rejection-no-filter"))
 def postfilter_gating(run: Run) -> None:
     for pod in run.live_pods:
         for attempt in run.attempts(pod):
@@ -179,6 +183,11 @@ def _expect_postfilter(run: Run, pod: str, attempt: int, records: list[Record]) 
     post_plugins = run.plugins_at(pod, "postFilter")
     if not post_plugins or not post_plugins[0].startswith("Probe"):
         return
+    rejection = _prefilter_rejection(run, pod, records)
+    if rejection is not None and not cut_short(run, pod, attempt):
+        raise run.violation(f"PreFilter rejected the pod ({rejection['plugin']} returned {rejection['code']}) but "
+                            "PostFilter did not run", pod=pod, plugin=post_plugins[0], status=rejection["code"],
+                            expected="a PostFilter call", actual="none", records=(rejection,))
     if any(r["point"] == "PreFilter" and r.get("code") not in ("Success", "Skip") for r in records):
         return
     phase = filtering_phase(run, pod, attempt)
@@ -190,6 +199,22 @@ def _expect_postfilter(run: Run, pod: str, attempt: int, records: list[Record]) 
         raise run.violation("every node was rejected but PostFilter did not run",
                             pod=pod, plugin=post_plugins[0], expected="a PostFilter call", actual="none",
                             records=tuple(phase))
+
+
+def _prefilter_rejection(run: Run, pod: str, records: list[Record]) -> Record | None:
+    """The PreFilter rejection that ended the attempt in a FitError, when the trace shows that no error
+    followed it: an UnschedulableAndUnresolvable (it stops the loop), or an Unschedulable after which every
+    PreFilter plugin is a probe that neither failed nor erred."""
+    prefilter = [r for r in records if r["point"] == "PreFilter"]
+    if any(r.get("code") not in ("Success", "Skip", *REJECTED) for r in prefilter):
+        return None
+    rejected = next((r for r in prefilter if r.get("code") in REJECTED), None)
+    if rejected is None or rejected["code"] == "UnschedulableAndUnresolvable":
+        return rejected
+    plugins = run.plugins_at(pod, "preFilter")
+    later = plugins[plugins.index(rejected["plugin"]) + 1:] if rejected["plugin"] in plugins else [""]
+    traced = {r["plugin"] for r in prefilter}
+    return rejected if all(p.startswith("Probe") and p in traced for p in later) else None
 
 
 def _ungated_at(run: Run, pod: str) -> float | None:

@@ -391,6 +391,8 @@ PROOFS: tuple[Proof, ...] = (
        "no Permit after a Reserve Success either: the pod binds unasked", "plugins-run-until-stop"),
     _p("preflight-skip-drops-prebind", MUCH, "preflight-success-drops-prebind",
        "a PreBindPreFlight Success drops the plugin's PreBind too", "plugins-run-until-stop"),
+    _p("prefilter-rejection-no-filter", MUCH, "no-postfilter-after-prefilter-rejection",
+       "a PreFilter rejection keeps PostFilter from running too", "postfilter-only-without-feasible-node"),
 )
 
 # Rules and directions without a mutant yet (or whose mutant no invariant catches yet: named in the note).
@@ -437,10 +439,6 @@ PENDING: Mapping[str, Mapping[str, str]] = {
     "preenqueue-gating-plugin-first": _nc(MUCH, LITTLE),
     "gates-removed-requeues": _nc(MUCH, LITTLE),
     "one-queue-sort": {MUCH: "", LITTLE: ""},
-    "prefilter-rejection-no-filter": {
-        MUCH: "mutant no-postfilter-after-prefilter-rejection (pending_mutants.py) misbehaves on its witness "
-              "(no PostFilter call after a PreFilter Unschedulable) but no invariant catches it",
-    },
     "prefilter-result-unknown-names": _nc(MUCH, LITTLE),
     "add-remove-pod-skip": {
         MUCH: "mutant extensions-never-called (pending_mutants_2.py) misbehaves on its witness (no AddPod "
