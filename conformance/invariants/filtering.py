@@ -148,9 +148,9 @@ def chosen_node_passed_filters(run: Run) -> None:
 
 @invariant("postfilter-only-without-feasible-node",
            "PostFilter runs only when no node is feasible, and stops at the first Success or "
-           "UnschedulableAndUnresolvable; it runs after a PreFilter rejection too.", "schedule_one.go schedulingCycle (PostFilter on any FitError), findNodesThatFitPod (a PreFilter "
-           "rejection is a FitError); framework.go RunPostFilterPlugins "
-           "(spec §2.6)",
+           "UnschedulableAndUnresolvable; it runs after a PreFilter rejection too.",
+           "schedule_one.go schedulingCycle (PostFilter on any FitError), findNodesThatFitPod (a PreFilter "
+           "rejection is a FitError); framework.go RunPostFilterPlugins (spec §2.6)",
            situation=Situation(
                _FILTER_PLACES, lambda draw, nodes: ({"Probe0": {"Filter": filter_rejections(draw, nodes)},
                                                      "Probe1": {"PostFilter": {"code": pick(draw, ("Unschedulable",
@@ -185,8 +185,9 @@ def _expect_postfilter(run: Run, pod: str, attempt: int, records: list[Record]) 
         return
     rejection = _prefilter_rejection(run, pod, records)
     if rejection is not None and not cut_short(run, pod, attempt):
-        raise run.violation(f"PreFilter rejected the pod ({rejection['plugin']} returned {rejection['code']}) but "
-                            "PostFilter did not run", pod=pod, plugin=post_plugins[0], status=rejection["code"],
+        raise run.violation(f"PreFilter rejected the pod ({rejection['plugin']} returned "
+                            f"{rejection['code']}) but PostFilter did not run", pod=pod, plugin=post_plugins[0],
+                            status=rejection["code"],
                             expected="a PostFilter call", actual="none", records=(rejection,))
     if any(r["point"] == "PreFilter" and r.get("code") not in ("Success", "Skip") for r in records):
         return

@@ -61,8 +61,8 @@ def _prefilter_emptied(run: Run, pod: str, records: list[Record], upto: int) -> 
            "next plugin until one returns a code that stops it: PreFilter goes on after Success, Skip and "
            "Unschedulable; PostFilter after Unschedulable and Pending; PreScore and PreBindPreFlight after Success "
            "and Skip; Reserve and PreBind after Success; Permit after Success and Wait; Bind after Skip; PostBind "
-           "never stops. PreBind leaves out the plugins that returned Skip at PreBindPreFlight. An attempt that went on "
-           "past Reserve, Permit or PreBind ran that loop.",
+           "never stops. PreBind leaves out the plugins that returned Skip at PreBindPreFlight. An attempt that "
+           "went on past Reserve, Permit or PreBind ran that loop.",
            "framework.go RunPreFilterPlugins, RunPostFilterPlugins, RunPreScorePlugins, RunReservePluginsReserve, "
            "RunPermitPlugins, RunPreBindPreFlights, RunPreBindPlugins, RunBindPlugins, RunPostBindPlugins; "
            "schedule_one.go schedulingCycle (Reserve, then Permit), bindingCycle (PreBind before binding) "

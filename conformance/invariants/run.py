@@ -191,4 +191,5 @@ def is_rejection(code: str | None) -> bool:
     return code in REJECTIONS
 
 
-__all__ = ["DEFAULT_PROFILE", "Record", "Run", "cut_short", "first_stop_passed", "is_rejection", "order_index"]
+__all__ = ["DEFAULT_PROFILE", "Record", "Run", "cut_short", "first_stop_passed", "is_rejection",
+           "order_index"]
