@@ -393,6 +393,10 @@ PROOFS: tuple[Proof, ...] = (
        "a PreBindPreFlight Success drops the plugin's PreBind too", "plugins-run-until-stop"),
     _p("prefilter-rejection-no-filter", MUCH, "no-postfilter-after-prefilter-rejection",
        "a PreFilter rejection keeps PostFilter from running too", "postfilter-only-without-feasible-node"),
+    _p("gates-never-prefiltered", MUCH, "ungated-pods-held",
+       "a pod without scheduling gates is held as if gated", "preenqueue-gates"),
+    _p("preenqueue-any-non-success-gates", MUCH, "preenqueue-success-gates",
+       "a probe's PreEnqueue Success gates the pod too", "preenqueue-gates"),
 )
 
 # Rules and directions without a mutant yet (or whose mutant no invariant catches yet: named in the note).
@@ -428,14 +432,6 @@ PENDING: Mapping[str, Mapping[str, str]] = {
               "catches it",
     },
     "metrics-sampling": _nc(MUCH, LITTLE),
-    "gates-never-prefiltered": {
-        MUCH: "mutant ungated-pods-held (pending_mutants.py) misbehaves on its witness (a pod without gates "
-              "stays gated) but no invariant catches it: none owes an ungated pod an attempt",
-    },
-    "preenqueue-any-non-success-gates": {
-        MUCH: "mutant preenqueue-success-gates (pending_mutants.py) misbehaves on its witness (a probe's "
-              "PreEnqueue Success gates the pod) but no invariant catches it",
-    },
     "preenqueue-gating-plugin-first": _nc(MUCH, LITTLE),
     "gates-removed-requeues": _nc(MUCH, LITTLE),
     "one-queue-sort": {MUCH: "", LITTLE: ""},
