@@ -271,7 +271,7 @@ def failure_ends_attempt(run: Run) -> None:
 @invariant("calls-match-profile",
            "Every plugin call for a pod is made by a plugin its own profile (spec.schedulerName) configures at "
            "that extension point, NormalizeScore only for a Score plugin with score extensions; a pod whose "
-           "schedulerName names no profile is never attempted nor bound.",
+           "schedulerName names no profile is never attempted nor bound, one that names a profile is attempted.",
            "schedule_one.go frameworkForPod, ScheduleOne; framework.go NewFramework, RunScorePlugins "
            "(spec §2.0, §2.8, §5.3)",
            focus={"profiles": 3, "probes": 3, "default_plugins": False},
@@ -286,6 +286,7 @@ def calls_match_profile(run: Run) -> None:
                                     "profile is, but it was scheduled", pod=pod, expected="no calls and no binding",
                                     actual=(records[:1] or run.bound_in(pod)[:1]), records=tuple(records[:3]))
             continue
+        _attempted(run, pod, records)
         probes = {r["plugin"] for r in records}
         if len(run.profiles) > 1 or any(p not in run.plugins_at(pod, CONFIG_POINT[point])
                                         for p in probes for point in CONFIG_POINT):
@@ -302,3 +303,18 @@ def calls_match_profile(run: Run) -> None:
             if r["point"] == "NormalizeScore" and not run.score_extensions(pod, r["plugin"]):
                 raise run.violation(f"{r['plugin']} was called at NormalizeScore although it has "
                                     "no score extensions", pod=pod, plugin=r["plugin"], records=(r,))
+
+
+def _attempted(run: Run, pod: str, records: list[Record]) -> None:
+    """A pod naming a profile is taken by it: by the end of a virtual-time run it was attempted or held
+    gated, unless an event created it (or a restart re-queued it) too late."""
+    result = run.outcome.pods.get(pod)
+    if "virtual-time" not in run.capabilities or result is None or result.phase != "pending" or result.attempts \
+            or records or any(f.get("fault") == "restart" for f in run.outcome.faults):
+        return
+    released = run.cluster.released(pod) if run.outcome.timeline else 0
+    if released and run.cluster.times[released] >= run.scenario.deadline - 1:
+        return
+    raise run.violation(f"the pod names profile {run.profile_of(pod)!r} but was never attempted", pod=pod,
+                        expected="an attempt by its profile", actual="pending, no attempt")
+

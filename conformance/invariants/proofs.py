@@ -397,6 +397,8 @@ PROOFS: tuple[Proof, ...] = (
        "a pod without scheduling gates is held as if gated", "preenqueue-gates"),
     _p("preenqueue-any-non-success-gates", MUCH, "preenqueue-success-gates",
        "a probe's PreEnqueue Success gates the pod too", "preenqueue-gates"),
+    _p("profile-by-scheduler-name", MUCH, "second-profile-dropped",
+       "a pod naming any profile but the first is dropped", "calls-match-profile"),
 )
 
 # Rules and directions without a mutant yet (or whose mutant no invariant catches yet: named in the note).
@@ -421,10 +423,6 @@ PENDING: Mapping[str, Mapping[str, str]] = {
                                                "nothing (test_faults.py) are caught on hand-made scenarios; not "
                                                "yet given witnesses here"},
     "error-message-nil-wrap": _nc(MUCH, LITTLE),
-    "profile-by-scheduler-name": {
-        MUCH: "mutant second-profile-dropped (pending_mutants_2.py) misbehaves on its witness (a pod naming "
-              "the second profile stays pending) but no invariant catches it",
-    },
     "deleting-pod-skipped": _nc(MUCH, LITTLE),
     "cycle-state-per-attempt": {
         MUCH: "mutant cycle-state-cleared-after-prefilter (pending_mutants.py) misbehaves on its witness "
