@@ -399,6 +399,8 @@ PROOFS: tuple[Proof, ...] = (
        "a probe's PreEnqueue Success gates the pod too", "preenqueue-gates"),
     _p("profile-by-scheduler-name", MUCH, "second-profile-dropped",
        "a pod naming any profile but the first is dropped", "calls-match-profile"),
+    _p("assume-before-reserve", MUCH, "rejected-pods-stay-assumed",
+       "a pod rejected after Reserve stays assumed, holding its node's room", "unreserved-pods-forgotten"),
 )
 
 # Rules and directions without a mutant yet (or whose mutant no invariant catches yet: named in the note).
@@ -459,11 +461,6 @@ PENDING: Mapping[str, Mapping[str, str]] = {
     },
     "no-scoring-total-one": _nc(MUCH),
     "random-tie-break": _nc(MUCH, LITTLE),
-    "assume-before-reserve": {
-        MUCH: "mutant rejected-pods-stay-assumed (pending_mutants_2.py) misbehaves on its witness (a pod "
-              "rejected at Permit still holds its node's room: the next pod is unschedulable) but no "
-              "invariant catches it",
-    },
     "waiting-pods-handle": _nc(MUCH, LITTLE),
     "nnn-for-expectation": _nc(EARLY, LATE),
     "all-bind-skip": _nc(MUCH, LITTLE),
