@@ -2,7 +2,13 @@
 
 from __future__ import annotations
 
+import re
+
+from reference.plugins import in_tree_registry
+from reference.probe import PROBE_NAMES
+
 from ..recipes.first_pod import filter_rejections, node_scores, nominated_first, pick, retried, some
+from ..recipes.constrained import Constrained
 from ..recipes.situations import Situation
 from .base import invariant
 from .cluster import WALL_CLOCK_SLACK
@@ -268,6 +274,42 @@ def cycle_state_fresh(run: Run) -> None:
         if r.get("point") == "PreFilter" and r.get("leaked"):
             raise run.violation("a PreFilter call found its own mark from an earlier attempt in "
                                 "the CycleState", pod=r["pod"], plugin=r["plugin"], records=(r,))
+
+
+# How the stock plugins say that the state they wrote earlier in the attempt is gone ("error reading", "reading",
+# "failed to read", "cannot read" ... "from cycleState").
+_STATE_MISSING = re.compile(r'\bread(?:ing)? "([^"]+)" from cycleState')
+_STATEFUL_POINTS = ("preFilter", "filter", "preScore", "score", "reserve", "permit", "preBind", "bind")
+
+
+@invariant("cycle-state-kept-in-attempt",
+           "What a plugin wrote into the attempt's CycleState (at PreFilter, PreScore) is there when it reads it "
+           "back (Filter, Score): no stock plugin fails an attempt for want of its own state.",
+           "schedule_one.go ScheduleOne (one CycleState per attempt, through every point); "
+           "noderesources/fit.go getPreFilterState, and the other stock plugins' get*State (spec §9)",
+           requires=(), situation=Constrained("resources"),
+           rules=("cycle-state-per-attempt",))
+def cycle_state_kept_in_attempt(run: Run) -> None:
+    registry = in_tree_registry()
+    for pod in run.live_pods:
+        result = run.outcome.pods.get(pod)
+        if result is None or run.profile_of(pod) not in run.profiles:
+            continue
+        names = {n for point in _STATEFUL_POINTS for n in run.plugins_at(pod, point)}
+        if any(n not in PROBE_NAMES and registry.get(n) is None for n in names):
+            continue  # a user's plugin may delete what another wrote
+        if not any(n not in PROBE_NAMES for n in names) or result.phase in ("gated", "pending"):
+            continue
+        run.exercise()  # a stock plugin read back its own state in an attempt
+        messages = [str(e.get("message", "")) for e in run.outcome.events
+                    if e.get("pod") == pod and e.get("reason") == "FailedScheduling"]
+        messages.append(str((result.condition or {}).get("message", "")))
+        lost = next((m for m in messages if _STATE_MISSING.search(m)), None)
+        if lost is not None:
+            raise run.violation(f"a stock plugin lost its {_STATE_MISSING.search(lost).group(1)} state within "
+                                "the attempt", pod=pod, expected="its state kept from PreFilter/PreScore on",
+                                actual=lost)
+
 
 
 @invariant("remove-pod-only-in-preemption",

@@ -401,6 +401,9 @@ PROOFS: tuple[Proof, ...] = (
        "a pod naming any profile but the first is dropped", "calls-match-profile"),
     _p("assume-before-reserve", MUCH, "rejected-pods-stay-assumed",
        "a pod rejected after Reserve stays assumed, holding its node's room", "unreserved-pods-forgotten"),
+    _p("cycle-state-per-attempt", MUCH, "cycle-state-cleared-after-prefilter",
+       "the CycleState loses what PreFilter wrote before Filter, within the attempt",
+       "cycle-state-kept-in-attempt"),
 )
 
 # Rules and directions without a mutant yet (or whose mutant no invariant catches yet: named in the note).
@@ -426,11 +429,6 @@ PENDING: Mapping[str, Mapping[str, str]] = {
                                                "yet given witnesses here"},
     "error-message-nil-wrap": _nc(MUCH, LITTLE),
     "deleting-pod-skipped": _nc(MUCH, LITTLE),
-    "cycle-state-per-attempt": {
-        MUCH: "mutant cycle-state-cleared-after-prefilter (pending_mutants.py) misbehaves on its witness "
-              "(the pod ends in error: NodeResourcesFit's Filter finds no PreFilter state) but no invariant "
-              "catches it",
-    },
     "metrics-sampling": _nc(MUCH, LITTLE),
     "preenqueue-gating-plugin-first": _nc(MUCH, LITTLE),
     "gates-removed-requeues": _nc(MUCH, LITTLE),
