@@ -404,6 +404,8 @@ PROOFS: tuple[Proof, ...] = (
     _p("cycle-state-per-attempt", MUCH, "cycle-state-cleared-after-prefilter",
        "the CycleState loses what PreFilter wrote before Filter, within the attempt",
        "cycle-state-kept-in-attempt"),
+    _p("event-snapshot", MUCH, "node-update-drops-node",
+       "a node's update drops it from the cache, as a deletion would", "fit-error-counts-nodes"),
 )
 
 # Rules and directions without a mutant yet (or whose mutant no invariant catches yet: named in the note).
@@ -417,10 +419,6 @@ def _nc(*directions: str) -> dict[str, str]:
 
 
 PENDING: Mapping[str, Mapping[str, str]] = {
-    "event-snapshot": {
-        MUCH: "mutant node-update-drops-node (pending_mutants.py) misbehaves on its witness (a node's label "
-              "update drops it, the pod ungated later stays unschedulable) but no invariant catches it",
-    },
     "fault-unreserve": {MUCH: "", LITTLE: "mutant no-unreserve-on-failed-binding (tests/conformance/invariants/"
                                           "test_faults.py) is caught on a "
                                           "hand-made scenario; not yet given a witness here"},
