@@ -215,12 +215,13 @@ def _one_node_possible(run: Run, pod: str) -> bool:
 
 
 @invariant("fit-error-counts-nodes",
-           "A FitError counts the nodes of the cluster (`0/N nodes are available`: N nodes in some state of the run, "
-           "or 1 after a Reserve or Permit rejection), and `no nodes available` comes only when there was none: "
-           "a node stays in the scheduler's snapshot until it is deleted, whatever its updates.",
-           "schedule_one.go schedulePod (ErrNoNodesAvailable; FitError.NumAllNodes, the snapshot's node count), "
-           "schedulingCycle (NumAllNodes 1 after Reserve or Permit); eventhandlers.go updateNodeInCache; "
-           "cache.go UpdateNode, UpdateSnapshot", requires=(),
+           "A FitError counts the nodes of the cluster (`0/N nodes are available`: N nodes in some state "
+           "of the run, or 1 after a Reserve or Permit rejection), and `no nodes available` comes only when "
+           "there was none: a node stays in the scheduler's snapshot until it is deleted, whatever its "
+           "updates.",
+           "schedule_one.go schedulePod (ErrNoNodesAvailable; FitError.NumAllNodes, the snapshot's node "
+           "count), schedulingCycle (NumAllNodes 1 after Reserve or Permit); eventhandlers.go "
+           "updateNodeInCache; cache.go UpdateNode, UpdateSnapshot", requires=(),
            situation=NODE_UPDATED_THEN_WOKEN,
            rules=("event-snapshot",))
 def fit_error_counts_nodes(run: Run) -> None:
@@ -243,6 +244,7 @@ def fit_error_counts_nodes(run: Run) -> None:
             run.exercise()
             n = int(found.group(1)) if found is not None else 0
             if n not in allowed:
-                raise run.violation(f"a FitError counts {n} nodes, but the cluster had {sorted(counts)} during "
-                                    "the run", pod=pod, expected=f"0/N nodes with N in {sorted(allowed)}",
+                raise run.violation(f"a FitError counts {n} nodes, but the cluster had {sorted(counts)} "
+                                    "during the run", pod=pod,
+                                    expected=f"0/N nodes with N in {sorted(allowed)}",
                                     actual=message)

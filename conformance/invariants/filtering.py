@@ -192,8 +192,8 @@ def _expect_postfilter(run: Run, pod: str, attempt: int, records: list[Record]) 
     rejection = _prefilter_rejection(run, pod, records)
     if rejection is not None and not cut_short(run, pod, attempt):
         raise run.violation(f"PreFilter rejected the pod ({rejection['plugin']} returned "
-                            f"{rejection['code']}) but PostFilter did not run", pod=pod, plugin=post_plugins[0],
-                            status=rejection["code"],
+                            f"{rejection['code']}) but PostFilter did not run", pod=pod,
+                            plugin=post_plugins[0], status=rejection["code"],
                             expected="a PostFilter call", actual="none", records=(rejection,))
     if any(r["point"] == "PreFilter" and r.get("code") not in ("Success", "Skip") for r in records):
         return
@@ -276,15 +276,15 @@ def cycle_state_fresh(run: Run) -> None:
                                 "the CycleState", pod=r["pod"], plugin=r["plugin"], records=(r,))
 
 
-# How the stock plugins say that the state they wrote earlier in the attempt is gone ("error reading", "reading",
-# "failed to read", "cannot read" ... "from cycleState").
+# How the stock plugins say that the state they wrote earlier in the attempt is gone ("error reading",
+# "reading", "failed to read", "cannot read" ... "from cycleState").
 _STATE_MISSING = re.compile(r'\bread(?:ing)? "([^"]+)" from cycleState')
 _STATEFUL_POINTS = ("preFilter", "filter", "preScore", "score", "reserve", "permit", "preBind", "bind")
 
 
 @invariant("cycle-state-kept-in-attempt",
-           "What a plugin wrote into the attempt's CycleState (at PreFilter, PreScore) is there when it reads it "
-           "back (Filter, Score): no stock plugin fails an attempt for want of its own state.",
+           "What a plugin wrote into the attempt's CycleState (at PreFilter, PreScore) is there when it "
+           "reads it back (Filter, Score): no stock plugin fails an attempt for want of its own state.",
            "schedule_one.go ScheduleOne (one CycleState per attempt, through every point); "
            "noderesources/fit.go getPreFilterState, and the other stock plugins' get*State (spec §9)",
            requires=(), situation=Constrained("resources"),
@@ -306,10 +306,9 @@ def cycle_state_kept_in_attempt(run: Run) -> None:
         messages.append(str((result.condition or {}).get("message", "")))
         lost = next((m for m in messages if _STATE_MISSING.search(m)), None)
         if lost is not None:
-            raise run.violation(f"a stock plugin lost its {_STATE_MISSING.search(lost).group(1)} state within "
-                                "the attempt", pod=pod, expected="its state kept from PreFilter/PreScore on",
-                                actual=lost)
-
+            key = _STATE_MISSING.search(lost).group(1)
+            raise run.violation(f"a stock plugin lost its {key} state within the attempt", pod=pod,
+                                expected="its state kept from PreFilter/PreScore on", actual=lost)
 
 
 @invariant("remove-pod-only-in-preemption",

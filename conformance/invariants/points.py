@@ -61,8 +61,8 @@ def _prefilter_emptied(run: Run, pod: str, records: list[Record], upto: int) -> 
            "next plugin until one returns a code that stops it: PreFilter goes on after Success, Skip and "
            "Unschedulable; PostFilter after Unschedulable and Pending; PreScore and PreBindPreFlight after Success "
            "and Skip; Reserve and PreBind after Success; Permit after Success and Wait; Bind after Skip; PostBind "
-           "never stops. PreBind leaves out the plugins that returned Skip at PreBindPreFlight. An attempt that "
-           "went on past Reserve, Permit or PreBind ran that loop.",
+           "never stops. PreBind leaves out the plugins that returned Skip at PreBindPreFlight. An "
+           "attempt that went on past Reserve, Permit or PreBind ran that loop.",
            "framework.go RunPreFilterPlugins, RunPostFilterPlugins, RunPreScorePlugins, RunReservePluginsReserve, "
            "RunPermitPlugins, RunPreBindPreFlights, RunPreBindPlugins, RunBindPlugins, RunPostBindPlugins; "
            "schedule_one.go schedulingCycle (Reserve, then Permit), bindingCycle (PreBind before binding) "
@@ -271,7 +271,8 @@ def failure_ends_attempt(run: Run) -> None:
 @invariant("calls-match-profile",
            "Every plugin call for a pod is made by a plugin its own profile (spec.schedulerName) configures at "
            "that extension point, NormalizeScore only for a Score plugin with score extensions; a pod whose "
-           "schedulerName names no profile is never attempted nor bound, one that names a profile is attempted.",
+           "schedulerName names no profile is never attempted nor bound, one that names a profile is "
+           "attempted.",
            "schedule_one.go frameworkForPod, ScheduleOne; framework.go NewFramework, RunScorePlugins "
            "(spec §2.0, §2.8, §5.3)",
            focus={"profiles": 3, "probes": 3, "default_plugins": False},
@@ -307,10 +308,12 @@ def calls_match_profile(run: Run) -> None:
 
 def _attempted(run: Run, pod: str, records: list[Record]) -> None:
     """A pod naming a profile is taken by it: by the end of a virtual-time run it was attempted or held
-    gated, unless an event created it too late (a restart re-queues every pod, a vanished pod reads pending)."""
+    gated, unless an event created it too late (a restart re-queues every pod, a vanished pod reads
+    pending)."""
     result = run.outcome.pods.get(pod)
-    if "virtual-time" not in run.capabilities or result is None or result.phase != "pending" or result.attempts \
-            or records or any(f.get("fault") in ("restart", "vanish") for f in run.outcome.faults):
+    if "virtual-time" not in run.capabilities or result is None or result.phase != "pending" \
+            or result.attempts or records \
+            or any(f.get("fault") in ("restart", "vanish") for f in run.outcome.faults):
         return
     released = run.cluster.released(pod) if run.outcome.timeline else 0
     if released and run.cluster.times[released] >= run.scenario.deadline - 1:

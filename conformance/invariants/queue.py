@@ -120,8 +120,8 @@ def _pre_enqueue_calls(run: Run, pod: str) -> list[list[Record]]:
 
 @invariant("preenqueue-gates",
            "PreEnqueue stops at the first plugin that does not return Success, and a pod it did not admit (any "
-           "other code gates) starts no attempt until a later PreEnqueue run admits it; a pod it admitted (every "
-           "plugin returned Success, the pod carries no scheduling gates) is not held gated.",
+           "other code gates) starts no attempt until a later PreEnqueue run admits it; a pod it admitted "
+           "(every plugin returned Success, the pod carries no scheduling gates) is not held gated.",
            "backend/queue/scheduling_queue.go runPreEnqueuePlugins, moveToActiveQ; schedulinggates "
            "scheduling_gates.go PreEnqueue (spec §2.1, §6.5)",
            situation=Situation({"preEnqueue": ["Probe0", "Probe1"], "preFilter": ["Probe0"]},
@@ -144,14 +144,16 @@ def preenqueue_gates(run: Run) -> None:
         _not_held_when_admitted(run, pod)
 
 
-# Stock PreEnqueue plugins and what they gate: SchedulingGates a pod with scheduling gates, DynamicResources one
-# whose resource claims are missing, DefaultPreemption one it is preempting for (asynchronously: after an attempt).
+# Stock PreEnqueue plugins and what they gate: SchedulingGates a pod with scheduling gates, DynamicResources
+# one whose resource claims are missing, DefaultPreemption one it is preempting for (asynchronously: after an
+# attempt).
 _STOCK_GATES = ("SchedulingGates", "DynamicResources", "DefaultPreemption")
 
 
 def _not_held_when_admitted(run: Run, pod: str) -> None:
     """A pod is not reported gated, never attempted, when nothing gated it: no scheduling gates (or no
-    SchedulingGates plugin), no resource claims, and every PreEnqueue probe returned Success at its last call."""
+    SchedulingGates plugin), no resource claims, and every PreEnqueue probe returned Success at its last
+    call."""
     result = run.outcome.pods.get(pod)
     if result is None or run.profile_of(pod) not in run.profiles:
         return
@@ -173,8 +175,8 @@ def _not_held_when_admitted(run: Run, pod: str) -> None:
         return
     run.exercise()
     if result.phase == "gated" and not (result.attempts or run.attempts(pod) or result.condition):
-        raise run.violation("the pod is reported gated although nothing gated it: no scheduling gates, and its "
-                            "last PreEnqueue run admitted it", pod=pod, expected="queued and attempted",
+        raise run.violation("the pod is reported gated although nothing gated it: no scheduling gates, and "
+                            "its last PreEnqueue run admitted it", pod=pod, expected="queued and attempted",
                             actual=result.phase, records=tuple(calls[-1] if calls else ()))
 
 

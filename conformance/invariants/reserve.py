@@ -63,8 +63,8 @@ def unreserve_reverse_order(run: Run) -> None:
 
 
 @invariant("unreserved-pods-forgotten",
-           "A pod whose last attempt failed after Reserve (its Unreserve ran) is forgotten: the run does not end "
-           "with it still assumed (phase waiting), holding room on the node it was rejected from.",
+           "A pod whose last attempt failed after Reserve (its Unreserve ran) is forgotten: the run does not "
+           "end with it still assumed (phase waiting), holding room on the node it was rejected from.",
            "schedule_one.go unreserveAndForget (RunReservePluginsUnreserve, then Cache.ForgetPod), "
            "handleBindingCycleError; backend/cache/cache.go ForgetPod (spec §2.11, §2.12)",
            situation=_RESERVE,

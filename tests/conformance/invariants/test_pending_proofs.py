@@ -49,7 +49,8 @@ def _second_profile() -> Scenario:
 def test_a_pod_never_attempted_by_its_profile_fails_only_on_virtual_time() -> None:
     run = run_on_reference(_second_profile())
     REGISTRY["calls-match-profile"].check(run)
-    dropped = edited(with_pod(run, "default/pod-0", phase="pending", attempts=0, node=""), bindings=(), trace=())
+    dropped = edited(with_pod(run, "default/pod-0", phase="pending", attempts=0, node=""), bindings=(),
+                     trace=())
     assert violated("calls-match-profile", dropped)
     wall_clock = edited(dropped, capabilities=run.capabilities - {"virtual-time"})
     assert not violated("calls-match-profile", wall_clock)
@@ -58,11 +59,12 @@ def test_a_pod_never_attempted_by_its_profile_fails_only_on_virtual_time() -> No
 # --- plugins-run-until-stop: a loop the attempt went past ran --------------------------------------
 
 def test_loops_left_out_by_design_pass() -> None:
-    """A PreBindPreFlight Skip drops the plugin's PreBind; a Permit rejection ends the attempt before binding."""
+    """A PreBindPreFlight Skip drops the plugin's PreBind; a Permit rejection ends the attempt before
+    binding."""
     cfg = config(multi_point=("Probe0",))
-    run = run_on_reference(scenario([pod("skips", probes={"Probe0": {"PreBindPreFlight": {"code": "Skip"}}}),
-                                     pod("rejected", probes={"Probe0": {"Permit": {"code": "Unschedulable"}}})],
-                                    cfg=cfg))
+    skips = pod("skips", probes={"Probe0": {"PreBindPreFlight": {"code": "Skip"}}})
+    rejected = pod("rejected", probes={"Probe0": {"Permit": {"code": "Unschedulable"}}})
+    run = run_on_reference(scenario([skips, rejected], cfg=cfg))
     assert run.outcome.pods["default/skips"].phase == "bound"
     assert not run.outcome.calls(pod="default/skips", point="PreBind")
     REGISTRY["plugins-run-until-stop"].check(run)
@@ -87,8 +89,8 @@ def test_no_postfilter_owed_when_an_error_follows_the_rejection() -> None:
 # --- unreserved-pods-forgotten ---------------------------------------------------------------------
 
 def test_a_pod_held_at_permit_at_the_deadline_is_waiting() -> None:
-    sc = dataclasses.replace(scenario([pod(probes={"Probe0": {"Permit": {"code": "Wait", "timeout": "10s"}}})],
-                                      cfg=config(multi_point=("Probe0",))), deadline=5.0)
+    waits = pod(probes={"Probe0": {"Permit": {"code": "Wait", "timeout": "10s"}}})
+    sc = dataclasses.replace(scenario([waits], cfg=config(multi_point=("Probe0",))), deadline=5.0)
     run = run_on_reference(sc)
     assert run.outcome.pods["default/pod-0"].phase == "waiting"
     REGISTRY["unreserved-pods-forgotten"].check(run)
@@ -104,8 +106,8 @@ def test_a_rejected_pod_left_assumed_fails() -> None:
 
 # --- cycle-state-kept-in-attempt ---------------------------------------------------------------------
 
-LOST = 'running "NodeResourcesFit" filter plugin: error reading "PreFilterNodeResourcesFit" from cycleState: ' \
-       'not found'
+LOST = ('running "NodeResourcesFit" filter plugin: error reading "PreFilterNodeResourcesFit" from '
+        'cycleState: not found')
 
 
 def _failed_with(run: Run, message: str) -> Run:
@@ -133,7 +135,8 @@ def test_a_permit_rejection_counts_one_node() -> None:
 
 def test_a_node_deleted_on_the_way_may_be_counted_either_way() -> None:
     delete = {"when": 1, "op": "delete", "kind": "Node", "name": "n2"}
-    ungate = {"when": 2, "op": "update", "kind": "Pod", "name": "p", "patch": {"spec": {"schedulingGates": None}}}
+    ungate = {"when": 2, "op": "update", "kind": "Pod", "name": "p",
+              "patch": {"spec": {"schedulingGates": None}}}
     sc = Scenario.from_dict({"nodes": [timeline_node("n1", cpu="1"), timeline_node("n2", cpu="1")],
                              "pods": [timeline_pod("full", cpu="1", node_name="n1")],
                              "workload": [timeline_pod("p", schedulingGates=[{"name": "example.com/a"}])],
