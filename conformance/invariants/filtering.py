@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+from reference.config.points import implements
 from reference.plugins import in_tree_registry
 from reference.probe import PROBE_NAMES
 
@@ -282,6 +283,15 @@ _STATE_MISSING = re.compile(r'\bread(?:ing)? "([^"]+)" from cycleState')
 _STATEFUL_POINTS = ("preFilter", "filter", "preScore", "score", "reserve", "permit", "preBind", "bind")
 
 
+def _writes_what_it_reads(spec, at: dict[str, list[str]]) -> bool:
+    """Whether the profile runs the stock plugin at the points that write its state (PreFilter, when it
+    runs at any later point; PreScore, when it scores) wherever it implements them."""
+    name = spec.name
+    later = any(name in plugins for point, plugins in at.items() if point != "preFilter")
+    return not (later and implements(spec, "preFilter") and name not in at["preFilter"]) and \
+        not (name in at["score"] and implements(spec, "preScore") and name not in at["preScore"])
+
+
 @invariant("cycle-state-kept-in-attempt",
            "What a plugin wrote into the attempt's CycleState (at PreFilter, PreScore) is there when it "
            "reads it back (Filter, Score): no stock plugin fails an attempt for want of its own state.",
@@ -295,11 +305,14 @@ def cycle_state_kept_in_attempt(run: Run) -> None:
         result = run.outcome.pods.get(pod)
         if result is None or run.profile_of(pod) not in run.profiles:
             continue
-        names = {n for point in _STATEFUL_POINTS for n in run.plugins_at(pod, point)}
+        at = {point: run.plugins_at(pod, point) for point in _STATEFUL_POINTS}
+        names = {n for plugins in at.values() for n in plugins}
         if any(n not in PROBE_NAMES and registry.get(n) is None for n in names):
             continue  # a user's plugin may delete what another wrote
         if not any(n not in PROBE_NAMES for n in names) or result.phase in ("gated", "pending"):
             continue
+        if not all(_writes_what_it_reads(registry.get(n), at) for n in names if n not in PROBE_NAMES):
+            continue  # the profile left out a point that writes the state: upstream fails the same way
         run.exercise()  # a stock plugin read back its own state in an attempt
         messages = [str(e.get("message", "")) for e in run.outcome.events
                     if e.get("pod") == pod and e.get("reason") == "FailedScheduling"]

@@ -150,3 +150,13 @@ def test_a_node_deleted_on_the_way_may_be_counted_either_way() -> None:
         **run.outcome.pods["default/p"].condition, "message": two}))
     assert violated("fit-error-counts-nodes", with_pod(run, "default/p", condition={
         **run.outcome.pods["default/p"].condition, "message": message.replace("0/1", "0/3", 1)}))
+
+
+def test_a_profile_without_the_plugins_prefilter_is_not_judged() -> None:
+    """NodePorts disabled in multiPoint but enabled at Filter: its Filter finds no PreFilter state, upstream
+    too."""
+    cfg = config({"multiPoint": {"disabled": [{"name": "NodePorts"}]},
+                  "filter": {"enabled": [{"name": "NodePorts"}]}}, multi_point=(), defaults=True)
+    run = run_on_reference(scenario([pod()], cfg=cfg))
+    assert "PreFilterNodePorts" in run.outcome.pods["default/pod-0"].condition["message"]
+    REGISTRY["cycle-state-kept-in-attempt"].check(run)
