@@ -35,7 +35,7 @@ def scenarios_for(*, extenders: bool, max_pods: int = 4, base: Any = None) -> Se
 
 def timeline_scenarios_for(*, extenders: bool, max_pods: int = 3, base: Any = None,
                            events: int = TIMELINE_EVENTS) -> SearchStrategy[Scenario]:
-    """Near the event rules' Eventful recipe: one node (every choice forced), up to `max_pods` pods (some
+    """Events drawn for any scenario: one node (every choice forced), up to `max_pods` pods (some
     gated), the default plugins and 1 to `events` timeline events drawn for them, so that an event is what
     makes a pending pod schedulable; with probes (and an extender, as `scenarios_for`), so that the trace
     shows every attempt (differential/timeline.py says what is compared then). Shrinks as

@@ -16,7 +16,7 @@ from reference.plugins import node_affinity, node_unschedulable, taint_toleratio
 from reference.plugins.node_resources_fit_request import ERR_REASON_TOO_MANY_PODS
 from reference.timeline import TimelineEvent
 
-from ..recipes.events import NODE_GONE_THEN_WOKEN, NODE_UPDATED_THEN_WOKEN, Eventful
+from ..recipes.events import NODE_GONE_THEN_WOKEN, NODE_UPDATED_THEN_WOKEN, RejectedThenWoken
 from .base import invariant
 from .cluster import vanished
 from .judge import Judge
@@ -121,7 +121,7 @@ def _promised(run: Run, key: str, plugins: set[str]) -> float | None:
            "nodeaffinity/node_affinity.go, nodeunschedulable/node_unschedulable.go, "
            "schedulinggates/scheduling_gates.go; scheduling_queue.go MoveAllToActiveOrBackoffQueue, "
            "isPodWorthRequeuing, Update (gates)", requires=("virtual-time",),
-           situation=Eventful(),
+           situation=RejectedThenWoken(),
            rules=("event-requeues",))
 def event_wakes_pending_pod(run: Run) -> None:
     if not run.outcome.timeline or not run.cluster.changed:
