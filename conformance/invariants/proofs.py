@@ -400,6 +400,26 @@ PROOFS: tuple[Proof, ...] = (
        "removing a pod's last gate never frees it", "event-wakes-pending-pod"),
     _p("event-snapshot", LITTLE, "keeps-deleted-nodes",
        "a deleted node stays in the cache", "deleted-node-unused"),
+    # pending mutants given an invariant (issue 32): framework and queue
+    _p("reserve-failure-ends-cycle", MUCH, "permit-skipped",
+       "no Permit after a Reserve Success either: the pod binds unasked", "plugins-run-until-stop"),
+    _p("preflight-skip-drops-prebind", MUCH, "preflight-success-drops-prebind",
+       "a PreBindPreFlight Success drops the plugin's PreBind too", "plugins-run-until-stop"),
+    _p("prefilter-rejection-no-filter", MUCH, "no-postfilter-after-prefilter-rejection",
+       "a PreFilter rejection keeps PostFilter from running too", "postfilter-only-without-feasible-node"),
+    _p("gates-never-prefiltered", MUCH, "ungated-pods-held",
+       "a pod without scheduling gates is held as if gated", "preenqueue-gates"),
+    _p("preenqueue-any-non-success-gates", MUCH, "preenqueue-success-gates",
+       "a probe's PreEnqueue Success gates the pod too", "preenqueue-gates"),
+    _p("profile-by-scheduler-name", MUCH, "second-profile-dropped",
+       "a pod naming any profile but the first is dropped", "calls-match-profile"),
+    _p("assume-before-reserve", MUCH, "rejected-pods-stay-assumed",
+       "a pod rejected after Reserve stays assumed, holding its node's room", "unreserved-pods-forgotten"),
+    _p("cycle-state-per-attempt", MUCH, "cycle-state-cleared-after-prefilter",
+       "the CycleState loses what PreFilter wrote before Filter, within the attempt",
+       "cycle-state-kept-in-attempt"),
+    _p("event-snapshot", MUCH, "node-update-drops-node",
+       "a node's update drops it from the cache, as a deletion would", "fit-error-counts-nodes"),
 )
 
 # Rules and directions without a mutant yet (or whose mutant no invariant catches yet: named in the note).
@@ -413,10 +433,6 @@ def _nc(*directions: str) -> dict[str, str]:
 
 
 PENDING: Mapping[str, Mapping[str, str]] = {
-    "event-snapshot": {
-        MUCH: "mutant node-update-drops-node (pending_mutants.py) misbehaves on its witness (a node's label "
-              "update drops it, the pod ungated later stays unschedulable) but no invariant catches it",
-    },
     "fault-unreserve": {MUCH: "", LITTLE: "mutant no-unreserve-on-failed-binding (tests/conformance/invariants/"
                                           "test_faults.py) is caught on a "
                                           "hand-made scenario; not yet given a witness here"},
@@ -424,32 +440,11 @@ PENDING: Mapping[str, Mapping[str, str]] = {
                                                "nothing (test_faults.py) are caught on hand-made scenarios; not "
                                                "yet given witnesses here"},
     "error-message-nil-wrap": _nc(MUCH, LITTLE),
-    "profile-by-scheduler-name": {
-        MUCH: "mutant second-profile-dropped (pending_mutants_2.py) misbehaves on its witness (a pod naming "
-              "the second profile stays pending) but no invariant catches it",
-    },
     "deleting-pod-skipped": _nc(MUCH, LITTLE),
-    "cycle-state-per-attempt": {
-        MUCH: "mutant cycle-state-cleared-after-prefilter (pending_mutants.py) misbehaves on its witness "
-              "(the pod ends in error: NodeResourcesFit's Filter finds no PreFilter state) but no invariant "
-              "catches it",
-    },
     "metrics-sampling": _nc(MUCH, LITTLE),
-    "gates-never-prefiltered": {
-        MUCH: "mutant ungated-pods-held (pending_mutants.py) misbehaves on its witness (a pod without gates "
-              "stays gated) but no invariant catches it: none owes an ungated pod an attempt",
-    },
-    "preenqueue-any-non-success-gates": {
-        MUCH: "mutant preenqueue-success-gates (pending_mutants.py) misbehaves on its witness (a probe's "
-              "PreEnqueue Success gates the pod) but no invariant catches it",
-    },
     "preenqueue-gating-plugin-first": _nc(MUCH, LITTLE),
     "gates-removed-requeues": _nc(MUCH, LITTLE),
     "one-queue-sort": {MUCH: "", LITTLE: ""},
-    "prefilter-rejection-no-filter": {
-        MUCH: "mutant no-postfilter-after-prefilter-rejection (pending_mutants.py) misbehaves on its witness "
-              "(no PostFilter call after a PreFilter Unschedulable) but no invariant catches it",
-    },
     "prefilter-result-unknown-names": _nc(MUCH, LITTLE),
     "extensions-on-cloned-state": _nc(MUCH, LITTLE),
     "nominated-pods-two-passes": _nc(MUCH, LITTLE),
@@ -459,21 +454,7 @@ PENDING: Mapping[str, Mapping[str, str]] = {
     "postfilter-does-not-schedule": {MUCH: ""},
     "no-scoring-total-one": _nc(MUCH),
     "random-tie-break": _nc(MUCH, LITTLE),
-    "assume-before-reserve": {
-        MUCH: "mutant rejected-pods-stay-assumed (pending_mutants_2.py) misbehaves on its witness (a pod "
-              "rejected at Permit still holds its node's room: the next pod is unschedulable) but no "
-              "invariant catches it",
-    },
-    "reserve-failure-ends-cycle": {
-        MUCH: "mutant permit-skipped (pending_mutants_2.py: no Permit after a Reserve Success either) "
-              "misbehaves on its witness (a Permit rejection is never asked, the pod binds) but no invariant "
-              "catches it",
-    },
     "waiting-pods-handle": _nc(MUCH, LITTLE),
-    "preflight-skip-drops-prebind": {
-        MUCH: "mutant preflight-success-drops-prebind (pending_mutants.py) misbehaves on its witness (no "
-              "PreBind call after a PreBindPreFlight Success) but no invariant catches it",
-    },
     "nnn-for-expectation": _nc(EARLY, LATE),
     "all-bind-skip": _nc(MUCH, LITTLE),
     "bound-once": {LITTLE: ""},

@@ -119,5 +119,12 @@ class EventSteps:
 # no longer see (exercised 0 times in 100 with events drawn for any scenario).
 NODE_GONE_THEN_WOKEN = EventSteps(((("delete-node",), 1, 1), (WAKE_KINDS[:-2], 1, 2)), nodes=3)
 
+# A node updated (in ways that keep every pod's fit) while pods may still wait, then events that let them try
+# again: the updated node must still count.
+NODE_UPDATED_THEN_WOKEN = EventSteps(((("annotate-node", "relabel-node", "untaint-node"), 1, 1),
+                                      (("ungate-pod", "delete-bound-pod", "lower-requests", "add-toleration"),
+                                       1, 2)))
 
-__all__ = ["BLOCKERS", "NODE_GONE_THEN_WOKEN", "WAKE_KINDS", "EventSteps", "RejectedThenWoken"]
+
+__all__ = ["BLOCKERS", "NODE_GONE_THEN_WOKEN", "NODE_UPDATED_THEN_WOKEN", "WAKE_KINDS", "EventSteps",
+           "RejectedThenWoken"]
