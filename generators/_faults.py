@@ -43,11 +43,13 @@ def _fault(draw: Draw, pods: list[str], ops: tuple[str, ...] = OPS, calls: tuple
 
 
 def draw_faults(draw: Draw, scenario: Scenario, max_faults: int, ops: tuple[str, ...] = OPS,
-                calls: tuple[str, ...] = CALLS) -> tuple[Manifest, ...]:
-    """Up to `max_faults` fault entries for `scenario`'s workload pods, of `ops`, failing `calls`."""
+                calls: tuple[str, ...] = CALLS, min_faults: int = 0) -> tuple[Manifest, ...]:
+    """`min_faults` to `max_faults` fault entries for `scenario`'s workload pods, of `ops`, failing
+    `calls`."""
     pods = [pod_key(m) for m in scenario.workload]
-    return tuple(elements(draw, 0, max_faults, lambda d, i: _fault(d, pods, ops, calls), more=75)) if pods else ()
-
+    if not pods:
+        return ()
+    return tuple(elements(draw, min_faults, max_faults, lambda d, i: _fault(d, pods, ops, calls), more=75))
 
 def _chosen(caller: str, wanted: Collection[str], known: tuple[str, ...]) -> tuple[str, ...]:
     """`wanted` in `known`'s order (empty: all); a name not in `known` is a ValueError naming it."""
@@ -58,22 +60,31 @@ def _chosen(caller: str, wanted: Collection[str], known: tuple[str, ...]) -> tup
 
 
 def faults(scenario: Scenario, *, max_faults: int = 1, ops: Collection[str] = (),
-           calls: Collection[str] = ()) -> SearchStrategy[tuple[Manifest, ...]]:
-    """Fault entries for `scenario` (see the module docstring) of `ops` (empty: all), a `fail` failing one of
-    `calls` (empty: all); shrinks towards none."""
+           calls: Collection[str] = (), min_faults: int = 0) -> SearchStrategy[tuple[Manifest, ...]]:
+    """Fault entries for `scenario` (see the module docstring), `min_faults` to `max_faults` of them (none
+    for a scenario without workload pods), of `ops` (empty: all), a `fail` failing one of `calls` (empty:
+    all); shrinks towards `min_faults` (default none)."""
     if not isinstance(max_faults, int) or max_faults < 0:
         raise ValueError(f"faults(max_faults={max_faults!r}): use 0 or more")
+    _check_min("faults", min_faults, max_faults)
     chosen_ops, chosen_calls = _chosen("faults(ops=...)", ops, OPS), _chosen("faults(calls=...)", calls, CALLS)
-    return st.composite(lambda draw: draw_faults(draw, scenario, max_faults, chosen_ops, chosen_calls))()
+    return st.composite(lambda draw: draw_faults(draw, scenario, max_faults, chosen_ops, chosen_calls,
+                                                 min_faults))()
 
 
-def with_faults(scenarios: SearchStrategy[Scenario], *, max_faults: int = 1) -> SearchStrategy[Scenario]:
-    """`scenarios`, each with faults drawn for it, armed before its own timeline; shrinks the scenario first,
-    then the faults towards none."""
+def with_faults(scenarios: SearchStrategy[Scenario], *, max_faults: int = 1,
+                min_faults: int = 0) -> SearchStrategy[Scenario]:
+    """`scenarios`, each with `min_faults` to `max_faults` faults drawn for it, armed before its own
+    timeline; shrinks the scenario first, then the faults towards `min_faults` (default none)."""
     if not isinstance(max_faults, int) or max_faults < 1:
         raise ValueError(f"with_faults(max_faults={max_faults!r}): use 1 or more")
-    return scenarios.flatmap(lambda sc: faults(sc, max_faults=max_faults).map(
+    _check_min("with_faults", min_faults, max_faults)
+    return scenarios.flatmap(lambda sc: faults(sc, max_faults=max_faults, min_faults=min_faults).map(
         lambda drawn: replace(sc, timeline=(*drawn, *sc.timeline))))
 
+
+def _check_min(caller: str, min_faults: Any, max_faults: int) -> None:
+    if not isinstance(min_faults, int) or isinstance(min_faults, bool) or not 0 <= min_faults <= max_faults:
+        raise ValueError(f"{caller}(min_faults={min_faults!r}): use 0 to max_faults ({max_faults})")
 
 __all__ = ["draw_faults", "faults", "with_faults"]

@@ -8,7 +8,8 @@
 #   bin/runner, bin/kube-scheduler                 unless --no-scheduler
 #   bin/vocabulary                                 always but with --mod: a plugin module's own
 #                                                  labels, taints, resources (cmd/vocabulary)
-#   bin/kube-apiserver, bin/etcd                   with --control-plane
+#   bin/kube-apiserver, bin/etcd, bin/faultproxy   with --control-plane (faultproxy: plain Go, in bin/
+#                                                  whatever the release, cmd/faultproxy)
 #   bin/driver                                     with --driver: one plugin driven directly
 #   bin/driver-race                                with --race-driver: the same with -race (CGO)
 #   bin/kubelet, kubeadm, kubectl, kube-controller-manager (from ../kind-node/bin-module),
@@ -111,9 +112,12 @@ gover=$(go env GOVERSION)
 # Tests and their data do not change the binaries, so they stay out of the stamp;
 # the runner's entry point is a test file (see cmd/runner/main_test.go). cmd/vocabulary
 # links nothing of the scheduler: it has a stamp of its own and changes rebuild it alone.
-tree_sum=$(cd "$mod" && sources . | grep -v -e '/testdata/' -e '_test\.go$' -e '^\./cmd/vocabulary/' |
+tree_sum=$(cd "$mod" && sources . | grep -v -e '/testdata/' -e '_test\.go$' -e '^\./cmd/vocabulary/' \
+	-e '^\./cmd/faultproxy/' |
 	cat - <(echo ./cmd/runner/main_test.go) | xargs sha256sum | sha256sum | cut -c1-64)
 vocabulary_sum=$(cd "$here" && sources ./cmd/vocabulary | grep -v -e '/testdata/' -e '_test\.go$' |
+	cat - <(echo ./go.mod) | xargs sha256sum | sha256sum | cut -c1-64)
+faultproxy_sum=$(cd "$here" && sources ./cmd/faultproxy | grep -v -e '_test\.go$' |
 	cat - <(echo ./go.mod) | xargs sha256sum | sha256sum | cut -c1-64)
 # The release family's build tag: the framework API moved between releases
 # (harness/fwk, probe/preflight*.go, runner/compat*.go); the pinned v1.37 needs none.
@@ -178,6 +182,9 @@ if $driver || $race_driver; then
 fi
 if $control_plane; then
 	build kube-apiserver k8s.io/kubernetes/cmd/kube-apiserver -ldflags "$k8s_ldflags"
+	# The fault-injecting proxy (standard library only): one build whatever the release, like vocabulary.
+	(mod=$here out=$here/bin version=any tree_sum=$faultproxy_sum &&
+		build faultproxy ./cmd/faultproxy -ldflags "-s -w")
 	build etcd go.etcd.io/etcd/server/v3 -ldflags "-s -w"
 fi
 if $kind; then

@@ -236,6 +236,7 @@ class Node:
     capacity: ResourceList = field(default_factory=dict)
     allocatable: ResourceList = field(default_factory=dict)
     images: tuple[ContainerImage, ...] = ()
+    declared_features: tuple[str, ...] = ()  # status.declaredFeatures, sorted as the kubelet writes them
 
 
 @dataclass(frozen=True)

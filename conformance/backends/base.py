@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Protocol, runtime_checkable
+from dataclasses import replace
+from typing import Any, Collection, Mapping, Protocol, runtime_checkable
 
 from reference.faults import OPS as FAULT_OPS
 from reference.scenario import Scenario
@@ -49,13 +50,39 @@ class Backend(Protocol):
         ...
 
 
-def refuse_faults(scenario: Scenario, backend: str, capabilities: frozenset[str]) -> None:
-    """Refuse, before anything starts, a scenario with a timeline fault whose op the backend cannot inject."""
+def refuse_faults(scenario: Scenario, backend: str, capabilities: frozenset[str],
+                  details: Mapping[str, Collection[str]] | None = None) -> None:
+    """Refuse, before anything starts, a scenario with a timeline fault whose op the backend cannot inject,
+    or (`details`: op -> the calls of `fail`, the points of `vanish`/`restart` it can) not at that call or
+    point."""
     for i, entry in enumerate(scenario.timeline):
         op = entry.get("op") if isinstance(entry, dict) else None
-        if op in FAULT_OPS and f"fault-{op}" not in capabilities:
+        if op not in FAULT_OPS:
+            continue
+        if f"fault-{op}" not in capabilities:
             raise BackendFailure(f"scenario.timeline[{i}]: backend {backend!r} cannot inject a {op} fault (no "
                                  f"capability fault-{op}); drop the fault or run it on --backend reference")
+        field = "call" if op == "fail" else "point"
+        if details is not None and op in details and entry.get(field) not in details[op]:
+            raise BackendFailure(f"scenario.timeline[{i}].{field}: backend {backend!r} cannot inject a {op} "
+                                 f"fault at {field} {entry.get(field)!r} (only at {', '.join(details[op])}); "
+                                 "use one of those or run it on --backend upstream or reference")
 
 
-__all__ = ["CAPABILITIES", "Backend", "refuse_faults"]
+def injectable(scenario: Scenario, backend: Any) -> Scenario:
+    """`scenario` without the fault entries `backend` would refuse (its `check_faults(scenario)` when it has
+    one, else `refuse_faults` on its capabilities): what a drawn scenario keeps for that backend."""
+    check = getattr(backend, "check_faults", None) or (
+        lambda sc: refuse_faults(sc, backend.name, frozenset(backend.capabilities)))
+    kept = []
+    for entry in scenario.timeline:
+        if isinstance(entry, dict) and entry.get("op") in FAULT_OPS:
+            try:
+                check(replace(scenario, timeline=(entry,)))
+            except BackendFailure:
+                continue
+        kept.append(entry)
+    return scenario if len(kept) == len(scenario.timeline) else replace(scenario, timeline=tuple(kept))
+
+
+__all__ = ["CAPABILITIES", "Backend", "injectable", "refuse_faults"]

@@ -21,6 +21,7 @@ _FLAGS = {
     "runner": (), "kube-scheduler": (), "vocabulary": ("--no-scheduler",),
     "driver": ("--no-scheduler", "--driver"), "driver-race": ("--no-scheduler", "--race-driver"),
     "kube-apiserver": ("--no-scheduler", "--control-plane"), "etcd": ("--no-scheduler", "--control-plane"),
+    "faultproxy": ("--no-scheduler", "--control-plane"),
     **{name: ("--no-scheduler", "--kind") for name in ("kind", "kubectl", "kubelet", "kubeadm",
                                                         "kube-controller-manager", "containerd", "ctr",
                                                         "containerd-shim-runc-v2", "pause")},

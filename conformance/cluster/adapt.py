@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any, Mapping
 
 from reference.kinds import CLUSTER_SCOPED
+from reference.faults import is_fault
 from reference.scenario import EXTENDER_SCRIPT_ANNOTATION, Scenario
 
 from .adapt_objects import ScenarioNotSupported, clean_meta, namespaced_object
@@ -67,6 +68,8 @@ def scenario_namespaces(scenario: Scenario) -> list[str]:
         for term in _pod_terms(m):
             names.update(term.get("namespaces") or [])
     for event in scenario.timeline:
+        if is_fault(event):
+            continue  # its pod is the scenario's or an earlier event's
         m = event.get("object") or {}
         if m.get("kind") == "Namespace":
             names.add(m["metadata"]["name"])

@@ -10,19 +10,24 @@ import threading
 import time
 from typing import Any, Callable
 
+from reference.faults import Fault, is_fault
 from reference.probe.trace import Trace
 from reference.scenario import EXTENDER_SCRIPT_ANNOTATION, Scenario
 
 from ..backends.base import refuse_faults
-from ..core.errors import BackendFailure
+from ..core.errors import BackendFailure, BackendUnavailable
 from ..core.outcome import Outcome, PodOutcome
 from . import apply, cleanup
 from .adapt import Adapter, scenario_namespaces
 from .collector import TraceCollector
 from .controlplane import ControlPlane
 from .custom import CustomResources, read_crds
+from .fault_proxy import FaultProxy
+from .faults import CAPABILITIES as FAULT_CAPABILITIES, DETAILS as FAULT_DETAILS
+from .faults import Restarter, ScenarioFaults, across_restarts, refuse_unobservable
 from .kube import Kube, path
 from .kubeconfig import read_target
+from .local_scheduler import LocalScheduler
 from .naming import RUN_LABEL, SCENARIO_LABEL, NamespaceMap, new_run_id
 from .observe import awaited_events, events_of, have_events, key_of, phase_of, pod_outcome, trace_of
 from .safety import ensure_test_cluster
@@ -55,14 +60,19 @@ class ClusterBackend:
         self.extender_server = extender_server
         self.extender_url = extender_url or (extender_server.base_url if extender_server is not None else None)
         self.notes: list[str] = []
+        self._last_config: dict[str, Any] = {}
         crd_manifests = read_crds(crds)  # a bad file is reported before anything starts
         self.collector: TraceCollector | None = None
         self._scheduler = None
+        self.proxy: FaultProxy | None = None
         if self.local:
             self.control_plane = control_plane or ControlPlane(progress=self.progress)
             self.control_plane.up(start_scheduler=False)
             kubeconfig, context = str(self.control_plane.kubeconfig), None
             self._scheduler = self.control_plane.scheduler()
+            if cluster_scheduler is None:
+                self.proxy = self._start_proxy()
+        self._restarter = Restarter() if self.proxy is not None else None
         target = read_target(kubeconfig, context)
         self.notes.append(f"target: context {target.context} at {target.server} "
                           f"({ensure_test_cluster(target, allow_any_cluster=allow_any_cluster)})")
@@ -85,6 +95,8 @@ class ClusterBackend:
                 caps.add("probes")
                 self.collector = TraceCollector(collector_host)
                 self.collector.start()
+        if self.proxy is not None:
+            caps |= FAULT_CAPABILITIES
         if "probes" not in caps:
             self.notes.append("probes: not available (the scheduler has no probe plugins); only outcome-level "
                               "invariants apply")
@@ -118,7 +130,7 @@ class ClusterBackend:
     def run(self, scenario: Scenario) -> Outcome:
         if self._closed:
             raise BackendFailure("the cluster backend is closed; create a new one")
-        refuse_faults(scenario, self.name, self.capabilities)
+        self.check_faults(scenario)
         self._count += 1
         nsmap = NamespaceMap.of(self.run_id, self._count, scenario_namespaces(scenario))
         with self._one_at_a_time():
@@ -129,6 +141,12 @@ class ClusterBackend:
                 self._custom_created = []
                 cleanup.remove_scenario(self.kube, self.run_id, self._count, nsmap.forward.values(),
                                         finalize=self.local)
+
+    def check_faults(self, scenario: Scenario) -> None:
+        """Refuse, in one line, a fault this backend cannot inject (conformance/cluster/faults.py)."""
+        refuse_faults(scenario, self.name, self.capabilities, FAULT_DETAILS if self.proxy else None)
+        if self.proxy is not None:
+            refuse_unobservable(scenario)
 
     def close(self) -> None:
         """Remove everything this run created, stop the collector; the control plane stays up unless
@@ -143,6 +161,17 @@ class ClusterBackend:
         finally:
             if self.collector is not None:
                 self.collector.stop()
+            if self.proxy is not None:
+                if not self.stop_control_plane and isinstance(self._scheduler, LocalScheduler):
+                    # A scheduler left on our proxy would only see errors: back to the API server itself.
+                    direct = {**self._last_config,
+                              "clientConnection": {"kubeconfig": self._scheduler_kubeconfig}}
+                    with self._one_at_a_time():
+                        if self._scheduler.uses(str(self.proxy.kubeconfig)):
+                            self._scheduler.ensure(direct)
+                self.proxy.stop()
+            if self._restarter is not None:
+                self._restarter.close()  # after the scheduler it may have started is stopped
             if hasattr(self._scheduler, "restore"):
                 self._scheduler.restore()  # a driven cluster scheduler goes back to the cluster's own config
             self.kube.close()
@@ -157,6 +186,17 @@ class ClusterBackend:
             print(f"sched-conformance: could not remove run {self.run_id} at exit ({type(exc).__name__}); "
                   "`sched-conformance cleanup` or the next run removes it", file=sys.stderr)
 
+    def _start_proxy(self) -> FaultProxy | None:
+        """The fault proxy in front of the local API server; without its binary, no faults (a note says
+        why)."""
+        cp = self.control_plane
+        data = cp.state.read()
+        try:
+            return FaultProxy(cp.state, cp.bin_dir, data["server"], data["token"], cp.ca_file).start()
+        except BackendUnavailable as exc:
+            self.notes.append(f"faults: not available ({exc})")
+            return None
+
     # --- one scenario ----------------------------------------------------------------------------
 
     def _finish_deletion(self, namespace: str, name: str) -> None:
@@ -166,21 +206,38 @@ class ClusterBackend:
             pass
 
     def _config(self, scenario: Scenario) -> dict[str, Any]:
-        return render(scenario.config, kubeconfig=self._scheduler_kubeconfig,
-                      collector_url=self.collector.url if self.collector else None, extender_url=self.extender_url)
+        """The scenario's config for our scheduler; with faults it connects through the fault proxy."""
+        collector = self.collector.url if self.collector else None
+        through = self.proxy is not None and any(is_fault(e) for e in scenario.timeline)
+        kubeconfig = str(self.proxy.kubeconfig) if through and self.proxy else self._scheduler_kubeconfig
+        config = render(scenario.config, kubeconfig=kubeconfig, collector_url=collector,
+                        extender_url=self.extender_url)
+        self._last_config = config
+        if through:
+            # The proxy reads the bodies of the calls it selects (a binding's node, an event's pod): JSON, not
+            # the protobuf kube-scheduler sends by default; the wire format is the backend's part.
+            config["clientConnection"]["contentType"] = "application/json"
+        return config
 
     def _run(self, scenario: Scenario, nsmap: NamespaceMap) -> Outcome:
         plan = self.adapter.plan(scenario, nsmap)
         workload = {f"{p['metadata']['namespace']}/{p['metadata']['name']}" for p in plan.workload}
         state = _Observed(time.time(), self._finish_deletion)
+        config = self._config(scenario) if self._scheduler is not None else {}
+        faults = None
+        if self.proxy is not None and any(is_fault(e) for e in scenario.timeline):
+            assert self._restarter is not None and self._scheduler is not None
+            start = functools.partial(self._restarter.call, functools.partial(self._scheduler.ensure, config,
+                                                                              force=True))
+            faults = ScenarioFaults(self.proxy, nsmap, self._scheduler.kill, start, on_fire=state.fired)
         player = TimelinePlayer(self.kube, self.adapter, scenario, nsmap, plan, workload=workload,
                                 finalize=self.local, deleted_by_scheduler=lambda key: key in state.deleted,
-                                server_version=self.kubernetes_version)
+                                server_version=self.kubernetes_version, arm=faults.arm if faults else None)
         if self._scheduler is not None:
             if self.fresh_scheduler:
                 self._scheduler.stop()
             else:
-                self._scheduler.ensure(self._config(scenario))
+                self._scheduler.ensure(config)
         reporters = set(scheduler_names(scenario.config)) if self._scheduler is not None else {str(self.scheduler_name)}
         apply.setup(self.kube, plan)
         for obj in plan.custom:
@@ -202,24 +259,38 @@ class ClusterBackend:
             for w in watches:
                 w.start()
             state.start = state.last_change = time.time()
+            # Faults at 0 ahead of anything else are armed before the first pod exists, as on virtual time.
+            early = []
+            while isinstance(player.pending, Fault) and player.pending.when == 0:
+                early.append({"index": player.pending.index, "at": 0.0})
+                player.apply_next(before_delete=state.external.add)
+            if faults is not None:
+                faults.start()
             apply.create_workload(self.kube, plan)
             if self._scheduler is not None and self.fresh_scheduler:
-                self._scheduler.ensure(self._config(scenario), force=True)
-            probe_trace = lambda: self.collector.peek(player.seen) if self.collector else []  # noqa: E731
+                self._scheduler.ensure(config, force=True)
+            restarts = faults.restarts if faults is not None else []
+
+            def probe_trace() -> list[dict[str, Any]]:
+                return across_restarts(self.collector.peek(player.seen), restarts) if self.collector else []
 
             def done() -> bool:
                 # A workload pod deleted by the scheduler (a preemption victim) is settled: gone.
+                if faults is not None and faults.busy:
+                    return False  # a restart is under way
                 objs = {k: pods.objects.get(k) for k in workload if k not in state.deleted}
                 if any(o is None for o in objs.values()):
                     return False
                 if all((o or {}).get("spec", {}).get("nodeName") for o in objs.values()):
                     return True
+                if faults is not None and time.time() < faults.settles_after():
+                    return False  # the pod a fault struck is retried after its backoff
                 records = _by_pod(probe_trace())
                 quiet = time.time() - max(state.last_change, self.collector.last_arrival if self.collector else 0)
                 return quiet >= self.settle and all(phase_of(o or {}, records.get(k, [])) in SETTLED_PHASES
                                                     for k, o in objs.items())
 
-            applied = self._play(player, cond, done, state, state.start + scenario.deadline, watches)
+            applied = early + self._play(player, cond, done, state, state.start + scenario.deadline, watches)
             final = {k: dict(pods.objects.get(k) or {}) for k in workload if k not in state.deleted}
             records = _by_pod(probe_trace())
             wanted = awaited_events(final, records)
@@ -229,7 +300,15 @@ class ClusterBackend:
         finally:
             for w in watches:
                 w.stop()
-        probe = self.collector.take(player.seen) if self.collector else []  # the timeline's deleted pods too
+            if faults is not None:
+                faults.stop()
+        if faults is not None:
+            # A pod a vanish fault deleted leaves the outcome, as one the timeline deletes; not a victim.
+            vanished = faults.vanished_pods()
+            workload -= vanished
+            state.deleted = [k for k in state.deleted if k not in vanished]
+        # player.seen: the timeline's deleted pods too
+        probe = across_restarts(self.collector.take(player.seen), restarts) if self.collector else []
         records = _by_pod(probe)
         return Outcome(
             backend=self.name, kubernetes_version=self.kubernetes_version,
@@ -241,6 +320,7 @@ class ClusterBackend:
             events=tuple(events_of(event_objs, workload, reporters, nsmap)),
             trace=tuple(trace_of(probe, extender_trace.snapshot(), nsmap, state.start)),
             timeline=tuple(applied),
+            faults=faults.outcome(state.start) if faults is not None else (),
         )
 
     def _play(self, player: TimelinePlayer, cond: threading.Condition, idle: Callable[[], bool], state: "_Observed",
@@ -300,6 +380,11 @@ class _Observed:
         self._nodes: dict[str, str] = {}
 
     def changed(self, kind: str, obj: dict[str, Any], now: float) -> None:
+        self.last_change = now
+
+    def fired(self, now: float) -> None:
+        """A fault fired (a restart: the new scheduler is ready): a settle period to react, as to any
+        change."""
         self.last_change = now
 
     def pod_changed(self, kind: str, obj: dict[str, Any], now: float) -> None:

@@ -82,6 +82,23 @@ class LocalScheduler:
         with self.state.lock():
             return self._stop_locked()
 
+    def uses(self, kubeconfig: str) -> bool:
+        """Whether the running scheduler's config connects through `kubeconfig`."""
+        try:
+            config = yaml.safe_load(Path(self._record()["config"]).read_text())
+            return self.running() and config["clientConnection"]["kubeconfig"] == kubeconfig
+        except (OSError, KeyError, TypeError, yaml.YAMLError):
+            return False
+
+    def kill(self) -> bool:
+        """SIGKILL (a restart fault: the old scheduler makes no further call, not even its shutdown's)."""
+        with self.state.lock():
+            rec = self._record()
+            killed = processes.stop(rec.get("pid"), self.binary, grace=None)
+            if rec:
+                self._save(None)
+            return killed
+
     def _stop_locked(self) -> bool:
         rec = self._record()
         stopped = processes.stop(rec.get("pid"), self.binary, grace=5.0)

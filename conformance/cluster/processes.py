@@ -90,12 +90,14 @@ def alive(pid: int | None, binary: str | os.PathLike[str] | None = None) -> bool
     return comm == name[:15] or name in {Path(a.decode(errors="replace")).name for a in argv}
 
 
-def stop(pid: int | None, binary: str | os.PathLike[str] | None, grace: float) -> bool:
-    """SIGTERM, then SIGKILL after `grace` seconds; True when a running process was stopped."""
+def stop(pid: int | None, binary: str | os.PathLike[str] | None, grace: float | None) -> bool:
+    """SIGTERM, then SIGKILL after `grace` seconds (None: SIGKILL at once, no shutdown of its own); True
+    when a running process was stopped."""
     if not alive(pid, binary):
         return False
     assert pid is not None
-    for sig, wait in ((signal.SIGTERM, grace), (signal.SIGKILL, 10.0)):
+    steps = ((signal.SIGTERM, grace),) if grace is not None else ()
+    for sig, wait in (*steps, (signal.SIGKILL, 10.0)):
         try:
             os.kill(pid, sig)
         except ProcessLookupError:

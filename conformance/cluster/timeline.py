@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 from typing import Any, Callable, Mapping
 
+from reference.faults import Fault
 from reference.scenario import Scenario
 from reference.timeline import TimelineEvent, TimelineState, timeline_events
 
@@ -38,7 +39,8 @@ class TimelinePlayer:
 
     def __init__(self, kube: Kube, adapter: Adapter, scenario: Scenario, nsmap: NamespaceMap, plan: Plan, *,
                  workload: set[str], finalize: bool, deleted_by_scheduler: Callable[[str], bool],
-                 server_version: str = "") -> None:
+                 server_version: str = "", arm: Callable[[Fault], None] | None = None) -> None:
+        """`arm(fault)`: a fault entry applies (conformance/cluster/faults.py); without it none may come."""
         self.kube, self.adapter, self.nsmap, self.finalize = kube, adapter, nsmap, finalize
         self.resize_subresource = has_resize_subresource(server_version)
         self.events = timeline_events(scenario)
@@ -48,9 +50,10 @@ class TimelinePlayer:
         self.seen = set(workload)  # every pod ever in the workload (the trace keeps those deleted)
         self.deleted_by_scheduler = deleted_by_scheduler
         self.next = 0
+        self.arm = arm
 
     @property
-    def pending(self) -> TimelineEvent | None:
+    def pending(self) -> TimelineEvent | Fault | None:
         return self.events[self.next] if self.next < len(self.events) else None
 
     def apply_next(self, before_delete: Callable[[str], None]) -> None:
@@ -58,6 +61,11 @@ class TimelinePlayer:
         BackendFailure naming the event and quoting the API server."""
         event = self.events[self.next]
         self.next += 1
+        if isinstance(event, Fault):
+            if self.arm is None:
+                raise BackendFailure(f"scenario.timeline[{event.index}]: this cluster cannot inject faults")
+            self.arm(event)
+            return
         old = self.state.get(event.kind, event.key)
         new = self.state.apply(event)
         try:

@@ -104,6 +104,9 @@ def _diff(args: argparse.Namespace, sides: tuple[Any, Any], backends: Any, build
     if tally.flaky:
         log(f"{len(tally.flaky)} scenario(s) differed once but not the same way when run again (flaky, not "
             f"grouped): {', '.join(tally.flaky)}")
+    if tally.uninjectable:
+        log(f"{len(tally.uninjectable)} scenario(s) not run: one side cannot inject their faults (a runner "
+            f"before v1.37 injects fail faults only): {', '.join(tally.uninjectable)}")
     groups = group(found)
     moved = gates.moved_defaults(*releases) if releases[0] != releases[1] else {}
     for g in groups:

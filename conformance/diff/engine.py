@@ -6,6 +6,8 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable
 
+from reference.faults import OPS as FAULT_OPS
+
 from .compare import ScenarioDiff, differences, run_side
 from .scenarios import Drawn
 
@@ -26,9 +28,17 @@ class Tally:
     seconds: dict[str, float] = field(default_factory=lambda: {"from": 0.0, "to": 0.0})
     # Scenarios that differed once but not the same way when run again on both sides: reported, never grouped.
     flaky: list[str] = field(default_factory=list)
+    # Scenarios with a fault one side cannot inject (a runner before v1.37 injects `fail` only): not run.
+    uninjectable: list[str] = field(default_factory=list)
 
     def rate(self, side: str) -> float:
         return self.scenarios / self.seconds[side] if self.seconds[side] else 0.0
+
+
+def injectable(sides: Sides, scenario: Any) -> bool:
+    """Whether both sides inject every fault op of the scenario's timeline (their `fault-*` capabilities)."""
+    ops = {e.get("op") for e in scenario.timeline if isinstance(e, dict)} & set(FAULT_OPS)
+    return all(f"fault-{op}" in side.capabilities for op in ops for side in (sides.a, sides.b))
 
 
 def diff_one(sides: Sides, scenario: Any, tally: Tally | None = None) -> list:
@@ -55,10 +65,14 @@ def replays(sides: Sides, scenario: Any, diffs: list, runs: int = 2) -> bool:
 def run_all(sides: Sides, drawn: Iterable[Drawn], *, progress: Callable[[str], None] = lambda _: None,
             every: int = 50) -> tuple[list[tuple[Drawn, ScenarioDiff]], Tally]:
     """Each scenario on side a then side b; the differing ones with their differences (those that replay:
-    the others are listed in `Tally.flaky`)."""
+    the others are listed in `Tally.flaky`). A scenario with a fault one side cannot inject is not run (its
+    refusal would be a difference of the runners, not of the schedulers): `Tally.uninjectable`."""
     tally = Tally()
     found: list[tuple[Drawn, ScenarioDiff]] = []
     for item in drawn:
+        if not injectable(sides, item.scenario):
+            tally.uninjectable.append(item.name)
+            continue
         diffs = diff_one(sides, item.scenario, tally)
         tally.scenarios += 1
         if diffs and not replays(sides, item.scenario, diffs):
@@ -71,4 +85,4 @@ def run_all(sides: Sides, drawn: Iterable[Drawn], *, progress: Callable[[str], N
     return found, tally
 
 
-__all__ = ["Sides", "Tally", "diff_one", "replays", "run_all"]
+__all__ = ["Sides", "Tally", "diff_one", "injectable", "replays", "run_all"]

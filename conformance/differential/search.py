@@ -20,6 +20,10 @@ MAX_NODES = 1
 # events per scenario, 1/TIMELINE_SHARE of the profile's examples (benchmarks/timelines.py: what they cost).
 TIMELINE_EVENTS = 2
 TIMELINE_SHARE = 2
+# The diff's "faults" source: up to FAULTS faults per scenario (at least one), 1/FAULT_SHARE of the profile's
+# examples.
+FAULTS = 1
+FAULT_SHARE = 4
 
 
 def scenarios_for(*, extenders: bool, max_pods: int = 4, base: Any = None) -> SearchStrategy[Scenario]:
@@ -35,7 +39,7 @@ def scenarios_for(*, extenders: bool, max_pods: int = 4, base: Any = None) -> Se
 
 def timeline_scenarios_for(*, extenders: bool, max_pods: int = 3, base: Any = None,
                            events: int = TIMELINE_EVENTS) -> SearchStrategy[Scenario]:
-    """Near the event rules' Eventful recipe: one node (every choice forced), up to `max_pods` pods (some
+    """Events drawn for any scenario: one node (every choice forced), up to `max_pods` pods (some
     gated), the default plugins and 1 to `events` timeline events drawn for them, so that an event is what
     makes a pending pod schedulable; with probes (and an extender, as `scenarios_for`), so that the trace
     shows every attempt (differential/timeline.py says what is compared then). Shrinks as
@@ -45,6 +49,19 @@ def timeline_scenarios_for(*, extenders: bool, max_pods: int = 3, base: Any = No
         raise ValueError(f"timeline_scenarios_for(events={events!r}): use 1 or more")
     return with_timeline(scenarios(max_nodes=MAX_NODES, max_pods=max_pods, default_plugins=True, gates=True,
                                    extenders=int(extenders), base=base), max_events=events, min_events=1)
+
+
+def fault_scenarios_for(*, extenders: bool, max_pods: int = 3, base: Any = None,
+                        faults: int = FAULTS) -> SearchStrategy[Scenario]:
+    """As `timeline_scenarios_for` (one node, up to `max_pods` pods, the default plugins, probes) with 1 to
+    `faults` timeline faults instead of events (generators/_faults.py: a failed API call, an object vanishing,
+    a restart), armed at once, so that the scheduler's handling of a failing world is compared. Shrinks as
+    `generators.with_faults`, towards one fault."""
+    from generators import scenarios, with_faults
+    if not isinstance(faults, int) or isinstance(faults, bool) or faults < 1:
+        raise ValueError(f"fault_scenarios_for(faults={faults!r}): use 1 or more")
+    return with_faults(scenarios(max_nodes=MAX_NODES, max_pods=max_pods, default_plugins=True,
+                                 extenders=int(extenders), base=base), max_faults=faults, min_faults=1)
 
 
 def run_both(a: Backend, b: Backend, scenario: Scenario) -> tuple[Run, Run]:
@@ -65,5 +82,5 @@ def find_disagreement(a: Backend, b: Backend, strategy: SearchStrategy[Scenario]
                    found.flaky, found.replay)
 
 
-__all__ = ["MAX_NODES", "TIMELINE_EVENTS", "TIMELINE_SHARE", "find_disagreement", "run_both", "scenarios_for",
-           "timeline_scenarios_for"]
+__all__ = ["FAULTS", "FAULT_SHARE", "MAX_NODES", "TIMELINE_EVENTS", "TIMELINE_SHARE", "fault_scenarios_for",
+           "find_disagreement", "run_both", "scenarios_for", "timeline_scenarios_for"]

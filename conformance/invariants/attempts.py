@@ -10,7 +10,7 @@ from reference.scenario import EXTENDER_SCRIPT_ANNOTATION
 
 from ..extender.script import ExtenderScriptError, action_for, parse_script
 
-from .run import Run
+from .run import Run, cut_short
 from .scoring import MAX_NODE_SCORE, normalized_scores
 
 
@@ -74,12 +74,6 @@ def reached_reserve(run: Run, pod: str, attempt: int) -> bool:
     """Reserve ran (or Unreserve, when an earlier Reserve plugin failed), or the attempt bound the pod."""
     return any(r["point"] in ("Reserve", "Unreserve") for r in run.probe_records(pod, attempt)) \
         or run.final_attempt_bound(pod, attempt)
-
-
-def cut_short(run: Run, pod: str, attempt: int) -> bool:
-    """The deadline may have stopped this attempt before it ended."""
-    phase = run.outcome.pods[pod].phase if pod in run.outcome.pods else "pending"
-    return attempt == run.attempts(pod)[-1] and phase in ("waiting", "pending")
 
 
 def failure_messages(run: Run, pod: str) -> list[str]:

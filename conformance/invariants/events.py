@@ -9,14 +9,16 @@ rejection the pod's final condition names (`HINTS`), and the events each registe
 
 from __future__ import annotations
 
+import re
 from typing import Any, Mapping
 
 from reference.plugins import node_affinity, node_unschedulable, taint_toleration
 from reference.plugins.node_resources_fit_request import ERR_REASON_TOO_MANY_PODS
 from reference.timeline import TimelineEvent
 
-from ..recipes.events import NODE_GONE_THEN_WOKEN, Eventful
+from ..recipes.events import NODE_GONE_THEN_WOKEN, NODE_UPDATED_THEN_WOKEN, RejectedThenWoken
 from .base import invariant
+from .cluster import vanished
 from .judge import Judge
 from .liveness import _DECIDING, INSUFFICIENT, REFERENCE_MAX_ATTEMPTS, _Nominations, feasible_nodes
 from .run import Run
@@ -119,7 +121,7 @@ def _promised(run: Run, key: str, plugins: set[str]) -> float | None:
            "nodeaffinity/node_affinity.go, nodeunschedulable/node_unschedulable.go, "
            "schedulinggates/scheduling_gates.go; scheduling_queue.go MoveAllToActiveOrBackoffQueue, "
            "isPodWorthRequeuing, Update (gates)", requires=("virtual-time",),
-           situation=Eventful(),
+           situation=RejectedThenWoken(),
            rules=("event-requeues",))
 def event_wakes_pending_pod(run: Run) -> None:
     if not run.outcome.timeline or not run.cluster.changed:
@@ -197,3 +199,52 @@ def deleted_node_unused(run: Run) -> None:
             raise run.violation(f"{key} was bound to {node} at {t:g}s, {when}",
                                 pod=key, expected=f"no binding to {node} while it does not exist",
                                 actual=dict(b))
+
+
+NO_NODES_AVAILABLE = "no nodes available to schedule pods"  # schedule_one.go ErrNoNodesAvailable
+_NODE_COUNT = re.compile(r"0/(\d+) nodes are available")
+# Stock Reserve and Permit plugins that reject only pods with volumes or resource claims.
+_QUIET_AFTER_FILTERING = ("VolumeBinding", "DynamicResources")
+
+
+def _one_node_possible(run: Run, pod: str) -> bool:
+    """Whether an attempt may have failed at Reserve or Permit, in a FitError over the one chosen node."""
+    plugins = [*run.plugins_at(pod, "reserve"), *run.plugins_at(pod, "permit")]
+    obj = run.pod_objects[pod]
+    return bool(obj.volumes or obj.resource_claims) or any(p not in _QUIET_AFTER_FILTERING for p in plugins)
+
+
+@invariant("fit-error-counts-nodes",
+           "A FitError counts the nodes of the cluster (`0/N nodes are available`: N nodes in some state "
+           "of the run, or 1 after a Reserve or Permit rejection), and `no nodes available` comes only when "
+           "there was none: a node stays in the scheduler's snapshot until it is deleted, whatever its "
+           "updates.",
+           "schedule_one.go schedulePod (ErrNoNodesAvailable; FitError.NumAllNodes, the snapshot's node "
+           "count), schedulingCycle (NumAllNodes 1 after Reserve or Permit); eventhandlers.go "
+           "updateNodeInCache; cache.go UpdateNode, UpdateSnapshot", requires=(),
+           situation=NODE_UPDATED_THEN_WOKEN,
+           rules=("event-snapshot",))
+def fit_error_counts_nodes(run: Run) -> None:
+    cluster = run.cluster
+    if any(f.get("fault") == "vanish" and vanished(f) is None for f in run.outcome.faults):
+        return  # a vanished object the backend does not name may have been a node
+    counts = {len(cluster.manifests(k, "Node")) for k in range(len(cluster.states))}
+    for pod in run.live_pods:
+        result = run.outcome.pods.get(pod)
+        if result is None:
+            continue
+        messages = [str(e.get("message", "")) for e in run.outcome.events
+                    if e.get("pod") == pod and e.get("reason") == "FailedScheduling"]
+        messages.append(str((result.condition or {}).get("message", "")))
+        allowed = counts | ({1} if _one_node_possible(run, pod) else set())
+        for message in messages:
+            found = _NODE_COUNT.match(message)
+            if message != NO_NODES_AVAILABLE and found is None:
+                continue
+            run.exercise()
+            n = int(found.group(1)) if found is not None else 0
+            if n not in allowed:
+                raise run.violation(f"a FitError counts {n} nodes, but the cluster had {sorted(counts)} "
+                                    "during the run", pod=pod,
+                                    expected=f"0/N nodes with N in {sorted(allowed)}",
+                                    actual=message)

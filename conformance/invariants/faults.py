@@ -11,6 +11,7 @@ from ..recipes.faults import Faulty
 from .base import invariant
 from .judge import Judge
 from .liveness import _DECIDING, REFERENCE_MAX_ATTEMPTS, _Nominations, feasible_nodes
+from .observed import cycles
 from .run import Record, Run
 
 MAX_BACKOFF = 10.0  # podMaxBackoffDuration's default: a pod whose binding failed may wait that long
@@ -119,3 +120,79 @@ def no_room_leaked(run: Run) -> None:
                                 f"the stock Filter plugins accept it on {', '.join(fits)} in the final state",
                                 pod=key, expected=f"bound (e.g. to {fits[0]})",
                                 actual=(result.condition or {}).get("message", result.phase))
+
+
+def _first_answers(records: list[Record], plugin: str) -> dict[tuple[str, str], Record]:
+    """The plugin's first PreFilter, and first Filter per node, of one cycle: (point, node) -> record."""
+    out: dict[tuple[str, str], Record] = {}
+    for r in records:
+        if r.get("plugin") == plugin and r.get("point") in ("PreFilter", "Filter"):
+            out.setdefault((r["point"], r.get("node", "")), r)
+    return out
+
+
+def _unchanged(run: Run, pod: str, before: list[Record], after: Record, lo: int, hi: int) -> bool:
+    """Whether nothing a plugin's PreFilter/Filter may read changed between the cycle `before` and the
+    record `after` but what the pod's own failed binding cycle did: no other pod's binding landed (the pod's
+    own, on virtual time at the instant of `after`, comes after it), no other pod was reserved or unreserved
+    (assumed or forgotten), no event, vanish or restart applied."""
+    t1, t2 = min(r.get("t", 0.0) for r in before), after.get("t", 0.0)
+    if any(t1 <= b.get("t", 0.0) <= t2 and b.get("pod") != pod for b in run.outcome.bindings):
+        return False
+    if any(lo < r["seq"] < hi and r.get("pod") != pod and r.get("point") in ("Reserve", "Unreserve")
+           for r in run.outcome.observed):
+        return False
+    applied = [(run.scenario.timeline[e["index"]], e.get("at", 0.0)) for e in run.outcome.timeline
+               if isinstance(e.get("index"), int) and 0 <= e["index"] < len(run.scenario.timeline)]
+    if any(entry.get("op") != "fail" and t1 <= at <= t2 for entry, at in applied):
+        return False
+    return not any(f.get("fault") != "fail" and t1 <= f.get("at", 0.0) <= t2 for f in fired(run))
+
+
+def _answer(record: Record) -> tuple[str, list[str]]:
+    return record.get("code", ""), list(record.get("reasons") or [])
+
+
+@invariant("observed-reserve-released",
+           "After a cycle that ran a plugin's Reserve and then its Unreserve (a failed binding: the "
+           "API call, another plugin's PreBind or Permit), the plugin answers the pod's next PreFilter and "
+           "Filter calls as it did before that Reserve, while nothing else changed: Unreserve released what "
+           "Reserve took.",
+           "schedule_one.go handleBindingCycleError -> unreserveAndForget (Unreserve, never PostBind); "
+           "kube-scheduler/framework interface.go ReservePlugin ('Unreserve is called ... when a reserved "
+           "pod was rejected, an error occurred during reservation of subsequent plugins, or in a later "
+           "phase')",
+           requires=("observed-plugins",), situation=Faulty(bindings=True), rules=("fault-no-room-leaked",))
+def observed_reserve_released(run: Run) -> None:
+    if run.outcome.deleted or any(r.get("point") == "PostFilter" and r.get("code") == "Success"
+                                  for r in run.outcome.observed):
+        return  # preemption: victims deleted, nominated pods filtered with the pod
+    all_cycles = cycles(run)
+    for (pod, attempt), records in all_cycles.items():
+        later = sorted(a for p, a in all_cycles if p == pod and a > attempt)
+        if not later:
+            continue
+        following = all_cycles[(pod, later[0])]
+        for unreserve in (r for r in records if r.get("point") == "Unreserve"):
+            plugin, node = unreserve["plugin"], unreserve.get("node", "")
+            reserve = next((r for r in records if r.get("point") == "Reserve" and r["plugin"] == plugin),
+                           None)
+            if reserve is None:
+                continue
+            before = _first_answers([r for r in records if r["seq"] < reserve["seq"]], plugin)
+            after = _first_answers(following, plugin)
+            for key in sorted(before.keys() & after.keys()):
+                old, new = before[key], after[key]
+                if not _unchanged(run, pod, records, new, records[0]["seq"], new["seq"]):
+                    continue
+                run.exercise()
+                if _answer(old) != _answer(new):
+                    (code, reasons), where = _answer(new), f" on {key[1]}" if key[1] else ""
+                    was = " ".join(map(str, _answer(old)))
+                    raise run.violation(
+                        f"{plugin} answered {key[0]} for {pod}{where} with {code} {reasons} (attempt "
+                        f"{later[0]}) after its Reserve on {node} was undone (attempt {attempt}: Reserve, "
+                        f"then Unreserve), but with {was} before that Reserve, and nothing else changed: its "
+                        "Unreserve did not release what Reserve took", pod=pod,
+                        plugin=plugin, expected=_answer(old), actual=_answer(new),
+                        records=(old, reserve, unreserve, new))

@@ -1,12 +1,15 @@
-"""How many nodes filtering evaluates: below 100 nodes, every node the PreFilterResults allow."""
+"""How many nodes filtering evaluates (below 100 nodes, every node the PreFilterResults allow) and keeps:
+every node found feasible is scored."""
 
 from __future__ import annotations
 
-from ..recipes.first_pod import node_scores
+from reference.probe import PROBE_NAMES
+
+from ..recipes.first_pod import extender_leaves_two, node_scores
 from ..recipes.situations import Situation
-from .attempts import may_be_nominated
+from .attempts import may_be_nominated, scoring_failed
 from .base import invariant
-from .filtering import prefilter_result, skipped_at_prefilter
+from .filtering import filtering_phase, prefilter_result, skipped_at_prefilter
 from .run import REJECTIONS, Run
 
 
@@ -48,3 +51,88 @@ def _check_attempt(run: Run, pod: str, attempt: int, filters: list[str]) -> None
         raise run.violation(f"filtering stopped before node {missing[0]} (attempt {attempt})", pod=pod,
                             plugin=first, expected=sorted(expected), actual=sorted(seen),
                             records=tuple(records[:6]))
+
+
+_FILTER_VERDICTS = ("Success", "Unschedulable", "UnschedulableAndUnresolvable")
+
+
+def certainly_feasible(run: Run, pod: str, attempt: int) -> set[str] | None:
+    """The nodes that surely passed every Filter plugin and extender filter in the attempt; None where the
+    trace cannot tell: a plugin at PreFilter or Filter that is not a probe, an error while filtering, a
+    cluster the timeline or a fault changed, no record of an extender's answer, or (without Filter probes)
+    a pod that may be nominated, which upstream tries on its nominated node alone first."""
+    if len(run.node_names) >= 100 or run.outcome.timeline or run.outcome.faults \
+            or run.outcome.exchanges:
+        return None
+    if not all(p in PROBE_NAMES for point in ("preFilter", "filter") for p in run.plugins_at(pod, point)):
+        return None
+    records = run.probe_records(pod, attempt)
+    if any(r.get("code") not in ("Success", "Skip") for r in records if r["point"] == "PreFilter") or any(
+            r.get("code") != "Success" for r in records if r["point"] == "AddPod"):
+        return None
+    phase = filtering_phase(run, pod, attempt)
+    if any(r.get("code") not in _FILTER_VERDICTS for r in phase):
+        return None
+    allowed = prefilter_result(run, pod, attempt)
+    candidates = set(run.node_names) if allowed is None else set(run.node_names) & allowed
+    skipped = skipped_at_prefilter(run, pod, attempt)
+    filters = {p for p in run.probes_at(pod, "filter") if p not in skipped}
+    if filters:
+        feasible = {n for n in candidates if filters <= {r["plugin"] for r in phase if r["node"] == n}
+                    and all(r.get("code") == "Success" for r in phase if r["node"] == n)}
+    elif not may_be_nominated(run, pod, attempt):
+        feasible = candidates
+    else:
+        return None
+    if any(e.filter_verb for e in run.config.extenders):
+        if not run.probes_at(pod, "preFilter"):
+            return None  # the attempt's extender calls cannot be told apart from the previous attempt's
+        for r in run.extender_records(pod, "filter", attempt):
+            if r.get("code") != "Success":
+                return None
+            feasible -= set(r.get("failed") or ()) | set(r.get("unresolvable") or ())
+    return feasible
+
+
+@invariant("feasible-nodes-scored",
+           "An attempt with two or more feasible nodes scores them: every Score plugin not skipped at "
+           "PreScore is called on each node that passed every Filter plugin and extender filter; in any "
+           "attempt that scored, on the chosen node at least.",
+           "schedule_one.go schedulePod (`len(feasibleNodes) == 1`), findNodesThatFitPod, "
+           "findNodesThatPassExtenders, prioritizeNodes; framework.go RunScorePlugins "
+           "(spec §2.5, §2.8, §4.5)",
+           situation=Situation(
+               {"preFilter": ["Probe0"], "filter": ["Probe0"], "preScore": ["Probe1"],
+                "score": ["Probe1", "Probe2"]},
+               extender_leaves_two, min_nodes=3, max_nodes=4, extenders=({"filterVerb": "filter"},)),
+           rules=("score-per-feasible-node", "chosen-node-feasible", "extender-filter-after-plugins"))
+def feasible_nodes_scored(run: Run) -> None:
+    for pod in run.live_pods:
+        for attempt in run.attempts(pod):
+            if scoring_failed(run, pod, attempt):
+                continue  # a failure while scoring cancels the rest
+            records = run.probe_records(pod, attempt)
+            skipped = {r["plugin"] for r in records if r["point"] == "PreScore" and r.get("code") == "Skip"}
+            expected = [p for p in run.probes_at(pod, "score") if p not in skipped]
+            scored: dict[str, set[str]] = {p: set() for p in expected}
+            for r in records:
+                if r["point"] == "Score" and r["plugin"] in scored:
+                    scored[r["plugin"]].add(r["node"])
+            chosen = run.chosen_node(pod, attempt)
+            if chosen is not None and any(scored.values()):
+                _expect_scored(run, pod, attempt, scored, {chosen}, "the chosen node")
+            feasible = certainly_feasible(run, pod, attempt)
+            if expected and feasible is not None and len(feasible) > 1:
+                run.exercise()
+                _expect_scored(run, pod, attempt, scored, feasible, f"one of {len(feasible)} feasible nodes")
+
+
+def _expect_scored(run: Run, pod: str, attempt: int, scored: dict[str, set[str]], nodes: set[str],
+                   what: str) -> None:
+    for plugin, done in scored.items():
+        missing = sorted(nodes - done)
+        if missing:
+            raise run.violation(f"{plugin} did not score {missing[0]} ({what}, attempt {attempt})",
+                                pod=pod, plugin=plugin, expected=sorted(nodes), actual=sorted(done),
+                                records=tuple(r for r in run.probe_records(pod, attempt)
+                                              if r["point"] in ("Filter", "Score"))[:8])

@@ -2,11 +2,20 @@
 
 from __future__ import annotations
 
+import re
+
+from reference.config.points import implements
+from reference.plugins import in_tree_registry
+from reference.probe import PROBE_NAMES
+
 from ..recipes.first_pod import filter_rejections, node_scores, nominated_first, pick, retried, some
+from ..recipes.constrained import Constrained
 from ..recipes.situations import Situation
 from .base import invariant
 from .cluster import WALL_CLOCK_SLACK
-from .run import Record, Run, order_index
+from .run import Record, Run, cut_short, order_index
+
+REJECTED = ("Unschedulable", "UnschedulableAndUnresolvable")  # the codes a PreFilter rejects with
 
 _FILTER_PLACES = {"preFilter": ["Probe0"], "filter": ["Probe0", "Probe1"], "postFilter": ["Probe1"],
                   "reserve": ["Probe1"]}
@@ -146,13 +155,15 @@ def chosen_node_passed_filters(run: Run) -> None:
 
 @invariant("postfilter-only-without-feasible-node",
            "PostFilter runs only when no node is feasible, and stops at the first Success or "
-           "UnschedulableAndUnresolvable.", "schedule_one.go schedulingCycle; framework.go RunPostFilterPlugins "
-           "(spec §2.6)",
+           "UnschedulableAndUnresolvable; it runs after a PreFilter rejection too.",
+           "schedule_one.go schedulingCycle (PostFilter on any FitError), findNodesThatFitPod (a PreFilter "
+           "rejection is a FitError); framework.go RunPostFilterPlugins (spec §2.6)",
            situation=Situation(
                _FILTER_PLACES, lambda draw, nodes: ({"Probe0": {"Filter": filter_rejections(draw, nodes)},
                                                      "Probe1": {"PostFilter": {"code": pick(draw, ("Unschedulable",
                                                                                                      "Success"))}}}, {})),
-           rules=("code-matrix-postfilter", "postfilter-only-on-fit-error", "postfilter-loop"))
+           rules=("code-matrix-postfilter", "postfilter-only-on-fit-error", "postfilter-loop",
+                  "prefilter-rejection-no-filter"))
 def postfilter_gating(run: Run) -> None:
     for pod in run.live_pods:
         for attempt in run.attempts(pod):
@@ -179,6 +190,12 @@ def _expect_postfilter(run: Run, pod: str, attempt: int, records: list[Record]) 
     post_plugins = run.plugins_at(pod, "postFilter")
     if not post_plugins or not post_plugins[0].startswith("Probe"):
         return
+    rejection = _prefilter_rejection(run, pod, records)
+    if rejection is not None and not cut_short(run, pod, attempt):
+        raise run.violation(f"PreFilter rejected the pod ({rejection['plugin']} returned "
+                            f"{rejection['code']}) but PostFilter did not run", pod=pod,
+                            plugin=post_plugins[0], status=rejection["code"],
+                            expected="a PostFilter call", actual="none", records=(rejection,))
     if any(r["point"] == "PreFilter" and r.get("code") not in ("Success", "Skip") for r in records):
         return
     phase = filtering_phase(run, pod, attempt)
@@ -190,6 +207,22 @@ def _expect_postfilter(run: Run, pod: str, attempt: int, records: list[Record]) 
         raise run.violation("every node was rejected but PostFilter did not run",
                             pod=pod, plugin=post_plugins[0], expected="a PostFilter call", actual="none",
                             records=tuple(phase))
+
+
+def _prefilter_rejection(run: Run, pod: str, records: list[Record]) -> Record | None:
+    """The PreFilter rejection that ended the attempt in a FitError, when the trace shows that no error
+    followed it: an UnschedulableAndUnresolvable (it stops the loop), or an Unschedulable after which every
+    PreFilter plugin is a probe that neither failed nor erred."""
+    prefilter = [r for r in records if r["point"] == "PreFilter"]
+    if any(r.get("code") not in ("Success", "Skip", *REJECTED) for r in prefilter):
+        return None
+    rejected = next((r for r in prefilter if r.get("code") in REJECTED), None)
+    if rejected is None or rejected["code"] == "UnschedulableAndUnresolvable":
+        return rejected
+    plugins = run.plugins_at(pod, "preFilter")
+    later = plugins[plugins.index(rejected["plugin"]) + 1:] if rejected["plugin"] in plugins else [""]
+    traced = {r["plugin"] for r in prefilter}
+    return rejected if all(p.startswith("Probe") and p in traced for p in later) else None
 
 
 def _ungated_at(run: Run, pod: str) -> float | None:
@@ -242,6 +275,53 @@ def cycle_state_fresh(run: Run) -> None:
         if r.get("point") == "PreFilter" and r.get("leaked"):
             raise run.violation("a PreFilter call found its own mark from an earlier attempt in "
                                 "the CycleState", pod=r["pod"], plugin=r["plugin"], records=(r,))
+
+
+# How the stock plugins say that the state they wrote earlier in the attempt is gone ("error reading",
+# "reading", "failed to read", "cannot read" ... "from cycleState").
+_STATE_MISSING = re.compile(r'\bread(?:ing)? "([^"]+)" from cycleState')
+_STATEFUL_POINTS = ("preFilter", "filter", "preScore", "score", "reserve", "permit", "preBind", "bind")
+
+
+def _writes_what_it_reads(spec, at: dict[str, list[str]]) -> bool:
+    """Whether the profile runs the stock plugin at the points that write its state (PreFilter, when it
+    runs at any later point; PreScore, when it scores) wherever it implements them."""
+    name = spec.name
+    later = any(name in plugins for point, plugins in at.items() if point != "preFilter")
+    return not (later and implements(spec, "preFilter") and name not in at["preFilter"]) and \
+        not (name in at["score"] and implements(spec, "preScore") and name not in at["preScore"])
+
+
+@invariant("cycle-state-kept-in-attempt",
+           "What a plugin wrote into the attempt's CycleState (at PreFilter, PreScore) is there when it "
+           "reads it back (Filter, Score): no stock plugin fails an attempt for want of its own state.",
+           "schedule_one.go ScheduleOne (one CycleState per attempt, through every point); "
+           "noderesources/fit.go getPreFilterState, and the other stock plugins' get*State (spec §9)",
+           requires=(), situation=Constrained("resources"),
+           rules=("cycle-state-per-attempt",))
+def cycle_state_kept_in_attempt(run: Run) -> None:
+    registry = in_tree_registry()
+    for pod in run.live_pods:
+        result = run.outcome.pods.get(pod)
+        if result is None or run.profile_of(pod) not in run.profiles:
+            continue
+        at = {point: run.plugins_at(pod, point) for point in _STATEFUL_POINTS}
+        names = {n for plugins in at.values() for n in plugins}
+        if any(n not in PROBE_NAMES and registry.get(n) is None for n in names):
+            continue  # a user's plugin may delete what another wrote
+        if not any(n not in PROBE_NAMES for n in names) or result.phase in ("gated", "pending"):
+            continue
+        if not all(_writes_what_it_reads(registry.get(n), at) for n in names if n not in PROBE_NAMES):
+            continue  # the profile left out a point that writes the state: upstream fails the same way
+        run.exercise()  # a stock plugin read back its own state in an attempt
+        messages = [str(e.get("message", "")) for e in run.outcome.events
+                    if e.get("pod") == pod and e.get("reason") == "FailedScheduling"]
+        messages.append(str((result.condition or {}).get("message", "")))
+        lost = next((m for m in messages if _STATE_MISSING.search(m)), None)
+        if lost is not None:
+            key = _STATE_MISSING.search(lost).group(1)
+            raise run.violation(f"a stock plugin lost its {key} state within the attempt", pod=pod,
+                                expected="its state kept from PreFilter/PreScore on", actual=lost)
 
 
 @invariant("remove-pod-only-in-preemption",

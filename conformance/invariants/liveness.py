@@ -23,6 +23,7 @@ from reference.plugins import inter_pod_affinity, node_affinity, node_name, node
     node_unschedulable, pod_topology_spread, taint_toleration
 from reference.plugins.node_resources_fit_request import ERR_REASON_TOO_MANY_PODS
 from reference.plugins.pod_topology_spread.common import DO_NOT_SCHEDULE
+from reference.types import Pod
 
 from ..recipes.constrained import Constrained
 from .base import invariant
@@ -79,12 +80,17 @@ def _monotone(judge: Judge, key: str) -> bool:
     return spread is None or not spread.constraints(pod, DO_NOT_SCHEDULE)
 
 
-def feasible_nodes(judge: Judge, pod: str, nominations: _Nominations) -> list[str]:
-    """The nodes where the pod's profile's PreFilter and Filter plugins accept it on the final state
-    (nominated pods of at least its priority counted, as upstream does)."""
+def final_pods(judge: Judge) -> list[Pod]:
+    """The pods bound at the end: the scenario's never deleted, and the workload's where they last bound."""
+    return [*judge.definite, *(judge.pod(k, n) for k, n in judge.placed.items())]
+
+
+def feasible_nodes(judge: Judge, pod: str, nominations: _Nominations,
+                   pods: list[Pod] | None = None) -> list[str]:
+    """The nodes where the pod's profile's PreFilter and Filter plugins accept it on the final state (or
+    next to `pods`), nominated pods of at least its priority counted, as upstream does."""
     fw = judge.framework(pod)
-    final = [*judge.definite, *(judge.pod(k, n) for k, n in judge.placed.items())]
-    snapshot = judge.snapshot(final)
+    snapshot = judge.snapshot(final_pods(judge) if pods is None else pods)
     fw.set_snapshot(snapshot)
     nominator, fw.nominator = fw.nominator, nominations
     try:

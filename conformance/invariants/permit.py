@@ -64,6 +64,12 @@ class WaitEnd:
         return f"{' or '.join(outcomes)} at +{self.when:g}s"
 
 
+def preflight_failed(records) -> bool:
+    """PreBindPreFlight runs before WaitOnPermit; an Error or rejection there ends the binding cycle, so the
+    wait is never awaited (its timers still fire on a pod nobody waits for)."""
+    return any(r["point"] == "PreBindPreFlight" and r.get("code") not in ("Success", "Skip") for r in records)
+
+
 def _due_by(t: float, when: float) -> bool:
     return t <= when + 1e-9
 
@@ -120,6 +126,8 @@ def permit_wait_resolution(run: Run) -> None:
                 continue  # the deadline came before the wait could end
             if cut_by_restart(run, pod, attempt):
                 continue  # the old scheduler makes no call after a restart fault
+            if preflight_failed(records):
+                continue  # the binding cycle ended before WaitOnPermit (schedule_one.go bindingCycle)
             run.exercise()
             if (went_on or bound) and not expected.allowed:
                 raise run.violation("the pod went on to binding although a waiting plugin "

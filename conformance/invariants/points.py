@@ -61,9 +61,11 @@ def _prefilter_emptied(run: Run, pod: str, records: list[Record], upto: int) -> 
            "next plugin until one returns a code that stops it: PreFilter goes on after Success, Skip and "
            "Unschedulable; PostFilter after Unschedulable and Pending; PreScore and PreBindPreFlight after Success "
            "and Skip; Reserve and PreBind after Success; Permit after Success and Wait; Bind after Skip; PostBind "
-           "never stops. PreBind leaves out the plugins that returned Skip at PreBindPreFlight.",
+           "never stops. PreBind leaves out the plugins that returned Skip at PreBindPreFlight. An "
+           "attempt that went on past Reserve, Permit or PreBind ran that loop.",
            "framework.go RunPreFilterPlugins, RunPostFilterPlugins, RunPreScorePlugins, RunReservePluginsReserve, "
-           "RunPermitPlugins, RunPreBindPreFlights, RunPreBindPlugins, RunBindPlugins, RunPostBindPlugins "
+           "RunPermitPlugins, RunPreBindPreFlights, RunPreBindPlugins, RunBindPlugins, RunPostBindPlugins; "
+           "schedule_one.go schedulingCycle (Reserve, then Permit), bindingCycle (PreBind before binding) "
            "(spec §1.2, §2.3-§2.17)",
            situation=Situation(
                {**{p: ["Probe0", "Probe1"] for p in ("preFilter", "postFilter", "preScore", "score", "reserve", "permit",
@@ -73,7 +75,7 @@ def _prefilter_emptied(run: Run, pod: str, records: list[Record], upto: int) -> 
                   "code-matrix-reserve-permit", "code-matrix-binding", "prefilter-unschedulable-continues",
                   "prefilter-result-intersection", "postfilter-loop", "reserve-short-circuit",
                   "permit-wait-continues", "preflight-skip-drops-prebind", "prebind-stops-no-bind",
-                  "bind-first-non-skip", "postbind-iff-bound"))
+                  "bind-first-non-skip", "postbind-iff-bound", "reserve-failure-ends-cycle"))
 def plugins_run_until_stop(run: Run) -> None:
     for pod in run.live_pods:
         for attempt in run.attempts(pod):
@@ -82,6 +84,36 @@ def plugins_run_until_stop(run: Run) -> None:
                 records = run.records(pod, attempt, point)
                 if records:
                     _check_loop(run, pod, attempt, point, goes_on, records, short)
+            _check_loops_entered(run, pod, attempt)
+
+
+# Points whose loop the attempt must have run once it went on past them, and the points that show it did (the
+# binding itself shows it too). Bind is left out (a binder extender binds without it), PreBindPreFlight too
+# (behind the NominatedNodeNameForExpectation gate).
+PASSED_BY = {
+    "Reserve": ("Permit", "PreBindPreFlight", "PreBind", "Bind", "PostBind", "extender.bind"),
+    "Permit": ("PreBindPreFlight", "PreBind", "Bind", "PostBind", "extender.bind"),
+    "PreBind": ("Bind", "PostBind", "extender.bind"),
+}
+
+
+def _check_loops_entered(run: Run, pod: str, attempt: int) -> None:
+    """A loop the attempt went on past started with its first plugin (when that one is a probe)."""
+    records = [*run.probe_records(pod, attempt), *run.extender_records(pod, "bind", attempt)]
+    bound = run.final_attempt_bound(pod, attempt)
+    for point, later in PASSED_BY.items():
+        plugins = _loop_plugins(run, pod, attempt, point)
+        if not plugins or plugins[0] not in PROBE_NAMES:
+            continue
+        past = next((r for r in records if r["point"] in later), None)
+        if past is None and not bound:
+            continue
+        run.exercise()
+        if not any(r["point"] == point and r.get("plugin") == plugins[0] for r in records):
+            what = f"{past['point']} ran" if past is not None else "the pod was bound"
+            raise run.violation(f"{plugins[0]} did not run at {point} although {what} after it (attempt "
+                                f"{attempt}): the {point} loop was left out", pod=pod, plugin=plugins[0],
+                                expected=plugins, actual=[], records=tuple(r for r in (past,) if r))
 
 
 def _check_loop(run: Run, pod: str, attempt: int, point: str, goes_on: set[str] | None, records: list[Record],
@@ -239,7 +271,8 @@ def failure_ends_attempt(run: Run) -> None:
 @invariant("calls-match-profile",
            "Every plugin call for a pod is made by a plugin its own profile (spec.schedulerName) configures at "
            "that extension point, NormalizeScore only for a Score plugin with score extensions; a pod whose "
-           "schedulerName names no profile is never attempted nor bound.",
+           "schedulerName names no profile is never attempted nor bound, one that names a profile is "
+           "attempted.",
            "schedule_one.go frameworkForPod, ScheduleOne; framework.go NewFramework, RunScorePlugins "
            "(spec §2.0, §2.8, §5.3)",
            focus={"profiles": 3, "probes": 3, "default_plugins": False},
@@ -254,6 +287,7 @@ def calls_match_profile(run: Run) -> None:
                                     "profile is, but it was scheduled", pod=pod, expected="no calls and no binding",
                                     actual=(records[:1] or run.bound_in(pod)[:1]), records=tuple(records[:3]))
             continue
+        _attempted(run, pod, records)
         probes = {r["plugin"] for r in records}
         if len(run.profiles) > 1 or any(p not in run.plugins_at(pod, CONFIG_POINT[point])
                                         for p in probes for point in CONFIG_POINT):
@@ -270,3 +304,20 @@ def calls_match_profile(run: Run) -> None:
             if r["point"] == "NormalizeScore" and not run.score_extensions(pod, r["plugin"]):
                 raise run.violation(f"{r['plugin']} was called at NormalizeScore although it has "
                                     "no score extensions", pod=pod, plugin=r["plugin"], records=(r,))
+
+
+def _attempted(run: Run, pod: str, records: list[Record]) -> None:
+    """A pod naming a profile is taken by it: by the end of a virtual-time run it was attempted or held
+    gated, unless an event created it too late (a restart re-queues every pod, a vanished pod reads
+    pending)."""
+    result = run.outcome.pods.get(pod)
+    if "virtual-time" not in run.capabilities or result is None or result.phase != "pending" \
+            or result.attempts or records \
+            or any(f.get("fault") in ("restart", "vanish") for f in run.outcome.faults):
+        return
+    released = run.cluster.released(pod) if run.outcome.timeline else 0
+    if released and run.cluster.times[released] >= run.scenario.deadline - 1:
+        return
+    raise run.violation(f"the pod names profile {run.profile_of(pod)!r} but was never attempted", pod=pod,
+                        expected="an attempt by its profile", actual="pending, no attempt")
+

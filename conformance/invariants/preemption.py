@@ -6,14 +6,23 @@ have been it: one of higher priority that may preempt (preemptionPolicy is not N
 
 from __future__ import annotations
 
+import re
+
 from reference import codec
 from reference.types import Pod
 
-from ..recipes.situations import EqualPriorityPreemption
+from ..recipes.constrained import Preempting
+from ..recipes.situations import Either, EqualPriorityPreemption
 from .attempts import failure_messages
 from .base import invariant
 from .faults import fired
+from .judge import Judge
+from .liveness import (_DECIDING, REFERENCE_MAX_ATTEMPTS, _monotone, _Nominations, _stock_reasons,
+                       feasible_nodes, final_pods)
 from .run import Run
+
+# DefaultPreemption's PostFilter message, in the FitError's (preemption/preemption.go Preempt).
+_PREEMPTING = re.compile(r"found a potential placement for pod on node (.+?), preempting (\d+) victims")
 
 
 def known_pods(run: Run) -> dict[str, Pod]:
@@ -162,3 +171,107 @@ def preemptor_nominated(run: Run) -> None:
                             expected="one failed attempt of a higher-priority pod per node with deletions",
                             actual={"nodes with deletions": sorted(deleted_by_node(run)),
                                 "failed attempts per workload pod": candidates})
+
+
+def may_preempt(judge: Judge, key: str) -> bool:
+    """Whether the pod's profile preempts with DefaultPreemption and its preemptionPolicy lets it."""
+    return (judge.run.pod_objects[key].preemption_policy != "Never"
+            and "DefaultPreemption" in judge.plugins_at(key, "postFilter"))
+
+
+def room_by_preemption(judge: Judge, key: str) -> list[str]:
+    """The nodes where the pod's stock plugins accept it on the final state once every pod of lower priority
+    on that node is gone (what SelectVictimsOnNode tries first)."""
+    final, priority = final_pods(judge), judge.run.pod_objects[key].effective_priority
+    return [node for node in judge.nodes if node in feasible_nodes(judge, key, _Nominations({}), [
+        p for p in final if p.node_name != node or p.effective_priority >= priority])]
+
+
+@invariant("preemptor-finds-room",
+           "In a run where no pod was deleted, no pod that may preempt is left unschedulable while some "
+           "node would take it (its stock Filter plugins accept it) once every pod of lower priority there "
+           "is gone.",
+           "preemption/preemption.go Preempt, findCandidates; defaultpreemption/default_preemption.go "
+           "SelectVictimsOnNode, PodEligibleToPreemptOthers (spec §2.6)",
+           requires=("preemption", "virtual-time"),
+           # Nodes full of lower-priority pods, where the preemptor must evict, and of its equals, where no
+           # eviction can make room and it stays pending.
+           situation=Either((Preempting(), EqualPriorityPreemption())),
+           rules=("preemption-policy-never", "victims-lower-priority"))
+def preemptor_finds_room(run: Run) -> None:
+    # Without deletions no DefaultPreemption nominated anyone, and without probes nothing else did: the
+    # final state holds every pod each attempt saw (only bindings were added), and the pods judged need no
+    # other pod gone, so a node with room at the end had room at their last attempt.
+    judge = Judge.timeless(run)
+    if judge is None or run.outcome.deleted or run.outcome.faults or judge.config.extenders or judge.floating:
+        return
+    if any(r.phase == "waiting" or r.nominated_node_name for r in run.outcome.pods.values()) or not all(
+            judge.stock_only(k, _DECIDING) for k in run.pod_objects):
+        return
+    for key in run.live_pods:
+        result = run.outcome.pods.get(key)
+        if result is None or result.phase != "unschedulable" or key in judge.placed:
+            continue
+        if not may_preempt(judge, key):
+            continue
+        if not judge.judgeable(key) or judge.framework(key) is None or not _monotone(judge, key):
+            continue
+        if not _stock_reasons(str((result.condition or {}).get("message", ""))):
+            continue
+        if run.outcome.backend == "reference" and result.attempts > REFERENCE_MAX_ATTEMPTS:
+            continue
+        run.exercise()
+        room = room_by_preemption(judge, key)
+        if room:
+            raise run.violation(f"{key} (priority {run.pod_objects[key].effective_priority}) was left "
+                                "unschedulable without preempting, although evicting the pods of lower "
+                                f"priority on {room[0]} would make room", pod=key, plugin="DefaultPreemption",
+                                expected=f"a preemption (on one of {', '.join(room)})",
+                                actual=(result.condition or {}).get("message", result.phase))
+
+
+def preempted_on(run: Run, pod: str) -> dict[str, int]:
+    """Node -> the most victims one of the pod's preemptions there named (its FailedScheduling messages)."""
+    out: dict[str, int] = {}
+    for message in failure_messages(run, pod):
+        for node, count in _PREEMPTING.findall(message):
+            out[node] = max(out.get(node, 0), int(count))
+    return out
+
+
+def _alone_on(run: Run, pod: str, node: str) -> bool:
+    """Whether no other workload pod was bound, nominated or preempting on the node."""
+    for other in (k for k in run.pod_objects if k != pod):
+        result = run.outcome.pods.get(other)
+        if any(b.get("node") == node for b in run.bound_in(other)) or node in preempted_on(run, other) or (
+                result is not None and result.nominated_node_name == node) or any(
+                r.get("nominate") == node for r in run.outcome.calls(pod=other, point="PostFilter")):
+            return False
+    return True
+
+
+@invariant("preemption-victims-suffice",
+           "One preemption's victims make room: where one pod alone preempted (no other workload pod may "
+           "preempt the victims, nor was bound, nominated or preempting there), it deleted no more pods "
+           "there than its largest preemption there named.",
+           "defaultpreemption/default_preemption.go SelectVictimsOnNode (a victim is reprieved only if the "
+           "preemptor still fits); preemption/preemption.go Preempt (spec §2.6)", requires=("preemption",),
+           situation=Preempting(),
+           rules=("victims-minimal",))
+def preemption_victims_suffice(run: Run) -> None:
+    if run.outcome.timeline or run.outcome.faults or any(e.preempt_verb for e in run.config.extenders):
+        return
+    for node, victims in deleted_by_node(run).items():
+        able = {p for v in victims for p in preemptors_above(run, v)}
+        if len(able) != 1:
+            continue
+        pod = next(iter(able))
+        named = preempted_on(run, pod).get(node)
+        if named is None or not _alone_on(run, pod, node):
+            continue
+        run.exercise()
+        if len(victims) > named:
+            raise run.violation(f"{pod} deleted {len(victims)} pods on {node} but none of its preemptions "
+                                f"there named more than {named}: the first one's victims did not make room",
+                                pod=pod, plugin="DefaultPreemption", expected=f"at most {named} deleted",
+                                actual=[v.key for v in victims])

@@ -53,9 +53,6 @@ def _missed(invariant: str) -> str:
     return f"the ci profile's search of {invariant} misses it (tried once, issue 32)"
 
 
-_EVENT_SEARCH = ("the ci profile's search misses it (tried once, issue 32); test_event_rules.py's own "
-                 "1000-example search of the invariant's situation finds it")
-
 PROOFS: tuple[Proof, ...] = (
     # filtering
     _p("filter-short-circuit", MUCH, "filter-not-short-circuited",
@@ -375,17 +372,54 @@ PROOFS: tuple[Proof, ...] = (
     _p("postfilter-does-not-schedule", LITTLE, "nominating-postfilter-is-an-error",
        "a nominating PostFilter turns the FitError into an error", "condition-classification",
        no_search=_missed("condition-classification")),
+    # issue 32: the pending mutants that misbehaved on their witness uncaught, now caught
+    _p("add-remove-pod-skip", MUCH, "extensions-never-called",
+       "AddPod is never called, as if every plugin had skipped PreFilter", "nominated-pods-added"),
+    _p("extensions-in-their-phase", LITTLE, "nominated-pods-not-added",
+       "filtering does not add the nominated pods (no AddPod)", "nominated-pods-added"),
+    _p("chosen-node-feasible", MUCH, "last-feasible-node-dropped",
+       "the last feasible node is dropped as if a Filter had rejected it", "feasible-nodes-scored"),
+    _p("score-per-feasible-node", LITTLE, "last-node-not-scored",
+       "Score plugins leave the last feasible node out (it gets 0 without a call)", "feasible-nodes-scored"),
+    _p("extender-filter-after-plugins", MUCH, "extender-filter-keeps-first-node",
+       "a filter extender leaves only the first of the nodes it passes", "feasible-nodes-scored"),
+    _p("victims-lower-priority", LITTLE, "adjacent-priority-spared",
+       "a victim one priority below the preemptor is spared", "preemptor-finds-room",
+       no_search="generated priorities come from the pools' classes (-10, 0, 100, 1000), never one apart"),
+    _p("preemption-policy-never", MUCH, "every-pod-never-preempts",
+       "every pod is treated as preemptionPolicy Never", "preemptor-finds-room"),
+    _p("victims-minimal", MUCH, "one-victim-too-few",
+       "of two or more victims the last is reprieved although the preemptor needs it gone",
+       "preemption-victims-suffice"),
     # the event rules' mutants (tests/conformance/invariants/test_event_rules.py), on its hand-made scenarios
     _p("event-requeues", LITTLE, "never-requeues-on-pod-delete",
-       "a pod deletion wakes no pending pod", "event-wakes-pending-pod",
-       no_search=_EVENT_SEARCH),
+       "a pod deletion wakes no pending pod", "event-wakes-pending-pod"),
     _p("event-requeues", LITTLE, "keeps-deleted-pod-resources",
-       "a deleted pod's room is never freed", "event-wakes-pending-pod",
-       no_search=_EVENT_SEARCH),
+       "a deleted pod's room is never freed", "event-wakes-pending-pod"),
     _p("event-requeues", LITTLE, "never-ungates",
        "removing a pod's last gate never frees it", "event-wakes-pending-pod"),
     _p("event-snapshot", LITTLE, "keeps-deleted-nodes",
        "a deleted node stays in the cache", "deleted-node-unused"),
+    # pending mutants given an invariant (issue 32): framework and queue
+    _p("reserve-failure-ends-cycle", MUCH, "permit-skipped",
+       "no Permit after a Reserve Success either: the pod binds unasked", "plugins-run-until-stop"),
+    _p("preflight-skip-drops-prebind", MUCH, "preflight-success-drops-prebind",
+       "a PreBindPreFlight Success drops the plugin's PreBind too", "plugins-run-until-stop"),
+    _p("prefilter-rejection-no-filter", MUCH, "no-postfilter-after-prefilter-rejection",
+       "a PreFilter rejection keeps PostFilter from running too", "postfilter-only-without-feasible-node"),
+    _p("gates-never-prefiltered", MUCH, "ungated-pods-held",
+       "a pod without scheduling gates is held as if gated", "preenqueue-gates"),
+    _p("preenqueue-any-non-success-gates", MUCH, "preenqueue-success-gates",
+       "a probe's PreEnqueue Success gates the pod too", "preenqueue-gates"),
+    _p("profile-by-scheduler-name", MUCH, "second-profile-dropped",
+       "a pod naming any profile but the first is dropped", "calls-match-profile"),
+    _p("assume-before-reserve", MUCH, "rejected-pods-stay-assumed",
+       "a pod rejected after Reserve stays assumed, holding its node's room", "unreserved-pods-forgotten"),
+    _p("cycle-state-per-attempt", MUCH, "cycle-state-cleared-after-prefilter",
+       "the CycleState loses what PreFilter wrote before Filter, within the attempt",
+       "cycle-state-kept-in-attempt"),
+    _p("event-snapshot", MUCH, "node-update-drops-node",
+       "a node's update drops it from the cache, as a deletion would", "fit-error-counts-nodes"),
 )
 
 # Rules and directions without a mutant yet (or whose mutant no invariant catches yet: named in the note).
@@ -399,10 +433,6 @@ def _nc(*directions: str) -> dict[str, str]:
 
 
 PENDING: Mapping[str, Mapping[str, str]] = {
-    "event-snapshot": {
-        MUCH: "mutant node-update-drops-node (pending_mutants.py) misbehaves on its witness (a node's label "
-              "update drops it, the pod ungated later stays unschedulable) but no invariant catches it",
-    },
     "fault-unreserve": {MUCH: "", LITTLE: "mutant no-unreserve-on-failed-binding (tests/conformance/invariants/"
                                           "test_faults.py) is caught on a "
                                           "hand-made scenario; not yet given a witness here"},
@@ -410,73 +440,21 @@ PENDING: Mapping[str, Mapping[str, str]] = {
                                                "nothing (test_faults.py) are caught on hand-made scenarios; not "
                                                "yet given witnesses here"},
     "error-message-nil-wrap": _nc(MUCH, LITTLE),
-    "profile-by-scheduler-name": {
-        MUCH: "mutant second-profile-dropped (pending_mutants_2.py) misbehaves on its witness (a pod naming "
-              "the second profile stays pending) but no invariant catches it",
-    },
     "deleting-pod-skipped": _nc(MUCH, LITTLE),
-    "cycle-state-per-attempt": {
-        MUCH: "mutant cycle-state-cleared-after-prefilter (pending_mutants.py) misbehaves on its witness "
-              "(the pod ends in error: NodeResourcesFit's Filter finds no PreFilter state) but no invariant "
-              "catches it",
-    },
     "metrics-sampling": _nc(MUCH, LITTLE),
-    "gates-never-prefiltered": {
-        MUCH: "mutant ungated-pods-held (pending_mutants.py) misbehaves on its witness (a pod without gates "
-              "stays gated) but no invariant catches it: none owes an ungated pod an attempt",
-    },
-    "preenqueue-any-non-success-gates": {
-        MUCH: "mutant preenqueue-success-gates (pending_mutants.py) misbehaves on its witness (a probe's "
-              "PreEnqueue Success gates the pod) but no invariant catches it",
-    },
     "preenqueue-gating-plugin-first": _nc(MUCH, LITTLE),
     "gates-removed-requeues": _nc(MUCH, LITTLE),
     "one-queue-sort": {MUCH: "", LITTLE: ""},
-    "prefilter-rejection-no-filter": {
-        MUCH: "mutant no-postfilter-after-prefilter-rejection (pending_mutants.py) misbehaves on its witness "
-              "(no PostFilter call after a PreFilter Unschedulable) but no invariant catches it",
-    },
     "prefilter-result-unknown-names": _nc(MUCH, LITTLE),
-    "add-remove-pod-skip": {
-        MUCH: "mutant extensions-never-called (pending_mutants_2.py) misbehaves on its witness (no AddPod "
-              "call for a nominated pod) but no invariant catches it",
-    },
-    "extensions-in-their-phase": {
-        LITTLE: "mutant nominated-pods-not-added (pending_mutants_2.py) misbehaves on its witness (no AddPod "
-                "while filtering next to a nominated pod) but no invariant catches it",
-    },
     "extensions-on-cloned-state": _nc(MUCH, LITTLE),
-    "chosen-node-feasible": {
-        MUCH: "mutant last-feasible-node-dropped (pending_mutants.py) misbehaves on its witness (node-1 "
-              "passed every Filter, is never scored, and the pod goes to node-0) but no invariant catches it",
-    },
     "nominated-pods-two-passes": _nc(MUCH, LITTLE),
     "num-feasible-nodes-to-find": {MUCH: ""},
     "round-robin-start": _nc(MUCH, LITTLE),
     "nominated-node-fast-path": _nc(MUCH, LITTLE),
     "postfilter-does-not-schedule": {MUCH: ""},
-    "score-per-feasible-node": {
-        LITTLE: "mutant last-node-not-scored (pending_mutants.py) misbehaves on its witness (Probe0 never "
-                "scores node-1, which is chosen) but no invariant catches it: score-calls-complete checks no "
-                "lower bound (the chosen node, at least, must be scored)",
-    },
     "no-scoring-total-one": _nc(MUCH),
     "random-tie-break": _nc(MUCH, LITTLE),
-    "assume-before-reserve": {
-        MUCH: "mutant rejected-pods-stay-assumed (pending_mutants_2.py) misbehaves on its witness (a pod "
-              "rejected at Permit still holds its node's room: the next pod is unschedulable) but no "
-              "invariant catches it",
-    },
-    "reserve-failure-ends-cycle": {
-        MUCH: "mutant permit-skipped (pending_mutants_2.py: no Permit after a Reserve Success either) "
-              "misbehaves on its witness (a Permit rejection is never asked, the pod binds) but no invariant "
-              "catches it",
-    },
     "waiting-pods-handle": _nc(MUCH, LITTLE),
-    "preflight-skip-drops-prebind": {
-        MUCH: "mutant preflight-success-drops-prebind (pending_mutants.py) misbehaves on its witness (no "
-              "PreBind call after a PreBindPreFlight Success) but no invariant catches it",
-    },
     "nnn-for-expectation": _nc(EARLY, LATE),
     "all-bind-skip": _nc(MUCH, LITTLE),
     "bound-once": {LITTLE: ""},
@@ -486,31 +464,13 @@ PENDING: Mapping[str, Mapping[str, str]] = {
     },
     "binding-failure-moves-pods": _nc(MUCH, LITTLE),
     "failed-pod-gone-not-requeued": _nc(MUCH, LITTLE),
-    "extender-filter-after-plugins": {
-        MUCH: "mutant extender-filter-keeps-first-node (pending_mutants_2.py) misbehaves on its witness (the "
-              "node the extender passed and Probe0 prefers is dropped) but no invariant catches it",
-    },
     "extender-wire-format": {MUCH: "", LITTLE: ""},
     "extender-interest": _nc(MUCH, LITTLE),
     "extender-preempt": _nc(MUCH, LITTLE),
-    "victims-lower-priority": {
-        LITTLE: "mutant adjacent-priority-spared (pending_mutants_2.py) misbehaves on its witness (a victim "
-                "one priority below is spared, the preemptor stays unschedulable) but no invariant catches "
-                "it",
-    },
     "one-node-per-preemption": {LITTLE: ""},
     "preemption-node-choice": _nc(MUCH, LITTLE),
     "waiting-victim-rejected": _nc(MUCH, LITTLE),
-    "preemption-policy-never": {
-        MUCH: "mutant every-pod-never-preempts (pending_mutants_2.py) misbehaves on its witness (a "
-              "PreemptLowerPriority pod evicts no one and stays unschedulable) but no invariant catches it",
-    },
     "pdb-respected-when-avoidable": {MUCH: ""},
-    "victims-minimal": {
-        MUCH: "mutant one-victim-too-few (pending_mutants_2.py) misbehaves on its witness (the two victims "
-              "the preemptor needs are evicted over two failed attempts instead of one) but no invariant "
-              "catches it",
-    },
     "liveness": {MUCH: ""},
     "config-validation": _nc(MUCH, LITTLE),
     "queueing-hints": _nc(MUCH, LITTLE),

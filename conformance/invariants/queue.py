@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from reference.probe import PROBE_NAMES
+
 from ..recipes.first_pod import refused_at_pre_enqueue, rejected_once
 from ..recipes.situations import Situation
 from .attempts import traced_from_start
@@ -32,7 +34,8 @@ def admitted_at_start(run: Run, pod: str) -> bool:
            "Pods in activeQ together at the start begin their first attempts by priority (higher first), "
            "then creation order.",
            "queuesort/priority_sort.go Less; backend/queue/scheduling_queue.go Pop (spec §2.2, §11.14)",
-           rules=("queue-sort-priority-timestamp",))
+           # On a cluster the pods are created one by one and a running scheduler may pop each at once.
+           requires=("probes", "creation-order"), rules=("queue-sort-priority-timestamp",))
 def queue_priority_order(run: Run) -> None:
     started = []
     for index, pod in enumerate(run.pods):
@@ -118,12 +121,14 @@ def _pre_enqueue_calls(run: Run, pod: str) -> list[list[Record]]:
 
 @invariant("preenqueue-gates",
            "PreEnqueue stops at the first plugin that does not return Success, and a pod it did not admit (any "
-           "other code gates) starts no attempt until a later PreEnqueue run admits it.",
-           "backend/queue/scheduling_queue.go runPreEnqueuePlugins, moveToActiveQ (spec §2.1, §6.5)",
+           "other code gates) starts no attempt until a later PreEnqueue run admits it; a pod it admitted "
+           "(every plugin returned Success, the pod carries no scheduling gates) is not held gated.",
+           "backend/queue/scheduling_queue.go runPreEnqueuePlugins, moveToActiveQ; schedulinggates "
+           "scheduling_gates.go PreEnqueue (spec §2.1, §6.5)",
            situation=Situation({"preEnqueue": ["Probe0", "Probe1"], "preFilter": ["Probe0"]},
                                refused_at_pre_enqueue),
            focus={"points": ("PreEnqueue", "PreFilter"), "max_pods": 3, "default_plugins": False},
-           rules=("preenqueue-any-non-success-gates",))
+           rules=("preenqueue-any-non-success-gates", "gates-never-prefiltered"))
 def preenqueue_gates(run: Run) -> None:
     for pod in run.live_pods:
         for call in _pre_enqueue_calls(run, pod):
@@ -137,6 +142,43 @@ def preenqueue_gates(run: Run) -> None:
                                     plugin=call[refused + 1]["plugin"], status=str(call[refused].get("code")),
                                     records=tuple(call))
         _admitted_before_attempts(run, pod)
+        _not_held_when_admitted(run, pod)
+
+
+# Stock PreEnqueue plugins and what they gate: SchedulingGates a pod with scheduling gates, DynamicResources
+# one whose resource claims are missing, DefaultPreemption one it is preempting for (asynchronously: after an
+# attempt).
+_STOCK_GATES = ("SchedulingGates", "DynamicResources", "DefaultPreemption")
+
+
+def _not_held_when_admitted(run: Run, pod: str) -> None:
+    """A pod is not reported gated, never attempted, when nothing gated it: no scheduling gates (or no
+    SchedulingGates plugin), no resource claims, and every PreEnqueue probe returned Success at its last
+    call."""
+    result = run.outcome.pods.get(pod)
+    if result is None or run.profile_of(pod) not in run.profiles:
+        return
+    plugins = run.plugins_at(pod, "preEnqueue")
+    if any(p not in PROBE_NAMES and p not in _STOCK_GATES for p in plugins):
+        return  # a plugin the trace cannot see may have gated it
+    cluster = run.cluster
+    released = cluster.released(pod) if run.outcome.timeline else 0
+    if released and ("virtual-time" not in run.capabilities
+                     or cluster.times[released] >= run.scenario.deadline - TIME_TOLERANCE):
+        return  # the event that let it in may not have reached the queue yet
+    manifest = cluster.pod(cluster.final(), pod) if run.outcome.timeline else run.pods[pod]
+    if ((manifest or {}).get("spec") or {}).get("schedulingGates") and "SchedulingGates" in plugins:
+        return
+    if run.pod_objects[pod].resource_claims and "DynamicResources" in plugins:
+        return
+    calls = _pre_enqueue_calls(run, pod)
+    if calls and any(r.get("code") != "Success" for r in calls[-1]):
+        return
+    run.exercise()
+    if result.phase == "gated" and not (result.attempts or run.attempts(pod) or result.condition):
+        raise run.violation("the pod is reported gated although nothing gated it: no scheduling gates, and "
+                            "its last PreEnqueue run admitted it", pod=pod, expected="queued and attempted",
+                            actual=result.phase, records=tuple(calls[-1] if calls else ()))
 
 
 def _admitted_before_attempts(run: Run, pod: str) -> None:

@@ -60,3 +60,27 @@ def unreserve_reverse_order(run: Run) -> None:
                     "Unreserve did not run once per Reserve plugin in reverse order after a failure"
                 raise run.violation(f"{what} (attempt {attempt})", pod=pod,
                                     expected=expected, actual=actual, records=tuple(reserves + unreserves))
+
+
+@invariant("unreserved-pods-forgotten",
+           "A pod whose last attempt failed after Reserve (its Unreserve ran) is forgotten: the run does not "
+           "end with it still assumed (phase waiting), holding room on the node it was rejected from.",
+           "schedule_one.go unreserveAndForget (RunReservePluginsUnreserve, then Cache.ForgetPod), "
+           "handleBindingCycleError; backend/cache/cache.go ForgetPod (spec §2.11, §2.12)",
+           situation=_RESERVE,
+           rules=("assume-before-reserve",))
+def unreserved_pods_forgotten(run: Run) -> None:
+    if any(f.get("fault") == "restart" for f in run.outcome.faults):
+        return  # a new scheduler numbers its attempts anew
+    for pod in run.live_pods:
+        attempts = run.attempts(pod)
+        unreserved = run.records(pod, attempts[-1], "Unreserve") if attempts else []
+        if not unreserved:
+            continue
+        run.exercise()
+        result = run.outcome.pods.get(pod)
+        if result is not None and result.phase == "waiting":
+            raise run.violation(f"the pod is still assumed (phase waiting) although its last attempt "
+                                f"({attempts[-1]}) failed and ran Unreserve", pod=pod,
+                                expected="forgotten: pending, unschedulable or error", actual=result.phase,
+                                records=tuple(unreserved))

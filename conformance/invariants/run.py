@@ -172,6 +172,12 @@ class Run:
         return not self.probes_at(pod, "preFilter") and bool(self.records(pod, attempt, "PostBind"))
 
 
+def cut_short(run: Run, pod: str, attempt: int) -> bool:
+    """The deadline may have stopped this attempt before it ended."""
+    phase = run.outcome.pods[pod].phase if pod in run.outcome.pods else "pending"
+    return attempt == run.attempts(pod)[-1] and phase in ("waiting", "pending")
+
+
 def first_stop_passed(records: list[Record], stops) -> int | None:
     """Index of the first record with `stops(code)` that another record still follows, else None."""
     return next((i for i, r in enumerate(records[:-1]) if stops(r.get("code"))), None)
@@ -185,4 +191,5 @@ def is_rejection(code: str | None) -> bool:
     return code in REJECTIONS
 
 
-__all__ = ["DEFAULT_PROFILE", "Record", "Run", "first_stop_passed", "is_rejection", "order_index"]
+__all__ = ["DEFAULT_PROFILE", "Record", "Run", "cut_short", "first_stop_passed", "is_rejection",
+           "order_index"]

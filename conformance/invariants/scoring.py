@@ -219,3 +219,4 @@ def _check_score_calls(run: Run, pod: str, attempt: int, scores: list) -> None:
                                 f"{' before its last Score call' if len(calls) == want else ''} (attempt {attempt})",
                                 pod=pod, plugin=plugin, expected=f"{want} NormalizeScore call(s) after Score",
                                 actual=len(calls), records=tuple(calls))
+

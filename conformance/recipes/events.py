@@ -1,5 +1,6 @@
-"""Scenarios whose cluster changes while the scheduler works, for the event rules: `Eventful` (any events),
-`EventSteps` (events drawn in steps of chosen kinds: a node deleted, then wake-ups)."""
+"""Scenarios whose cluster changes while the scheduler works, for the event rules: `RejectedThenWoken` (pods
+turned down, then an event that lets them in), `EventSteps` (events drawn in steps of chosen kinds: a node
+deleted, then wake-ups)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from hypothesis import strategies as st
 from hypothesis.strategies import SearchStrategy
 
 from generators import scenarios, timelines
+from generators.pools import DISK, HOSTNAME, NODE_NAMES, SCHEDULING_GATES, TAINT_KEYS, ZONE, ZONES
 from reference.scenario import Scenario
 
 # Events that may let a pending pod be scheduled (generators/_timeline.py KINDS names).
@@ -16,16 +18,77 @@ WAKE_KINDS = ("ungate-pod", "delete-repeller", "untaint-node", "delete-bound-pod
               "add-toleration", "add-node", "relabel-node")
 
 
-@dataclass(frozen=True)
-class Eventful:
-    """The default profile, 1-2 nodes, 1-3 workload pods (some gated) and up to `events` timeline events
-    drawn for them (generators/_timeline.py). `weight`: shares of the search's draws (see search.py)."""
+# What turns the workload pods down, simplest first, and the timeline kinds (generators/_timeline.py) whose
+# every draw then lets a pod in: a drawn event that applies to these scenarios frees some node for it.
+BLOCKERS: dict[str, tuple[str, ...]] = {
+    "gate": ("ungate-pod",),
+    "resources": ("delete-bound-pod", "add-node"),
+    "taint": ("untaint-node", "add-toleration", "add-node"),
+    "selector": ("relabel-node", "add-node"),
+    "unschedulable": ("untaint-node", "add-node"),
+}
+_AFTER_FIRST_TRY = ("idle", 1, 2, 5)  # generators/_timeline.py WHENS but 0
+# A nodeSelector no node satisfies until an event relabels or adds one.
+_WANTED = {ZONE: ZONES[1], DISK: "ssd"}
 
-    events: int = 2
-    weight: int = 2
+
+def _node(name: str, cpu: str, blocker: str, key: str, effect: str) -> dict:
+    alloc = {"cpu": cpu, "memory": "4Gi", "pods": "110"}
+    labels = {HOSTNAME: name, ZONE: ZONES[0]}
+    spec: dict = {}
+    if blocker == "taint":
+        spec["taints"] = [{"key": key, "effect": effect}]
+    elif blocker == "unschedulable":
+        spec["unschedulable"] = True
+    return {"apiVersion": "v1", "kind": "Node", "metadata": {"name": name, "labels": labels}, "spec": spec,
+            "status": {"capacity": alloc, "allocatable": alloc}}
+
+
+def _pod(name: str, cpu: str, *, node: str = "", gated: bool = False, selector: dict | None = None) -> dict:
+    spec: dict = {"containers": [{"name": "c0", "image": "registry.k8s.io/pause:3.10",
+                                  "resources": {"requests": {"cpu": cpu}}}]}
+    if node:
+        spec["nodeName"] = node
+    if gated:
+        spec["schedulingGates"] = [{"name": SCHEDULING_GATES[0]}]
+    if selector:
+        spec["nodeSelector"] = selector
+    meta = {"name": name, "namespace": "default"}
+    return {"apiVersion": "v1", "kind": "Pod", "metadata": meta, "spec": spec}
+
+
+@dataclass(frozen=True)
+class RejectedThenWoken:
+    """The default profile, 1-2 nodes and 1-2 workload pods that one blocker (`BLOCKERS`) turns down on every
+    node (a scheduling gate, nodes filled by bound pods, untolerated taints, a nodeSelector no node matches,
+    cordoned nodes), then an event that lets a pod in (mostly once the scheduler has tried), sometimes one
+    more event of any kind. Shrinks towards a gated pod on one node, ungated when the scheduler is idle, and
+    no second event. `weight`: shares of the search's draws (see search.py)."""
+
+    weight: int = 4
 
     def strategy(self) -> SearchStrategy[Scenario]:
-        return scenarios(max_nodes=2, max_pods=3, probes=0, default_plugins=True, gates=True, timeline=self.events)
+        return st.composite(self._draw)()
+
+    def _draw(self, draw) -> Scenario:
+        blocker = draw(st.sampled_from(tuple(BLOCKERS)))
+        # Drawn whatever the blocker, so that the choices after them stay in place when the blocker shrinks.
+        key, effect = draw(st.sampled_from(TAINT_KEYS)), draw(st.sampled_from(("NoSchedule", "NoExecute")))
+        nodes, bound = [], []
+        for name in NODE_NAMES[:draw(st.integers(1, 2))]:
+            cpu = draw(st.sampled_from(("1", "2")))
+            nodes.append(_node(name, cpu, blocker, key, effect))
+            if blocker == "resources":  # full: the pod fits only once this one goes (or a node comes)
+                bound.append(_pod(f"running-{len(bound)}", cpu, node=name))
+        chosen = dict([draw(st.sampled_from(tuple(_WANTED.items())))]) if blocker == "selector" else None
+        workload = [_pod(f"pod-{i}", draw(st.sampled_from(("1", "500m"))), gated=blocker == "gate",
+                         selector=chosen) for i in range(draw(st.integers(1, 2)))]
+        sc = Scenario(config=None, nodes=tuple(nodes), pods=tuple(bound), workload=tuple(workload))
+        wake = draw(timelines(sc, min_events=1, max_events=1, kinds=BLOCKERS[blocker]))
+        # Not at 0: the event would come before the first attempt, and nothing would have turned the pod down.
+        wake = tuple({**e, "when": draw(st.sampled_from(_AFTER_FIRST_TRY))} for e in wake)
+        sc = replace(sc, timeline=wake)
+        return replace(sc, timeline=(*wake, *draw(timelines(sc, max_events=1))))
 
 
 @dataclass(frozen=True)
@@ -53,8 +116,15 @@ class EventSteps:
 
 
 # A node deleted while a pod may still wait, then events that may let the pod in, on a node the scheduler must
-# no longer see (exercised 0 times in 100 with `Eventful`).
+# no longer see (exercised 0 times in 100 with events drawn for any scenario).
 NODE_GONE_THEN_WOKEN = EventSteps(((("delete-node",), 1, 1), (WAKE_KINDS[:-2], 1, 2)), nodes=3)
 
+# A node updated (in ways that keep every pod's fit) while pods may still wait, then events that let them try
+# again: the updated node must still count.
+NODE_UPDATED_THEN_WOKEN = EventSteps(((("annotate-node", "relabel-node", "untaint-node"), 1, 1),
+                                      (("ungate-pod", "delete-bound-pod", "lower-requests", "add-toleration"),
+                                       1, 2)))
 
-__all__ = ["NODE_GONE_THEN_WOKEN", "WAKE_KINDS", "EventSteps", "Eventful"]
+
+__all__ = ["BLOCKERS", "NODE_GONE_THEN_WOKEN", "NODE_UPDATED_THEN_WOKEN", "WAKE_KINDS", "EventSteps",
+           "RejectedThenWoken"]

@@ -154,6 +154,14 @@ def some_nodes_rejected(draw: Draw, nodes: Sequence[str]) -> tuple[Script, Scrip
     return script, {}
 
 
+def extender_leaves_two(draw: Draw, nodes: Sequence[str]) -> tuple[Script, Script]:
+    """`some_nodes_rejected`, and ext-0's filter fails one more node where three or more are left."""
+    script, _ = some_nodes_rejected(draw, nodes)
+    left = [n for n in nodes if n not in script["Probe0"]["Filter"]["byNode"]]
+    failed = some(draw, left, min_size=0, max_size=1) if len(left) > 2 else []
+    return script, {"ext-0": {"filter": {"fail": {n: "extender: no" for n in failed}}}}
+
+
 def refused_at_pre_enqueue(draw: Draw, nodes: Sequence[str]) -> tuple[Script, Script]:
     probe = pick(draw, ("Probe0", "Probe1"))
     # Error and Skip first: the codes an implementation is most tempted to let through.

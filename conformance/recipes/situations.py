@@ -161,4 +161,16 @@ def _full_nodes(draw: Draw, running_millis: Sequence[int], low_priorities: Seque
     return nodes, bound
 
 
-__all__ = ["EqualPriorityPreemption", "Situation"]
+@dataclass(frozen=True)
+class Either:
+    """One of several situations (each drawn about as often), with `weight` shares against the general
+    scenarios' one."""
+
+    options: tuple
+    weight: int = 2
+
+    def strategy(self) -> SearchStrategy[Scenario]:
+        return st.one_of(*(o.strategy() for o in self.options))
+
+
+__all__ = ["Either", "EqualPriorityPreemption", "Situation"]

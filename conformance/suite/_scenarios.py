@@ -3,6 +3,7 @@ that run in wall time a short deadline."""
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import replace
 from typing import Any, Iterable
@@ -10,6 +11,8 @@ from typing import Any, Iterable
 from hypothesis.strategies import SearchStrategy
 
 from reference.scenario import Scenario
+
+from ..backends.base import injectable
 
 # Pods that keep failing with an error are retried until the deadline, so on a wall-clock backend
 # every such scenario lasts the whole deadline (30 s by default). 4.5 s covers the longest Permit
@@ -24,14 +27,18 @@ EVENT_ROOM = 1.5
 def for_backends(strategy: SearchStrategy[Scenario], backends: Iterable[Any], *,
                  objects: Any = None, domain: Any = None) -> SearchStrategy[Scenario]:
     """`strategy`, with the user's vocabulary (`domain`: a generators.Domain) and what their `--objects` hook
-    adds (their plugins' objects and pod labels), and the wall-clock deadline unless every backend runs on
-    virtual time (later for timeline events drawn after it)."""
+    adds (their plugins' objects and pod labels), without the drawn faults a backend cannot inject, and the
+    wall-clock deadline unless every backend runs on virtual time (later for timeline events drawn after
+    it)."""
+    backends = list(backends)
     if domain:
         from generators import with_domain
         strategy = with_domain(strategy, domain)
     if objects is not None:
         from generators import with_extras
         strategy = with_extras(strategy, objects)
+    for backend in backends:
+        strategy = strategy.map(functools.partial(injectable, backend=backend))
     if all("virtual-time" in b.capabilities for b in backends):
         return strategy
     return strategy.map(lambda s: replace(s, deadline=min(s.deadline, wall_clock_deadline(s))))

@@ -41,6 +41,7 @@ def node_from_manifest(m: Mapping) -> t.Node:
         capacity=get_resources(status, "capacity", "Node.status"),
         allocatable=get_resources(status, "allocatable", "Node.status"),
         images=get_list(status, "images", "Node.status", _image),
+        declared_features=get_strs(status, "declaredFeatures", "Node.status"),
     )
 
 
@@ -55,7 +56,8 @@ def node_to_manifest(n: t.Node) -> Manifest:
                                         for x in n.taints]}),
         "status": drop_empty({
             "capacity": fmt_resources(n.capacity), "allocatable": fmt_resources(n.allocatable),
-            "images": [drop_empty({"names": list(i.names), "sizeBytes": i.size_bytes}) for i in n.images]}),
+            "images": [drop_empty({"names": list(i.names), "sizeBytes": i.size_bytes}) for i in n.images],
+            "declaredFeatures": list(n.declared_features)}),
     }
 
 

@@ -3,8 +3,8 @@ pkg/scheduler/framework/events.go (`PodSchedulingPropertiesChange`, `NodeSchedul
 the framework's own events) and types.go (`MatchClusterEvents`, `ClusterEventIsWildCard`,
 `UnrollPodEvent`, `UnrollWildCardResource`), v1.37.2.
 
-Node fields the reference does not model (conditions, spec.podPreemptionPolicy,
-status.declaredFeatures) never change, so their extractors never fire; pods carry no
+Node fields the reference does not model (conditions, spec.podPreemptionPolicy) never change, so
+their extractors never fire; pods carry no
 resourceClaimStatuses, so UpdatePodGeneratedResourceClaim never fires either.
 """
 
@@ -107,6 +107,9 @@ _NODE_EXTRACTORS: tuple[tuple[ActionType, Callable[[Node, Node], bool]], ...] = 
     (ActionType.UPDATE_NODE_LABEL, lambda new, old: dict(new.labels) != dict(old.labels)),
     (ActionType.UPDATE_NODE_TAINT, lambda new, old: tuple(new.taints) != tuple(old.taints)),
     (ActionType.UPDATE_NODE_ANNOTATION, lambda new, old: dict(new.annotations) != dict(old.annotations)),
+    # extractNodeFeaturesChange (NodeDeclaredFeatures, on by default)
+    (ActionType.UPDATE_NODE_DECLARED_FEATURE,
+     lambda new, old: new.declared_features != old.declared_features),
 )
 
 

@@ -34,6 +34,15 @@ _FILES = {
     "repro-list/meta.json": b"[1, 2]",
     "repro-empty/README.md": b"no scenario here\n",
     "docs/coverage.md": b"# coverage\n",
+    **{f"repro-{name}/{file}": text for name, fault in (
+        ("fault-call", '{"when": 0, "op": "fail", "call": "bindd", "error": "conflict", "pod": "default/pod-0"}'),
+        ("fault-pod", '{"when": 0, "op": "vanish", "object": "pod", "point": "permit", "pod": "default/pod-9"}'))
+       for file, text in (("meta.json", b'{"invariant": "capacity-respected", "backend": "reference"}'),
+                          ("scenario.json", ('{"nodes": [{"apiVersion": "v1", "kind": "Node", "metadata": {"name": '
+                                             '"node-0"}, "status": {"allocatable": {"cpu": "1", "pods": "9"}}}], '
+                                             '"workload": [{"apiVersion": "v1", "kind": "Pod", "metadata": {"name": '
+                                             '"pod-0", "namespace": "default"}, "spec": {"containers": [{"name": "c",'
+                                             f' "image": "x"}}]}}}}], "timeline": [{fault}]}}').encode()))},
 }
 
 # (id, argv, what the line must name); argv's paths are relative to the working directory (a tmp_path with _FILES).
@@ -86,6 +95,8 @@ ROWS = [
     ("reproduce-meta-not-json", ["reproduce", "repro-bad"], "meta.json"),
     ("reproduce-meta-not-an-object", ["reproduce", "repro-list"], "meta.json"),
     ("reproduce-without-scenario", ["reproduce", "repro-empty"], "scenario.json"),
+    ("reproduce-fault-unknown-call", ["reproduce", "repro-fault-call"], "scenario.timeline[0].call: 'bindd'"),
+    ("reproduce-fault-unknown-pod", ["reproduce", "repro-fault-pod"], "scenario.timeline[0].pod: pod 'default/pod-9'"),
     ("reproduce-unknown-side", ["reproduce", "repro-empty", "--side", "middle"], "'middle'"),
     # validate, plugins
     ("validate-missing-file", ["validate", "missing.yaml"], "missing.yaml"),

@@ -33,11 +33,12 @@ BROKEN = {
     "BrokenBinder": "bind-success-binds",
     "BrokenPostBind": "plugin-no-input-mutation",   # at PostBind
     "BrokenUnresolvable": "prefilter-extensions-consistent",  # by the code alone: it rejects the same nodes
+    "BrokenBindingLeak": "failed-binding-restores",  # leaks what PreBind committed when the binding fails
 }
 # the new points' plugins: the point the violation must name
 AT = {"BrokenGate": "preEnqueue", "BrokenPreempt": "postFilter", "BrokenPreBind": "preBind",
       "BrokenPostBind": "postBind", "BrokenUnresolvable": "UnschedulableAndUnresolvable",
-      "BrokenFit": "pod-0 update (target): cluster events"}
+      "BrokenFit": "pod-0 update (target): cluster events", "BrokenBindingLeak": "Bind failing,"}
 RACE_ENV = "SCHED_CONFORMANCE_RACE"
 
 
@@ -63,6 +64,14 @@ def test_a_correct_reserve_plugin_passes_what_its_twin_fails(broken):
     """BrokenDoubleRelease restores after one Reserve/Unreserve: only unreserve-idempotent may catch it."""
     driver = broken.driver("BrokenDoubleRelease")
     assert find_violation(driver, REGISTRY["reserve-unreserve-restores"], profile="ci", max_examples=50) is None
+
+
+def test_a_leak_only_a_failed_binding_shows_passes_reserve_then_unreserve(broken):
+    """BrokenBindingLeak frees an uncommitted hold in Unreserve: only a binding cycle that ran its PreBind
+    before failing leaks, which reserve-unreserve-restores never runs."""
+    driver = broken.driver("BrokenBindingLeak")
+    for prop in ("reserve-unreserve-restores", "unreserve-idempotent", "plugin-deterministic"):
+        assert find_violation(driver, REGISTRY[prop], profile="ci", max_examples=50) is None, prop
 
 
 def test_only_the_mutation_property_pays_for_the_digests(broken, tmp_path):

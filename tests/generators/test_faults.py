@@ -63,3 +63,16 @@ def test_faults_shrink_towards_none_then_the_simplest():
         assert find(scenarios(faults=2), lambda sc: True, settings=quick).timeline == ()
         simplest = find(scenarios(faults=2), lambda sc: bool(sc.timeline), settings=quick).timeline
     assert simplest == ({"op": "fail", "call": "bind", "error": "conflict"},)
+
+
+def test_min_faults_draws_at_least_that_many_and_shrinks_to_it():
+    strategy = with_faults(scenarios(max_nodes=1, max_pods=2), max_faults=2, min_faults=1)
+    assert all(1 <= len(sc.timeline) <= 2 for sc in sample(strategy, 20))
+    with repeatable():
+        simplest = find(strategy, lambda sc: True, settings=settings(FAST, max_examples=100)).timeline
+    assert simplest == ({"op": "fail", "call": "bind", "error": "conflict"},)
+    for bad in (-1, 3, True):
+        with pytest.raises(ValueError, match=f"with_faults\\(min_faults={bad!r}\\): use 0 to max_faults \\(2\\)"):
+            with_faults(scenarios(), max_faults=2, min_faults=bad)
+    with pytest.raises(ValueError, match="faults\\(min_faults=2\\): use 0 to max_faults \\(1\\)"):
+        faults(sample(scenarios(), 1)[0], min_faults=2)

@@ -62,6 +62,7 @@ status:
   allocatable: {cpu: "2", memory: 4Gi, pods: "110", example.com/gpu: "2"}
   capacity: {cpu: "2", memory: 4Gi, pods: "110"}
   images: [{names: ["nginx:1.25"], sizeBytes: 1000}]
+  declaredFeatures: [FeatureA, FeatureB]
 """
 
 
@@ -87,6 +88,7 @@ def test_node_fields_are_read():
     assert node.unschedulable and node.taints == (Taint("k", "NoSchedule", "v"),)
     assert node.allocatable == {"cpu": 2000, "memory": 4 * 1024**3, "pods": 110, "example.com/gpu": 2}
     assert node.images[0].size_bytes == 1000
+    assert node.declared_features == ("FeatureA", "FeatureB")
 
 
 @pytest.mark.parametrize("text", [POD, NODE], ids=["pod", "node"])

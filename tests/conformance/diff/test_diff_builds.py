@@ -60,6 +60,14 @@ def test_the_same_build_with_timelines_differs_nowhere_over_the_ci_scenarios():
     _differs_nowhere(build(make_spec()), drawn)
 
 
+def test_the_same_build_with_faults_differs_nowhere_over_the_ci_scenarios():
+    # The faults source and the fault rules' situations: failed calls, vanishing objects, restarts.
+    drawn = [d for d in fixed_scenarios("ci") if any(e.get("op") in ("fail", "vanish", "restart")
+                                                     for e in d.scenario.timeline)]
+    assert len([d for d in drawn if d.source == "faults"]) >= 15 and len({d.source for d in drawn}) >= 3
+    _differs_nowhere(build(make_spec()), drawn)
+
+
 @pytest.fixture(scope="module")
 def modules(tmp_path_factory) -> tuple[Path, Path]:
     """The example module as it is (v1) and with unlabeled nodes scored 50 instead of 0 (v2)."""

@@ -102,3 +102,23 @@ def test_upstream_names_either_plugin_and_passes():
         finally:
             backend.close()
     assert named == {"Probe0", "Probe1"}
+
+
+@pytest.mark.parametrize("code", ["Unschedulable", "Error"])
+def test_a_preflight_failure_before_the_wait_is_accepted(code: str) -> None:
+    """PreBindPreFlight runs before WaitOnPermit (schedule_one.go bindingCycle): its failure ends the attempt
+    while Probe0's allow is still due, and the pod never goes on to binding. Upstream does the same."""
+    sc = _sc({"Probe0": _wait("2s", {"signal": "allow", "after": "1s"}), "Probe1": {"PreBindPreFlight": {"code": code}}})
+    runs = [run_on_reference(sc)]
+    if default_runner().is_file():
+        with ExtenderServer() as server:
+            backend = make_backend("upstream", extender_server=server)
+            try:
+                runs.append(Run(sc, backend.run(sc), frozenset(backend.capabilities)))
+            finally:
+                backend.close()
+    for run in runs:
+        first = run.probe_records("default/pod-0", 1)
+        assert [r["code"] for r in first if r["point"] == "PreBindPreFlight"] == ["Success", code]
+        assert not [r for r in first if r["point"] in ("PreBind", "Bind")]
+        INV.check(run)

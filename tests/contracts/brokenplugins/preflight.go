@@ -13,3 +13,7 @@ import (
 func (*PreBind) PreBindPreFlight(context.Context, fwk.CycleState, *v1.Pod, string) (*fwk.PreBindPreFlightResult, *fwk.Status) {
 	return nil, nil
 }
+
+func (*BindingLeak) PreBindPreFlight(context.Context, fwk.CycleState, *v1.Pod, string) (*fwk.PreBindPreFlightResult, *fwk.Status) {
+	return nil, nil
+}

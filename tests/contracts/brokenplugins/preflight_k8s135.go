@@ -12,3 +12,7 @@ import (
 func (*PreBind) PreBindPreFlight(context.Context, fwk.CycleState, *v1.Pod, string) *fwk.Status {
 	return nil
 }
+
+func (*BindingLeak) PreBindPreFlight(context.Context, fwk.CycleState, *v1.Pod, string) *fwk.Status {
+	return nil
+}

@@ -1,12 +1,21 @@
 """queue.go's CoreResourceEnqueueTestCases (v1.37.2) for TaintToleration, NodeAffinity,
-NodeResourcesFit, NodePorts and NodeUnschedulable, in upstream's order and words."""
+NodeResourcesFit, NodePorts and NodeUnschedulable, in upstream's order and words. A case the reference
+runs otherwise than upstream says how (and why the verdict is still upstream's) in a comment above it."""
 
 from __future__ import annotations
 
+from reference.plugins.node_resources_fit_hints import DeviceClass
 from tests.reference.queueing.harness import case
 from tests.reference.queueing.st import MATCH_FIELDS, TAINT_NODE_NOT_READY, make_node as N, make_pod as P, taint
 
 CPU, PODS, MEMORY, GPU = "cpu", "pods", "memory", "example.com/gpu"
+OTHER_GPU = "example.com/othergpu"
+
+
+def more_memory(c) -> None:
+    """fake-node1's status gains memory, which no pod of these rows asks for."""
+    c.update_node_status(N().name("fake-node1").capacity({CPU: "4", MEMORY: "4000"}).obj())
+
 
 CASES = [
     case("Pod without a required toleration to a node isn't requeued to activeQ",
@@ -87,20 +96,60 @@ CASES = [
                P().name("pod2").req({CPU: "5"}).container("image").obj()],
          trigger=lambda c: c.update_node_status(N().name("fake-node").capacity({CPU: "4"}).obj()),
          want={"pod1"}),
+    # Deviation: upstream runs this case with DRAExtendedResource off; the reference has it at v1.37.2's
+    # default (on). Without a DeviceClass that maps the resource no step differs (fit.go
+    # shouldDelegateResourceToDRA is false; DynamicResources has no extended resource to take over).
+    case("Pod rejected by the NodeResourcesFit plugin isn't requeued when a Node has the extended resource, "
+         "and DRAExtendedResource is disabled",
+         plugins=["NodeResourcesFit", "DynamicResources"],
+         nodes=[N().name("fake-node1").capacity({CPU: "4", GPU: "1"}).obj()],
+         pods=[P().name("pod1").res({CPU: "5", GPU: "1"}).container("image").obj()],
+         trigger=more_memory,
+         want=set()),
     case("Pod rejected by the NodeResourcesFit plugin isn't requeued when a Node has the extended resource, and "
          "DRAExtendedResource is enabled",
          plugins=["NodeResourcesFit", "DynamicResources"],
          nodes=[N().name("fake-node1").capacity({CPU: "4", GPU: "1"}).obj()],
          pods=[P().name("pod1").res({CPU: "5", GPU: "1"}).container("image").obj()],
-         trigger=lambda c: c.update_node_status(N().name("fake-node1").capacity({CPU: "4", MEMORY: "4000"}).obj()),
+         trigger=more_memory,
          want=set()),
+    # Deviation: upstream runs this case with DRAExtendedResource off; the reference has it at v1.37.2's
+    # default (on). Without a DeviceClass that maps the resource no step differs (fit.go
+    # shouldDelegateResourceToDRA is false; DynamicResources has no extended resource to take over).
+    case("Pod rejected by the NodeResourcesFit plugin isn't requeued when a Node does not have the extended "
+         "resource, and DRAExtendedResource is disabled",
+         plugins=["NodeResourcesFit", "DynamicResources"],
+         nodes=[N().name("fake-node1").capacity({CPU: "4"}).obj()],
+         pods=[P().name("pod1").res({GPU: "1"}).container("image").obj()],
+         trigger=more_memory,
+         want=set()),
+    # Deviation (this and the next): the reference models no DeviceClass objects; the trigger reaches the
+    # queue as upstream's generic DeviceClass handler sends it (harness.py), and the pods are first rejected
+    # as upstream rejects them, before any class maps example.com/gpu.
+    case("Pod rejected by the NodeResourcesFit plugin is requeued when created DeviceClass having the "
+         "extended resource matching pod's requests, and DRAExtendedResource is enabled",
+         plugins=["NodeResourcesFit"],
+         nodes=[N().name("fake-node1").capacity({CPU: "4"}).obj()],
+         pods=[P().name("pod1").res({CPU: "4", GPU: "1"}).container("image").obj(),
+               P().name("pod2").res({CPU: "4", OTHER_GPU: "1"}).container("image").obj()],
+         trigger=lambda c: c.create_device_class(DeviceClass("fake-class", GPU)),
+         want={"pod1"}),
+    case("Pod rejected by the NodeResourcesFit plugin is requeued when updated DeviceClass has the extended "
+         "resource, and DRAExtendedResource is enabled",
+         plugins=["NodeResourcesFit"],
+         device_classes=[DeviceClass("fake-class")],
+         nodes=[N().name("fake-node1").capacity({CPU: "4"}).obj()],
+         pods=[P().name("pod1").res({CPU: "4", GPU: "1"}).container("image").obj(),
+               P().name("pod2").res({CPU: "4", OTHER_GPU: "1"}).container("image").obj()],
+         trigger=lambda c: c.update_device_class(DeviceClass("fake-class", GPU)),
+         want={"pod1"}),
     case("Pod rejected by the NodeResourcesFit plugin isn't requeued when a Node is updated without increase in the "
          "requested resources",
          plugins=["NodeResourcesFit", "NodeAffinity"],
          nodes=[N().name("fake-node1").capacity({CPU: "4"}).obj(),
                 N().name("fake-node2").capacity({CPU: "2"}).label("group", "b").obj()],
          pods=[P().name("pod1").req({CPU: "4"}).node_affinity_in("group", ["b"]).container("image").obj()],
-         trigger=lambda c: c.update_node_status(N().name("fake-node1").capacity({CPU: "4", MEMORY: "4000"}).obj()),
+         trigger=more_memory,
          want=set()),
     case("Pod rejected by the NodeResourcesFit plugin is requeued when a Node is updated with increase in the "
          "requested resources",

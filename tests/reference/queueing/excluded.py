@@ -4,18 +4,13 @@ from __future__ import annotations
 
 VOLUMES = ("needs PersistentVolumes, PVCs, StorageClasses, CSINodes, CSIDrivers, CSIStorageCapacities or "
            "VolumeAttachments, which the reference does not model (its volume plugins reject no pod)")
-GATE_OFF = "runs with DRAExtendedResource disabled; the reference models v1.37.2's default gates (enabled)"
-DEVICE_CLASSES = "needs DeviceClass objects (DRA-backed extended resources), which the reference does not model"
-NODE_FEATURES = ("injects a mock node feature (ndftesting); in v1.37.2 no pod field the reference models requires "
-                 "a node feature, so NodeDeclaredFeatures never rejects")
+DRA_DELEGATION = ("needs a DeviceClass that maps the pod's extended resource when the pod is first rejected, "
+                  "so that NodeResourcesFit hands it to DRA (fit.go shouldDelegateResourceToDRA); the "
+                  "reference's Filter and hints model no DeviceClasses")
 GANG = "needs GenericWorkload (off in v1.37.2), PodGroups and the GangScheduling plugin, which are not modelled"
 
 EXCLUDED: dict[str, str] = {
-    "Pod rejected by the NodeResourcesFit plugin isn't requeued when a Node has the extended resource, and DRAExtendedResource is disabled": GATE_OFF,
-    "Pod rejected by the NodeResourcesFit plugin isn't requeued when a Node does not have the extended resource, and DRAExtendedResource is disabled": GATE_OFF,
-    'Pod rejected by the NodeResourcesFit plugin is requeued when a Node does not have the extended resource, and DRAExtendedResource is enabled': DEVICE_CLASSES,
-    "Pod rejected by the NodeResourcesFit plugin is requeued when created DeviceClass having the extended resource matching pod's requests, and DRAExtendedResource is enabled": DEVICE_CLASSES,
-    'Pod rejected by the NodeResourcesFit plugin is requeued when updated DeviceClass has the extended resource, and DRAExtendedResource is enabled': DEVICE_CLASSES,
+    'Pod rejected by the NodeResourcesFit plugin is requeued when a Node does not have the extended resource, and DRAExtendedResource is enabled': DRA_DELEGATION,
     'Pod rejected with node by the VolumeZone plugin is requeued when the PV is added': VOLUMES,
     'Pod rejected with node by the VolumeZone plugin is requeued when the PV is updated': VOLUMES,
     'Pod rejected with node by the VolumeZone plugin is requeued when the PVC bound to the pod is added': VOLUMES,
@@ -45,10 +40,6 @@ EXCLUDED: dict[str, str] = {
     'Pod rejected with PVC by the CSI NodeVolumeLimits plugin is requeued when the related PVC is added': VOLUMES,
     'Pod with PVC rejected the CSI NodeVolumeLimits plugin is requeued when the VolumeAttachment is deleted': VOLUMES,
     'Pod with Inline Migratable volume (AWSEBSDriver and GCEPDDriver) rejected the CSI NodeVolumeLimits plugin is requeued (only AWSEBSDriver) when the VolumeAttachment is deleted': VOLUMES,
-    'pod becomes schedulable after node update with required feature': NODE_FEATURES,
-    'pod remains unschedulable after node update that does not update declared features': NODE_FEATURES,
-    'pod becomes schedulable after pod update that removes feature requirement': NODE_FEATURES,
-    'pod remains unschedulable after pod update that does not remove feature requirement': NODE_FEATURES,
     'Pod rejected by the GangScheduling plugin is requeued when a new pod with matching scheduling group is created': GANG,
     'Pod rejected by the GangScheduling plugin is requeued when a matching pod group is created': GANG,
 }

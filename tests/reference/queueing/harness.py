@@ -1,13 +1,22 @@
 """How queue.go's `RunTestCoreResourceEnqueue` drives a case, on the reference Scheduler: one profile
 with PrioritySort, DefaultBinder and the case's plugins (multiPoint, everything else disabled), zero
 backoff (so a requeued pod lands in activeQ), the initial objects, one `ScheduleOne` per pod, the
-trigger through the scheduler's event handlers, then the pods in activeQ."""
+trigger through the scheduler's event handlers, then the pods in activeQ.
+
+DeviceClasses are not modelled by the reference's store or plugins (no DeviceClass maps an extended
+resource in its Filter); their events go to the queue as upstream's generic handler sends them
+(eventhandlers.go buildEvtResHandler: MoveAllToActiveOrBackoffQueue with the old and new class)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Callable, Iterable
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Callable, Iterable, Iterator
 
+from reference.events import DEVICE_CLASS, ActionType, ClusterEvent
+from reference.plugins import node_declared_features
+from reference.plugins.node_declared_features import Feature
+from reference.plugins.node_resources_fit_hints import DeviceClass
 from reference.scheduler.build import build_scheduler
 from reference.scheduler.scheduler import Scheduler
 from reference.types import Node, Pod
@@ -19,8 +28,9 @@ PRE_ENQUEUE, SCHEDULING_CYCLE = "PreEnqueue", "SchedulingCycle"
 class Client:
     """The trigger's clientset calls, applied through the scheduler's event handlers."""
 
-    def __init__(self, sched: Scheduler) -> None:
+    def __init__(self, sched: Scheduler, device_classes: Iterable[DeviceClass] = ()) -> None:
         self.sched = sched
+        self.device_classes = {d.name: d for d in device_classes}
 
     def _pod(self, name: str) -> Pod:
         return next(p for p in self.sched.store.pods.values() if p.name == name)
@@ -49,6 +59,16 @@ class Client:
     def delete_pod(self, name: str) -> None:
         self.sched.delete_pod(self._pod(name))
 
+    def create_device_class(self, dc: DeviceClass) -> None:
+        self.device_classes[dc.name] = dc
+        added = ClusterEvent(DEVICE_CLASS, ActionType.ADD)
+        self.sched.queue.move_all_to_active_or_backoff(event=added, new=dc)
+
+    def update_device_class(self, dc: DeviceClass) -> None:
+        old, self.device_classes[dc.name] = self.device_classes[dc.name], dc
+        updated = ClusterEvent(DEVICE_CLASS, ActionType.UPDATE)
+        self.sched.queue.move_all_to_active_or_backoff(event=updated, old=old, new=dc)
+
 
 @dataclass(frozen=True)
 class Case:
@@ -60,13 +80,28 @@ class Case:
     want: frozenset[str]
     initial_pods: tuple[Pod, ...] = ()
     phase: str = SCHEDULING_CYCLE
+    device_classes: tuple[DeviceClass, ...] = ()
+    features: tuple[Feature, ...] | None = None
 
 
 def case(name: str, *, plugins: Iterable[str], nodes: Iterable[Node], pods: Iterable[Pod],
          trigger: Callable[[Client], None], want: Iterable[str] = (), initial_pods: Iterable[Pod] = (),
-         phase: str = SCHEDULING_CYCLE) -> Case:
+         phase: str = SCHEDULING_CYCLE, device_classes: Iterable[DeviceClass] = (),
+         features: Iterable[Feature] | None = None) -> Case:
+    """`features`: the node features of nodedeclaredfeatures' framework during the case (None: the
+    reference's own), as queue.go's ndftesting.SetFrameworkDuringTest sets them."""
     return Case(name, tuple(plugins), tuple(nodes), tuple(pods), trigger, frozenset(want), tuple(initial_pods),
-                phase)
+                phase, tuple(device_classes), None if features is None else tuple(features))
+
+
+@contextmanager
+def node_features(features: tuple[Feature, ...] | None) -> Iterator[None]:
+    saved = node_declared_features.FEATURES
+    node_declared_features.FEATURES = saved if features is None else features
+    try:
+        yield
+    finally:
+        node_declared_features.FEATURES = saved
 
 
 def config(plugins: Iterable[str]) -> dict:
@@ -87,6 +122,11 @@ def pending(sched: Scheduler) -> set[str]:
 
 def run(c: Case) -> set[str]:
     """The pods in activeQ after the trigger; asserts the initial rejection as upstream waits for it."""
+    with node_features(c.features):
+        return _run(c)
+
+
+def _run(c: Case) -> set[str]:
     sched = build_scheduler(config(c.plugins))
     sched.queue.initial_backoff = sched.queue.max_backoff = 0  # WithPod{Initial,Max}BackoffSeconds(0)
     for n in c.nodes:
@@ -102,5 +142,5 @@ def run(c: Case) -> set[str]:
             sched.schedule_one()
         assert not sched.queue.active, f"pods not rejected: {names(sched.queue.active)}"
         assert pending(sched) == want_pending
-    c.trigger(Client(sched))
+    c.trigger(Client(sched, c.device_classes))
     return names(sched.queue.active)

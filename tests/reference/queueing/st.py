@@ -65,6 +65,9 @@ class Pods(PodBuilder):
     def toleration(self, key: str) -> "Pods":
         return self._set(tolerations=self._fields.get("tolerations", ()) + (Toleration(key=key, operator="Exists"),))
 
+    def tolerations(self, tolerations: Iterable[Toleration]) -> "Pods":
+        return self._set(tolerations=tuple(tolerations))
+
     def node_affinity_in(self, key: str, values: Iterable[str], kind: str = MATCH_EXPRESSIONS) -> "Pods":
         req = NodeSelectorRequirement(key, "In", tuple(values))
         term = NodeSelectorTerm(match_fields=(req,)) if kind == MATCH_FIELDS else NodeSelectorTerm(
@@ -80,6 +83,7 @@ class Nodes(NodeBuilder):
         super().__init__()
         self._allocatable: dict[str, int] = {}
         self._unschedulable = False
+        self._declared_features: tuple[str, ...] = ()
 
     def capacity(self, resources: Mapping[str, str]) -> "Nodes":
         """Capacity and allocatable alike; 32 pods unless given."""
@@ -90,9 +94,14 @@ class Nodes(NodeBuilder):
         self._unschedulable = value
         return self
 
+    def declared_features(self, *names: str) -> "Nodes":
+        """`Status.DeclaredFeatures` (sorted, as the kubelet writes them)."""
+        self._declared_features = tuple(sorted(names))
+        return self
+
     def obj(self) -> Node:
         return replace(super().obj(), allocatable=dict(self._allocatable), capacity=dict(self._allocatable),
-                       unschedulable=self._unschedulable)
+                       unschedulable=self._unschedulable, declared_features=self._declared_features)
 
 
 def make_pod() -> Pods:
@@ -106,8 +115,9 @@ def make_node() -> Nodes:
 # --- the API server's halves of an update ------------------------------------------------------
 
 def node_update(old: Node, new: Node) -> Node:
-    """`Nodes().Update`: spec and metadata from `new`, status (allocatable) kept."""
-    return replace(new, allocatable=old.allocatable, capacity=old.capacity)
+    """`Nodes().Update`: spec and metadata from `new`, status (allocatable, declared features) kept."""
+    return replace(new, allocatable=old.allocatable, capacity=old.capacity,
+                   declared_features=old.declared_features)
 
 
 def node_update_status(old: Node, new: Node) -> Node:
