@@ -26,7 +26,6 @@ from functools import cached_property
 from typing import Callable, Iterable, Sequence
 
 from reference import codec
-from reference.config import opaque_registry
 from reference.cycle_state import CycleState
 from reference.errors import ReferenceError_
 from reference.framework.runtime import Framework
@@ -80,7 +79,7 @@ class Judge:
             config, profiles = scenario_config.load(document)
             # A user's plugins fill their places as inert opaque plugins; every check that would need
             # them (`stock_only`) skips the pod.
-            stand_ins = opaque_registry(scenario_config.unknown_plugins(document))
+            stand_ins = scenario_config.stand_ins(document)
             sched = build_scheduler(config, out_of_tree=probe_registry(ProbeTracker()).merged(stand_ins))
             add_objects(sched, run.scenario.objects)
             judge = Judge(run, config, profiles, sched.frameworks, sched.store.namespace_labels(),

@@ -123,6 +123,20 @@ def test_out_of_tree_names_are_read_as_opaque_plugins():
     assert profile.plugin_args["MyScore"] == {"anything": 1}
 
 
+@pytest.mark.parametrize("queue_sort", [None, "MySort"])
+def test_an_opaque_plugin_sorts_only_where_the_config_enables_it_at_queue_sort(queue_sort):
+    """multiPoint puts a user's plugin at every point it implements; upstream accepted the config, so it is no
+    queue sort beside PrioritySort. One enabled at queueSort is the profile's queue sort."""
+    plugins: dict = {"multiPoint": {"enabled": [{"name": "MyScore", "weight": 5}]}}
+    if queue_sort:
+        plugins["queueSort"] = {"enabled": [{"name": queue_sort}], "disabled": [{"name": "*"}]}
+    config = {"apiVersion": "kubescheduler.config.k8s.io/v1", "kind": "KubeSchedulerConfiguration",
+              "profiles": [{"plugins": plugins}]}
+    profile = scenario_config.load(config)[1]["default-scheduler"]
+    assert profile.names("queueSort") == [queue_sort or "PrioritySort"]
+    assert "MyScore" in profile.names("score") and "MyScore" in profile.names("filter")
+
+
 def test_a_domain_table_alone_is_an_own_scheduler_and_reaches_the_generators(tmp_path):
     (tmp_path / "pyproject.toml").write_text('[tool.sched-conformance.domain]\nresources = ["example.com/fpga"]\n'
                                              '[tool.sched-conformance.domain.labels]\n"example.com/tier" = ["gold"]\n')
