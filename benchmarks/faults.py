@@ -7,6 +7,10 @@ Needs harness/bin/runner (`harness/build.sh`). Prints the load average before an
 the same drawn scenarios (probes, up to 4 pods, up to 2 faults; those that got at least one) run with their
 faults and with them stripped, alternately (benchmarks/timelines.py `rates`): scenarios/s overall, then for the
 scenarios holding each op (a restart starts a new scheduler on the same objects: its cost shows there).
+
+Measured 2026-11-27, load average 0.4, 116 scenarios with faults (194 drawn): reference 143.6/s with, 164.6/s
+stripped (0.87x); upstream 78.7/s with, 82.4/s stripped (0.95x); on upstream fail +0.5 ms, vanish +1.4 ms and
+restart +1.1 ms a scenario.
 """
 
 from __future__ import annotations
