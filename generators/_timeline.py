@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from hypothesis.strategies import SearchStrategy
 
 from reference import codec
-from reference.quantity import format_resource, resource_value
+from reference.resize import halved, lowerable
 from reference.scenario import Scenario, pod_key
 from reference.selectors import label_selector_matches
 from reference.timeline import TimelineEvent, TimelineState, parse_event, timeline_events
@@ -139,24 +139,13 @@ def _ungate_pod(draw: Draw, state: State, pending: list[Manifest]) -> Manifest |
     return _ref("update", "Pod", pod, patch={"spec": {"schedulingGates": kept or None}})
 
 
-def _lowered(container: Mapping[str, Any]) -> Manifest:
-    requests = (container.get("resources") or {}).get("requests") or {}
-    if not requests:
-        return dict(container)
-    halved = {r: format_resource(r, resource_value(r, v) // 2) for r, v in requests.items()}
-    return {**container, "resources": {**container["resources"], "requests": halved}}
-
-
 def _lower_requests(draw: Draw, state: State, pending: list[Manifest]) -> Manifest | None:
-    def requests(p):
-        return [r for c in p["spec"].get("containers") or () for r, v in
-                ((c.get("resources") or {}).get("requests") or {}).items() if resource_value(r, v) > 0]
-    asking = [p for p in pending if requests(p)]
+    """Halve what pods/resize may lower (reference/resize.py: cpu and memory, the QoS class kept)."""
+    asking = [p for p in pending if lowerable(p)]
     if not asking:
         return None
     pod = draw(st.sampled_from(asking))
-    containers = [_lowered(c) for c in pod["spec"]["containers"]]
-    return _ref("update", "Pod", pod, patch={"spec": {"containers": containers}})
+    return _ref("update", "Pod", pod, patch={"spec": {"containers": halved(pod)["spec"]["containers"]}})
 
 
 def _add_toleration(draw: Draw, state: State, pending: list[Manifest]) -> Manifest | None:

@@ -7,9 +7,7 @@ through the pods/resize subresource):
   which the generated pods do not show, so a change of them would be judged on a selector no real pod has.
 - tolerations: only added (validateOnlyAddedTolerations: an existing one may change only its tolerationSeconds).
 - cpu and memory requests of the containers: lowered through pods/resize, which a pod with no running container
-  may take (isPodResizeRequestSupported). The QoS class must not change and no request may be removed, so only a
-  request above 1 unit whose limit is unset or above it is lowered, to at least 1 unit: each container keeps its
-  QoS shape (qos.ComputePodQOS). Init containers are left alone (their resize needs a feature gate).
+  may take (isPodResizeRequestSupported), as far as reference/resize.py says the QoS class is kept.
 
 nodeSelector and node affinity change only while the pod is gated, scheduling gates are only removed: the pods
 here are not gated, so neither changes.
@@ -25,7 +23,7 @@ from hypothesis import strategies as st
 from hypothesis.strategies import SearchStrategy
 
 from generators.pools import POD_LABEL_VALUES, TAINT_EFFECTS, TAINT_KEYS
-from reference.quantity import CPU, MEMORY, format_resource, resource_value
+from reference.resize import halved, lowerable, with_requests
 
 Manifest = dict[str, Any]
 UNSCHEDULABLE_TOLERATION = {"key": "node.kubernetes.io/unschedulable", "operator": "Exists", "effect": "NoSchedule"}
@@ -54,32 +52,6 @@ def _with_tolerations(pod: Manifest, added: Iterable[Manifest]) -> Manifest:
     return {**pod, "spec": {**pod["spec"], "tolerations": list(pod["spec"].get("tolerations") or ()) + list(added)}}
 
 
-def _lowerable(pod: Manifest) -> list[tuple[int, str, int]]:
-    """(container index, resource, request) of each request that may be lowered (see the module docstring)."""
-    out = []
-    for i, container in enumerate(pod["spec"]["containers"]):
-        resources = container.get("resources") or {}
-        limits = resources.get("limits") or {}
-        for name in (CPU, MEMORY):
-            if name not in (resources.get("requests") or {}):
-                continue
-            request = resource_value(name, resources["requests"][name])
-            if request > 1 and (name not in limits or resource_value(name, limits[name]) > request):
-                out.append((i, name, request))
-    return out
-
-
-def _with_requests(pod: Manifest, lowered: dict[tuple[int, str], int]) -> Manifest:
-    containers = []
-    for i, container in enumerate(pod["spec"]["containers"]):
-        changes = {name: format_resource(name, value) for (j, name), value in lowered.items() if j == i}
-        if changes:
-            resources = container["resources"]
-            container = {**container, "resources": {**resources, "requests": {**resources["requests"], **changes}}}
-        containers.append(container)
-    return {**pod, "spec": {**pod["spec"], "containers": containers}}
-
-
 def pod_updates(pod: Manifest) -> list[Manifest]:
     """The updates a drawn one is picked from, the simplest first: each assignment of the pool labels to its free
     label keys (none first), each of `_ADDED_TOLERATIONS` added, its lowerable requests halved."""
@@ -89,8 +61,8 @@ def pod_updates(pod: Manifest) -> list[Manifest]:
     out = [_with_labels(pod, {**kept, **{k: v for k, v in zip(free, values) if v}})
            for values in product(*(("", *POD_LABEL_VALUES[k]) for k in free))]
     out += [_with_tolerations(pod, [t]) for t in _ADDED_TOLERATIONS]
-    if lowerable := _lowerable(pod):
-        out.append(_with_requests(pod, {(i, name): request // 2 for i, name, request in lowerable}))
+    if (lower := halved(pod)) is not None:
+        out.append(lower)
     return out
 
 
@@ -130,8 +102,8 @@ def relaxed_pods(pod: Manifest, nodes: Iterable[Manifest]) -> list[Manifest]:
 def lowered_pod(pod: Manifest) -> Manifest | None:
     """The pod with its lowerable requests lowered to 1 unit through pods/resize (pending or bound alike), or None
     when it has none."""
-    lowerable = _lowerable(pod)
-    return _with_requests(pod, {(i, name): 1 for i, name, _ in lowerable}) if lowerable else None
+    found = lowerable(pod)
+    return with_requests(pod, {(i, name): 1 for i, name, _ in found}) if found else None
 
 
 __all__ = ["UNSCHEDULABLE_TOLERATION", "draw_pod_update", "lowered_pod", "pod_updates", "relaxed_pods"]

@@ -144,3 +144,22 @@ def test_timelines_of_chosen_kinds_follow_the_events_already_there():
         timelines(sc, kinds=["delete-everything"])
     with pytest.raises(ValueError, match="min_events=3"):
         timelines(sc, min_events=3, max_events=2)
+
+
+def test_lowered_requests_are_what_pods_resize_accepts(drawn):
+    """Only cpu and memory resize in place, and the QoS class stays (reference/resize.py): an extended resource's
+    request must equal its limit, so halving it alone was refused by the API server on a cluster."""
+    lowered = 0
+    for sc in drawn:
+        state = TimelineState.of(sc)
+        for parsed, raw in zip(timeline_events(sc), sc.timeline):
+            if kind_of(sc, raw, state) == "lower-requests":
+                before = state.get("Pod", f"{raw['namespace']}/{raw['name']}")
+                for old, new in zip(before["spec"]["containers"], raw["patch"]["spec"]["containers"]):
+                    was, now = (((c.get("resources") or {}).get("requests") or {}) for c in (old, new))
+                    assert set(now) == set(was) and (old.get("resources") or {}).get("limits") == \
+                        (new.get("resources") or {}).get("limits")
+                    assert {r for r in was if was[r] != now[r]} <= {"cpu", "memory"}, (was, now)
+                lowered += 1
+            state.apply(parsed)
+    assert lowered >= 5
