@@ -336,7 +336,8 @@ class ClusterBackend:
                 wait_for(cond, lambda: False, min(state.start + event.when, deadline) - time.time(), watches)
             if time.time() >= deadline:
                 break
-            player.apply_next(before_delete=state.external.add)
+            if not player.apply_next(before_delete=state.external.add):
+                continue  # not applied (see apply_next): the run is judged without it
             now = time.time()
             with cond:
                 state.last_change = now  # the scheduler gets a settle period to react, as to any change

@@ -56,16 +56,18 @@ class TimelinePlayer:
     def pending(self) -> TimelineEvent | Fault | None:
         return self.events[self.next] if self.next < len(self.events) else None
 
-    def apply_next(self, before_delete: Callable[[str], None]) -> None:
-        """Apply the next event; `before_delete(uid)` runs before a pod is deleted. A refusal raises
-        BackendFailure naming the event and quoting the API server."""
+    def apply_next(self, before_delete: Callable[[str], None]) -> bool:
+        """Apply the next event; `before_delete(uid)` runs before a pod is deleted. False when the event does
+        not apply: an update of a pending pod the API server refuses because the scheduler bound it first to a
+        node the timeline has deleted since ("node not found": wall-clock timing; the timeline meant a pending
+        pod). Any other refusal raises BackendFailure naming the event and quoting the API server."""
         event = self.events[self.next]
         self.next += 1
         if isinstance(event, Fault):
             if self.arm is None:
                 raise BackendFailure(f"scenario.timeline[{event.index}]: this cluster cannot inject faults")
             self.arm(event)
-            return
+            return True
         old = self.state.get(event.kind, event.key)
         new = self.state.apply(event)
         try:
@@ -75,10 +77,26 @@ class TimelinePlayer:
                 self._delete(event, old, before_delete)
             else:
                 self._update(event, old, new)
-        except (KubeError, BackendFailure) as exc:  # apply's and adapt's failures name the object already
-            answer = f"the API server refused it: {exc.message}" if isinstance(exc, KubeError) else str(exc)
+            return True
+        except KubeError as exc:
+            if exc.status == 403 and self._bound_to_a_deleted_node(event, old):
+                return False
             raise BackendFailure(f"scenario.timeline[{event.index}] ({event.op} {event.kind} {event.key}): "
-                                 f"{self.nsmap.text_to_scenario(answer)}") from None
+                                 f"{self.nsmap.text_to_scenario(f'the API server refused it: {exc.message}')}") \
+                from None
+        except BackendFailure as exc:  # apply's and adapt's failures name the object already
+            raise BackendFailure(f"scenario.timeline[{event.index}] ({event.op} {event.kind} {event.key}): "
+                                 f"{self.nsmap.text_to_scenario(str(exc))}") from None
+
+    def _bound_to_a_deleted_node(self, event: TimelineEvent, old: Manifest | None) -> bool:
+        """Whether the event updates a pod the timeline holds pending that the scheduler has bound since, to a
+        node that is gone."""
+        if event.kind != "Pod" or event.op != "update" or old is None or (old.get("spec") or {}).get("nodeName"):
+            return False
+        meta = self._adapt(old)[0]["metadata"]
+        live = self.kube.get(path("Pod", meta["namespace"], meta["name"]))
+        node = (live or {}).get("spec", {}).get("nodeName")
+        return bool(node) and self.kube.get(path("Node", None, node)) is None
 
     # --- the three operations ----------------------------------------------------------------------
 
