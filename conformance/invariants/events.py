@@ -14,6 +14,7 @@ from typing import Any, Mapping
 
 from reference.plugins import node_affinity, node_unschedulable, taint_toleration
 from reference.plugins.node_resources_fit_request import ERR_REASON_TOO_MANY_PODS
+from reference.scheduler.fit_error import NO_NODE_AVAILABLE_MSG, NO_NODES_AVAILABLE_ERROR
 from reference.timeline import TimelineEvent
 
 from ..recipes.events import NODE_GONE_THEN_WOKEN, NODE_UPDATED_THEN_WOKEN, RejectedThenWoken
@@ -201,8 +202,7 @@ def deleted_node_unused(run: Run) -> None:
                                 actual=dict(b))
 
 
-NO_NODES_AVAILABLE = "no nodes available to schedule pods"  # schedule_one.go ErrNoNodesAvailable
-_NODE_COUNT = re.compile(r"0/(\d+) nodes are available")
+_NODE_COUNT = re.compile(NO_NODE_AVAILABLE_MSG.format(r"(\d+)"))
 # Stock Reserve and Permit plugins that reject only pods with volumes or resource claims.
 _QUIET_AFTER_FILTERING = ("VolumeBinding", "DynamicResources")
 
@@ -239,7 +239,7 @@ def fit_error_counts_nodes(run: Run) -> None:
         allowed = counts | ({1} if _one_node_possible(run, pod) else set())
         for message in messages:
             found = _NODE_COUNT.match(message)
-            if message != NO_NODES_AVAILABLE and found is None:
+            if message != NO_NODES_AVAILABLE_ERROR and found is None:
                 continue
             run.exercise()
             n = int(found.group(1)) if found is not None else 0

@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 
 from reference import codec
+from reference.plugins.default_preemption import MSG_FOUND
 from reference.types import Pod
 
 from ..recipes.constrained import Preempting
@@ -22,7 +23,7 @@ from .liveness import (_DECIDING, REFERENCE_MAX_ATTEMPTS, _monotone, _Nomination
 from .run import Run
 
 # DefaultPreemption's PostFilter message, in the FitError's (preemption/preemption.go Preempt).
-_PREEMPTING = re.compile(r"found a potential placement for pod on node (.+?), preempting (\d+) victims")
+_PREEMPTING = re.compile(MSG_FOUND.format("(.+?)", r"(\d+)"))
 
 
 def known_pods(run: Run) -> dict[str, Pod]:
