@@ -303,6 +303,33 @@ RULES: tuple[Rule, ...] = (
     _n("deleted-waiting-pod", "§2.13", "Deleting a waiting pod rejects it and it is not requeued",
        "eventhandlers.go deletePodFromSchedulingQueue", "scenarios do not delete workload pods",
        _TF + "test_failure_table.py::test_deleting_waiting_pod_rejects_it_and_does_not_requeue"),
+    # read from upstream's code, not the spec (issue 32 item 3, h32code): the ifs that decide a pod's fate
+    _c("no-nodes-available", "§2.0", "An empty cluster fails the attempt at once with ErrNoNodesAvailable "
+       "(UnschedulableAndUnresolvable, no PreFilter, no PostFilter); a cluster with nodes never does",
+       "schedule_one.go schedulePod (NumNodesInPlacement() == 0), schedulingAlgorithm"),
+    _c("postfilter-nomination", "§2.6", "After a FitError the pod is nominated as PostFilter's result says (the first "
+       "Success or UAU plugin's, else the last rejecting plugin's non-noop one); a nil result (nothing found, an "
+       "Error) leaves the nomination as it was", "schedule_one.go schedulingAlgorithm, handleSchedulingFailure, "
+       "updatePod (ModeOverride); framework.go RunPostFilterPlugins"),
+    _c("nomination-cleared-on-failure", "§3.1", "Every other failure clears the nomination (clearNominatedNode): an "
+       "error, a FitError without PostFilter plugins, a Reserve, Permit or binding failure",
+       "schedule_one.go schedulingAlgorithm, schedulingCycle, handleBindingCycleError (clearNominatedNode)"),
+    _c("scheduled-event-iff-bound", "§2.16", "A successful binding records one Normal Scheduled event "
+       "'Successfully assigned <ns>/<name> to <node>'; a failed one records none", "schedule_one.go bind, "
+       "finishBinding"),
+    _c("failed-scheduling-event-per-failure", "§3.2", "Every failed attempt records one Warning FailedScheduling "
+       "event, whether or not the pod is still in the informer's cache", "schedule_one.go handleSchedulingFailure"),
+    _c("condition-message-whole", "§3.2", "The PodScheduled condition carries the failure's whole message; only "
+       "the event's note is truncated", "schedule_one.go handleSchedulingFailure (Message: errMsg; "
+       "truncateMessage for the event only)"),
+    _c("status-patch-on-change", "§3.2", "The status is patched only when the PodScheduled condition or (Override) "
+       "the nomination changes, and always when one does", "schedule_one.go updatePod (podutil.UpdatePodCondition, "
+       "nnnNeedsUpdate)"),
+    _c("extender-filters-chained", "§4.5", "Filter extenders are asked in order, each with the nodes the previous "
+       "one left, and none once no node is left", "schedule_one.go findNodesThatPassExtenders"),
+    _c("extender-unresolvable-precedence", "§4.5", "A node an extender lists as both failed and unresolvable is "
+       "UnschedulableAndUnresolvable with the unresolvable message", "schedule_one.go findNodesThatPassExtenders "
+       "(failedAndUnresolvableMap takes precedence over failedMap)"),
 )
 
 SECTIONS = ("§1.1", "§1.2", "§2.0", "§2.1", "§2.2", "§2.3", "§2.4", "§2.5", "§2.6", "§2.7", "§2.8", "§2.9",

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from .attempts import traced_from_start
 from .base import invariant
 from .faults import fired
 from .run import Run
@@ -35,3 +36,58 @@ def failed_scheduling_event_message(run: Run) -> None:
         if want not in messages:
             raise run.violation("no FailedScheduling event carries the condition's message, truncated to the "
                                 "note limit", pod=pod, expected=want, actual=messages[-1])
+
+
+def _event_messages(run: Run, pod: str, reason: str) -> list[str]:
+    return [str(e.get("message", "")) for e in run.outcome.events if e.get("pod") == pod and e.get("reason") == reason]
+
+
+def _judged(run: Run) -> list[str]:
+    """Live pods whose events tell the whole story: no fault (a failed event write, a restart) touched the run."""
+    return [] if run.outcome.faults else list(run.live_pods)
+
+
+@invariant("scheduled-event-per-binding",
+           "Every binding the scheduler made records one Normal `Scheduled` event, `Successfully assigned "
+           "<namespace>/<name> to <node>`, and a pod it did not bind has none.",
+           "schedule_one.go bind -> finishBinding (the event only when the binding's status is Success)",
+           requires=("virtual-time",), rules=("scheduled-event-iff-bound",))
+def scheduled_event_per_binding(run: Run) -> None:
+    for pod in _judged(run):
+        want = sorted(f"Successfully assigned {pod} to {b['node']}" for b in run.outcome.bindings
+                      if b.get("pod") == pod)
+        got = sorted(_event_messages(run, pod, "Scheduled"))
+        if want or got:
+            run.exercise()
+        if got != want:
+            raise run.violation("the Scheduled events are not one per binding", pod=pod, expected=want, actual=got)
+
+
+def failed_attempts(run: Run, pod: str) -> int | None:
+    """How many of the pod's attempts failed, when the trace shows every attempt (its first PreFilter plugin is a
+    probe): all of them, but the last when it bound the pod or is still under way."""
+    if not traced_from_start(run, pod):
+        return None
+    attempts = [a for a in run.attempts(pod) if a > 0]
+    result = run.outcome.pods.get(pod)
+    ongoing = result is not None and result.phase in ("bound", "waiting")
+    return max(len(attempts) - ongoing, 0)
+
+
+@invariant("failed-scheduling-event-per-attempt",
+           "Every failed attempt records one Warning `FailedScheduling` event: as many as the pod's attempts that "
+           "failed (all but one that bound it or is still under way).",
+           "schedule_one.go handleSchedulingFailure (Eventf for every failure whose status carries an error, "
+           "whether or not the pod is still in the informer's cache)",
+           requires=("probes", "virtual-time"), rules=("failed-scheduling-event-per-failure",))
+def failed_scheduling_event_per_attempt(run: Run) -> None:
+    for pod in _judged(run):
+        failed = failed_attempts(run, pod)
+        if failed is None:
+            continue
+        events = _event_messages(run, pod, "FailedScheduling")
+        if failed or events:
+            run.exercise()
+        if len(events) != failed:
+            raise run.violation(f"{failed} failed attempt(s) but {len(events)} FailedScheduling event(s)", pod=pod,
+                                expected=failed, actual=len(events))

@@ -1,0 +1,261 @@
+"""Broken reference schedulers for rules read from upstream's code rather than the spec (issue 32, item 3):
+schedule_one.go's `if`s that decide a pod's fate (no nodes, the nomination a failure leaves, the status patch and
+the events recorded per outcome, extenders asked only while nodes remain). Each with its witness, a small
+hand-made scenario on which it visibly misbehaves; which rule and direction each breaks is in
+conformance/invariants/proofs.py."""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Callable
+
+from reference.framework.runtime import Framework
+from reference.nodeinfo import Snapshot
+from reference.scenario import Scenario
+from reference.scheduler.fit_error import FitError
+from reference.scheduler.schedule_one import CLEAR_NOMINATED_NODE, CycleFailure
+from reference.scheduler.scheduler import Scheduler
+from reference.status import Code, Status
+
+from .invariants._kit import config, extender, node, pod, scenario
+from .mutants import _each_framework
+from .rule_mutants import TWO_NODES, RuleMutant, _probes
+
+
+# --- schedulePod: ErrNoNodesAvailable ------------------------------------------------------------
+
+def _no_nodes_runs_plugins(sched: Scheduler) -> None:
+    """An empty cluster is filtered like any other: PreFilter and PostFilter run, and the FitError counts
+    0 nodes, instead of failing at once with ErrNoNodesAvailable."""
+    algorithm = sched.algorithm
+    original = algorithm.schedule_pod
+
+    def schedule_pod(fw, state, pod):
+        snapshot = fw.snapshot()
+        if len(snapshot):
+            return original(fw, state, pod)
+        _, diagnosis = algorithm.find_nodes_that_fit_pod(fw, state, pod, snapshot)
+        raise CycleFailure(Status(Code.UNSCHEDULABLE), FitError(0, diagnosis))
+    algorithm.schedule_pod = schedule_pod
+
+
+def _one_node_is_no_nodes(sched: Scheduler) -> None:
+    """A cluster of one node is taken for an empty one: ErrNoNodesAvailable although a node exists."""
+    algorithm = sched.algorithm
+    original = algorithm.schedule_pod
+
+    def schedule_pod(fw, state, pod):
+        if len(fw.snapshot()) == 1:
+            fw.set_snapshot(Snapshot((), (), {}))
+        return original(fw, state, pod)
+    algorithm.schedule_pod = schedule_pod
+
+
+# --- the nomination a failed attempt leaves (schedulingAlgorithm, handleSchedulingFailure) ----------
+
+def _postfilter_nomination_dropped(fw: Framework) -> None:
+    """PostFilter's result is dropped: a nomination it made never reaches the pod."""
+    original = fw.run_post_filter_plugins
+
+    def run(state, pod, statuses):
+        _, status = original(state, pod, statuses)
+        return None, status
+    fw.run_post_filter_plugins = run
+
+
+def _postfilter_error_nominates(fw: Framework) -> None:
+    """A PostFilter plugin that fails with an Error still has its nomination applied (upstream: nil result)."""
+    original = fw.run_post_filter_plugins
+
+    def run(state, pod, statuses):
+        for pl in fw.post_filter_plugins:
+            r, s = pl.post_filter(state, pod, statuses)
+            if s.code is Code.ERROR and r is not None:
+                return r, Status.as_status(s.as_error() or "").with_plugin(pl.name)
+            if not s.is_rejected():
+                break
+        return original(state, pod, statuses)
+    fw.run_post_filter_plugins = run
+
+
+def _handle_failure_nominating(change: Callable) -> Callable[[Scheduler], None]:
+    def hook(sched: Scheduler) -> None:
+        original = sched._handle_failure
+        sched._handle_failure = lambda fw, qpi, status, fit_error, nominating: original(
+            fw, qpi, status, fit_error, change(nominating))
+    return hook
+
+
+# A nil NominatingInfo (PostFilter found nothing) clears the nomination, as a failure does.
+_nil_postfilter_result_clears = _handle_failure_nominating(lambda n: CLEAR_NOMINATED_NODE if n is None else n)
+# A failure that must clear the nomination (an error, no PostFilter plugins, Reserve/Permit/binding) keeps it.
+_failure_keeps_nomination = _handle_failure_nominating(lambda n: None if n is CLEAR_NOMINATED_NODE else n)
+
+
+# --- events and the status patch per outcome (finishBinding, handleSchedulingFailure, updatePod) ------
+
+def _record_event_unless(drop: Callable[[str], bool], times: int = 1) -> Callable[[Scheduler], None]:
+    def hook(sched: Scheduler) -> None:
+        original = sched.store.record_event
+
+        def record(pod, type_, reason, message):
+            if drop(reason):
+                return
+            for _ in range(times if reason == "FailedScheduling" else 1):
+                original(pod, type_, reason, message)
+        sched.store.record_event = record
+    return hook
+
+
+def _scheduled_event_on_failed_bind(sched: Scheduler) -> None:
+    """finishBinding records "Scheduled" for a binding that failed too."""
+    original = sched._bind
+
+    def bind(fw, state, pod, host):
+        status = original(fw, state, pod, host)
+        if not status.is_success():
+            sched.store.record_event(pod, "Normal", "Scheduled",
+                                     f"Successfully assigned {pod.namespace}/{pod.name} to {host}")
+        return status
+    sched._bind = bind
+
+
+def _patch_condition(change: Callable) -> Callable[[Scheduler], None]:
+    """The store's status patch, with the condition `change(condition, stored condition)` instead."""
+    def hook(sched: Scheduler) -> None:
+        store = sched.store
+        original = store.patch_status
+
+        def patch(pod, condition, nominated):
+            if condition is not None:
+                condition = change(condition, store.conditions.get(pod.effective_uid))
+            return original(pod, condition, nominated)
+        store.patch_status = patch
+    return hook
+
+
+def _cut(condition):
+    message = condition.message
+    if len(message) > 1024:
+        message = message[:1020] + " ..."
+    return dataclasses.replace(condition, message=message)
+
+
+# The condition's message is cut to the event's note limit.
+_condition_message_truncated = _patch_condition(lambda c, old: _cut(c))
+# The condition's message carries more than the status: the rejecting attempt's number in front.
+_condition_message_decorated = _patch_condition(
+    lambda c, old: dataclasses.replace(c, message=f"scheduling failed: {c.message}"))
+# Once a condition is written, a changed one is never patched again.
+_changed_condition_not_patched = _patch_condition(lambda c, old: old if old is not None else c)
+
+
+# --- findNodesThatPassExtenders: extenders asked only while nodes remain ------------------------------
+
+def _extender_loop(stop_when_empty: bool = True, first_only: bool = False,
+                   failed_wins: bool = False) -> Callable[[Scheduler], None]:
+    def hook(sched: Scheduler) -> None:
+        algorithm = sched.algorithm
+
+        def run(pod, feasible, statuses):
+            asked = 0
+            for ext in algorithm.extenders:
+                if (stop_when_empty and not feasible) or (first_only and asked):
+                    break
+                if not ext.is_interested(pod):
+                    continue
+                asked += 1
+                try:
+                    feasible, failed, unresolvable = ext.filter(pod, feasible)
+                except Exception as exc:  # noqa: BLE001 - as the reference
+                    if ext.is_ignorable():
+                        continue
+                    raise CycleFailure(Status.as_status(str(exc))) from None
+                for name, msg in unresolvable.items():
+                    statuses.set(name, Status.new(Code.UNSCHEDULABLE_AND_UNRESOLVABLE, msg))
+                for name, msg in failed.items():
+                    if failed_wins or name not in unresolvable:
+                        statuses.set(name, Status.new(Code.UNSCHEDULABLE, msg))
+            return feasible
+        algorithm.find_nodes_that_pass_extenders = run
+    return hook
+
+
+NEW_RULE_MUTANTS_H32CODE: list[RuleMutant] = [
+    RuleMutant("no-nodes-runs-plugins", _no_nodes_runs_plugins),
+    RuleMutant("one-node-is-no-nodes", _one_node_is_no_nodes),
+    RuleMutant("postfilter-nomination-dropped", _each_framework(_postfilter_nomination_dropped)),
+    RuleMutant("postfilter-error-nominates", _each_framework(_postfilter_error_nominates)),
+    RuleMutant("nil-postfilter-result-clears", _nil_postfilter_result_clears),
+    RuleMutant("failure-keeps-nomination", _failure_keeps_nomination),
+    RuleMutant("no-scheduled-event", _record_event_unless(lambda reason: reason == "Scheduled")),
+    RuleMutant("scheduled-event-on-failed-bind", _scheduled_event_on_failed_bind),
+    RuleMutant("failed-scheduling-event-dropped", _record_event_unless(lambda r: r == "FailedScheduling")),
+    RuleMutant("failed-scheduling-event-twice", _record_event_unless(lambda r: False, times=2)),
+    RuleMutant("condition-message-truncated", _condition_message_truncated),
+    RuleMutant("condition-message-decorated", _condition_message_decorated),
+    RuleMutant("changed-condition-not-patched", _changed_condition_not_patched),
+    RuleMutant("extender-filter-asked-without-nodes", _extender_loop(stop_when_empty=False, first_only=False)),
+    RuleMutant("extender-filter-first-only", _extender_loop(first_only=True)),
+    RuleMutant("extender-failed-over-unresolvable", _extender_loop(failed_wins=True)),
+]
+
+
+# --- witnesses -----------------------------------------------------------------------------------
+
+_REJECT_ALL = {"code": "Unschedulable", "reasons": ["no"]}
+# A node-0 label change at 5 s: an event every probe (no EnqueueExtensions: every event) requeues for.
+_RETRY_AT_5 = ({"when": 5, "op": "update", "kind": "Node", "name": "node-0",
+                "patch": {"metadata": {"labels": {"retry": "yes"}}}},)
+
+
+def _retried(script: dict, retry=_RETRY_AT_5) -> Callable[[], Scenario]:
+    """One pod, Probe0 everywhere on two nodes, and a timeline event that gives it a second attempt."""
+    def build() -> Scenario:
+        return dataclasses.replace(_probes(script, nodes=TWO_NODES)(), timeline=retry)
+    return build
+
+
+_NOMINATED_FIRST = {"Probe0": {"Filter": _REJECT_ALL, "PostFilter": [
+    {"code": "Success", "nominate": "node-0"}, {"code": "Unschedulable"}]}}
+_NOMINATED_THEN_ERROR = {"Probe0": {"Filter": _REJECT_ALL, "PreFilter": [{}, {"code": "Error", "reasons": ["x"]}],
+                                    "PostFilter": {"code": "Success", "nominate": "node-0"}}}
+_REJECT_LONG = {"Probe0": {"Filter": {"code": "Unschedulable", "reasons": ["r" * 1100]}}}
+_REJECT_THEN_OTHER = {"Probe0": {"Filter": [_REJECT_ALL, {"code": "Unschedulable", "reasons": ["other"]}]}}
+_TWO_FILTERS = (extender("ext-0"), extender("ext-1"))
+
+
+def _filter_extenders(script: dict, probes: dict | None = None) -> Callable[[], Scenario]:
+    points = {"preFilter": ["Probe0"], "filter": ["Probe0"], "reserve": ["Probe0"]}
+    return lambda: scenario([pod(probes=probes or {}, extenders=script)], nodes=TWO_NODES,
+                            cfg=config(points, extenders=_TWO_FILTERS))
+
+
+WITNESSES_H32CODE: dict[str, Callable[[], Scenario]] = {
+    "no-nodes-runs-plugins": _probes({}, nodes=()),
+    "one-node-is-no-nodes": _probes({}),
+    "postfilter-nomination-dropped": _probes({"Probe0": {"Filter": _REJECT_ALL, "PostFilter": {
+        "code": "Success", "nominate": "node-0"}}}, nodes=TWO_NODES),
+    "postfilter-error-nominates": _probes({"Probe0": {"Filter": _REJECT_ALL, "PostFilter": {
+        "code": "Error", "reasons": ["x"], "nominate": "node-0"}}}, nodes=TWO_NODES),
+    "nil-postfilter-result-clears": _retried(_NOMINATED_FIRST),
+    "failure-keeps-nomination": _retried(_NOMINATED_THEN_ERROR),
+    "no-scheduled-event": _probes({}),
+    "scheduled-event-on-failed-bind": _probes({"Probe0": {"Bind": {"code": "Error", "reasons": ["x"]}}},
+                                              binder=False),
+    "failed-scheduling-event-dropped": _probes({"Probe0": {"Filter": _REJECT_ALL}}),
+    "failed-scheduling-event-twice": _probes({"Probe0": {"Filter": _REJECT_ALL}}),
+    "condition-message-truncated": _probes(_REJECT_LONG),
+    "condition-message-decorated": _probes({"Probe0": {"Filter": _REJECT_ALL}}),
+    "changed-condition-not-patched": _retried(_REJECT_THEN_OTHER),
+    # Probe0 rejects both nodes: no node is left for the extenders to filter.
+    "extender-filter-asked-without-nodes": _filter_extenders({}, {"Probe0": {"Filter": _REJECT_ALL}}),
+    # ext-1 fails both nodes: only asking it keeps the pod off them.
+    "extender-filter-first-only": _filter_extenders({"ext-1": {"filter": {"fail": {
+        "node-0": "no", "node-1": "no"}}}}),
+    # ext-0 lists node-0 both as failed and as unresolvable: the unresolvable message counts.
+    "extender-failed-over-unresolvable": _filter_extenders({"ext-0": {"filter": {
+        "fail": {"node-0": "failed", "node-1": "failed"}, "unresolvable": {"node-0": "unresolvable"}}}}),
+}
+
+__all__ = ["NEW_RULE_MUTANTS_H32CODE", "WITNESSES_H32CODE"]
