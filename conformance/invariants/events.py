@@ -223,7 +223,7 @@ def _one_node_possible(run: Run, pod: str) -> bool:
            "count), schedulingCycle (NumAllNodes 1 after Reserve or Permit); eventhandlers.go "
            "updateNodeInCache; cache.go UpdateNode, UpdateSnapshot", requires=(),
            situation=NODE_UPDATED_THEN_WOKEN,
-           rules=("event-snapshot",))
+           rules=("event-snapshot", "no-nodes-available"))
 def fit_error_counts_nodes(run: Run) -> None:
     cluster = run.cluster
     if any(f.get("fault") == "vanish" and vanished(f) is None for f in run.outcome.faults):

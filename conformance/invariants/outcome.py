@@ -294,7 +294,8 @@ def _matches(message: str, expected: tuple[str, str | None]) -> bool:
            focus={"points": ("PreFilter", "Filter", "PostFilter", "Reserve", "Permit"), "extenders": 1,
                           "default_plugins": False, "max_pods": 6},
            rules=("prefilter-result-intersection", "prefilter-rejection-no-filter", "postfilter-does-not-schedule",
-                  "fit-error-message"))
+                  "fit-error-message", "no-nodes-available", "condition-message-whole", "status-patch-on-change",
+                  "extender-unresolvable-precedence"))
 def fit_error_message(run: Run) -> None:
     for pod in run.live_pods:
         result = run.outcome.pods.get(pod)

@@ -420,6 +420,41 @@ PROOFS: tuple[Proof, ...] = (
        "cycle-state-kept-in-attempt"),
     _p("event-snapshot", MUCH, "node-update-drops-node",
        "a node's update drops it from the cache, as a deletion would", "fit-error-counts-nodes"),
+    # rules read from upstream's code (issue 32 item 3, h32code): tests/conformance/pending_mutants_h32code.py
+    _p("no-nodes-available", LITTLE, "no-nodes-runs-plugins",
+       "an empty cluster is filtered like any other: PreFilter and PostFilter run, the FitError counts 0 nodes",
+       "fit-error-message"),
+    _p("no-nodes-available", MUCH, "one-node-is-no-nodes",
+       "a cluster of one node is taken for an empty one (ErrNoNodesAvailable)", "fit-error-counts-nodes"),
+    _p("postfilter-nomination", LITTLE, "postfilter-nomination-dropped",
+       "PostFilter's result is dropped: its nomination never reaches the pod", "nomination-after-failure"),
+    _p("postfilter-nomination", MUCH, "postfilter-error-nominates",
+       "an erroring PostFilter plugin's nomination is applied (upstream: a nil result)", "nomination-after-failure"),
+    _p("nomination-cleared-on-failure", LITTLE, "failure-keeps-nomination",
+       "an error after an earlier nomination leaves the pod nominated", "nomination-after-failure"),
+    _p("nomination-cleared-on-failure", MUCH, "nil-postfilter-result-clears",
+       "a nil PostFilter result clears the nomination an earlier attempt made", "nomination-after-failure"),
+    _p("scheduled-event-iff-bound", LITTLE, "no-scheduled-event",
+       "a successful binding records no Scheduled event", "scheduled-event-per-binding"),
+    _p("scheduled-event-iff-bound", MUCH, "scheduled-event-on-failed-bind",
+       "a failed binding records a Scheduled event too", "scheduled-event-per-binding"),
+    _p("failed-scheduling-event-per-failure", LITTLE, "failed-scheduling-event-dropped",
+       "a failed attempt records no FailedScheduling event", "failed-scheduling-event-per-attempt"),
+    _p("failed-scheduling-event-per-failure", MUCH, "failed-scheduling-event-twice",
+       "a failed attempt records two FailedScheduling events", "failed-scheduling-event-per-attempt"),
+    _p("condition-message-whole", LITTLE, "condition-message-truncated",
+       "the condition's message is cut to the event's note limit", "fit-error-message"),
+    _p("condition-message-whole", MUCH, "condition-message-decorated",
+       "the condition's message carries more than the failure's (a prefix)", "fit-error-message"),
+    _p("status-patch-on-change", LITTLE, "changed-condition-not-patched",
+       "once written, a changed PodScheduled condition is not patched again", "fit-error-message"),
+    _p("extender-filters-chained", MUCH, "extender-filter-asked-without-nodes",
+       "filter extenders are asked although no node is left", "extender-filters-chained"),
+    _p("extender-filters-chained", LITTLE, "extender-filter-first-only",
+       "only the first filter extender is asked; the next never sees the nodes it left",
+       "extender-filters-chained"),
+    _p("extender-unresolvable-precedence", LITTLE, "extender-failed-over-unresolvable",
+       "a node listed failed and unresolvable gets the failed status and message", "fit-error-message"),
 )
 
 # Rules and directions without a mutant yet (or whose mutant no invariant catches yet: named in the note).
@@ -478,6 +513,12 @@ PENDING: Mapping[str, Mapping[str, str]] = {
     "unschedulable-flush": _nc(EARLY, LATE),
     "pre-enqueue-on-backoff-entry": _nc(MUCH, LITTLE),
     "deleted-waiting-pod": _nc(MUCH, LITTLE),
+    # h32code: rules read from upstream's code
+    "status-patch-on-change": {MUCH: "a patch of an unchanged status shows only as an extra API call (a status "
+                                     "fault's firing, or an update event on a real API server, which the upstream "
+                                     "runner's fake clientset never delivers): no mutant or invariant yet"},
+    "extender-unresolvable-precedence": {MUCH: "a node only failed taken as unresolvable keeps the same message; it "
+                                               "differs only in the nodes preemption may try: no mutant yet"},
 }
 
 
