@@ -327,6 +327,8 @@ RULES: tuple[Rule, ...] = (
        "nnnNeedsUpdate)"),
     _c("extender-filters-chained", "§4.5", "Filter extenders are asked in order, each with the nodes the previous "
        "one left, and none once no node is left", "schedule_one.go findNodesThatPassExtenders"),
+    _c("ignorable-extenders-last", "§4.5", "Ignorable extenders are consulted after every non-ignorable one, "
+       "each group in config order", "scheduler.go buildExtenders"),
     _c("extender-unresolvable-precedence", "§4.5", "A node an extender lists as both failed and unresolvable is "
        "UnschedulableAndUnresolvable with the unresolvable message", "schedule_one.go findNodesThatPassExtenders "
        "(failedAndUnresolvableMap takes precedence over failedMap)"),

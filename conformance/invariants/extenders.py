@@ -334,10 +334,11 @@ def user_extender_ignorable_honoured(run: Run) -> None:
 
 
 def _filter_extenders(run: Run) -> list[str] | None:
-    """The names of the filter extenders, in config order; None when one may not be interested in a pod
-    (managedResources), which the trace cannot tell."""
+    """The names of the filter extenders in the order they are asked: config order, ignorable ones last
+    (scheduler.go buildExtenders); None when one may not be interested in a pod (managedResources), which the
+    trace cannot tell."""
     names = []
-    for ext in run.config.extenders:
+    for ext in sorted(run.config.extenders, key=lambda e: e.ignorable):
         if ext.filter_verb:
             if ext.managed_resources:
                 return None
@@ -362,13 +363,14 @@ def _extender_chain_seed(draw, nodes):
 
 
 @invariant("extender-filters-chained",
-           "Filter extenders are asked in config order, each with the nodes the previous one left (all it was sent "
-           "after an ignorable error), and none is asked once no node is left.",
+           "Filter extenders are asked in config order, ignorable ones last, each with the nodes the previous one "
+           "left (all it was sent after an ignorable error), and none is asked once no node is left.",
            "schedule_one.go findNodesThatPassExtenders (`if len(feasibleNodes) == 0 { break }`; "
-           "feasibleNodes = feasibleList) (spec §4.5)", requires=("extenders", "probes"),
+           "feasibleNodes = feasibleList); scheduler.go buildExtenders (ignorable extenders to the tail) "
+           "(spec §4.5)", requires=("extenders", "probes"),
            situation=Situation({"preFilter": ["Probe0"], "filter": ["Probe0"]}, _extender_chain_seed, min_nodes=2,
                                extenders=({"filterVerb": "filter", "ignorable": True}, {"filterVerb": "filter"})),
-           rules=("extender-filters-chained",))
+           rules=("extender-filters-chained", "ignorable-extenders-last"))
 def extender_filters_chained(run: Run) -> None:
     chain = _filter_extenders(run)
     if not chain:

@@ -50,11 +50,11 @@ def expected_nomination(run: Run, pod: str) -> str:
 def nominations(draw: Draw, nodes) -> tuple[Script, Script]:
     """Every node filtered out, then per attempt a PostFilter answer that nominates, or not, with any code;
     the second attempt (after another pod's binding wakes it) may fail with an error instead."""
-    answers = [{"code": "Success", "nominate": pick(draw, nodes)}, {"code": "Unschedulable"},
-               {"code": "Unschedulable", "nominate": pick(draw, nodes)}, {"code": "Error", "nominate": nodes[0]},
+    answers = [{"code": "Success", "nominate": pick(draw, nodes)}, {"code": "Error", "nominate": nodes[0]},
+               {"code": "Unschedulable", "nominate": pick(draw, nodes)}, {"code": "Unschedulable"},
                {"code": "Success"}]
     script: dict = {"Probe0": {"Filter": {"code": pick(draw, REJECT)},
-                               "PostFilter": [pick(draw, answers), pick(draw, answers)]}}
+                               "PostFilter": [pick(draw, answers[:3]), pick(draw, answers)]}}
     if pick(draw, (False, True)):
         script["Probe0"]["PreFilter"] = [{}, {"code": "Error"}]
     return script, {}

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from ..recipes.first_pod import pick
+from ..recipes.situations import Situation
 from .attempts import traced_from_start
 from .base import invariant
 from .faults import fired
@@ -47,11 +49,18 @@ def _judged(run: Run) -> list[str]:
     return [] if run.outcome.faults else list(run.live_pods)
 
 
+def _bind_fails_first(draw, nodes):
+    """Probe0 fails the first attempt's Bind (rejects or errs), then skips, so that DefaultBinder binds."""
+    return {"Probe0": {"Bind": [{"code": pick(draw, ("Error", "Unschedulable"))}, {}]}}, {}
+
+
 @invariant("scheduled-event-per-binding",
            "Every binding the scheduler made records one Normal `Scheduled` event, `Successfully assigned "
            "<namespace>/<name> to <node>`, and a pod it did not bind has none.",
            "schedule_one.go bind -> finishBinding (the event only when the binding's status is Success)",
-           requires=("virtual-time",), rules=("scheduled-event-iff-bound",))
+           requires=("virtual-time",),
+           situation=Situation({"preFilter": ["Probe0"], "bind": ["Probe0"]}, _bind_fails_first, min_pods=2),
+           rules=("scheduled-event-iff-bound",))
 def scheduled_event_per_binding(run: Run) -> None:
     for pod in _judged(run):
         want = sorted(f"Successfully assigned {pod} to {b['node']}" for b in run.outcome.bindings

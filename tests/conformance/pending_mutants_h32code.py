@@ -181,6 +181,15 @@ def _extender_loop(stop_when_empty: bool = True, first_only: bool = False,
     return hook
 
 
+def _extenders_ordered(key: Callable) -> Callable[[Scheduler], None]:
+    """The extenders asked in the order `key` sorts them (stable) instead of ignorable ones last."""
+    def hook(sched: Scheduler) -> None:
+        ordered = sorted(sched.extenders, key=key)
+        sched.extenders[:] = ordered
+        sched.algorithm.extenders[:] = ordered
+    return hook
+
+
 NEW_RULE_MUTANTS_H32CODE: list[RuleMutant] = [
     RuleMutant("no-nodes-runs-plugins", _no_nodes_runs_plugins),
     RuleMutant("one-node-is-no-nodes", _one_node_is_no_nodes),
@@ -198,6 +207,10 @@ NEW_RULE_MUTANTS_H32CODE: list[RuleMutant] = [
     RuleMutant("extender-filter-asked-without-nodes", _extender_loop(stop_when_empty=False, first_only=False)),
     RuleMutant("extender-filter-first-only", _extender_loop(first_only=True)),
     RuleMutant("extender-failed-over-unresolvable", _extender_loop(failed_wins=True)),
+    # In URL order (config order for ext-0, ext-1, ...): an ignorable extender asked before a later non-ignorable.
+    RuleMutant("ignorable-extenders-in-config-order", _extenders_ordered(lambda e: e.name)),
+    # Every extender but the ignorable ones moved to the tail: the non-ignorable ones come last.
+    RuleMutant("ignorable-extenders-first", _extenders_ordered(lambda e: not e.is_ignorable())),
 ]
 
 
@@ -221,14 +234,15 @@ _NOMINATED_FIRST = {"Probe0": {"Filter": _REJECT_ALL, "PostFilter": [
 _NOMINATED_THEN_ERROR = {"Probe0": {"Filter": _REJECT_ALL, "PreFilter": [{}, {"code": "Error", "reasons": ["x"]}],
                                     "PostFilter": {"code": "Success", "nominate": "node-0"}}}
 _REJECT_LONG = {"Probe0": {"Filter": {"code": "Unschedulable", "reasons": ["r" * 1100]}}}
-_REJECT_THEN_OTHER = {"Probe0": {"Filter": [_REJECT_ALL, {"code": "Unschedulable", "reasons": ["other"]}]}}
+# Rejected first (Unschedulable), then an error: the condition's reason changes to SchedulerError.
+_REJECT_THEN_ERROR = {"Probe0": {"Filter": _REJECT_ALL, "PreFilter": [{}, {"code": "Error", "reasons": ["x"]}]}}
 _TWO_FILTERS = (extender("ext-0"), extender("ext-1"))
 
 
-def _filter_extenders(script: dict, probes: dict | None = None) -> Callable[[], Scenario]:
+def _filter_extenders(script: dict, probes: dict | None = None, extenders=_TWO_FILTERS) -> Callable[[], Scenario]:
     points = {"preFilter": ["Probe0"], "filter": ["Probe0"], "reserve": ["Probe0"]}
     return lambda: scenario([pod(probes=probes or {}, extenders=script)], nodes=TWO_NODES,
-                            cfg=config(points, extenders=_TWO_FILTERS))
+                            cfg=config(points, extenders=extenders))
 
 
 WITNESSES_H32CODE: dict[str, Callable[[], Scenario]] = {
@@ -247,12 +261,19 @@ WITNESSES_H32CODE: dict[str, Callable[[], Scenario]] = {
     "failed-scheduling-event-twice": _probes({"Probe0": {"Filter": _REJECT_ALL}}),
     "condition-message-truncated": _probes(_REJECT_LONG),
     "condition-message-decorated": _probes({"Probe0": {"Filter": _REJECT_ALL}}),
-    "changed-condition-not-patched": _retried(_REJECT_THEN_OTHER),
+    "changed-condition-not-patched": _retried(_REJECT_THEN_ERROR),
     # Probe0 rejects both nodes: no node is left for the extenders to filter.
     "extender-filter-asked-without-nodes": _filter_extenders({}, {"Probe0": {"Filter": _REJECT_ALL}}),
     # ext-1 fails both nodes: only asking it keeps the pod off them.
     "extender-filter-first-only": _filter_extenders({"ext-1": {"filter": {"fail": {
         "node-0": "no", "node-1": "no"}}}}),
+    # ext-0 (ignorable) fails node-0; ext-1 (not ignorable) must filter first, then ext-0 what ext-1 left.
+    "ignorable-extenders-in-config-order": _filter_extenders(
+        {"ext-0": {"filter": {"fail": {"node-0": "no"}}}}, extenders=(extender("ext-0", ignorable=True),
+                                                                  extender("ext-1"))),
+    "ignorable-extenders-first": _filter_extenders(
+        {"ext-0": {"filter": {"fail": {"node-0": "no"}}}}, extenders=(extender("ext-0", ignorable=True),
+                                                                  extender("ext-1"))),
     # ext-0 lists node-0 both as failed and as unresolvable: the unresolvable message counts.
     "extender-failed-over-unresolvable": _filter_extenders({"ext-0": {"filter": {
         "fail": {"node-0": "failed", "node-1": "failed"}, "unresolvable": {"node-0": "unresolvable"}}}}),
