@@ -327,6 +327,9 @@ RULES: tuple[Rule, ...] = (
        "nnnNeedsUpdate)"),
     _c("extender-filters-chained", "§4.5", "Filter extenders are asked in order, each with the nodes the previous "
        "one left, and none once no node is left", "schedule_one.go findNodesThatPassExtenders"),
+    _c("assumed-pod-update-ignored", "§6.5", "An update of an assumed pod (waiting at Permit, binding) is dropped: "
+       "it neither requeues the pod nor counts as an event for it; a pending pod's update reaches the queue",
+       "eventhandlers.go updatePodInSchedulingQueue (IsAssumedPod: return)"),
     _c("ignorable-extenders-last", "§4.5", "Ignorable extenders are consulted after every non-ignorable one, "
        "each group in config order", "scheduler.go buildExtenders"),
     _c("extender-unresolvable-precedence", "§4.5", "A node an extender lists as both failed and unresolvable is "

@@ -454,6 +454,13 @@ PROOFS: tuple[Proof, ...] = (
     _p("extender-filters-chained", LITTLE, "extender-filter-first-only",
        "only the first filter extender is asked; the next never sees the nodes it left",
        "extender-filters-chained"),
+    _p("assumed-pod-update-ignored", LITTLE, "assumed-pod-updates-queued",
+       "an update of a pod waiting at Permit counts as its own event: rejected, it retries at once",
+       "rejected-pod-waits-for-event", no_search="its ci search draws no timeline event updating a pod while it "
+       "waits at Permit"),
+    _p("assumed-pod-update-ignored", MUCH, "pending-pod-updates-ignored",
+       "every pending pod's update is dropped as if it were assumed (removing its last gate frees nothing)",
+       "event-wakes-pending-pod"),
     _p("ignorable-extenders-last", LITTLE, "ignorable-extenders-in-config-order",
        "an ignorable extender is asked before a non-ignorable one configured after it", "extender-filters-chained"),
     _p("ignorable-extenders-last", MUCH, "ignorable-extenders-first",

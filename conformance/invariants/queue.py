@@ -210,10 +210,30 @@ _EVENT_POINTS = ("Bind", "PostBind", "PreBind", "Unreserve", "Allow", "Reject", 
 
 def _possible_event(r: Record, pod: str, attempt: int) -> bool:
     point = r.get("point")
-    if r.get("pod") == pod and r.get("attempt") == attempt and point in ("Unreserve", "Reject", "Allow"):
-        return False  # the attempt's own failure does not move the pod itself
+    if r.get("pod") == pod and r.get("attempt") == attempt and point in ("Unreserve", "Reject", "Allow", "Permit",
+                                                                         "PreBindPreFlight"):
+        return False  # the attempt's own failure, or its own nomination while assumed, does not move the pod itself
     return point in _EVENT_POINTS or (point == "PostFilter" and "nominate" in r) or (
         point in ("PreBindPreFlight", "Permit") and r.get("code") in ("Success", "Wait"))
+
+
+def _timeline_moved(run: Run, pod: str, attempt: int, start: float, retry: float) -> bool:
+    """Whether a timeline event applied between the attempt's start and the retry may have moved the pod (one
+    applied while the pod was in flight is replayed at its failure), except an update of the pod itself while its
+    attempt held it assumed (Reserve to failure): eventhandlers.go updatePodInSchedulingQueue drops those."""
+    reserved = next((r["t"] for r in run.probe_records(pod, attempt) if r["point"] in ("Reserve", "Permit")), None)
+    failed = _failure_time(run, pod, attempt)
+    namespace, _, name = pod.partition("/")
+    for entry in run.outcome.timeline:
+        at = entry.get("at", 0.0)
+        if not start <= at <= retry:
+            continue
+        event = run.scenario.timeline[entry["index"]]
+        own = event.get("op") == "update" and event.get("kind") == "Pod" and event.get("name") == name \
+            and event.get("namespace", "default") == namespace
+        if not (own and reserved is not None and reserved <= at < failed):
+            return True
+    return False
 
 
 @invariant("rejected-pod-waits-for-event",
@@ -221,10 +241,11 @@ def _possible_event(r: Record, pod: str, attempt: int) -> bool:
            "only after a cluster event that may make it schedulable (a binding, a failed binding cycle, a "
            "nomination, a deletion) or the 5-minute flush; an error instead backs off and retries on its own.",
            "backend/queue/scheduling_queue.go AddUnschedulableIfNotPresent, MoveAllToActiveOrBackoffQueue, "
-           "flushUnschedulablePodsLeftover (spec §6.4)",
+           "flushUnschedulablePodsLeftover; eventhandlers.go updatePodInSchedulingQueue (an assumed pod's update "
+           "is dropped) (spec §6.4)",
            situation=Situation(
                {p: ["Probe0"] for p in ("preFilter", "filter", "postFilter", "reserve", "permit")}, rejected_once, weight=2),
-           rules=("unschedulable-waits-for-event",))
+           rules=("unschedulable-waits-for-event", "assumed-pod-update-ignored"))
 def rejected_pod_waits_for_event(run: Run) -> None:
     if "virtual-time" not in run.capabilities or run.outcome.deleted:
         return  # on a cluster informer events arrive on their own; a deletion is an event for every pod
@@ -244,8 +265,10 @@ def rejected_pod_waits_for_event(run: Run) -> None:
                       and _possible_event(r, pod, attempt)]
             waits = [r for r in run.outcome.trace if r["seq"] < retry["seq"] and r.get("pod") != pod
                      and r.get("point") == "Permit" and r.get("code") == "Wait"]
-            bound = [b for b in run.outcome.bindings if start["t"] <= b.get("t", start["t"]) <= retry["t"]]
-            if events or waits or bound or retry["t"] - _failure_time(run, pod, attempt) >= UNSCHEDULABLE_FLUSH:
+            bound = [b for b in run.outcome.bindings if start["t"] <= b.get("t", start["t"]) <= retry["t"]
+                     and b.get("pod") != pod]  # its own binding comes after the retry, maybe at the same instant
+            if events or waits or bound or _timeline_moved(run, pod, attempt, start["t"], retry["t"]) \
+                    or retry["t"] - _failure_time(run, pod, attempt) >= UNSCHEDULABLE_FLUSH:
                 continue
             if fired_between(run, start["t"], retry["t"]):
                 continue  # a restart re-queues every pending pod; a failed binding or a deletion is an event

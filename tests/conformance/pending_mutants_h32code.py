@@ -18,6 +18,7 @@ from reference.scheduler.scheduler import Scheduler
 from reference.status import Code, Status
 
 from .invariants._kit import config, extender, node, pod, scenario
+from .invariants.test_event_rules import HAND as _EVENT_WITNESSES
 from .mutants import _each_framework
 from .rule_mutants import TWO_NODES, RuleMutant, _probes
 
@@ -181,6 +182,27 @@ def _extender_loop(stop_when_empty: bool = True, first_only: bool = False,
     return hook
 
 
+# --- updates of an assumed pod (eventhandlers.go updatePodInSchedulingQueue, skipPodSchedule) -----------
+
+def _assumed_pod_updates_queued(sched: Scheduler) -> None:
+    """An update of an assumed pod (waiting at Permit) is not dropped: it reaches the queue, which records it as
+    the in-flight pod's own event, so a rejection that follows sends the pod to backoff instead of waiting."""
+    original = sched._update_pending_pod
+
+    def update(old, new):
+        assumed, sched.assumed = sched.assumed, {}
+        try:
+            original(old, new)
+        finally:
+            sched.assumed = assumed
+    sched._update_pending_pod = update
+
+
+def _pending_pod_updates_ignored(sched: Scheduler) -> None:
+    """Every pending pod's update is dropped as if the pod were assumed: its own changes never requeue it."""
+    sched._update_pending_pod = lambda old, new: None
+
+
 def _extenders_ordered(key: Callable) -> Callable[[Scheduler], None]:
     """The extenders asked in the order `key` sorts them (stable) instead of ignorable ones last."""
     def hook(sched: Scheduler) -> None:
@@ -210,6 +232,8 @@ NEW_RULE_MUTANTS_H32CODE: list[RuleMutant] = [
     # In URL order (config order for ext-0, ext-1, ...): an ignorable extender asked before a later non-ignorable.
     RuleMutant("ignorable-extenders-in-config-order", _extenders_ordered(lambda e: e.name)),
     # Every extender but the ignorable ones moved to the tail: the non-ignorable ones come last.
+    RuleMutant("assumed-pod-updates-queued", _assumed_pod_updates_queued),
+    RuleMutant("pending-pod-updates-ignored", _pending_pod_updates_ignored),
     RuleMutant("ignorable-extenders-first", _extenders_ordered(lambda e: not e.is_ignorable())),
 ]
 
@@ -245,6 +269,16 @@ def _filter_extenders(script: dict, probes: dict | None = None, extenders=_TWO_F
                             cfg=config(points, extenders=extenders))
 
 
+def _updated_while_waiting() -> Scenario:
+    """pod-0 waits at Permit until Probe0 rejects it at 2 s; the timeline relabels it at 1 s, while it waits
+    (assumed); its second attempt would pass."""
+    script = {"Probe0": {"Permit": [{"code": "Wait", "timeout": "10s", "then": {"signal": "reject", "after": "2s"}},
+                                    {}]}}
+    relabel = {"when": 1, "op": "update", "kind": "Pod", "name": "pod-0",
+               "patch": {"metadata": {"labels": {"relabelled": "yes"}}}}
+    return dataclasses.replace(_probes(script)(), timeline=(relabel,))
+
+
 WITNESSES_H32CODE: dict[str, Callable[[], Scenario]] = {
     "no-nodes-runs-plugins": _probes({}, nodes=()),
     "one-node-is-no-nodes": _probes({}),
@@ -267,6 +301,8 @@ WITNESSES_H32CODE: dict[str, Callable[[], Scenario]] = {
     # ext-1 fails both nodes: only asking it keeps the pod off them.
     "extender-filter-first-only": _filter_extenders({"ext-1": {"filter": {"fail": {
         "node-0": "no", "node-1": "no"}}}}),
+    "assumed-pod-updates-queued": _updated_while_waiting,
+    "pending-pod-updates-ignored": lambda: _EVENT_WITNESSES["never-ungates"],
     # ext-0 (ignorable) fails node-0; ext-1 (not ignorable) must filter first, then ext-0 what ext-1 left.
     "ignorable-extenders-in-config-order": _filter_extenders(
         {"ext-0": {"filter": {"fail": {"node-0": "no"}}}}, extenders=(extender("ext-0", ignorable=True),
