@@ -330,6 +330,9 @@ RULES: tuple[Rule, ...] = (
     _c("assumed-pod-update-ignored", "§6.5", "An update of an assumed pod (waiting at Permit, binding) is dropped: "
        "it neither requeues the pod nor counts as an event for it; a pending pod's update reaches the queue",
        "eventhandlers.go updatePodInSchedulingQueue (IsAssumedPod: return)"),
+    _c("preemption-tries-unschedulable-nodes", "§2.6", "Preemption's dry run tries only the nodes whose filter "
+       "status was Unschedulable, never an UnschedulableAndUnresolvable one", "preemption/preemption.go "
+       "findCandidates (NodeToStatus.NodesForStatusCode(Unschedulable))"),
     _c("ignorable-extenders-last", "§4.5", "Ignorable extenders are consulted after every non-ignorable one, "
        "each group in config order", "scheduler.go buildExtenders"),
     _c("extender-unresolvable-precedence", "§4.5", "A node an extender lists as both failed and unresolvable is "

@@ -19,6 +19,7 @@ from reference.status import Code, Status
 
 from .invariants._kit import config, extender, node, pod, scenario
 from .invariants.test_event_rules import HAND as _EVENT_WITNESSES
+from .pending_witnesses import PENDING_WITNESSES
 from .mutants import _each_framework
 from .rule_mutants import TWO_NODES, RuleMutant, _probes
 
@@ -203,6 +204,27 @@ def _pending_pod_updates_ignored(sched: Scheduler) -> None:
     sched._update_pending_pod = lambda old, new: None
 
 
+# --- preemption.go findCandidates: the dry run tries only the nodes found Unschedulable ----------------------
+
+def _candidates_remapped(old: Code, new: Code) -> Callable[[Framework], None]:
+    """DefaultPreemption's candidates looked for as if every `old` filter status were `new`."""
+    def patch(fw: Framework) -> None:
+        from reference.interfaces import NodeToStatus
+        plugin = next((p for p in fw.post_filter_plugins if p.name == "DefaultPreemption"), None)
+        if plugin is None:
+            return
+        original = plugin.find_candidates
+
+        def remap(s):
+            return Status(new, s.reasons).with_plugin(s.plugin) if s is not None and s.code is old else s
+
+        def find(state, all_nodes, pod, statuses):
+            copied = NodeToStatus({n: remap(s) for n, s in statuses.items()}, remap(statuses.absent_nodes_status))
+            return original(state, all_nodes, pod, copied)
+        plugin.find_candidates = find
+    return patch
+
+
 def _extenders_ordered(key: Callable) -> Callable[[Scheduler], None]:
     """The extenders asked in the order `key` sorts them (stable) instead of ignorable ones last."""
     def hook(sched: Scheduler) -> None:
@@ -234,6 +256,12 @@ NEW_RULE_MUTANTS_H32CODE: list[RuleMutant] = [
     # Every extender but the ignorable ones moved to the tail: the non-ignorable ones come last.
     RuleMutant("assumed-pod-updates-queued", _assumed_pod_updates_queued),
     RuleMutant("pending-pod-updates-ignored", _pending_pod_updates_ignored),
+    # Nodes found UnschedulableAndUnresolvable are dry-run too.
+    RuleMutant("preemption-tries-unresolvable-nodes", _each_framework(
+        _candidates_remapped(Code.UNSCHEDULABLE_AND_UNRESOLVABLE, Code.UNSCHEDULABLE))),
+    # Nodes found Unschedulable are left out as if unresolvable: preemption finds no candidate.
+    RuleMutant("preemption-skips-unschedulable-nodes", _each_framework(
+        _candidates_remapped(Code.UNSCHEDULABLE, Code.UNSCHEDULABLE_AND_UNRESOLVABLE))),
     RuleMutant("ignorable-extenders-first", _extenders_ordered(lambda e: not e.is_ignorable())),
 ]
 
@@ -279,6 +307,18 @@ def _updated_while_waiting() -> Scenario:
     return dataclasses.replace(_probes(script)(), timeline=(relabel,))
 
 
+def _unresolvable_node_with_room() -> Scenario:
+    """node-0 has room but Probe0 finds it UnschedulableAndUnresolvable; node-1 is full with a low-priority pod:
+    only node-1 is a preemption candidate."""
+    from conformance.invariants.preemption_nodes import _priority_pod
+    nodes = (node("node-0", cpu="2"), node("node-1", cpu="2"))
+    bound = (_priority_pod("low-0", "1", 100, "node-0"), _priority_pod("low-1", "2", 100, "node-1"))
+    preemptor = pod("pod-0", cpu="1", priority=1000,
+                    probes={"Probe0": {"Filter": {"byNode": {"node-0": {"code": "UnschedulableAndUnresolvable"}}}}})
+    cfg = config({"preFilter": ["Probe0"], "filter": ["Probe0"]}, multi_point=(), defaults=True)
+    return scenario([preemptor], nodes=nodes, cfg=cfg, bound=bound)
+
+
 WITNESSES_H32CODE: dict[str, Callable[[], Scenario]] = {
     "no-nodes-runs-plugins": _probes({}, nodes=()),
     "one-node-is-no-nodes": _probes({}),
@@ -302,6 +342,8 @@ WITNESSES_H32CODE: dict[str, Callable[[], Scenario]] = {
     "extender-filter-first-only": _filter_extenders({"ext-1": {"filter": {"fail": {
         "node-0": "no", "node-1": "no"}}}}),
     "assumed-pod-updates-queued": _updated_while_waiting,
+    "preemption-tries-unresolvable-nodes": _unresolvable_node_with_room,
+    "preemption-skips-unschedulable-nodes": lambda: PENDING_WITNESSES["every-pod-never-preempts"](),
     "pending-pod-updates-ignored": lambda: _EVENT_WITNESSES["never-ungates"],
     # ext-0 (ignorable) fails node-0; ext-1 (not ignorable) must filter first, then ext-0 what ext-1 left.
     "ignorable-extenders-in-config-order": _filter_extenders(
