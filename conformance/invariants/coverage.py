@@ -333,6 +333,9 @@ RULES: tuple[Rule, ...] = (
     _c("preemption-tries-unschedulable-nodes", "§2.6", "Preemption's dry run tries only the nodes whose filter "
        "status was Unschedulable, never an UnschedulableAndUnresolvable one", "preemption/preemption.go "
        "findCandidates (NodeToStatus.NodesForStatusCode(Unschedulable))"),
+    _c("deleted-nominated-pod-frees-node", "§6.4", "Deleting a pending pod nominated to a node moves the pending "
+       "pods of lower or equal priority (they counted it there); deleting a pending pod nominated nowhere moves "
+       "none", "eventhandlers.go deletePodFromSchedulingQueue (getLEPriorityPreCheck)"),
     _c("ignorable-extenders-last", "§4.5", "Ignorable extenders are consulted after every non-ignorable one, "
        "each group in config order", "scheduler.go buildExtenders"),
     _c("extender-unresolvable-precedence", "§4.5", "A node an extender lists as both failed and unresolvable is "

@@ -467,6 +467,9 @@ PROOFS: tuple[Proof, ...] = (
     _p("preemption-tries-unschedulable-nodes", LITTLE, "preemption-skips-unschedulable-nodes",
        "nodes found Unschedulable are left out as if unresolvable: no candidate, no preemption",
        "preemptor-finds-room"),
+    _p("deleted-nominated-pod-frees-node", LITTLE, "nominated-pod-deletion-moves-nothing",
+       "deleting a nominated pending pod moves no one: a lower-priority pod it kept out waits on",
+       "event-wakes-pending-pod", no_search="its ci search draws no pending pod created nominated"),
     _p("ignorable-extenders-last", LITTLE, "ignorable-extenders-in-config-order",
        "an ignorable extender is asked before a non-ignorable one configured after it", "extender-filters-chained"),
     _p("ignorable-extenders-last", MUCH, "ignorable-extenders-first",
@@ -536,6 +539,10 @@ PENDING: Mapping[str, Mapping[str, str]] = {
     "status-patch-on-change": {MUCH: "a patch of an unchanged status shows only as an extra API call (a status "
                                      "fault's firing, or an update event on a real API server, which the upstream "
                                      "runner's fake clientset never delivers): no mutant or invariant yet"},
+    "deleted-nominated-pod-frees-node": {MUCH: "moving pods of higher priority too, or after deleting a pod "
+                                               "nominated nowhere, only adds attempts no invariant bounds yet (the "
+                                               "retries follow a timeline event, which rejected-pod-waits-for-event "
+                                               "accepts whatever it was)"},
     "extender-unresolvable-precedence": {MUCH: "a node only failed taken as unresolvable keeps the same message; it "
                                                "differs only in the nodes preemption may try: no mutant yet"},
 }

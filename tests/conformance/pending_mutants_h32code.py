@@ -225,6 +225,23 @@ def _candidates_remapped(old: Code, new: Code) -> Callable[[Framework], None]:
     return patch
 
 
+# --- eventhandlers.go deletePodFromSchedulingQueue: a deleted nominated pod frees its node ---------------
+
+def _nominated_pod_deletion_moves_nothing(sched: Scheduler) -> None:
+    """Deleting a pending pod nominated to a node moves no pending pod, though lower-priority ones counted it there."""
+    original = sched._on_pod_deleted
+
+    def deleted(pod):
+        move = sched.queue.move_all_to_active_or_backoff
+        if not pod.node_name and pod.nominated_node_name and pod.effective_uid not in sched.assumed:
+            sched.queue.move_all_to_active_or_backoff = lambda *args, **kwargs: None
+        try:
+            original(pod)
+        finally:
+            sched.queue.move_all_to_active_or_backoff = move
+    sched._on_pod_deleted = deleted
+
+
 def _extenders_ordered(key: Callable) -> Callable[[Scheduler], None]:
     """The extenders asked in the order `key` sorts them (stable) instead of ignorable ones last."""
     def hook(sched: Scheduler) -> None:
@@ -262,6 +279,7 @@ NEW_RULE_MUTANTS_H32CODE: list[RuleMutant] = [
     # Nodes found Unschedulable are left out as if unresolvable: preemption finds no candidate.
     RuleMutant("preemption-skips-unschedulable-nodes", _each_framework(
         _candidates_remapped(Code.UNSCHEDULABLE, Code.UNSCHEDULABLE_AND_UNRESOLVABLE))),
+    RuleMutant("nominated-pod-deletion-moves-nothing", _nominated_pod_deletion_moves_nothing),
     RuleMutant("ignorable-extenders-first", _extenders_ordered(lambda e: not e.is_ignorable())),
 ]
 
@@ -319,6 +337,16 @@ def _unresolvable_node_with_room() -> Scenario:
     return scenario([preemptor], nodes=nodes, cfg=cfg, bound=bound)
 
 
+def _nominated_then_deleted() -> Scenario:
+    """pod-a (priority 1000, gated) was created nominated to node-0, which it would fill; pod-b (priority 100)
+    counts it there and is rejected; the timeline deletes pod-a at 5 s, which frees node-0 for pod-b."""
+    a = pod("pod-a", cpu="1", priority=1000, gates=["example.com/hold"])
+    a["status"] = {"nominatedNodeName": "node-0"}
+    deletion = {"when": 5, "op": "delete", "kind": "Pod", "name": "pod-a"}
+    sc = scenario([a, pod("pod-b", cpu="1", priority=100)], nodes=(node("node-0", cpu="1"),))
+    return dataclasses.replace(sc, timeline=(deletion,))
+
+
 WITNESSES_H32CODE: dict[str, Callable[[], Scenario]] = {
     "no-nodes-runs-plugins": _probes({}, nodes=()),
     "one-node-is-no-nodes": _probes({}),
@@ -342,6 +370,7 @@ WITNESSES_H32CODE: dict[str, Callable[[], Scenario]] = {
     "extender-filter-first-only": _filter_extenders({"ext-1": {"filter": {"fail": {
         "node-0": "no", "node-1": "no"}}}}),
     "assumed-pod-updates-queued": _updated_while_waiting,
+    "nominated-pod-deletion-moves-nothing": _nominated_then_deleted,
     "preemption-tries-unresolvable-nodes": _unresolvable_node_with_room,
     "preemption-skips-unschedulable-nodes": lambda: PENDING_WITNESSES["every-pod-never-preempts"](),
     "pending-pod-updates-ignored": lambda: _EVENT_WITNESSES["never-ungates"],
