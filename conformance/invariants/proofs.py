@@ -536,9 +536,9 @@ PENDING: Mapping[str, Mapping[str, str]] = {
     "pre-enqueue-on-backoff-entry": _nc(MUCH, LITTLE),
     "deleted-waiting-pod": _nc(MUCH, LITTLE),
     # h32code: rules read from upstream's code
-    "status-patch-on-change": {MUCH: "a patch of an unchanged status shows only as an extra API call (a status "
-                                     "fault's firing, or an update event on a real API server, which the upstream "
-                                     "runner's fake clientset never delivers): no mutant or invariant yet"},
+    "status-patch-on-change": {MUCH: "mutant unchanged-status-repatched misbehaves on its witness (a status fault "
+                                     "fires on a patch upstream never sends), but no invariant counts status calls "
+                                     "yet (on a real API server each would also be an update event)"},
     "deleted-nominated-pod-frees-node": {MUCH: "moving pods of higher priority too, or after deleting a pod "
                                                "nominated nowhere, only adds attempts no invariant bounds yet (the "
                                                "retries follow a timeline event, which rejected-pod-waits-for-event "

@@ -136,6 +136,22 @@ def _patch_condition(change: Callable) -> Callable[[Scheduler], None]:
     return hook
 
 
+def _unchanged_status_repatched(sched: Scheduler) -> None:
+    """A status patch that would change nothing is sent anyway (upstream's updatePod makes no call then)."""
+    store = sched.store
+    original = store.patch_status
+
+    def patch(pod, condition, nominated):
+        uid = pod.effective_uid
+        stored = store.pods.get(uid)
+        unchanged = (condition is None or store.conditions.get(uid) == condition) and (
+            nominated is None or (stored is not None and stored.nominated_node_name == nominated))
+        if unchanged:
+            return store._fault("status", pod, True)
+        return original(pod, condition, nominated)
+    store.patch_status = patch
+
+
 def _cut(condition):
     message = condition.message
     if len(message) > 1024:
@@ -265,6 +281,7 @@ NEW_RULE_MUTANTS_H32CODE: list[RuleMutant] = [
     RuleMutant("condition-message-truncated", _condition_message_truncated),
     RuleMutant("condition-message-decorated", _condition_message_decorated),
     RuleMutant("changed-condition-not-patched", _changed_condition_not_patched),
+    RuleMutant("unchanged-status-repatched", _unchanged_status_repatched),
     RuleMutant("extender-filter-asked-without-nodes", _extender_loop(stop_when_empty=False, first_only=False)),
     RuleMutant("extender-filter-first-only", _extender_loop(first_only=True)),
     RuleMutant("extender-failed-over-unresolvable", _extender_loop(failed_wins=True)),
@@ -347,6 +364,14 @@ def _nominated_then_deleted() -> Scenario:
     return dataclasses.replace(sc, timeline=(deletion,))
 
 
+def _rejected_twice_alike() -> Scenario:
+    """pod-0 is rejected twice with the same message (a node label change at 5 s retries it); a status fault armed
+    at 3 s fails the pod's next status patch, which upstream never sends: the second condition changes nothing."""
+    fault = {"when": 3, "op": "fail", "call": "status", "error": "timeout", "pod": "default/pod-0"}
+    return dataclasses.replace(_probes({"Probe0": {"Filter": _REJECT_ALL}}, nodes=TWO_NODES)(),
+                               timeline=(fault, *_RETRY_AT_5))
+
+
 WITNESSES_H32CODE: dict[str, Callable[[], Scenario]] = {
     "no-nodes-runs-plugins": _probes({}, nodes=()),
     "one-node-is-no-nodes": _probes({}),
@@ -364,6 +389,7 @@ WITNESSES_H32CODE: dict[str, Callable[[], Scenario]] = {
     "condition-message-truncated": _probes(_REJECT_LONG),
     "condition-message-decorated": _probes({"Probe0": {"Filter": _REJECT_ALL}}),
     "changed-condition-not-patched": _retried(_REJECT_THEN_ERROR),
+    "unchanged-status-repatched": _rejected_twice_alike,
     # Probe0 rejects both nodes: no node is left for the extenders to filter.
     "extender-filter-asked-without-nodes": _filter_extenders({}, {"Probe0": {"Filter": _REJECT_ALL}}),
     # ext-1 fails both nodes: only asking it keeps the pod off them.
