@@ -2,7 +2,7 @@
 
 from . import (binding, config, disruption, events, extenders, faults, feasibility, filtering,  # noqa: F401
                liveness, nominated, nomination, observed, outcome, permit, placement, points, preemption,
-               preemption_nodes, queue, recorded_events, reserve, scoring, topology)  # (registration)
+               preemption_nodes, queue, recorded_events, reserve, scoring, status_patch, topology)  # (registration)
 from .base import REGISTRY, Invariant, Violation, invariant
 from .run import Run
 

@@ -449,6 +449,8 @@ PROOFS: tuple[Proof, ...] = (
        "the condition's message carries more than the failure's (a prefix)", "fit-error-message"),
     _p("status-patch-on-change", LITTLE, "changed-condition-not-patched",
        "once written, a changed PodScheduled condition is not patched again", "condition-classification"),
+    _p("status-patch-on-change", MUCH, "unchanged-status-repatched",
+       "a status patch that changes nothing is sent anyway (a status fault fires on it)", "status-patched-on-change"),
     _p("extender-filters-chained", MUCH, "extender-filter-asked-without-nodes",
        "filter extenders are asked although no node is left", "extender-filters-chained"),
     _p("extender-filters-chained", LITTLE, "extender-filter-first-only",
@@ -536,9 +538,6 @@ PENDING: Mapping[str, Mapping[str, str]] = {
     "pre-enqueue-on-backoff-entry": _nc(MUCH, LITTLE),
     "deleted-waiting-pod": _nc(MUCH, LITTLE),
     # h32code: rules read from upstream's code
-    "status-patch-on-change": {MUCH: "mutant unchanged-status-repatched misbehaves on its witness (a status fault "
-                                     "fires on a patch upstream never sends), but no invariant counts status calls "
-                                     "yet (on a real API server each would also be an update event)"},
     "deleted-nominated-pod-frees-node": {MUCH: "moving pods of higher priority too, or after deleting a pod "
                                                "nominated nowhere, only adds attempts no invariant bounds yet (the "
                                                "retries follow a timeline event, which rejected-pod-waits-for-event "

@@ -217,12 +217,18 @@ def _possible_event(r: Record, pod: str, attempt: int) -> bool:
         point in ("PreBindPreFlight", "Permit") and r.get("code") in ("Success", "Wait"))
 
 
+def attempt_end(run: Run, pod: str, attempt: int) -> float:
+    """When the attempt's last call ran (its Unreserve, or the last point it reached): not its Permit signals,
+    nor the PreEnqueue run that requeued it later under the same attempt number."""
+    return max(r["t"] for r in run.probe_records(pod, attempt) if r["point"] not in ("Allow", "Reject", "PreEnqueue"))
+
+
 def _timeline_moved(run: Run, pod: str, attempt: int, start: float, retry: float) -> bool:
     """Whether a timeline event applied between the attempt's start and the retry may have moved the pod (one
     applied while the pod was in flight is replayed at its failure), except an update of the pod itself while its
     attempt held it assumed (Reserve to failure): eventhandlers.go updatePodInSchedulingQueue drops those."""
     reserved = next((r["t"] for r in run.probe_records(pod, attempt) if r["point"] in ("Reserve", "Permit")), None)
-    failed = _failure_time(run, pod, attempt)
+    failed = attempt_end(run, pod, attempt)
     namespace, _, name = pod.partition("/")
     for entry in run.outcome.timeline:
         at = entry.get("at", 0.0)
