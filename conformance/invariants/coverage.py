@@ -336,6 +336,10 @@ RULES: tuple[Rule, ...] = (
     _c("deleted-nominated-pod-frees-node", "§6.4", "Deleting a pending pod nominated to a node moves the pending "
        "pods of lower or equal priority (they counted it there); deleting a pending pod nominated nowhere moves "
        "none", "eventhandlers.go deletePodFromSchedulingQueue (getLEPriorityPreCheck)"),
+    _c("node-update-needs-property-change", "§6.4", "A node update moves pending pods only when it changes a "
+       "scheduling property (labels, annotations, taints, unschedulable, allocatable, conditions, ...), one event "
+       "per property; a capacity-only change moves none", "eventhandlers.go updateNodeInCache; framework/events.go "
+       "NodeSchedulingPropertiesChange"),
     _c("ignorable-extenders-last", "§4.5", "Ignorable extenders are consulted after every non-ignorable one, "
        "each group in config order", "scheduler.go buildExtenders"),
     _c("extender-unresolvable-precedence", "§4.5", "A node an extender lists as both failed and unresolvable is "

@@ -472,6 +472,9 @@ PROOFS: tuple[Proof, ...] = (
     _p("deleted-nominated-pod-frees-node", LITTLE, "nominated-pod-deletion-moves-nothing",
        "deleting a nominated pending pod moves no one: a lower-priority pod it kept out waits on",
        "event-wakes-pending-pod", no_search="its ci search draws no pending pod created nominated"),
+    _p("node-update-needs-property-change", MUCH, "every-node-update-moves",
+       "a node update that changes no scheduling property (its capacity only) moves pods all the same",
+       "rejected-pod-waits-for-event", no_search="its ci search draws no timeline"),
     _p("ignorable-extenders-last", LITTLE, "ignorable-extenders-in-config-order",
        "an ignorable extender is asked before a non-ignorable one configured after it", "extender-filters-chained"),
     _p("ignorable-extenders-last", MUCH, "ignorable-extenders-first",
@@ -538,6 +541,10 @@ PENDING: Mapping[str, Mapping[str, str]] = {
     "pre-enqueue-on-backoff-entry": _nc(MUCH, LITTLE),
     "deleted-waiting-pod": _nc(MUCH, LITTLE),
     # h32code: rules read from upstream's code
+    "node-update-needs-property-change": {LITTLE: "mutant node-annotations-ignored misbehaves on its witness (a "
+                                                  "probe-rejected pod is not retried after a node's annotation "
+                                                  "changes), but no invariant promises a retry to a pod its probes "
+                                                  "rejected (event-wakes-pending-pod judges stock plugins only)"},
     "deleted-nominated-pod-frees-node": {MUCH: "moving pods of higher priority too, or after deleting a pod "
                                                "nominated nowhere, only adds attempts no invariant bounds yet (the "
                                                "retries follow a timeline event, which rejected-pod-waits-for-event "

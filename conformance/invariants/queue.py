@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any, Mapping
+
 from reference.probe import PROBE_NAMES
 
 from ..recipes.first_pod import refused_at_pre_enqueue, rejected_once
@@ -225,21 +227,41 @@ def attempt_end(run: Run, pod: str, attempt: int) -> float:
 
 def _timeline_moved(run: Run, pod: str, attempt: int, start: float, retry: float) -> bool:
     """Whether a timeline event applied between the attempt's start and the retry may have moved the pod (one
-    applied while the pod was in flight is replayed at its failure), except an update of the pod itself while its
-    attempt held it assumed (Reserve to failure): eventhandlers.go updatePodInSchedulingQueue drops those."""
+    applied while the pod was in flight is replayed at its failure). Not: an update of the pod itself while its
+    attempt held it assumed (Reserve to failure: eventhandlers.go updatePodInSchedulingQueue drops it), nor a
+    node update that changed none of the node's scheduling properties (eventhandlers.go updateNodeInCache moves
+    pods only for the events NodeSchedulingPropertiesChange finds)."""
     reserved = next((r["t"] for r in run.probe_records(pod, attempt) if r["point"] in ("Reserve", "Permit")), None)
     failed = attempt_end(run, pod, attempt)
-    namespace, _, name = pod.partition("/")
-    for entry in run.outcome.timeline:
-        at = entry.get("at", 0.0)
+    cluster = run.cluster
+    for k, event in enumerate(cluster.applied):
+        at = cluster.times[k + 1]
         if not start <= at <= retry:
             continue
-        event = run.scenario.timeline[entry["index"]]
-        own = event.get("op") == "update" and event.get("kind") == "Pod" and event.get("name") == name \
-            and event.get("namespace", "default") == namespace
-        if not (own and reserved is not None and reserved <= at < failed):
-            return True
+        if event.op == "update" and event.kind == "Pod" and event.key == pod \
+                and reserved is not None and reserved <= at < failed:
+            continue
+        if event.op == "update" and event.kind == "Node" and not _node_properties_changed(
+                cluster.states[k].get("Node", event.key), cluster.states[k + 1].get("Node", event.key)):
+            continue
+        return True
     return False
+
+
+# What NodeSchedulingPropertiesChange compares (framework/events.go): a change elsewhere (status.capacity) is no
+# event. Conditions count, although the reference does not model them.
+_NODE_PROPERTIES = (("spec", "unschedulable"), ("status", "allocatable"), ("metadata", "labels"), ("spec", "taints"),
+                    ("status", "conditions"), ("metadata", "annotations"), ("spec", "podPreemptionPolicy"),
+                    ("status", "declaredFeatures"))
+
+
+def _node_properties_changed(old: Mapping[str, Any] | None, new: Mapping[str, Any] | None) -> bool:
+    def field(node: Mapping[str, Any] | None, path: tuple[str, ...]) -> Any:
+        value = node or {}
+        for part in path:
+            value = value.get(part) if isinstance(value, Mapping) else None
+        return value or None
+    return any(field(old, path) != field(new, path) for path in _NODE_PROPERTIES)
 
 
 @invariant("rejected-pod-waits-for-event",
@@ -248,10 +270,10 @@ def _timeline_moved(run: Run, pod: str, attempt: int, start: float, retry: float
            "nomination, a deletion) or the 5-minute flush; an error instead backs off and retries on its own.",
            "backend/queue/scheduling_queue.go AddUnschedulableIfNotPresent, MoveAllToActiveOrBackoffQueue, "
            "flushUnschedulablePodsLeftover; eventhandlers.go updatePodInSchedulingQueue (an assumed pod's update "
-           "is dropped) (spec §6.4)",
+           "is dropped), updateNodeInCache (NodeSchedulingPropertiesChange) (spec §6.4)",
            situation=Situation(
                {p: ["Probe0"] for p in ("preFilter", "filter", "postFilter", "reserve", "permit")}, rejected_once, weight=2),
-           rules=("unschedulable-waits-for-event", "assumed-pod-update-ignored"))
+           rules=("unschedulable-waits-for-event", "assumed-pod-update-ignored", "node-update-needs-property-change"))
 def rejected_pod_waits_for_event(run: Run) -> None:
     if "virtual-time" not in run.capabilities or run.outcome.deleted:
         return  # on a cluster informer events arrive on their own; a deletion is an event for every pod

@@ -258,6 +258,40 @@ def _nominated_pod_deletion_moves_nothing(sched: Scheduler) -> None:
     sched._on_pod_deleted = deleted
 
 
+# --- eventhandlers.go updateNodeInCache: a node update moves pods only for a changed scheduling property ----
+
+def _every_node_update_moves(sched: Scheduler) -> None:
+    """A node update that changes none of its scheduling properties (only its capacity) moves pods all the same."""
+    from reference.events import NODE, ActionType, ClusterEvent
+    original = sched.update_node
+
+    def update(node):
+        old = sched.store.nodes.get(node.name)
+        original(node)
+        if old is not None and not _property_events(node, old):
+            sched.queue.move_all_to_active_or_backoff(event=ClusterEvent(NODE, ActionType.UPDATE_NODE_LABEL),
+                                                      old=old, new=node)
+    sched.update_node = update
+
+
+def _property_events(new, old):
+    from reference.framework.cluster_events import node_scheduling_properties_change
+    return node_scheduling_properties_change(new, old)
+
+
+def _node_annotations_ignored(sched: Scheduler) -> None:
+    """A node's annotation change is not an event: it moves no pod (upstream: UpdateNodeAnnotation)."""
+    original = sched.update_node
+
+    def update(node):
+        old = sched.store.nodes.get(node.name)
+        if old is not None and dataclasses.replace(old, annotations=node.annotations) == node:
+            sched.store.nodes[node.name] = node
+            return
+        original(node)
+    sched.update_node = update
+
+
 def _extenders_ordered(key: Callable) -> Callable[[Scheduler], None]:
     """The extenders asked in the order `key` sorts them (stable) instead of ignorable ones last."""
     def hook(sched: Scheduler) -> None:
@@ -297,6 +331,8 @@ NEW_RULE_MUTANTS_H32CODE: list[RuleMutant] = [
     RuleMutant("preemption-skips-unschedulable-nodes", _each_framework(
         _candidates_remapped(Code.UNSCHEDULABLE, Code.UNSCHEDULABLE_AND_UNRESOLVABLE))),
     RuleMutant("nominated-pod-deletion-moves-nothing", _nominated_pod_deletion_moves_nothing),
+    RuleMutant("every-node-update-moves", _every_node_update_moves),
+    RuleMutant("node-annotations-ignored", _node_annotations_ignored),
     RuleMutant("ignorable-extenders-first", _extenders_ordered(lambda e: not e.is_ignorable())),
 ]
 
@@ -372,6 +408,12 @@ def _rejected_twice_alike() -> Scenario:
                                timeline=(fault, *_RETRY_AT_5))
 
 
+def _node_updated(patch: dict) -> Callable[[], Scenario]:
+    """pod-0 is rejected by Probe0 at its first attempt only; the timeline patches node-0 at 5 s."""
+    update = {"when": 5, "op": "update", "kind": "Node", "name": "node-0", "patch": patch}
+    return lambda: dataclasses.replace(_probes({"Probe0": {"Filter": [_REJECT_ALL, {}]}})(), timeline=(update,))
+
+
 WITNESSES_H32CODE: dict[str, Callable[[], Scenario]] = {
     "no-nodes-runs-plugins": _probes({}, nodes=()),
     "one-node-is-no-nodes": _probes({}),
@@ -396,6 +438,10 @@ WITNESSES_H32CODE: dict[str, Callable[[], Scenario]] = {
     "extender-filter-first-only": _filter_extenders({"ext-1": {"filter": {"fail": {
         "node-0": "no", "node-1": "no"}}}}),
     "assumed-pod-updates-queued": _updated_while_waiting,
+    # Only the capacity changes (allocatable stays): no event, pod-0 waits on.
+    "every-node-update-moves": _node_updated({"status": {"capacity": {"cpu": "8"}}}),
+    # An annotation changes: UpdateNodeAnnotation, which Probe0 (no EnqueueExtensions) answers with Queue.
+    "node-annotations-ignored": _node_updated({"metadata": {"annotations": {"example.com/note": "x"}}}),
     "nominated-pod-deletion-moves-nothing": _nominated_then_deleted,
     "preemption-tries-unresolvable-nodes": _unresolvable_node_with_room,
     "preemption-skips-unschedulable-nodes": lambda: PENDING_WITNESSES["every-pod-never-preempts"](),
