@@ -549,8 +549,10 @@ PENDING: Mapping[str, Mapping[str, str]] = {
                                                "nominated nowhere, only adds attempts no invariant bounds yet (the "
                                                "retries follow a timeline event, which rejected-pod-waits-for-event "
                                                "accepts whatever it was)"},
-    "extender-unresolvable-precedence": {MUCH: "a node only failed taken as unresolvable keeps the same message; it "
-                                               "differs only in the nodes preemption may try: no mutant yet"},
+    "extender-unresolvable-precedence": {MUCH: "mutant extender-failed-as-unresolvable misbehaves on its witness "
+                                               "(preemption no longer tries a node the extender only failed: its "
+                                               "message changes), but no invariant judges which nodes preemption "
+                                               "tries after an extender's answer"},
 }
 
 

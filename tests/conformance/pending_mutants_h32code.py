@@ -170,8 +170,8 @@ _changed_condition_not_patched = _patch_condition(lambda c, old: old if old is n
 
 # --- findNodesThatPassExtenders: extenders asked only while nodes remain ------------------------------
 
-def _extender_loop(stop_when_empty: bool = True, first_only: bool = False,
-                   failed_wins: bool = False) -> Callable[[Scheduler], None]:
+def _extender_loop(stop_when_empty: bool = True, first_only: bool = False, failed_wins: bool = False,
+                   all_unresolvable: bool = False) -> Callable[[Scheduler], None]:
     def hook(sched: Scheduler) -> None:
         algorithm = sched.algorithm
 
@@ -193,7 +193,8 @@ def _extender_loop(stop_when_empty: bool = True, first_only: bool = False,
                     statuses.set(name, Status.new(Code.UNSCHEDULABLE_AND_UNRESOLVABLE, msg))
                 for name, msg in failed.items():
                     if failed_wins or name not in unresolvable:
-                        statuses.set(name, Status.new(Code.UNSCHEDULABLE, msg))
+                        code = Code.UNSCHEDULABLE_AND_UNRESOLVABLE if all_unresolvable else Code.UNSCHEDULABLE
+                        statuses.set(name, Status.new(code, msg))
             return feasible
         algorithm.find_nodes_that_pass_extenders = run
     return hook
@@ -319,6 +320,8 @@ NEW_RULE_MUTANTS_H32CODE: list[RuleMutant] = [
     RuleMutant("extender-filter-asked-without-nodes", _extender_loop(stop_when_empty=False, first_only=False)),
     RuleMutant("extender-filter-first-only", _extender_loop(first_only=True)),
     RuleMutant("extender-failed-over-unresolvable", _extender_loop(failed_wins=True)),
+    # A node an extender only failed is taken as unresolvable: preemption no longer tries it.
+    RuleMutant("extender-failed-as-unresolvable", _extender_loop(all_unresolvable=True)),
     # In URL order (config order for ext-0, ext-1, ...): an ignorable extender asked before a later non-ignorable.
     RuleMutant("ignorable-extenders-in-config-order", _extenders_ordered(lambda e: e.name)),
     # Every extender but the ignorable ones moved to the tail: the non-ignorable ones come last.
@@ -414,6 +417,17 @@ def _node_updated(patch: dict) -> Callable[[], Scenario]:
     return lambda: dataclasses.replace(_probes({"Probe0": {"Filter": [_REJECT_ALL, {}]}})(), timeline=(update,))
 
 
+def _extender_failed_full_node() -> Scenario:
+    """The default profile and a filter extender that fails node-0 (FailedNodes: Unschedulable), which a pod of low
+    priority fills: node-0 stays a preemption candidate, so the preemptor evicts that pod (the dry run asks only
+    the Filter plugins)."""
+    preemptor = pod("pod-0", cpu="1", priority=1000, extenders={"ext-0": {"filter": {"fail": {"node-0": "no"}}}})
+    cfg = config(multi_point=(), defaults=True, extenders=(extender("ext-0"),))
+    from conformance.invariants.preemption_nodes import _priority_pod
+    return scenario([preemptor], nodes=(node("node-0", cpu="1"),), cfg=cfg,
+                    bound=(_priority_pod("low-0", "1", 100, "node-0"),))
+
+
 WITNESSES_H32CODE: dict[str, Callable[[], Scenario]] = {
     "no-nodes-runs-plugins": _probes({}, nodes=()),
     "one-node-is-no-nodes": _probes({}),
@@ -438,6 +452,7 @@ WITNESSES_H32CODE: dict[str, Callable[[], Scenario]] = {
     "extender-filter-first-only": _filter_extenders({"ext-1": {"filter": {"fail": {
         "node-0": "no", "node-1": "no"}}}}),
     "assumed-pod-updates-queued": _updated_while_waiting,
+    "extender-failed-as-unresolvable": _extender_failed_full_node,
     # Only the capacity changes (allocatable stays): no event, pod-0 waits on.
     "every-node-update-moves": _node_updated({"status": {"capacity": {"cpu": "8"}}}),
     # An annotation changes: UpdateNodeAnnotation, which Probe0 (no EnqueueExtensions) answers with Queue.
