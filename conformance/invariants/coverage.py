@@ -336,6 +336,9 @@ RULES: tuple[Rule, ...] = (
     _c("deleted-nominated-pod-frees-node", "§6.4", "Deleting a pending pod nominated to a node moves the pending "
        "pods of lower or equal priority (they counted it there); deleting a pending pod nominated nowhere moves "
        "none", "eventhandlers.go deletePodFromSchedulingQueue (getLEPriorityPreCheck)"),
+    _c("first-feasible-without-scoring", "§2.10", "Without Score plugins, prioritizing extenders and filter "
+       "extenders, filtering may stop at the first feasible node (numNodesToFind = 1); with any of them it looks "
+       "for numFeasibleNodesToFind", "schedule_one.go findNodesThatPassFilters (hasExtenderFilters, hasScoring)"),
     _c("node-update-needs-property-change", "§6.4", "A node update moves pending pods only when it changes a "
        "scheduling property (labels, annotations, taints, unschedulable, allocatable, conditions, ...), one event "
        "per property; a capacity-only change moves none", "eventhandlers.go updateNodeInCache; framework/events.go "

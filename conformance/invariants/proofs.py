@@ -472,6 +472,9 @@ PROOFS: tuple[Proof, ...] = (
     _p("deleted-nominated-pod-frees-node", LITTLE, "nominated-pod-deletion-moves-nothing",
        "deleting a nominated pending pod moves no one: a lower-priority pod it kept out waits on",
        "event-wakes-pending-pod", no_search="its ci search draws no pending pod created nominated"),
+    _p("first-feasible-without-scoring", MUCH, "first-feasible-node-with-scoring",
+       "filtering stops at the first feasible node although Score plugins would rank several",
+       "every-node-evaluated"),
     _p("node-update-needs-property-change", MUCH, "every-node-update-moves",
        "a node update that changes no scheduling property (its capacity only) moves pods all the same",
        "rejected-pod-waits-for-event", no_search="its ci search draws no timeline"),
@@ -541,6 +544,10 @@ PENDING: Mapping[str, Mapping[str, str]] = {
     "pre-enqueue-on-backoff-entry": _nc(MUCH, LITTLE),
     "deleted-waiting-pod": _nc(MUCH, LITTLE),
     # h32code: rules read from upstream's code
+    "first-feasible-without-scoring": {LITTLE: "mutant filters-every-node-without-scoring misbehaves on its witness "
+                                               "(every node filtered, the host drawn among them), but upstream "
+                                               "filters nodes in parallel and may evaluate past the first feasible "
+                                               "one and keep another: no sound invariant can tell"},
     "node-update-needs-property-change": {LITTLE: "mutant node-annotations-ignored misbehaves on its witness (a "
                                                   "probe-rejected pod is not retried after a node's annotation "
                                                   "changes), but no invariant promises a retry to a pod its probes "

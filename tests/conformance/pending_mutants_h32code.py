@@ -259,6 +259,15 @@ def _nominated_pod_deletion_moves_nothing(sched: Scheduler) -> None:
     sched._on_pod_deleted = deleted
 
 
+# --- findNodesThatPassFilters: nothing to score, so the first feasible node is enough ------------------------
+
+def _scoring_as(has: bool) -> Callable[[Scheduler], None]:
+    """`hasScoring` answers `has` whatever the profile and extenders: numNodesToFind is 1 only when it is False."""
+    def hook(sched: Scheduler) -> None:
+        sched.algorithm._has_scoring = lambda fw: has
+    return hook
+
+
 # --- eventhandlers.go updateNodeInCache: a node update moves pods only for a changed scheduling property ----
 
 def _every_node_update_moves(sched: Scheduler) -> None:
@@ -336,6 +345,10 @@ NEW_RULE_MUTANTS_H32CODE: list[RuleMutant] = [
     RuleMutant("nominated-pod-deletion-moves-nothing", _nominated_pod_deletion_moves_nothing),
     RuleMutant("every-node-update-moves", _every_node_update_moves),
     RuleMutant("node-annotations-ignored", _node_annotations_ignored),
+    # Every node is filtered although nothing scores them (numNodesToFind stays the node count).
+    RuleMutant("filters-every-node-without-scoring", _scoring_as(True)),
+    # Filtering stops at the first feasible node although Score plugins would rank several.
+    RuleMutant("first-feasible-node-with-scoring", _scoring_as(False)),
     RuleMutant("ignorable-extenders-first", _extenders_ordered(lambda e: not e.is_ignorable())),
 ]
 
@@ -452,6 +465,12 @@ WITNESSES_H32CODE: dict[str, Callable[[], Scenario]] = {
     "extender-filter-first-only": _filter_extenders({"ext-1": {"filter": {"fail": {
         "node-0": "no", "node-1": "no"}}}}),
     "assumed-pod-updates-queued": _updated_while_waiting,
+    # Probe0 filters but does not score; no extenders: node-0, the first feasible node, is the only one filtered.
+    "filters-every-node-without-scoring": lambda: scenario(
+        [pod()], nodes=TWO_NODES, cfg=config({"preFilter": ["Probe0"], "filter": ["Probe0"]})),
+    # Probe0 filters and scores (multiPoint): both nodes must be filtered and scored.
+    "first-feasible-node-with-scoring": _probes({"Probe0": {"Score": {"byNode": {"node-1": {"score": 50}}}}},
+                                                nodes=TWO_NODES),
     "extender-failed-as-unresolvable": _extender_failed_full_node,
     # Only the capacity changes (allocatable stays): no event, pod-0 waits on.
     "every-node-update-moves": _node_updated({"status": {"capacity": {"cpu": "8"}}}),
