@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from reference.probe import PROBE_NAMES
+
 from ..recipes.first_pod import pick
 from ..recipes.situations import Situation
 from .attempts import traced_from_start
@@ -75,8 +77,8 @@ def scheduled_event_per_binding(run: Run) -> None:
 def failed_attempts(run: Run, pod: str) -> int | None:
     """How many of the pod's attempts failed, when the trace shows every attempt (its first PreFilter plugin is a
     probe): all of them, but the last when it bound the pod or is still under way."""
-    if not traced_from_start(run, pod):
-        return None
+    if not traced_from_start(run, pod) or all(p in PROBE_NAMES for p in run.plugins_at(pod, "bind")):
+        return None  # every Bind plugin may Skip: that failure carries no error, so no event (all-bind-skip)
     attempts = [a for a in run.attempts(pod) if a > 0]
     result = run.outcome.pods.get(pod)
     ongoing = result is not None and result.phase in ("bound", "waiting")
