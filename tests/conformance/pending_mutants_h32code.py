@@ -1,8 +1,9 @@
-"""Broken reference schedulers for rules read from upstream's code rather than the spec (issue 32, item 3):
-schedule_one.go's `if`s that decide a pod's fate (no nodes, the nomination a failure leaves, the status patch and
-the events recorded per outcome, extenders asked only while nodes remain). Each with its witness, a small
-hand-made scenario on which it visibly misbehaves; which rule and direction each breaks is in
-conformance/invariants/proofs.py."""
+"""Broken reference schedulers for rules read from upstream's code rather than the spec (issue 32, item 3): the
+`if`s of schedule_one.go, eventhandlers.go, scheduler.go (buildExtenders) and preemption.go that decide a pod's
+fate (no nodes, the nomination a failure leaves, the status patch and the events recorded per outcome, which
+extenders are asked and in which order, which updates move pods, which nodes preemption tries). Each with its
+witness, a small hand-made scenario on which it visibly misbehaves (the upstream runner agrees with the reference
+on every witness); which rule and direction each breaks is in conformance/invariants/proofs.py."""
 
 from __future__ import annotations
 
@@ -19,8 +20,8 @@ from reference.status import Code, Status
 
 from .invariants._kit import config, extender, node, pod, scenario
 from .invariants.test_event_rules import HAND as _EVENT_WITNESSES
-from .pending_witnesses import PENDING_WITNESSES
 from .mutants import _each_framework
+from .pending_witnesses import PENDING_WITNESSES
 from .rule_mutants import TWO_NODES, RuleMutant, _probes
 
 
@@ -66,17 +67,23 @@ def _postfilter_nomination_dropped(fw: Framework) -> None:
 
 
 def _postfilter_error_nominates(fw: Framework) -> None:
-    """A PostFilter plugin that fails with an Error still has its nomination applied (upstream: nil result)."""
-    original = fw.run_post_filter_plugins
-
+    """RunPostFilterPlugins, but a plugin that fails with an Error keeps its result, so its nomination is
+    applied (upstream returns a nil result with the Error)."""
     def run(state, pod, statuses):
+        result, reasons, rejector = None, [], ""
         for pl in fw.post_filter_plugins:
             r, s = pl.post_filter(state, pod, statuses)
-            if s.code is Code.ERROR and r is not None:
-                return r, Status.as_status(s.as_error() or "").with_plugin(pl.name)
+            if s.is_success():
+                return r, s
+            if s.code is Code.UNSCHEDULABLE_AND_UNRESOLVABLE:
+                return r, s.with_plugin(pl.name)
             if not s.is_rejected():
-                break
-        return original(state, pod, statuses)
+                return r, Status.as_status(s.as_error() or "%!w(<nil>)").with_plugin(pl.name)
+            if r is not None and r.nominating_info is not None and r.mode.value != 0:
+                result = r
+            reasons.extend(s.reasons)
+            rejector = rejector or pl.name
+        return result, Status.new(Code.UNSCHEDULABLE, *reasons).with_plugin(rejector)
     fw.run_post_filter_plugins = run
 
 
@@ -97,6 +104,7 @@ _failure_keeps_nomination = _handle_failure_nominating(lambda n: None if n is CL
 # --- events and the status patch per outcome (finishBinding, handleSchedulingFailure, updatePod) ------
 
 def _record_event_unless(drop: Callable[[str], bool], times: int = 1) -> Callable[[Scheduler], None]:
+    """The store's event writes without those whose reason `drop` names, FailedScheduling ones `times` times."""
     def hook(sched: Scheduler) -> None:
         original = sched.store.record_event
 
@@ -161,7 +169,7 @@ def _cut(condition):
 
 # The condition's message is cut to the event's note limit.
 _condition_message_truncated = _patch_condition(lambda c, old: _cut(c))
-# The condition's message carries more than the status: the rejecting attempt's number in front.
+# The condition's message carries more than the status's: a prefix.
 _condition_message_decorated = _patch_condition(
     lambda c, old: dataclasses.replace(c, message=f"scheduling failed: {c.message}"))
 # Once a condition is written, a changed one is never patched again.
@@ -172,6 +180,9 @@ _changed_condition_not_patched = _patch_condition(lambda c, old: old if old is n
 
 def _extender_loop(stop_when_empty: bool = True, first_only: bool = False, failed_wins: bool = False,
                    all_unresolvable: bool = False) -> Callable[[Scheduler], None]:
+    """findNodesThatPassExtenders as the reference runs it, but asking extenders once no node is left (not
+    `stop_when_empty`), only the first one (`first_only`), letting FailedNodes win over
+    FailedAndUnresolvableNodes (`failed_wins`), or taking every failed node as unresolvable."""
     def hook(sched: Scheduler) -> None:
         algorithm = sched.algorithm
 
