@@ -339,6 +339,10 @@ RULES: tuple[Rule, ...] = (
     _c("first-feasible-without-scoring", "§2.10", "Without Score plugins, prioritizing extenders and filter "
        "extenders, filtering may stop at the first feasible node (numNodesToFind = 1); with any of them it looks "
        "for numFeasibleNodesToFind", "schedule_one.go findNodesThatPassFilters (hasExtenderFilters, hasScoring)"),
+    _c("in-flight-event-requeues", "§6.4", "A pod turned down after an event came while it was in flight (from "
+       "its pop, through a Permit wait, to its failure) that its rejectors' hints answer with Queue goes to "
+       "backoff, not to the unschedulable pool; without one it waits there", "scheduling_queue.go "
+       "AddUnschedulableIfNotPresent, determineSchedulingHintForInFlightPod"),
     _c("node-update-needs-property-change", "§6.4", "A node update moves pending pods only when it changes a "
        "scheduling property (labels, annotations, taints, unschedulable, allocatable, conditions, ...), one event "
        "per property; a capacity-only change moves none", "eventhandlers.go updateNodeInCache; framework/events.go "

@@ -475,6 +475,14 @@ PROOFS: tuple[Proof, ...] = (
     _p("first-feasible-without-scoring", MUCH, "first-feasible-node-with-scoring",
        "filtering stops at the first feasible node although Score plugins would rank several",
        "every-node-evaluated"),
+    _p("in-flight-event-requeues", LITTLE, "in-flight-events-ignored",
+       "a node event while the pod waits at Permit is ignored: rejected, the pod waits in the pool",
+       "probe-rejected-pod-retried-after-node-event", no_search="its ci search draws no timeline"),
+    _p("in-flight-event-requeues", MUCH, "in-flight-event-always-assumed",
+       "every rejected pod goes to backoff as if an event had come in flight", "rejected-pod-waits-for-event"),
+    _p("node-update-needs-property-change", LITTLE, "node-annotations-ignored",
+       "a node's annotation change moves no pod (upstream: UpdateNodeAnnotation)",
+       "probe-rejected-pod-retried-after-node-event", no_search="its ci search draws no timeline"),
     _p("node-update-needs-property-change", MUCH, "every-node-update-moves",
        "a node update that changes no scheduling property (its capacity only) moves pods all the same",
        "rejected-pod-waits-for-event", no_search="its ci search draws no timeline"),
@@ -548,10 +556,6 @@ PENDING: Mapping[str, Mapping[str, str]] = {
                                                "(every node filtered, the host drawn among them), but upstream "
                                                "filters nodes in parallel and may evaluate past the first feasible "
                                                "one and keep another: no sound invariant can tell"},
-    "node-update-needs-property-change": {LITTLE: "mutant node-annotations-ignored misbehaves on its witness (a "
-                                                  "probe-rejected pod is not retried after a node's annotation "
-                                                  "changes), but no invariant promises a retry to a pod its probes "
-                                                  "rejected (event-wakes-pending-pod judges stock plugins only)"},
     "deleted-nominated-pod-frees-node": {MUCH: "moving pods of higher priority too, or after deleting a pod "
                                                "nominated nowhere, only adds attempts no invariant bounds yet (the "
                                                "retries follow a timeline event, which rejected-pod-waits-for-event "

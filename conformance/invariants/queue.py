@@ -305,3 +305,55 @@ def rejected_pod_waits_for_event(run: Run) -> None:
                                 pod=pod, expected="a binding, a failed binding, a nomination or a deletion first",
                                 actual=f"attempt {following} at +{retry['t'] - start['t']:g}s",
                                 records=(start, retry))
+
+
+# Plugins that never reject a pod in the generated scenarios, besides probes.
+_QUIET = {"PrioritySort", "DefaultBinder"}
+_DECIDING_POINTS = ("preEnqueue", "preFilter", "filter", "postFilter", "reserve", "permit", "preBind", "bind")
+
+
+def _node_event_times(run: Run) -> list[float]:
+    """When a node came, went, or changed a scheduling property (the events a node update moves pods for)."""
+    cluster = run.cluster
+    return [cluster.times[k + 1] for k, event in enumerate(cluster.applied) if event.kind == "Node" and (
+        event.op != "update" or _node_properties_changed(cluster.states[k].get("Node", event.key),
+                                                         cluster.states[k + 1].get("Node", event.key)))]
+
+
+@invariant("probe-rejected-pod-retried-after-node-event",
+           "A pod only probes turned down (they register every event: no EnqueueExtensions) is tried again after "
+           "a node is added, deleted, or changes a scheduling property once its last attempt began, whether the "
+           "event came while it was in flight or after it failed (given the backoff before the deadline).",
+           "backend/queue/scheduling_queue.go MoveAllToActiveOrBackoffQueue, AddUnschedulableIfNotPresent and "
+           "determineSchedulingHintForInFlightPod; eventhandlers.go addNodeToCache, updateNodeInCache, "
+           "deleteNodeFromCache; framework/events.go NodeSchedulingPropertiesChange",
+           requires=("probes", "virtual-time"),
+           rules=("node-update-needs-property-change", "in-flight-event-requeues"))
+def probe_rejected_pod_retried_after_node_event(run: Run) -> None:
+    if not run.outcome.timeline or run.outcome.faults or run.outcome.deleted or run.config.extenders:
+        return  # a fault or a preemption changes what the queue holds; extenders are not probes
+    times = _node_event_times(run)
+    if not times:
+        return
+    backoff = run.config.pod_max_backoff_seconds or 10
+    for pod in run.live_pods:
+        result = run.outcome.pods.get(pod)
+        if result is None or result.phase != "unschedulable" or not traced_from_start(run, pod):
+            continue
+        if any(p not in PROBE_NAMES and p not in _QUIET for point in _DECIDING_POINTS
+               for p in run.plugins_at(pod, point)):
+            continue  # another plugin may have turned it down, with hints of its own
+        if run.outcome.backend == "reference" and result.attempts > 8:
+            continue  # the reference stops retrying a pod after 8 attempts (run_until_idle's max_attempts)
+        if "PreEnqueue" in str((run.pods[pod].get("metadata") or {}).get("annotations") or {}):
+            continue  # a probe's PreEnqueue may hold it back
+        attempts = [a for a in run.attempts(pod) if a > 0]
+        start = attempt_start(run, pod, attempts[-1]) if attempts else None
+        if start is None:
+            continue
+        due = [t for t in times if start["t"] < t and t + backoff + 1 < run.scenario.deadline]
+        run.exercise()
+        if due:
+            raise run.violation(f"a node event at {due[0]:g}s came after attempt {attempts[-1]} began, but the pod "
+                                "was not tried again", pod=pod, expected="another attempt after the event",
+                                actual=f"{result.phase} after attempt {attempts[-1]}", records=(start,))

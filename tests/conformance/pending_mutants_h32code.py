@@ -279,6 +279,31 @@ def _scoring_as(has: bool) -> Callable[[Scheduler], None]:
     return hook
 
 
+# --- scheduling_queue.go determineSchedulingHintForInFlightPod: events seen in flight ------------------------
+
+def _in_flight_strategy(strategy: Callable) -> Callable[[Scheduler], None]:
+    """The strategy a pod back from a rejected attempt gets, `strategy(qpi, original)`, instead of the one the
+    events recorded while it was in flight give."""
+    def hook(sched: Scheduler) -> None:
+        original = sched.queue._in_flight_strategy
+        sched.queue._in_flight_strategy = lambda qpi: strategy(qpi, original)
+    return hook
+
+
+def _ignore_in_flight(qpi, original):
+    """Events seen in flight are ignored: a pod with rejector plugins always waits in the pool."""
+    from reference.scheduler.queue_hints import QueueingStrategy
+    if not qpi.unschedulable_plugins and not qpi.pending_plugins:
+        return original(qpi)
+    return QueueingStrategy.QUEUE_SKIP
+
+
+def _always_in_flight(qpi, original):
+    """Every rejected pod goes to backoff, as if an event had come while it was in flight."""
+    from reference.scheduler.queue_hints import QueueingStrategy
+    return QueueingStrategy.QUEUE_AFTER_BACKOFF
+
+
 # --- eventhandlers.go updateNodeInCache: a node update moves pods only for a changed scheduling property ----
 
 def _every_node_update_moves(sched: Scheduler) -> None:
@@ -360,6 +385,8 @@ NEW_RULE_MUTANTS_H32CODE: list[RuleMutant] = [
     RuleMutant("filters-every-node-without-scoring", _scoring_as(True)),
     # Filtering stops at the first feasible node although Score plugins would rank several.
     RuleMutant("first-feasible-node-with-scoring", _scoring_as(False)),
+    RuleMutant("in-flight-events-ignored", _in_flight_strategy(_ignore_in_flight)),
+    RuleMutant("in-flight-event-always-assumed", _in_flight_strategy(_always_in_flight)),
     RuleMutant("ignorable-extenders-first", _extenders_ordered(lambda e: not e.is_ignorable())),
 ]
 
@@ -452,6 +479,16 @@ def _extender_failed_full_node() -> Scenario:
                     bound=(_priority_pod("low-0", "1", 100, "node-0"),))
 
 
+def _node_changed_while_waiting() -> Scenario:
+    """pod-0 waits at Permit until Probe0 rejects it at 2 s; node-0's labels change at 1 s, while it is in flight;
+    its second attempt would pass."""
+    script = {"Probe0": {"Permit": [{"code": "Wait", "timeout": "10s", "then": {"signal": "reject", "after": "2s"}},
+                                    {}]}}
+    relabel = {"when": 1, "op": "update", "kind": "Node", "name": "node-0",
+               "patch": {"metadata": {"labels": {"relabelled": "yes"}}}}
+    return dataclasses.replace(_probes(script)(), timeline=(relabel,))
+
+
 WITNESSES_H32CODE: dict[str, Callable[[], Scenario]] = {
     "no-nodes-runs-plugins": _probes({}, nodes=()),
     "one-node-is-no-nodes": _probes({}),
@@ -476,6 +513,9 @@ WITNESSES_H32CODE: dict[str, Callable[[], Scenario]] = {
     "extender-filter-first-only": _filter_extenders({"ext-1": {"filter": {"fail": {
         "node-0": "no", "node-1": "no"}}}}),
     "assumed-pod-updates-queued": _updated_while_waiting,
+    "in-flight-events-ignored": _node_changed_while_waiting,
+    # Rejected once, no event at all: the pod must wait in the pool.
+    "in-flight-event-always-assumed": _probes({"Probe0": {"Filter": [_REJECT_ALL, {}]}}),
     # Probe0 filters but does not score; no extenders: node-0, the first feasible node, is the only one filtered.
     "filters-every-node-without-scoring": lambda: scenario(
         [pod()], nodes=TWO_NODES, cfg=config({"preFilter": ["Probe0"], "filter": ["Probe0"]})),
