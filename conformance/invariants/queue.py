@@ -2,11 +2,17 @@
 
 from __future__ import annotations
 
+import json
+from dataclasses import dataclass
 from typing import Any, Mapping
 
-from reference.probe import PROBE_NAMES
+from hypothesis import strategies as st
+from hypothesis.strategies import SearchStrategy
 
-from ..recipes.first_pod import refused_at_pre_enqueue, rejected_once
+from reference.probe import PROBE_NAMES
+from reference.scenario import PROBE_SCRIPT_ANNOTATION, Scenario
+
+from ..recipes.first_pod import REJECT, pick, refused_at_pre_enqueue, rejected_once
 from ..recipes.situations import Situation
 from .attempts import traced_from_start
 from .base import invariant
@@ -309,6 +315,42 @@ def rejected_pod_waits_for_event(run: Run) -> None:
 
 # Plugins that never reject a pod in the generated scenarios, besides probes.
 _QUIET = {"PrioritySort", "DefaultBinder"}
+_PATCHES = ({"metadata": {"labels": {"zone": "b"}}}, {"metadata": {"annotations": {"example.com/note": "x"}}},
+            {"spec": {"taints": [{"key": "k", "effect": "PreferNoSchedule"}]}},
+            {"status": {"capacity": {"cpu": "9"}}})  # the last changes no scheduling property: no event
+
+
+@dataclass(frozen=True)
+class RejectedAroundNodeEvent:
+    """One pod Probe0 turns down at its first attempt only (every node filtered out, or a Permit wait ended by a
+    rejection at 2 s) and a node event at 1 s or 5 s: a node added, or one updated (labels, annotations, taints, or
+    only its capacity, which is no event)."""
+
+    def strategy(self) -> SearchStrategy[Scenario]:
+        return st.composite(lambda draw: self._draw(draw))()
+
+    def _draw(self, draw) -> Scenario:
+        names = [f"node-{i}" for i in range(draw(st.integers(1, 2)))]
+        alloc = {"cpu": "2", "memory": "4Gi", "pods": "110"}
+
+        def node(name: str) -> dict:
+            return {"apiVersion": "v1", "kind": "Node", "metadata": {"name": name, "labels": {
+                "kubernetes.io/hostname": name}}, "status": {"capacity": alloc, "allocatable": alloc}}
+        first = {"Filter": {"code": pick(draw, REJECT)}} if draw(st.booleans()) else {"Permit": {
+            "code": "Wait", "timeout": "10s", "then": {"signal": "reject", "after": "2s"}}}
+        script = {"Probe0": {point: [action, {}] for point, action in first.items()}}
+        annotations = {PROBE_SCRIPT_ANNOTATION: json.dumps(script, separators=(",", ":"))}
+        pod = {"apiVersion": "v1", "kind": "Pod",
+               "metadata": {"name": "pod-0", "namespace": "default", "annotations": annotations},
+               "spec": {"containers": [{"name": "c0", "image": "registry.k8s.io/pause:3.10"}]}}
+        when = pick(draw, (1, 5))
+        event = {"when": when, "op": "create", "object": node("node-9")} if draw(st.integers(0, 4)) == 0 else {
+            "when": when, "op": "update", "kind": "Node", "name": pick(draw, names), "patch": pick(draw, _PATCHES)}
+        config = {"apiVersion": "kubescheduler.config.k8s.io/v1", "kind": "KubeSchedulerConfiguration",
+                  "profiles": [{"schedulerName": "default-scheduler", "plugins": {"multiPoint": {
+                      "disabled": [{"name": "*"}],
+                      "enabled": [{"name": "PrioritySort"}, {"name": "DefaultBinder"}, {"name": "Probe0"}]}}}]}
+        return Scenario(config=config, nodes=tuple(node(n) for n in names), workload=(pod,), timeline=(event,))
 _DECIDING_POINTS = ("preEnqueue", "preFilter", "filter", "postFilter", "reserve", "permit", "preBind", "bind")
 
 
@@ -327,7 +369,7 @@ def _node_event_times(run: Run) -> list[float]:
            "backend/queue/scheduling_queue.go MoveAllToActiveOrBackoffQueue, AddUnschedulableIfNotPresent and "
            "determineSchedulingHintForInFlightPod; eventhandlers.go addNodeToCache, updateNodeInCache, "
            "deleteNodeFromCache; framework/events.go NodeSchedulingPropertiesChange",
-           requires=("probes", "virtual-time"),
+           requires=("probes", "virtual-time"), situation=RejectedAroundNodeEvent(),
            rules=("node-update-needs-property-change", "in-flight-event-requeues"))
 def probe_rejected_pod_retried_after_node_event(run: Run) -> None:
     if not run.outcome.timeline or run.outcome.faults or run.outcome.deleted or run.config.extenders:
@@ -338,7 +380,7 @@ def probe_rejected_pod_retried_after_node_event(run: Run) -> None:
     backoff = run.config.pod_max_backoff_seconds or 10
     for pod in run.live_pods:
         result = run.outcome.pods.get(pod)
-        if result is None or result.phase != "unschedulable" or not traced_from_start(run, pod):
+        if result is None or not traced_from_start(run, pod):
             continue
         if any(p not in PROBE_NAMES and p not in _QUIET for point in _DECIDING_POINTS
                for p in run.plugins_at(pod, point)):
@@ -348,12 +390,13 @@ def probe_rejected_pod_retried_after_node_event(run: Run) -> None:
         if "PreEnqueue" in str((run.pods[pod].get("metadata") or {}).get("annotations") or {}):
             continue  # a probe's PreEnqueue may hold it back
         attempts = [a for a in run.attempts(pod) if a > 0]
-        start = attempt_start(run, pod, attempts[-1]) if attempts else None
-        if start is None:
+        starts = [attempt_start(run, pod, a) for a in attempts]
+        if not starts or any(s is None for s in starts):
             continue
-        due = [t for t in times if start["t"] < t and t + backoff + 1 < run.scenario.deadline]
-        run.exercise()
-        if due:
+        due = [t for t in times if starts[-1]["t"] < t and t + backoff + 1 < run.scenario.deadline]
+        if len(starts) > 1 and any(starts[0]["t"] < t <= starts[-1]["t"] for t in times) or due:
+            run.exercise()  # a node event came after a rejected attempt began
+        if result.phase == "unschedulable" and due:
             raise run.violation(f"a node event at {due[0]:g}s came after attempt {attempts[-1]} began, but the pod "
                                 "was not tried again", pod=pod, expected="another attempt after the event",
-                                actual=f"{result.phase} after attempt {attempts[-1]}", records=(start,))
+                                actual=f"{result.phase} after attempt {attempts[-1]}", records=(starts[-1],))

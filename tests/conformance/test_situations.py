@@ -34,9 +34,9 @@ def test_the_invariants_that_declare_a_situation():
     # nominated-pods-added, feasible-nodes-scored and the two preemption-room rules (issue 32),
     # observed-reserve-released (issue 31), cycle-state-kept-in-attempt, fit-error-counts-nodes and
     # unreserved-pods-forgotten (issue 32); nomination-after-failure, scheduled-event-per-binding,
-    # extender-filters-chained, preemption-skips-unresolvable-nodes and status-patched-on-change (issue 32, rules
-    # read from upstream's code)
-    assert len(SITUATED) == 60
+    # extender-filters-chained, preemption-skips-unresolvable-nodes, status-patched-on-change and
+    # probe-rejected-pod-retried-after-node-event (issue 32, rules read from upstream's code)
+    assert len(SITUATED) == 61
 
 
 @pytest.mark.parametrize("invariant_id", SITUATED)
