@@ -1,19 +1,20 @@
-"""NodeVolumeLimits (nodevolumelimits/csi.go) for pods the reference models.
+"""NodeVolumeLimits (nodevolumelimits/csi.go).
 
-No row of csi_test.go is ported: TestCSILimits and TestVolumeLimitScalingGate schedule pods with PVCs,
-ephemeral or migratable inline volumes against CSINodes (not modelled: NotModelledError, tested
-below); the other tests are queueing hints or need InPlacePodVerticalScalingSchedulerPreemption (off).
+Ported in the manner of TestCSILimits: a CSI PV against the driver's limit, attached volumes counted
+once, VolumeAttachments, inline migratable volumes, a missing PVC. The hints are run by the queueing
+table; InPlacePodVerticalScalingSchedulerPreemption is off.
 """
 
 import pytest
 
 from reference.cycle_state import CycleState
-from reference.errors import NotModelledError
 from reference.nodeinfo import NodeInfo
-from reference.plugins.node_volume_limits import COUNTED_SOURCES, NodeVolumeLimits
+from reference.plugins.node_volume_limits import NodeVolumeLimits
 from reference.status import SUCCESS, Code, Status
 from reference.types import Node
+from reference.volumes import from_manifest
 from tests.builders import pod_with_volumes
+from tests.reference.plugins._volumes import VolumeHandle
 
 
 @pytest.mark.parametrize("pod", [
@@ -28,10 +29,62 @@ def test_pods_without_counted_volumes(pod):
     assert plugin.filter(CycleState(), pod, NodeInfo.of(Node(name="n"))) == SUCCESS
 
 
-@pytest.mark.parametrize("source", COUNTED_SOURCES)
-def test_counted_volumes_are_not_modelled(source):
-    pod = pod_with_volumes({"name": "v", source: {}})
-    with pytest.raises(NotModelledError, match="not modelled by the reference"):
-        NodeVolumeLimits().pre_filter(CycleState(), pod, [])
-    with pytest.raises(NotModelledError):
-        NodeVolumeLimits().filter(CycleState(), pod, NodeInfo.of(Node(name="n")))
+EXCEEDED = Status.new(Code.UNSCHEDULABLE, "node(s) exceed max volume count")
+
+
+def _pv(name: str, handle: str, driver: str = "csi.test") -> object:
+    return from_manifest({"apiVersion": "v1", "kind": "PersistentVolume", "metadata": {"name": name},
+                          "spec": {"csi": {"driver": driver, "volumeHandle": handle}}})
+
+
+def _pvc(name: str, volume: str) -> object:
+    return from_manifest({"apiVersion": "v1", "kind": "PersistentVolumeClaim",
+                          "metadata": {"name": name, "namespace": "default"}, "spec": {"volumeName": volume}})
+
+
+def _csi_node(*limits: tuple[str, int]) -> object:
+    return from_manifest({"apiVersion": "storage.k8s.io/v1", "kind": "CSINode", "metadata": {"name": "n"},
+                          "spec": {"drivers": [{"name": d, "nodeID": "n", "allocatable": {"count": c}}
+                                               for d, c in limits]}})
+
+
+def _claims(*names: str):
+    return pod_with_volumes(*({"name": n, "persistentVolumeClaim": {"claimName": n}} for n in names))
+
+
+OBJECTS = (_pv("pv-a", "a"), _pv("pv-b", "b"), _pvc("c-a", "pv-a"), _pvc("c-b", "pv-b"))
+
+
+@pytest.mark.parametrize("limit,existing,want", [
+    (2, ["c-a"], SUCCESS), (1, ["c-a"], EXCEEDED), (1, ["c-b"], SUCCESS), (0, [], EXCEEDED),
+], ids=["fits the limit", "exceeds the limit", "an attached volume counts once", "zero limit"])
+def test_csi_limits(limit, existing, want):
+    handle = VolumeHandle(*OBJECTS, _csi_node(("csi.test", limit)))
+    pod = _claims("c-b")
+    on_node = [_claims(*existing)] if existing else []
+    plugin = NodeVolumeLimits(handle)
+    assert plugin.pre_filter(CycleState(), pod, []) == (None, SUCCESS)
+    assert plugin.filter(CycleState(), pod, NodeInfo.of(Node(name="n"), on_node)) == want
+
+
+def test_volume_attachments_count():
+    va = from_manifest({"apiVersion": "storage.k8s.io/v1", "kind": "VolumeAttachment", "metadata": {"name": "va"},
+                        "spec": {"attacher": "csi.test", "nodeName": "n", "source": {"persistentVolumeName": "pv-a"}}})
+    handle = VolumeHandle(*OBJECTS, va, _csi_node(("csi.test", 1)))
+    assert NodeVolumeLimits(handle).filter(CycleState(), _claims("c-b"), NodeInfo.of(Node(name="n"))) == EXCEEDED
+    # Only the node's pods' volumes are taken out of the new ones, not its attachments (csi.go).
+    assert NodeVolumeLimits(handle).filter(CycleState(), _claims("c-a"), NodeInfo.of(Node(name="n"))) == EXCEEDED
+
+
+def test_inline_migratable_volume_counts_only_with_a_csi_node():
+    pod = pod_with_volumes({"name": "v", "awsElasticBlockStore": {"volumeID": "vol-1"}})
+    limited = NodeVolumeLimits(VolumeHandle(_csi_node(("ebs.csi.aws.com", 0))))
+    assert limited.pre_filter(CycleState(), pod, []) == (None, SUCCESS)
+    assert limited.filter(CycleState(), pod, NodeInfo.of(Node(name="n"))) == EXCEEDED
+    assert NodeVolumeLimits(VolumeHandle()).filter(CycleState(), pod, NodeInfo.of(Node(name="n"))) == SUCCESS
+
+
+def test_missing_claim_is_unresolvable():
+    status = NodeVolumeLimits(VolumeHandle()).filter(CycleState(), _claims("gone"), NodeInfo.of(Node(name="n")))
+    assert status == Status.new(Code.UNSCHEDULABLE_AND_UNRESOLVABLE,
+                                'looking up PVC default/gone: persistentvolumeclaim "gone" not found')

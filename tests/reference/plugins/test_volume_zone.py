@@ -1,19 +1,20 @@
-"""Ports the volume-free rows of volumezone/volume_zone_test.go.
+"""Ports rows of volumezone/volume_zone_test.go.
 
-Ported: "pod without volume" of TestSingleZone (PreFilter Skip). Left out: every other row of
-TestSingleZone, TestMultiZone and TestWithBinding (their pods use PVCs, not modelled:
-NotModelledError, tested below), the queueing-hint tests and TestVolumeZone_DeferredResizeSkipped
-(InPlacePodVerticalScalingSchedulerPreemption is off).
+Ported: "pod without volume" and the zone rows of TestSingleZone (a PV's zone against the node's, the beta
+label read as the GA one), TestMultiZone's "__"-separated zones, and TestWithBinding's missing-object rows.
+Left out: TestVolumeZone_DeferredResizeSkipped (InPlacePodVerticalScalingSchedulerPreemption is off); the
+hints are run by the queueing table.
 """
 
 import pytest
 
 from reference.cycle_state import CycleState
-from reference.errors import NotModelledError
 from reference.nodeinfo import NodeInfo
 from reference.plugins.volume_zone import VolumeZone
 from reference.status import SUCCESS, Code, Status
 from reference.types import Node, Pod
+from reference.volumes import from_manifest
+from tests.reference.plugins._volumes import VolumeHandle
 
 ZONED_NODE = Node(name="host1", labels={"topology.kubernetes.io/zone": "us-west1-a",
                                         "failure-domain.beta.kubernetes.io/zone": "us-west1-a"})
@@ -34,9 +35,60 @@ def test_non_pvc_volumes_match_every_node(node):
     assert plugin.filter(CycleState(), pod, NodeInfo.of(node)) == SUCCESS
 
 
-def test_pvc_volumes_are_not_modelled():
-    pod = Pod(name="p", volumes=({"name": "v", "persistentVolumeClaim": {"claimName": "PVC_1"}},))
-    with pytest.raises(NotModelledError, match="not modelled by the reference"):
-        VolumeZone().pre_filter(CycleState(), pod, [])
-    with pytest.raises(NotModelledError):
-        VolumeZone().filter(CycleState(), pod, NodeInfo.of(ZONED_NODE))
+ZONE = "topology.kubernetes.io/zone"
+CONFLICT = Status.new(Code.UNSCHEDULABLE_AND_UNRESOLVABLE, "node(s) had no available volume zone")
+
+
+def _handle(pv_labels: dict, *, volume_name: str = "Vol_1", class_name: str | None = None,
+            classes: tuple = ()) -> VolumeHandle:
+    spec = {"volumeName": volume_name} if volume_name else {}
+    if class_name is not None:
+        spec["storageClassName"] = class_name
+    objects = [from_manifest({"apiVersion": "v1", "kind": "PersistentVolume", "metadata":
+                              {"name": "Vol_1", "labels": pv_labels}}),
+               from_manifest({"apiVersion": "v1", "kind": "PersistentVolumeClaim", "metadata":
+                              {"name": "PVC_1", "namespace": "default"}, "spec": spec})]
+    objects += [from_manifest({"apiVersion": "storage.k8s.io/v1", "kind": "StorageClass", "metadata": {"name": n},
+                               "provisioner": "p", "volumeBindingMode": m}) for n, m in classes]
+    return VolumeHandle(*objects)
+
+
+POD = Pod(name="p", volumes=({"name": "v", "persistentVolumeClaim": {"claimName": "PVC_1"}},))
+
+
+@pytest.mark.parametrize("pv_labels,node_labels,want", [
+    ({ZONE: "us-west1-a"}, {ZONE: "us-west1-a"}, SUCCESS),
+    ({ZONE: "us-west1-a"}, {ZONE: "us-west1-b"}, CONFLICT),
+    ({ZONE: "us-west1-a"}, {"failure-domain.beta.kubernetes.io/zone": "us-west1-a"}, CONFLICT),
+    ({"failure-domain.beta.kubernetes.io/zone": "us-west1-a"}, {ZONE: "us-west1-a"}, SUCCESS),
+    ({ZONE: "us-west1-a"}, {"uselessLabel": "none"}, SUCCESS),
+    ({ZONE: "us-west1-a__us-west1-b"}, {ZONE: "us-west1-b"}, SUCCESS),
+    ({ZONE: "us-west1-a__us-west1-b"}, {ZONE: "us-west1-c"}, CONFLICT),
+], ids=["same zone", "other zone", "beta node label (only a beta PV key reads the GA node label)", "beta PV label", "node without zone labels",
+        "multi-zone PV matches", "multi-zone PV does not match"])
+def test_zones(pv_labels, node_labels, want):
+    plugin, state = VolumeZone(_handle(pv_labels)), CycleState()
+    assert plugin.pre_filter(state, POD, []) == (None, SUCCESS)
+    assert plugin.filter(state, POD, NodeInfo.of(Node(name="n", labels=node_labels))) == want
+
+
+def test_pv_without_topology_skips():
+    assert VolumeZone(_handle({})).pre_filter(CycleState(), POD, []) == (None, Status.new(Code.SKIP))
+
+
+@pytest.mark.parametrize("handle,reason", [
+    (VolumeHandle(), 'persistentvolumeclaim "PVC_1" not found'),
+    (_handle({}, volume_name="Vol_2"), 'persistentvolume "Vol_2" not found'),
+    (_handle({}, volume_name="", class_name="Class_0"), 'storageclass.storage.k8s.io "Class_0" not found'),
+    (_handle({}, volume_name=""), "PersistentVolumeClaim had no pv name and storageClass name"),
+    (_handle({}, volume_name="", class_name="Class_1", classes=(("Class_1", "Immediate"),)),
+     "PersistentVolume had no name"),
+], ids=["missing PVC", "missing PV", "missing StorageClass", "no pv nor class", "unbound Immediate claim"])
+def test_with_binding_errors(handle, reason):
+    assert VolumeZone(handle).pre_filter(CycleState(), POD, []) == (
+        None, Status.new(Code.UNSCHEDULABLE_AND_UNRESOLVABLE, reason))
+
+
+def test_wait_for_first_consumer_claim_skips():
+    handle = _handle({}, volume_name="", class_name="Class_W", classes=(("Class_W", "WaitForFirstConsumer"),))
+    assert VolumeZone(handle).pre_filter(CycleState(), POD, []) == (None, Status.new(Code.SKIP))
