@@ -11,14 +11,16 @@ from ..codec.selectors import node_selector_from_manifest, opt_selector
 from ..errors import ManifestError
 from ..quantity import int_value
 from ..types import DEFAULT_NAMESPACE, OwnerReference
-from . import types as v
+from .types import (FILESYSTEM, IMMEDIATE, WAIT_FOR_FIRST_CONSUMER, ClaimRef, CSIDriver, CSINode, CSINodeDriver,
+                    CSIStorageCapacity, PersistentVolume, PersistentVolumeClaim, StorageClass, TopologySelectorTerm,
+                    VolumeAttachment)
 
 # The volume sources of a PersistentVolumeSpec (core/v1), so that the spec's other keys are not taken
 # for one.
 PV_SOURCES = ("gcePersistentDisk", "awsElasticBlockStore", "hostPath", "glusterfs", "nfs", "rbd", "iscsi",
               "cinder", "cephfs", "fc", "flocker", "flexVolume", "azureFile", "vsphereVolume", "quobyte",
               "azureDisk", "photonPersistentDisk", "portworxVolume", "scaleIO", "local", "storageos", "csi")
-_BINDING_MODES = (v.IMMEDIATE, v.WAIT_FOR_FIRST_CONSUMER)
+_BINDING_MODES = (IMMEDIATE, WAIT_FOR_FIRST_CONSUMER)
 
 
 def _storage(o: Mapping, key: str, path: str) -> int | None:
@@ -37,7 +39,7 @@ def _owner(o: Mapping, path: str) -> OwnerReference:
                           controller=bool(get_field(o, "controller", bool, path, False)))
 
 
-def pv_from_manifest(m: Mapping) -> v.PersistentVolume:
+def pv_from_manifest(m: Mapping) -> PersistentVolume:
     meta, name = read_metadata(m, "PersistentVolume")
     path = "PersistentVolume.spec"
     spec = get_field(m, "spec", dict, "PersistentVolume", {})
@@ -46,16 +48,16 @@ def pv_from_manifest(m: Mapping) -> v.PersistentVolume:
         raise ManifestError(f"{path}: one volume source expected, got {sources}; keep one of them")
     affinity = get_field(spec, "nodeAffinity", dict, path, {})
     ref = get_field(spec, "claimRef", dict, path)
-    return v.PersistentVolume(
+    return PersistentVolume(
         name=name, labels=get_str_map(meta, "labels", "PersistentVolume.metadata"),
         annotations=get_str_map(meta, "annotations", "PersistentVolume.metadata"),
         storage_class_name=get_field(spec, "storageClassName", str, path, ""),
         capacity=_storage(spec, "capacity", path) or 0,
         access_modes=get_strs(spec, "accessModes", path),
-        volume_mode=get_field(spec, "volumeMode", str, path, v.FILESYSTEM),
+        volume_mode=get_field(spec, "volumeMode", str, path, FILESYSTEM),
         node_affinity=node_selector_from_manifest(get_field(affinity, "required", dict, f"{path}.nodeAffinity"),
                                                   f"{path}.nodeAffinity.required"),
-        claim_ref=None if ref is None else v.ClaimRef(
+        claim_ref=None if ref is None else ClaimRef(
             namespace=get_field(ref, "namespace", str, f"{path}.claimRef", ""),
             name=get_field(ref, "name", str, f"{path}.claimRef", ""),
             uid=get_field(ref, "uid", str, f"{path}.claimRef", "")),
@@ -67,13 +69,13 @@ def pv_from_manifest(m: Mapping) -> v.PersistentVolume:
         deleting=meta.get("deletionTimestamp") is not None)
 
 
-def pvc_from_manifest(m: Mapping) -> v.PersistentVolumeClaim:
+def pvc_from_manifest(m: Mapping) -> PersistentVolumeClaim:
     kind = "PersistentVolumeClaim"
     meta, name = read_metadata(m, kind)
     path = f"{kind}.spec"
     spec = get_field(m, "spec", dict, kind, {})
     resources = get_field(spec, "resources", dict, path, {})
-    return v.PersistentVolumeClaim(
+    return PersistentVolumeClaim(
         name=name, namespace=_namespace(meta, kind), uid=get_field(meta, "uid", str, f"{kind}.metadata", ""),
         labels=get_str_map(meta, "labels", f"{kind}.metadata"),
         annotations=get_str_map(meta, "annotations", f"{kind}.metadata"),
@@ -82,48 +84,48 @@ def pvc_from_manifest(m: Mapping) -> v.PersistentVolumeClaim:
         volume_name=get_field(spec, "volumeName", str, path, ""),
         access_modes=get_strs(spec, "accessModes", path),
         request=_storage(resources, "requests", f"{path}.resources"),
-        volume_mode=get_field(spec, "volumeMode", str, path, v.FILESYSTEM),
+        volume_mode=get_field(spec, "volumeMode", str, path, FILESYSTEM),
         selector=opt_selector(spec, "selector", path),
         volume_attributes_class_name=get_field(spec, "volumeAttributesClassName", str, path, ""),
         phase=get_field(get_field(m, "status", dict, kind, {}), "phase", str, f"{kind}.status", ""),
         deleting=meta.get("deletionTimestamp") is not None)
 
 
-def _topology_term(o: Mapping, path: str) -> v.TopologySelectorTerm:
+def _topology_term(o: Mapping, path: str) -> TopologySelectorTerm:
     reqs = get_list(o, "matchLabelExpressions", path,
                     lambda r, p: (get_field(r, "key", str, p, ""), get_strs(r, "values", p)))
-    return v.TopologySelectorTerm(reqs)
+    return TopologySelectorTerm(reqs)
 
 
-def storage_class_from_manifest(m: Mapping) -> v.StorageClass:
+def storage_class_from_manifest(m: Mapping) -> StorageClass:
     meta, name = read_metadata(m, "StorageClass")
-    mode = get_field(m, "volumeBindingMode", str, "StorageClass", v.IMMEDIATE)
+    mode = get_field(m, "volumeBindingMode", str, "StorageClass", IMMEDIATE)
     if mode not in _BINDING_MODES:
         raise ManifestError(f"StorageClass.volumeBindingMode: {mode!r} is not supported; use one of "
                             f"{', '.join(_BINDING_MODES)}")
-    return v.StorageClass(name=name, labels=get_str_map(meta, "labels", "StorageClass.metadata"),
+    return StorageClass(name=name, labels=get_str_map(meta, "labels", "StorageClass.metadata"),
                           provisioner=get_field(m, "provisioner", str, "StorageClass", ""),
                           volume_binding_mode=mode,
                           allowed_topologies=get_list(m, "allowedTopologies", "StorageClass", _topology_term))
 
 
-def _csi_node_driver(o: Mapping, path: str) -> v.CSINodeDriver:
+def _csi_node_driver(o: Mapping, path: str) -> CSINodeDriver:
     allocatable = get_field(o, "allocatable", dict, path, {})
-    return v.CSINodeDriver(name=get_field(o, "name", str, path, ""), node_id=get_field(o, "nodeID", str, path, ""),
+    return CSINodeDriver(name=get_field(o, "name", str, path, ""), node_id=get_field(o, "nodeID", str, path, ""),
                            count=get_field(allocatable, "count", int, f"{path}.allocatable"))
 
 
-def csi_node_from_manifest(m: Mapping) -> v.CSINode:
+def csi_node_from_manifest(m: Mapping) -> CSINode:
     meta, name = read_metadata(m, "CSINode")
     spec = get_field(m, "spec", dict, "CSINode", {})
-    return v.CSINode(name=name, annotations=get_str_map(meta, "annotations", "CSINode.metadata"),
+    return CSINode(name=name, annotations=get_str_map(meta, "annotations", "CSINode.metadata"),
                      drivers=get_list(spec, "drivers", "CSINode.spec", _csi_node_driver))
 
 
-def csi_driver_from_manifest(m: Mapping) -> v.CSIDriver:
+def csi_driver_from_manifest(m: Mapping) -> CSIDriver:
     _, name = read_metadata(m, "CSIDriver")
     spec = get_field(m, "spec", dict, "CSIDriver", {})
-    return v.CSIDriver(name=name,
+    return CSIDriver(name=name,
                        storage_capacity=bool(get_field(spec, "storageCapacity", bool, "CSIDriver.spec", False)),
                        prevent_pod_scheduling_if_missing=bool(get_field(
                            spec, "preventPodSchedulingIfMissing", bool, "CSIDriver.spec", False)))
@@ -134,22 +136,22 @@ def _opt_quantity(m: Mapping, key: str, path: str) -> int | None:
     return None if value is None else int_value(value, f"{path}.{key}")
 
 
-def csi_storage_capacity_from_manifest(m: Mapping) -> v.CSIStorageCapacity:
+def csi_storage_capacity_from_manifest(m: Mapping) -> CSIStorageCapacity:
     kind = "CSIStorageCapacity"
     meta, name = read_metadata(m, kind)
-    return v.CSIStorageCapacity(name=name, namespace=_namespace(meta, kind),
+    return CSIStorageCapacity(name=name, namespace=_namespace(meta, kind),
                                 storage_class_name=get_field(m, "storageClassName", str, kind, ""),
                                 capacity=_opt_quantity(m, "capacity", kind),
                                 maximum_volume_size=_opt_quantity(m, "maximumVolumeSize", kind),
                                 node_topology=opt_selector(m, "nodeTopology", kind))
 
 
-def volume_attachment_from_manifest(m: Mapping) -> v.VolumeAttachment:
+def volume_attachment_from_manifest(m: Mapping) -> VolumeAttachment:
     _, name = read_metadata(m, "VolumeAttachment")
     path = "VolumeAttachment.spec"
     spec = get_field(m, "spec", dict, "VolumeAttachment", {})
     source = get_field(spec, "source", dict, path, {})
-    return v.VolumeAttachment(name=name, attacher=get_field(spec, "attacher", str, path, ""),
+    return VolumeAttachment(name=name, attacher=get_field(spec, "attacher", str, path, ""),
                               node_name=get_field(spec, "nodeName", str, path, ""),
                               persistent_volume_name=get_field(source, "persistentVolumeName", str,
                                                                f"{path}.source"))

@@ -9,7 +9,7 @@ from typing import Any, Iterator
 from ..events import (CSI_DRIVER, CSI_NODE, CSI_STORAGE_CAPACITY, PERSISTENT_VOLUME, PERSISTENT_VOLUME_CLAIM,
                       STORAGE_CLASS, VOLUME_ATTACHMENT)
 from .codec import CLUSTER_SCOPED_VOLUME_KINDS
-from . import types as v
+from .types import (CSIDriver, CSINode, PersistentVolume, PersistentVolumeClaim, StorageClass)
 
 # The EventResource of each kind's informer events (eventhandlers.go buildEvtResHandler).
 EVENT_RESOURCES = {
@@ -62,22 +62,22 @@ class VolumeObjects:
     def all(self, kind: str) -> Iterator[Any]:
         return iter(list(self.by_kind[kind].values()))
 
-    def pvc(self, namespace: str, name: str) -> v.PersistentVolumeClaim | None:
+    def pvc(self, namespace: str, name: str) -> PersistentVolumeClaim | None:
         return self.by_kind["PersistentVolumeClaim"].get(f"{namespace}/{name}")
 
-    def pv(self, name: str) -> v.PersistentVolume | None:
+    def pv(self, name: str) -> PersistentVolume | None:
         return self.by_kind["PersistentVolume"].get(name)
 
-    def storage_class(self, name: str) -> v.StorageClass | None:
+    def storage_class(self, name: str) -> StorageClass | None:
         return self.by_kind["StorageClass"].get(name)
 
-    def csi_node(self, name: str) -> v.CSINode | None:
+    def csi_node(self, name: str) -> CSINode | None:
         return self.by_kind["CSINode"].get(name)
 
-    def csi_driver(self, name: str) -> v.CSIDriver | None:
+    def csi_driver(self, name: str) -> CSIDriver | None:
         return self.by_kind["CSIDriver"].get(name)
 
-    def pvs_of_class(self, class_name: str) -> list[v.PersistentVolume]:
+    def pvs_of_class(self, class_name: str) -> list[PersistentVolume]:
         """`pvCache.ListPVs(storageClassName)`: the PVs of one class, in name order (the cache's index)."""
         return sorted((p for p in self.by_kind["PersistentVolume"].values() if p.storage_class == class_name),
                       key=lambda p: p.name)
