@@ -1,17 +1,10 @@
-"""The storage objects the volume plugins read: types, their manifests, the informers' store, CSI migration."""
+"""The storage objects the volume plugins read: their types, the informers' store, CSI migration (their
+manifests: reference/codec/volumes.py)."""
 
-from .codec import CLUSTER_SCOPED_VOLUME_KINDS, READERS, VOLUME_KINDS
 from .store import EVENT_RESOURCES, VolumeObjects, key_of, not_found, objects_of
 from .types import (CSIDriver, CSINode, CSINodeDriver, CSIStorageCapacity, PersistentVolume, PersistentVolumeClaim,
                     StorageClass, VolumeAttachment)
 
-
-def from_manifest(manifest):
-    """Read a storage manifest by its kind."""
-    return READERS[manifest["kind"]](manifest)
-
-
-__all__ = ["CLUSTER_SCOPED_VOLUME_KINDS", "CSIDriver", "CSINode", "CSINodeDriver", "CSIStorageCapacity",
-           "EVENT_RESOURCES", "PersistentVolume", "PersistentVolumeClaim", "READERS", "StorageClass",
-           "VOLUME_KINDS", "VolumeAttachment", "VolumeObjects", "from_manifest", "key_of", "not_found",
+__all__ = ["CSIDriver", "CSINode", "CSINodeDriver", "CSIStorageCapacity", "EVENT_RESOURCES", "PersistentVolume",
+           "PersistentVolumeClaim", "StorageClass", "VolumeAttachment", "VolumeObjects", "key_of", "not_found",
            "objects_of"]

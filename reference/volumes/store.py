@@ -8,7 +8,7 @@ from typing import Any, Iterator
 
 from ..events import (CSI_DRIVER, CSI_NODE, CSI_STORAGE_CAPACITY, PERSISTENT_VOLUME, PERSISTENT_VOLUME_CLAIM,
                       STORAGE_CLASS, VOLUME_ATTACHMENT)
-from .codec import CLUSTER_SCOPED_VOLUME_KINDS
+from ..kinds import CLUSTER_SCOPED
 from .types import (CSIDriver, CSINode, PersistentVolume, PersistentVolumeClaim, StorageClass)
 
 # The EventResource of each kind's informer events (eventhandlers.go buildEvtResHandler).
@@ -35,7 +35,7 @@ def not_found(kind: str, name: str) -> str:
 def key_of(obj: Any) -> str:
     """`name`, or `namespace/name` for the namespaced kinds."""
     namespace = getattr(obj, "namespace", None)
-    return obj.name if type(obj).__name__ in CLUSTER_SCOPED_VOLUME_KINDS or namespace is None \
+    return obj.name if type(obj).__name__ in CLUSTER_SCOPED or namespace is None \
         else f"{namespace}/{obj.name}"
 
 

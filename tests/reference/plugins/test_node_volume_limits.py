@@ -12,7 +12,7 @@ from reference.nodeinfo import NodeInfo
 from reference.plugins.node_volume_limits import NodeVolumeLimits
 from reference.status import SUCCESS, Code, Status
 from reference.types import Node
-from reference.volumes import from_manifest
+from reference.codec import from_manifest
 from tests.builders import pod_with_volumes
 from tests.reference.plugins._volumes import VolumeHandle
 

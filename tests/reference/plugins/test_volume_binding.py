@@ -16,7 +16,7 @@ from reference.plugins.volume_binding import DEFAULT_SHAPE, VolumeBinding, Volum
 from reference.plugins.resource_args import UtilizationShapePoint
 from reference.status import SUCCESS, Code, Status
 from reference.types import Node, Pod
-from reference.volumes import from_manifest
+from reference.codec import from_manifest
 from tests.reference.plugins._volumes import VolumeHandle
 
 SKIP = Status.new(Code.SKIP)

@@ -13,7 +13,7 @@ from reference.nodeinfo import NodeInfo, PodInfo
 from reference.plugins.volume_restrictions import VolumeRestrictions
 from reference.status import Code, Status
 from reference.types import Node
-from reference.volumes import from_manifest
+from reference.codec import from_manifest
 from tests.builders import pod_with_volumes
 from tests.reference.plugins._volumes import VolumeHandle
 

@@ -13,7 +13,7 @@ from reference.nodeinfo import NodeInfo
 from reference.plugins.volume_zone import VolumeZone
 from reference.status import SUCCESS, Code, Status
 from reference.types import Node, Pod
-from reference.volumes import from_manifest
+from reference.codec import from_manifest
 from tests.reference.plugins._volumes import VolumeHandle
 
 ZONED_NODE = Node(name="host1", labels={"topology.kubernetes.io/zone": "us-west1-a",

@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any, Iterable, Mapping
 
 from reference import volumes
+from reference.codec import from_manifest
 from tests.reference.queueing.st import NAMESPACE
 
 ZONE, BETA_ZONE = "topology.kubernetes.io/zone", "failure-domain.beta.kubernetes.io/zone"
@@ -26,7 +27,7 @@ def pv(name: str, *, labels: Mapping[str, str] = {}, modes: Iterable[str] = (RWX
             {"matchExpressions": [{"key": key, "operator": "In", "values": list(values)}]}]}}
     if storage_class:
         spec["storageClassName"] = storage_class
-    return volumes.from_manifest({"apiVersion": "v1", "kind": "PersistentVolume",
+    return from_manifest({"apiVersion": "v1", "kind": "PersistentVolume",
                                   "metadata": {"name": name, "labels": dict(labels)}, "spec": spec})
 
 
@@ -43,7 +44,7 @@ def pvc(name: str, *, volume_name: str = "", bound: bool = True, modes: Iterable
     if storage_class is not None:
         spec["storageClassName"] = storage_class
     meta = {"name": name, "namespace": NAMESPACE, **({"annotations": BIND_COMPLETED} if bound else {})}
-    return volumes.from_manifest({"apiVersion": "v1", "kind": "PersistentVolumeClaim", "metadata": meta,
+    return from_manifest({"apiVersion": "v1", "kind": "PersistentVolumeClaim", "metadata": meta,
                                   "spec": spec})
 
 
@@ -54,32 +55,32 @@ def storage_class(name: str, mode: str, *, labels: Mapping[str, str] = {},
                          "volumeBindingMode": mode}
     if allowed_zones is not None:
         m["allowedTopologies"] = [{"matchLabelExpressions": [{"key": ZONE, "values": list(allowed_zones)}]}]
-    return volumes.from_manifest(m)
+    return from_manifest(m)
 
 
 def csi_node(name: str, *drivers: tuple[str, int], annotations: Mapping[str, str] = {}) -> volumes.CSINode:
     """`drivers`: (name, allocatable count) pairs, node ID fake-node."""
-    return volumes.from_manifest({
+    return from_manifest({
         "apiVersion": "storage.k8s.io/v1", "kind": "CSINode",
         "metadata": {"name": name, "annotations": dict(annotations)},
         "spec": {"drivers": [{"name": d, "nodeID": "fake-node", "allocatable": {"count": n}} for d, n in drivers]}})
 
 
 def csi_driver(name: str, storage_capacity: bool) -> volumes.CSIDriver:
-    return volumes.from_manifest({"apiVersion": "storage.k8s.io/v1", "kind": "CSIDriver", "metadata": {"name": name},
+    return from_manifest({"apiVersion": "storage.k8s.io/v1", "kind": "CSIDriver", "metadata": {"name": name},
                                   "spec": {"storageCapacity": storage_capacity}})
 
 
 def capacity(name: str, class_name: str, size: int) -> volumes.CSIStorageCapacity:
     """`Capacity(resource.NewQuantity(size, BinarySI))`, no node topology."""
-    return volumes.from_manifest({"apiVersion": "storage.k8s.io/v1", "kind": "CSIStorageCapacity",
+    return from_manifest({"apiVersion": "storage.k8s.io/v1", "kind": "CSIStorageCapacity",
                                   "metadata": {"name": name, "namespace": NAMESPACE},
                                   "storageClassName": class_name, "capacity": str(size)})
 
 
 def attachment(name: str, attacher: str, pv_name: str) -> volumes.VolumeAttachment:
     """Attached to fake-node."""
-    return volumes.from_manifest({"apiVersion": "storage.k8s.io/v1", "kind": "VolumeAttachment",
+    return from_manifest({"apiVersion": "storage.k8s.io/v1", "kind": "VolumeAttachment",
                                   "metadata": {"name": name},
                                   "spec": {"attacher": attacher, "nodeName": "fake-node",
                                            "source": {"persistentVolumeName": pv_name}},

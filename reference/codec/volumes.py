@@ -6,12 +6,13 @@ from __future__ import annotations
 
 from typing import Any, Callable, Mapping
 
-from ..codec._fields import get_field, get_list, get_str_map, get_strs, read_metadata
-from ..codec.selectors import node_selector_from_manifest, opt_selector
+from ._fields import get_field, get_list, get_str_map, get_strs, read_metadata
+from .selectors import node_selector_from_manifest, opt_selector
+
 from ..errors import ManifestError
 from ..quantity import int_value
 from ..types import DEFAULT_NAMESPACE, OwnerReference
-from .types import (FILESYSTEM, IMMEDIATE, WAIT_FOR_FIRST_CONSUMER, ClaimRef, CSIDriver, CSINode, CSINodeDriver,
+from ..volumes.types import (FILESYSTEM, IMMEDIATE, WAIT_FOR_FIRST_CONSUMER, ClaimRef, CSIDriver, CSINode, CSINodeDriver,
                     CSIStorageCapacity, PersistentVolume, PersistentVolumeClaim, StorageClass, TopologySelectorTerm,
                     VolumeAttachment)
 
@@ -157,15 +158,13 @@ def volume_attachment_from_manifest(m: Mapping) -> VolumeAttachment:
                                                                f"{path}.source"))
 
 
-READERS: dict[str, Callable[[Mapping], Any]] = {
+VOLUME_READERS: dict[str, Callable[[Mapping], Any]] = {
     "PersistentVolume": pv_from_manifest, "PersistentVolumeClaim": pvc_from_manifest,
     "StorageClass": storage_class_from_manifest, "CSINode": csi_node_from_manifest,
     "CSIDriver": csi_driver_from_manifest, "CSIStorageCapacity": csi_storage_capacity_from_manifest,
     "VolumeAttachment": volume_attachment_from_manifest,
 }
-VOLUME_KINDS = tuple(READERS)
-CLUSTER_SCOPED_VOLUME_KINDS = ("PersistentVolume", "StorageClass", "CSINode", "CSIDriver", "VolumeAttachment")
 
-__all__ = ["CLUSTER_SCOPED_VOLUME_KINDS", "READERS", "VOLUME_KINDS", "csi_driver_from_manifest",
+__all__ = ["VOLUME_READERS", "csi_driver_from_manifest",
            "csi_node_from_manifest", "csi_storage_capacity_from_manifest", "pv_from_manifest", "pvc_from_manifest",
            "storage_class_from_manifest", "volume_attachment_from_manifest"]
