@@ -1,0 +1,136 @@
+"""The differential on hand-made volume scenarios (issue 29): the reference's volume plugins and storage
+objects against upstream's in-process runner. Each scenario is one volume plugin's decision (a zone, a PV's
+node affinity, an attach limit, a ReadWriteOncePod claim, an unbound claim), some with a timeline event
+that creates, updates or deletes a storage object; both sides must agree, and on what the scenario is for."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from conformance.backends.reference import ReferenceBackend
+from conformance.backends.upstream import UpstreamBackend, default_runner
+from conformance.builds.stock import executable
+from conformance.differential import disagreements, run_both
+from reference.scenario import Scenario
+
+needs_runner = pytest.mark.skipif(not executable(default_runner()),
+                                  reason="needs harness/bin/runner (harness/build.sh)")
+ZONE = "topology.kubernetes.io/zone"
+BOUND = {"pv.kubernetes.io/bind-completed": "yes"}
+
+
+def node(name: str, zone: str) -> dict[str, Any]:
+    return {"apiVersion": "v1", "kind": "Node", "metadata": {"name": name, "labels": {ZONE: zone}},
+            "status": {"allocatable": {"cpu": "4", "memory": "8Gi", "pods": "110"}}}
+
+
+def pod(name: str, *claims: str, node_name: str = "", volumes: tuple = ()) -> dict[str, Any]:
+    spec: dict[str, Any] = {"containers": [{"name": "c", "image": "x"}],
+                            "volumes": [{"name": c, "persistentVolumeClaim": {"claimName": c}} for c in claims]
+                            + list(volumes)}
+    if node_name:
+        spec["nodeName"] = node_name
+    return {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": name}, "spec": spec}
+
+
+def pv(name: str, *, labels: dict | None = None, zone_affinity: str = "", driver: str = "d",
+       storage_class: str = "") -> dict[str, Any]:
+    spec: dict[str, Any] = {"capacity": {"storage": "1Gi"}, "accessModes": ["ReadWriteOnce"],
+                            "csi": {"driver": driver, "volumeHandle": name}}
+    if zone_affinity:
+        spec["nodeAffinity"] = {"required": {"nodeSelectorTerms": [
+            {"matchExpressions": [{"key": ZONE, "operator": "In", "values": [zone_affinity]}]}]}}
+    if storage_class:
+        spec["storageClassName"] = storage_class
+    return {"apiVersion": "v1", "kind": "PersistentVolume", "metadata": {"name": name, "labels": labels or {}},
+            "spec": spec}
+
+
+def pvc(name: str, volume: str = "", *, mode: str = "ReadWriteOnce", storage_class: str | None = None
+        ) -> dict[str, Any]:
+    spec: dict[str, Any] = {"accessModes": [mode], "resources": {"requests": {"storage": "1Gi"}}}
+    if volume:
+        spec["volumeName"] = volume
+    if storage_class is not None:
+        spec["storageClassName"] = storage_class
+    return {"apiVersion": "v1", "kind": "PersistentVolumeClaim",
+            "metadata": {"name": name, "annotations": BOUND if volume else {}}, "spec": spec}
+
+
+def csi_node(name: str, limit: int) -> dict[str, Any]:
+    return {"apiVersion": "storage.k8s.io/v1", "kind": "CSINode", "metadata": {"name": name},
+            "spec": {"drivers": [{"name": "d", "nodeID": name, "allocatable": {"count": limit}}]}}
+
+
+def storage_class(name: str, mode: str, provisioner: str = "kubernetes.io/no-provisioner") -> dict[str, Any]:
+    return {"apiVersion": "storage.k8s.io/v1", "kind": "StorageClass", "metadata": {"name": name},
+            "provisioner": provisioner, "volumeBindingMode": mode}
+
+
+def scenario(objects: list, workload: list, *, pods: tuple = (), timeline: tuple = ()) -> Scenario:
+    return Scenario.from_dict({"nodes": [node("n1", "a"), node("n2", "b")], "objects": objects,
+                               "pods": list(pods), "workload": workload, "timeline": list(timeline)})
+
+
+# (id, scenario, {pod: node, "*" for any node, "" for a pod left pending})
+CASES = [
+    ("VolumeZone: the PV's zone decides",
+     scenario([pv("pv1", labels={ZONE: "b"}), pvc("c1", "pv1")], [pod("p", "c1")]), {"p": "n2"}),
+    ("VolumeBinding: the bound PV's node affinity decides",
+     scenario([pv("pv1", zone_affinity="a"), pvc("c1", "pv1")], [pod("p", "c1")]), {"p": "n1"}),
+    ("VolumeBinding: a missing PV leaves the pod pending",
+     scenario([pvc("c1", "pv-gone")], [pod("p", "c1")]), {"p": ""}),
+    ("VolumeBinding: an unbound Immediate claim leaves the pod pending, until a timeline binds it",
+     scenario([pv("pv1"), pvc("c1")], [pod("p", "c1")],
+              timeline=[{"when": "idle", "op": "update", "kind": "PersistentVolumeClaim", "name": "c1",
+                         "patch": {"metadata": {"annotations": BOUND}, "spec": {"volumeName": "pv1"}}}]),
+     {"p": "*"}),
+    ("VolumeBinding: a WaitForFirstConsumer claim with no PV and no provisioner stays pending",
+     scenario([storage_class("local", "WaitForFirstConsumer"), pvc("c1", storage_class="local")],
+              [pod("p", "c1")]), {"p": ""}),
+    ("NodeVolumeLimits: a zero attach limit on n1 sends the pod to n2",
+     scenario([pv("pv1"), pvc("c1", "pv1"), csi_node("n1", 0)], [pod("p", "c1")]), {"p": "n2"}),
+    ("NodeVolumeLimits: raising the limit by a CSINode update frees n2 for the second pod",
+     scenario([pv("pv1"), pv("pv2"), pvc("c1", "pv1"), pvc("c2", "pv2"), csi_node("n1", 0), csi_node("n2", 1)],
+              [pod("p1", "c1"), pod("p2", "c2")],
+              timeline=[{"when": "idle", "op": "update", "kind": "CSINode", "name": "n2",
+                         "patch": {"spec": {"drivers": [{"name": "d", "nodeID": "n2", "allocatable": {"count": 2}}]}}}]),
+     {"p1": "n2", "p2": "n2"}),
+    ("VolumeRestrictions: a ReadWriteOncePod claim in use waits for its pod's deletion",
+     scenario([pv("pv1"), pvc("c1", "pv1", mode="ReadWriteOncePod")], [pod("p", "c1")],
+              pods=(pod("holder", "c1", node_name="n1"),),
+              timeline=[{"when": "idle", "op": "delete", "kind": "Pod", "name": "holder"}]),
+     {"p": "*"}),
+    ("VolumeRestrictions: a GCE PD mounted read-write on n1 sends the pod to n2",
+     scenario([], [pod("p", volumes=({"name": "d", "gcePersistentDisk": {"pdName": "disk"}},))],
+              pods=(pod("holder", node_name="n1", volumes=({"name": "d", "gcePersistentDisk": {"pdName": "disk"}},)),)),
+     {"p": "n2"}),
+    ("A missing claim, created by the timeline",
+     scenario([pv("pv1", labels={ZONE: "a"})], [pod("p", "c1")],
+              timeline=[{"when": "idle", "op": "create", "object": pvc("c1", "pv1")}]), {"p": "n1"}),
+]
+
+
+def placed(outcome, want: dict[str, str]) -> dict[str, str]:
+    """Each pod's node, "*" where `want` accepts any node and it is bound."""
+    got = {key.split("/", 1)[1]: p.node for key, p in outcome.pods.items()}
+    return {k: "*" if want.get(k) == "*" and v else v for k, v in got.items()}
+
+
+@pytest.mark.parametrize("sc,want", [c[1:] for c in CASES], ids=[c[0] for c in CASES])
+def test_reference_decides_the_volume_case(sc, want):
+    assert placed(ReferenceBackend().run(sc), want) == want
+
+
+@needs_runner
+@pytest.mark.parametrize("sc,want", [c[1:] for c in CASES], ids=[c[0] for c in CASES])
+def test_upstream_agrees(sc, want):
+    upstream = UpstreamBackend(observe=())
+    try:
+        a, b = run_both(ReferenceBackend(), upstream, sc)
+    finally:
+        upstream.close()
+    assert placed(b.outcome, want) == want
+    assert list(disagreements(a, b)) == []
