@@ -9,8 +9,8 @@ VOLUME_KINDS = ("PersistentVolume", "PersistentVolumeClaim", "StorageClass", "CS
                 "CSIStorageCapacity", "VolumeAttachment")
 OBJECT_KINDS = ("Namespace", "PodDisruptionBudget", "Service", "ReplicaSet", "ReplicationController",
                 "StatefulSet", "PriorityClass", "RuntimeClass", *VOLUME_KINDS)
-CLUSTER_SCOPED = ("Node", "Namespace", "PriorityClass", "RuntimeClass", "PersistentVolume", "StorageClass", "CSINode",
-                  "CSIDriver", "VolumeAttachment")
+CLUSTER_SCOPED = ("Node", "Namespace", "PriorityClass", "RuntimeClass", "PersistentVolume", "StorageClass",
+                  "CSINode", "CSIDriver", "VolumeAttachment")
 # Kinds the reference models: a custom object of one of these belongs in `objects` (or nodes, pods).
 MODELLED = frozenset((*OBJECT_KINDS, "Node", "Pod"))
 

@@ -28,18 +28,20 @@ _META = ("metadata.labels", "metadata.annotations")
 # volumeName once (binding), larger requests; CSINode: drivers' allocatable counts
 # (MutableCSINodeAllocatableCount, GA); VolumeAttachment: nothing in spec.
 _VOLUME_KINDS: dict[str, tuple[tuple[str, ...], str]] = {
-    "PersistentVolume": ((*_META, "spec.capacity", "spec.accessModes", "spec.claimRef", "spec.storageClassName",
-                          "spec.persistentVolumeReclaimPolicy", "spec.mountOptions", "spec.nodeAffinity",
-                          "status"),
-                         "labels, annotations, capacity, accessModes, claimRef, storageClassName, a nodeAffinity "
-                         "that was unset, and status"),
-    "PersistentVolumeClaim": ((*_META, "spec.volumeName", "spec.resources.requests.storage",
-                               "spec.volumeAttributesClassName", "status"),
-                              "labels, annotations, an unset spec.volumeName, a larger storage request, and status"),
+    "PersistentVolume": (
+        (*_META, "spec.capacity", "spec.accessModes", "spec.claimRef", "spec.storageClassName",
+         "spec.persistentVolumeReclaimPolicy", "spec.mountOptions", "spec.nodeAffinity", "status"),
+        "labels, annotations, capacity, accessModes, claimRef, storageClassName, a nodeAffinity that was "
+        "unset, and status"),
+    "PersistentVolumeClaim": (
+        (*_META, "spec.volumeName", "spec.resources.requests.storage", "spec.volumeAttributesClassName",
+         "status"),
+        "labels, annotations, an unset spec.volumeName, a larger storage request, and status"),
     "StorageClass": ((*_META, "allowedTopologies", "mountOptions", "allowVolumeExpansion"),
                      "labels, annotations, allowedTopologies, mountOptions and allowVolumeExpansion"),
     "CSINode": ((*_META, "spec.drivers"), "labels, annotations and the drivers' allocatable counts"),
-    "CSIDriver": ((*_META, "spec"), "labels, annotations and spec except attachRequired and volumeLifecycleModes"),
+    "CSIDriver": ((*_META, "spec"),
+                  "labels, annotations and spec except attachRequired and volumeLifecycleModes"),
     "CSIStorageCapacity": ((*_META, "capacity", "maximumVolumeSize"),
                            "labels, annotations, capacity and maximumVolumeSize"),
     "VolumeAttachment": (_META, "labels and annotations (its spec is immutable)"),

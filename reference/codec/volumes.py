@@ -6,15 +6,15 @@ from __future__ import annotations
 
 from typing import Any, Callable, Mapping
 
-from ._fields import get_field, get_list, get_str_map, get_strs, read_metadata
-from .selectors import node_selector_from_manifest, opt_selector
-
 from ..errors import ManifestError
 from ..quantity import int_value
-from ..types import DEFAULT_NAMESPACE, OwnerReference
-from ..volumes.types import (FILESYSTEM, IMMEDIATE, WAIT_FOR_FIRST_CONSUMER, ClaimRef, CSIDriver, CSINode, CSINodeDriver,
-                    CSIStorageCapacity, PersistentVolume, PersistentVolumeClaim, StorageClass, TopologySelectorTerm,
-                    VolumeAttachment)
+from ..types import DEFAULT_NAMESPACE
+from ..volumes.types import (FILESYSTEM, IMMEDIATE, WAIT_FOR_FIRST_CONSUMER, ClaimRef, CSIDriver, CSINode,
+                             CSINodeDriver, CSIStorageCapacity, PersistentVolume, PersistentVolumeClaim,
+                             StorageClass, TopologySelectorTerm, VolumeAttachment)
+from ._fields import get_field, get_list, get_str_map, get_strs, read_metadata
+from .pods import owner_reference
+from .selectors import node_selector_from_manifest, opt_selector
 
 # The volume sources of a PersistentVolumeSpec (core/v1), so that the spec's other keys are not taken
 # for one.
@@ -33,13 +33,6 @@ def _namespace(meta: Mapping, kind: str) -> str:
     return get_field(meta, "namespace", str, f"{kind}.metadata", "") or DEFAULT_NAMESPACE
 
 
-def _owner(o: Mapping, path: str) -> OwnerReference:
-    return OwnerReference(kind=get_field(o, "kind", str, path, ""), name=get_field(o, "name", str, path, ""),
-                          api_version=get_field(o, "apiVersion", str, path, ""),
-                          uid=get_field(o, "uid", str, path, ""),
-                          controller=bool(get_field(o, "controller", bool, path, False)))
-
-
 def pv_from_manifest(m: Mapping) -> PersistentVolume:
     meta, name = read_metadata(m, "PersistentVolume")
     path = "PersistentVolume.spec"
@@ -56,8 +49,8 @@ def pv_from_manifest(m: Mapping) -> PersistentVolume:
         capacity=_storage(spec, "capacity", path) or 0,
         access_modes=get_strs(spec, "accessModes", path),
         volume_mode=get_field(spec, "volumeMode", str, path, FILESYSTEM),
-        node_affinity=node_selector_from_manifest(get_field(affinity, "required", dict, f"{path}.nodeAffinity"),
-                                                  f"{path}.nodeAffinity.required"),
+        node_affinity=node_selector_from_manifest(
+            get_field(affinity, "required", dict, f"{path}.nodeAffinity"), f"{path}.nodeAffinity.required"),
         claim_ref=None if ref is None else ClaimRef(
             namespace=get_field(ref, "namespace", str, f"{path}.claimRef", ""),
             name=get_field(ref, "name", str, f"{path}.claimRef", ""),
@@ -80,7 +73,7 @@ def pvc_from_manifest(m: Mapping) -> PersistentVolumeClaim:
         name=name, namespace=_namespace(meta, kind), uid=get_field(meta, "uid", str, f"{kind}.metadata", ""),
         labels=get_str_map(meta, "labels", f"{kind}.metadata"),
         annotations=get_str_map(meta, "annotations", f"{kind}.metadata"),
-        owner_references=get_list(meta, "ownerReferences", f"{kind}.metadata", _owner),
+        owner_references=get_list(meta, "ownerReferences", f"{kind}.metadata", owner_reference),
         storage_class_name=get_field(spec, "storageClassName", str, path),
         volume_name=get_field(spec, "volumeName", str, path, ""),
         access_modes=get_strs(spec, "accessModes", path),
@@ -105,31 +98,32 @@ def storage_class_from_manifest(m: Mapping) -> StorageClass:
         raise ManifestError(f"StorageClass.volumeBindingMode: {mode!r} is not supported; use one of "
                             f"{', '.join(_BINDING_MODES)}")
     return StorageClass(name=name, labels=get_str_map(meta, "labels", "StorageClass.metadata"),
-                          provisioner=get_field(m, "provisioner", str, "StorageClass", ""),
-                          volume_binding_mode=mode,
-                          allowed_topologies=get_list(m, "allowedTopologies", "StorageClass", _topology_term))
+                        provisioner=get_field(m, "provisioner", str, "StorageClass", ""),
+                        volume_binding_mode=mode,
+                        allowed_topologies=get_list(m, "allowedTopologies", "StorageClass", _topology_term))
 
 
 def _csi_node_driver(o: Mapping, path: str) -> CSINodeDriver:
     allocatable = get_field(o, "allocatable", dict, path, {})
-    return CSINodeDriver(name=get_field(o, "name", str, path, ""), node_id=get_field(o, "nodeID", str, path, ""),
-                           count=get_field(allocatable, "count", int, f"{path}.allocatable"))
+    return CSINodeDriver(name=get_field(o, "name", str, path, ""),
+                         node_id=get_field(o, "nodeID", str, path, ""),
+                         count=get_field(allocatable, "count", int, f"{path}.allocatable"))
 
 
 def csi_node_from_manifest(m: Mapping) -> CSINode:
     meta, name = read_metadata(m, "CSINode")
     spec = get_field(m, "spec", dict, "CSINode", {})
     return CSINode(name=name, annotations=get_str_map(meta, "annotations", "CSINode.metadata"),
-                     drivers=get_list(spec, "drivers", "CSINode.spec", _csi_node_driver))
+                   drivers=get_list(spec, "drivers", "CSINode.spec", _csi_node_driver))
 
 
 def csi_driver_from_manifest(m: Mapping) -> CSIDriver:
     _, name = read_metadata(m, "CSIDriver")
     spec = get_field(m, "spec", dict, "CSIDriver", {})
-    return CSIDriver(name=name,
-                       storage_capacity=bool(get_field(spec, "storageCapacity", bool, "CSIDriver.spec", False)),
-                       prevent_pod_scheduling_if_missing=bool(get_field(
-                           spec, "preventPodSchedulingIfMissing", bool, "CSIDriver.spec", False)))
+    path = "CSIDriver.spec"
+    return CSIDriver(name=name, storage_capacity=bool(get_field(spec, "storageCapacity", bool, path, False)),
+                     prevent_pod_scheduling_if_missing=bool(get_field(
+                         spec, "preventPodSchedulingIfMissing", bool, path, False)))
 
 
 def _opt_quantity(m: Mapping, key: str, path: str) -> int | None:
@@ -141,10 +135,10 @@ def csi_storage_capacity_from_manifest(m: Mapping) -> CSIStorageCapacity:
     kind = "CSIStorageCapacity"
     meta, name = read_metadata(m, kind)
     return CSIStorageCapacity(name=name, namespace=_namespace(meta, kind),
-                                storage_class_name=get_field(m, "storageClassName", str, kind, ""),
-                                capacity=_opt_quantity(m, "capacity", kind),
-                                maximum_volume_size=_opt_quantity(m, "maximumVolumeSize", kind),
-                                node_topology=opt_selector(m, "nodeTopology", kind))
+                              storage_class_name=get_field(m, "storageClassName", str, kind, ""),
+                              capacity=_opt_quantity(m, "capacity", kind),
+                              maximum_volume_size=_opt_quantity(m, "maximumVolumeSize", kind),
+                              node_topology=opt_selector(m, "nodeTopology", kind))
 
 
 def volume_attachment_from_manifest(m: Mapping) -> VolumeAttachment:
@@ -153,9 +147,9 @@ def volume_attachment_from_manifest(m: Mapping) -> VolumeAttachment:
     spec = get_field(m, "spec", dict, "VolumeAttachment", {})
     source = get_field(spec, "source", dict, path, {})
     return VolumeAttachment(name=name, attacher=get_field(spec, "attacher", str, path, ""),
-                              node_name=get_field(spec, "nodeName", str, path, ""),
-                              persistent_volume_name=get_field(source, "persistentVolumeName", str,
-                                                               f"{path}.source"))
+                            node_name=get_field(spec, "nodeName", str, path, ""),
+                            persistent_volume_name=get_field(source, "persistentVolumeName", str,
+                                                             f"{path}.source"))
 
 
 VOLUME_READERS: dict[str, Callable[[Mapping], Any]] = {
@@ -165,6 +159,6 @@ VOLUME_READERS: dict[str, Callable[[Mapping], Any]] = {
     "VolumeAttachment": volume_attachment_from_manifest,
 }
 
-__all__ = ["VOLUME_READERS", "csi_driver_from_manifest",
-           "csi_node_from_manifest", "csi_storage_capacity_from_manifest", "pv_from_manifest", "pvc_from_manifest",
+__all__ = ["VOLUME_READERS", "csi_driver_from_manifest", "csi_node_from_manifest",
+           "csi_storage_capacity_from_manifest", "pv_from_manifest", "pvc_from_manifest",
            "storage_class_from_manifest", "volume_attachment_from_manifest"]

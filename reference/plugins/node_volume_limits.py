@@ -1,4 +1,4 @@
-"""Mirrors pkg/scheduler/framework/plugins/nodevolumelimits/csi.go (the CSILimits plugin, named NodeVolumeLimits).
+"""Mirrors pkg/scheduler/framework/plugins/nodevolumelimits/csi.go (CSILimits, named NodeVolumeLimits).
 
 A node's CSINode gives each CSI driver an attach limit; the pod's new volumes (PVC-backed, or inline
 in-tree volumes CSI migration translates) plus those already attached there (its pods' and its
@@ -20,6 +20,7 @@ from ..nodeinfo import NodeInfo
 from ..status import SUCCESS, Code, Status
 from ..types import Pod
 from ..volumes import CSINode, PersistentVolumeClaim, VolumeAttachment, VolumeObjects, not_found, objects_of
+from ..volumes.claims import claim_name, volume_is_for_pod
 from ..volumes.csi_translation import BY_PLUGIN_NAME, IN_TREE, MIGRATION_ON, inline_source, translate_inline
 from .hint_util import QUEUE, QUEUE_SKIP, as_objects, queue_on_error
 
@@ -33,13 +34,9 @@ class NotFound(Exception):
     """A lister's NotFound, wrapped (`apierrors.IsNotFound` still holds)."""
 
 
-def claim_name(pod: Pod, volume: Mapping) -> str | None:
-    """The PVC behind a volume: its claim, or the generic ephemeral volume's `<pod>-<volume>`."""
-    if volume.get("persistentVolumeClaim") is not None:
-        return str(volume["persistentVolumeClaim"].get("claimName", ""))
-    if volume.get("ephemeral") is not None:
-        return f"{pod.name}-{volume.get('name', '')}"
-    return None
+def _claim(pod: Pod, volume: Mapping) -> str | None:
+    named = claim_name(pod, volume)
+    return None if named is None else named[0]
 
 
 def is_counted(volume: Mapping) -> bool:
@@ -50,13 +47,6 @@ def is_counted(volume: Mapping) -> bool:
 def migration_on(csi_node: CSINode | None, plugin_name: str) -> bool:
     """`isCSIMigrationOn`."""
     return csi_node is not None and plugin_name in MIGRATION_ON
-
-
-def _volume_is_for_pod(pod: Pod, pvc: PersistentVolumeClaim) -> str:
-    """`ephemeral.VolumeIsForPod`'s error, else ""."""
-    if not any(o.controller and o.uid == pod.uid and o.kind == "Pod" for o in pvc.owner_references):
-        return f"PVC {pvc.namespace}/{pvc.name} was not created for pod {pod.namespace}/{pod.name} (pod is not owner)"
-    return ""
 
 
 class NodeVolumeLimits(PreFilterPlugin, FilterPlugin):
@@ -129,7 +119,7 @@ class NodeVolumeLimits(PreFilterPlugin, FilterPlugin):
                     result: dict[str, str]) -> None:
         """`filterAttachableVolumes`: unique volume name -> driver, for each volume of `pod` that attaches."""
         for volume in pod.volumes:
-            name = claim_name(pod, volume)
+            name = _claim(pod, volume)
             if name is None:
                 source = inline_source(volume)
                 if source and migration_on(csi_node, IN_TREE[source].name):
@@ -144,7 +134,7 @@ class NodeVolumeLimits(PreFilterPlugin, FilterPlugin):
                     raise NotFound(f"looking up PVC {pod.namespace}/{name}: "
                                    f"{not_found('PersistentVolumeClaim', name)}")
                 continue
-            if volume.get("ephemeral") is not None and (err := _volume_is_for_pod(pod, pvc)):
+            if volume.get("ephemeral") is not None and (err := volume_is_for_pod(pod, pvc)):
                 raise ValueError(err)
             driver, handle = self._csi_driver_info(objects, csi_node, pvc)
             if driver and handle:
@@ -181,7 +171,8 @@ class NodeVolumeLimits(PreFilterPlugin, FilterPlugin):
             ClusterEventWithHint(ClusterEvent(CSI_NODE, ActionType.UPDATE), after_csi_node_updated),
             ClusterEventWithHint(ClusterEvent(ASSIGNED_POD, ActionType.DELETE), after_assigned_pod_deleted),
             ClusterEventWithHint(ClusterEvent(PERSISTENT_VOLUME_CLAIM, ActionType.ADD), after_pvc_added),
-            ClusterEventWithHint(ClusterEvent(VOLUME_ATTACHMENT, ActionType.DELETE), after_volume_attachment_deleted),
+            ClusterEventWithHint(ClusterEvent(VOLUME_ATTACHMENT, ActionType.DELETE),
+                                 after_volume_attachment_deleted),
         ]
 
 
@@ -213,7 +204,7 @@ def after_pvc_added(pod: Pod, old: object, new: object) -> HintResult:
         return queue_on_error(err)
     if pvc.namespace != pod.namespace:
         return QUEUE_SKIP
-    return QUEUE if any(claim_name(pod, v) == pvc.name for v in pod.volumes) else QUEUE_SKIP
+    return QUEUE if any(_claim(pod, v) == pvc.name for v in pod.volumes) else QUEUE_SKIP
 
 
 def after_volume_attachment_deleted(pod: Pod, old: object, new: object) -> HintResult:

@@ -18,8 +18,8 @@ from typing import Any, ClassVar, Mapping
 
 from ..cycle_state import CycleState, NotFoundError
 from ..errors import NotModelledError
-from ..interfaces import MAX_NODE_SCORE, FilterPlugin, Handle, PreBindPlugin, PreFilterPlugin, PreFilterResult, \
-    PreScorePlugin, ReservePlugin, ScorePlugin
+from ..interfaces import (MAX_NODE_SCORE, FilterPlugin, Handle, PreBindPlugin, PreFilterPlugin,
+                          PreFilterResult, PreScorePlugin, ReservePlugin, ScorePlugin)
 from ..nodeinfo import NodeInfo
 from ..registry import PluginArgs
 from ..status import SUCCESS, Code, Status
@@ -28,9 +28,10 @@ from ..volumes import objects_of
 from . import resource_args as ra
 from .helper import FunctionShapePoint, build_broken_linear_function
 from .resource_args import MAX_CUSTOM_PRIORITY_SCORE, UtilizationShapePoint
-from .volume_binding_binder import (ERR_REASON_BIND_CONFLICT, ERR_REASON_NODE_CONFLICT, ERR_REASON_NOT_ENOUGH_SPACE,
-                                    ERR_REASON_PV_NOT_EXIST, BinderError, PodVolumeClaims, PodVolumes,
-                                    find_pod_volumes, pod_has_pvcs, pod_volume_claims)
+from .volume_binding_binder import (ERR_REASON_BIND_CONFLICT, ERR_REASON_NODE_CONFLICT,
+                                    ERR_REASON_NOT_ENOUGH_SPACE, ERR_REASON_PV_NOT_EXIST, BinderError,
+                                    PodVolumeClaims, PodVolumes, find_pod_volumes, pod_has_pvcs,
+                                    pod_volume_claims)
 from .volume_binding_hints import events_to_register
 
 NAME = "VolumeBinding"
@@ -40,7 +41,8 @@ DEFAULT_BIND_TIMEOUT_SECONDS = 600
 MAX_UTILIZATION = 100
 _NOT_FOUND = "not found"  # `fwk.ErrNotFound.Error()`
 
-DEFAULT_SHAPE = (UtilizationShapePoint(0, MAX_CUSTOM_PRIORITY_SCORE), UtilizationShapePoint(MAX_UTILIZATION, 0))
+DEFAULT_SHAPE = (UtilizationShapePoint(0, MAX_CUSTOM_PRIORITY_SCORE),
+                 UtilizationShapePoint(MAX_UTILIZATION, 0))
 
 
 @dataclass(frozen=True)
@@ -91,15 +93,15 @@ class StateData:
 
 def build_scorer(shape: tuple[UtilizationShapePoint, ...]):
     """`buildScorerFunction`: the mean over classes of the shape at each class's utilization."""
-    raw = build_broken_linear_function([FunctionShapePoint(p.utilization, p.score * (MAX_NODE_SCORE //
-                                                                                     MAX_CUSTOM_PRIORITY_SCORE))
-                                        for p in shape])
+    scale = MAX_NODE_SCORE // MAX_CUSTOM_PRIORITY_SCORE
+    raw = build_broken_linear_function([FunctionShapePoint(p.utilization, p.score * scale) for p in shape])
 
     def score(classes: dict[str, list[int]]) -> int:
         if not classes:
             return 0
         total = sum(raw(MAX_UTILIZATION) if capacity == 0 or requested > capacity
-                    else raw(requested * MAX_UTILIZATION // capacity) for requested, capacity in classes.values())
+                    else raw(requested * MAX_UTILIZATION // capacity)
+                    for requested, capacity in classes.values())
         return int(math.floor(total / len(classes) + 0.5))  # math.Round
     return score
 
@@ -193,9 +195,10 @@ class VolumeBinding(PreFilterPlugin, FilterPlugin, ReservePlugin, PreBindPlugin,
         volumes = s.pod_volumes_by_node.get(node_name)
         if volumes is not None and (volumes.static_bindings or volumes.dynamic_provisions):
             raise NotModelledError(
-                f"pod {pod.key}: binding PVs or provisioning claims on {node_name!r} (PreBind's API writes and the "
-                "wait for the PV controller) is not modelled by the reference; bind the pod's claims "
-                "(spec.volumeName and the pv.kubernetes.io/bind-completed annotation) or use the upstream backend")
+                f"pod {pod.key}: binding PVs or provisioning claims on {node_name!r} (PreBind's API writes "
+                "and the wait for the PV controller) is not modelled by the reference; bind the pod's claims "
+                "(spec.volumeName and the pv.kubernetes.io/bind-completed annotation) or use the upstream "
+                "backend")
         s.all_bound = True
         return SUCCESS
 

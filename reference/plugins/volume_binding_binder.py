@@ -1,5 +1,6 @@
-"""Mirrors the scheduling half of pkg/scheduler/framework/plugins/volumebinding/binder.go (`GetPodVolumeClaims`,
-`FindPodVolumes`) and component-helpers/storage/volume (`FindMatchingVolume`, `CheckNodeAffinity`).
+"""Mirrors the scheduling half of pkg/scheduler/framework/plugins/volumebinding/binder.go
+(`GetPodVolumeClaims`, `FindPodVolumes`) and component-helpers/storage/volume (`FindMatchingVolume`,
+`CheckNodeAffinity`).
 
 Deviations: the PV cache lists a class's PVs in name order (upstream: an informer index's order, which
 decides between equally small matching PVs); a bound PV that CSI migration would translate on the node
@@ -14,8 +15,9 @@ from typing import Mapping
 from ..errors import NotModelledError
 from ..selectors import LabelSelectorError, label_selector_as_selector
 from ..types import Node, Pod
-from ..volumes import (CSIStorageCapacity, PersistentVolume, PersistentVolumeClaim, StorageClass, VolumeObjects,
-                       not_found)
+from ..volumes import (CSIStorageCapacity, PersistentVolume, PersistentVolumeClaim, StorageClass,
+                       VolumeObjects, not_found)
+from ..volumes.claims import claim_name, volume_is_for_pod
 from ..volumes.csi_translation import IN_TREE, MIGRATION_ON
 from ..volumes.types import (ANN_SELECTED_NODE, CLAIM_LOST, MIGRATED_PLUGINS_ANNOTATION, VOLUME_AVAILABLE,
                              WAIT_FOR_FIRST_CONSUMER)
@@ -49,22 +51,6 @@ class PodVolumes:
     dynamic_provisions: tuple[tuple[PersistentVolumeClaim, CSIStorageCapacity | None], ...] = ()
 
 
-def claim_name(pod: Pod, volume: Mapping) -> tuple[str, bool] | None:
-    """(PVC name, ephemeral?) of a volume backed by a claim, else None."""
-    if volume.get("persistentVolumeClaim") is not None:
-        return str(volume["persistentVolumeClaim"].get("claimName", "")), False
-    if volume.get("ephemeral") is not None:
-        return f"{pod.name}-{volume.get('name', '')}", True
-    return None
-
-
-def volume_is_for_pod(pod: Pod, pvc: PersistentVolumeClaim) -> str:
-    """`ephemeral.VolumeIsForPod`'s error text, else ""."""
-    if not any(o.controller and o.uid == pod.uid and o.kind == "Pod" for o in pvc.owner_references):
-        return f"PVC {pvc.namespace}/{pvc.name} was not created for pod {pod.namespace}/{pod.name} (pod is not owner)"
-    return ""
-
-
 def pod_has_pvcs(objects: VolumeObjects, pod: Pod) -> tuple[bool, str]:
     """`podHasPVCs`: whether the pod has claims, and the first problem with one ("" for none)."""
     has = False
@@ -77,10 +63,12 @@ def pod_has_pvcs(objects: VolumeObjects, pod: Pod) -> tuple[bool, str]:
         pvc = objects.pvc(pod.namespace, name)
         if pvc is None:
             if ephemeral:
-                return has, f'waiting for ephemeral volume controller to create the persistentvolumeclaim "{name}"'
+                return has, ("waiting for ephemeral volume controller to create the persistentvolumeclaim "
+                             f'"{name}"')
             return has, not_found("PersistentVolumeClaim", name)
         if pvc.phase == CLAIM_LOST:
-            return has, f'persistentvolumeclaim "{pvc.name}" bound to non-existent persistentvolume "{pvc.volume_name}"'
+            return has, (f'persistentvolumeclaim "{pvc.name}" bound to non-existent persistentvolume '
+                         f'"{pvc.volume_name}"')
         if pvc.deleting:
             return has, f'persistentvolumeclaim "{pvc.name}" is being deleted'
         if ephemeral and (err := volume_is_for_pod(pod, pvc)):
@@ -166,16 +154,18 @@ def _check_bound_claims(objects: VolumeObjects, claims: list[PersistentVolumeCla
                         node: Node) -> tuple[bool, bool]:
     """`checkBoundClaims`: (node affinity satisfied, every PV found)."""
     csi_node = objects.csi_node(node.name)
-    migrated = set((csi_node.annotations.get(MIGRATED_PLUGINS_ANNOTATION) or "").split(",")) if csi_node else set()
+    annotation = csi_node.annotations.get(MIGRATED_PLUGINS_ANNOTATION, "") if csi_node else ""
+    migrated = set(annotation.split(","))
     for pvc in claims:
         pv = objects.pv(pvc.volume_name)
         if pv is None:
             return True, False
         plugin = IN_TREE.get(pv.source)
         if plugin is not None and plugin.name in MIGRATION_ON and plugin.name in migrated:
-            raise NotModelledError(f"PersistentVolume {pv.name}: translating an in-tree {pv.source} PV to CSI "
-                                   "(its plugin is in the CSINode's migrated-plugins annotation) is not modelled "
-                                   "by the reference; use a csi PV or the upstream backend")
+            raise NotModelledError(
+                f"PersistentVolume {pv.name}: translating an in-tree {pv.source} PV to CSI (its plugin is "
+                "in the CSINode's migrated-plugins annotation) is not modelled by the reference; use a csi "
+                "PV or the upstream backend")
         if not node_affinity_matches(pv, node.labels):
             return False, True
     return True, True
@@ -214,7 +204,8 @@ def _has_enough_capacity(objects: VolumeObjects, provisioner: str, pvc: Persiste
 
 
 def _check_volume_provisions(objects: VolumeObjects, claims: list[PersistentVolumeClaim], node: Node
-                             ) -> tuple[bool, bool, list[tuple[PersistentVolumeClaim, CSIStorageCapacity | None]]]:
+                             ) -> tuple[bool, bool, list[tuple[PersistentVolumeClaim,
+                                                               CSIStorageCapacity | None]]]:
     """`checkVolumeProvisions`: (provisioning possible, enough storage, the provisions)."""
     provisions = []
     for pvc in claims:
@@ -233,7 +224,8 @@ def _check_volume_provisions(objects: VolumeObjects, claims: list[PersistentVolu
     return True, True, provisions
 
 
-def find_pod_volumes(objects: VolumeObjects, claims: PodVolumeClaims, node: Node) -> tuple[PodVolumes, list[str]]:
+def find_pod_volumes(objects: VolumeObjects, claims: PodVolumeClaims,
+                     node: Node) -> tuple[PodVolumes, list[str]]:
     """`FindPodVolumes`: the node's PodVolumes and its conflict reasons (in upstream's order)."""
     bound_ok = unbound_ok = enough = pvs_found = True
     static: list[tuple[PersistentVolume, PersistentVolumeClaim]] = []
@@ -255,8 +247,8 @@ def find_pod_volumes(objects: VolumeObjects, claims: PodVolumeClaims, node: Node
         if unbound_ok:
             chosen: set[str] = set()
             for pvc in sorted(to_match, key=lambda c: c.request or 0):  # byPVCSize, a stable sort here
-                pv = find_matching_volume(pvc, claims.unbound_volumes_delay_binding.get(pvc.storage_class, []),
-                                          node, chosen)
+                candidates = claims.unbound_volumes_delay_binding.get(pvc.storage_class, [])
+                pv = find_matching_volume(pvc, candidates, node, chosen)
                 if pv is None:
                     to_provision.append(pvc)
                     unbound_ok = False
@@ -266,10 +258,12 @@ def find_pod_volumes(objects: VolumeObjects, claims: PodVolumeClaims, node: Node
             if to_provision:
                 unbound_ok, enough, dynamic = _check_volume_provisions(objects, to_provision, node)
     reasons = [r for ok, r in ((bound_ok, ERR_REASON_NODE_CONFLICT), (unbound_ok, ERR_REASON_BIND_CONFLICT),
-                               (enough, ERR_REASON_NOT_ENOUGH_SPACE), (pvs_found, ERR_REASON_PV_NOT_EXIST)) if not ok]
+                               (enough, ERR_REASON_NOT_ENOUGH_SPACE), (pvs_found,
+                                                                       ERR_REASON_PV_NOT_EXIST)) if not ok]
     return PodVolumes(tuple(static), tuple(dynamic)), reasons
 
 
-__all__ = ["BinderError", "ERR_REASON_BIND_CONFLICT", "ERR_REASON_NODE_CONFLICT", "ERR_REASON_NOT_ENOUGH_SPACE",
-           "ERR_REASON_PV_NOT_EXIST", "PodVolumeClaims", "PodVolumes", "claim_name", "find_matching_volume",
+__all__ = ["BinderError", "ERR_REASON_BIND_CONFLICT", "ERR_REASON_NODE_CONFLICT",
+           "ERR_REASON_NOT_ENOUGH_SPACE",
+           "ERR_REASON_PV_NOT_EXIST", "PodVolumeClaims", "PodVolumes", "find_matching_volume",
            "find_pod_volumes", "pod_has_pvcs", "pod_volume_claims"]

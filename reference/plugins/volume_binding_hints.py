@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from ..events import (CSI_DRIVER, CSI_NODE, CSI_STORAGE_CAPACITY, NODE, PERSISTENT_VOLUME, PERSISTENT_VOLUME_CLAIM,
-                      STORAGE_CLASS, ActionType, ClusterEvent, ClusterEventWithHint, HintResult)
+from ..events import (CSI_DRIVER, CSI_NODE, CSI_STORAGE_CAPACITY, NODE, PERSISTENT_VOLUME,
+                      PERSISTENT_VOLUME_CLAIM, STORAGE_CLASS, ActionType, ClusterEvent, ClusterEventWithHint,
+                      HintResult)
 from ..types import Pod
 from ..volumes import CSIDriver, CSINode, CSIStorageCapacity, PersistentVolumeClaim, StorageClass
+from ..volumes.claims import claim_name
 from ..volumes.types import MIGRATED_PLUGINS_ANNOTATION
 from .hint_util import QUEUE, QUEUE_SKIP, as_objects, queue_on_error
-from .volume_binding_binder import claim_name
 
 
 def events_to_register(self: object = None) -> list[ClusterEventWithHint]:
@@ -31,8 +32,8 @@ def after_csi_node_change(pod: Pod, old: object, new: object) -> HintResult:
     before, after, err = as_objects(CSINode, old, new)
     if err:
         return queue_on_error(err)
-    changed = before.annotations.get(MIGRATED_PLUGINS_ANNOTATION) != after.annotations.get(MIGRATED_PLUGINS_ANNOTATION)
-    return QUEUE if changed else QUEUE_SKIP
+    key = MIGRATED_PLUGINS_ANNOTATION
+    return QUEUE if before.annotations.get(key) != after.annotations.get(key) else QUEUE_SKIP
 
 
 def after_pvc_change(pod: Pod, old: object, new: object) -> HintResult:

@@ -11,8 +11,8 @@ from dataclasses import dataclass
 from typing import Any, Iterable, Mapping
 
 from ..cycle_state import CycleState, NotFoundError
-from ..events import ASSIGNED_POD, NODE, PERSISTENT_VOLUME_CLAIM, ActionType, ClusterEvent, ClusterEventWithHint, \
-    HintResult
+from ..events import (ASSIGNED_POD, NODE, PERSISTENT_VOLUME_CLAIM, ActionType, ClusterEvent,
+                      ClusterEventWithHint, HintResult)
 from ..interfaces import FilterPlugin, Handle, PreFilterPlugin, PreFilterResult
 from ..nodeinfo import NodeInfo, PodInfo
 from ..status import SUCCESS, Code, Status
@@ -25,8 +25,8 @@ NAME = "VolumeRestrictions"
 PRE_FILTER_STATE_KEY = "PreFilter" + NAME
 
 ERR_REASON_DISK_CONFLICT = "node(s) had no available disk"
-ERR_REASON_READ_WRITE_ONCE_POD_CONFLICT = (
-    "node(s) unavailable due to PersistentVolumeClaim with ReadWriteOncePod access mode already in-use by another pod")
+ERR_REASON_READ_WRITE_ONCE_POD_CONFLICT = ("node(s) unavailable due to PersistentVolumeClaim with "
+                                           "ReadWriteOncePod access mode already in-use by another pod")
 
 # Volume sources whose conflicts Filter checks (`needsRestrictionsCheck`).
 RESTRICTED_SOURCES = ("gcePersistentDisk", "awsElasticBlockStore", "rbd", "iscsi")

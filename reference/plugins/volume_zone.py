@@ -85,10 +85,12 @@ class VolumeZone(PreFilterPlugin, FilterPlugin):
         out: list[PVTopology] = []
         for name in claim_names(pod):
             if not name:
-                return [], Status.new(Code.UNSCHEDULABLE_AND_UNRESOLVABLE, "PersistentVolumeClaim had no name")
+                return [], Status.new(Code.UNSCHEDULABLE_AND_UNRESOLVABLE,
+                                      "PersistentVolumeClaim had no name")
             pvc = objects.pvc(pod.namespace, name)
             if pvc is None:
-                return [], Status.new(Code.UNSCHEDULABLE_AND_UNRESOLVABLE, not_found("PersistentVolumeClaim", name))
+                return [], Status.new(Code.UNSCHEDULABLE_AND_UNRESOLVABLE,
+                                      not_found("PersistentVolumeClaim", name))
             if not pvc.volume_name:
                 class_name = pvc.storage_class
                 if not class_name:
@@ -96,7 +98,8 @@ class VolumeZone(PreFilterPlugin, FilterPlugin):
                                           "PersistentVolumeClaim had no pv name and storageClass name")
                 sc = objects.storage_class(class_name)
                 if sc is None:
-                    return [], Status.new(Code.UNSCHEDULABLE_AND_UNRESOLVABLE, not_found("StorageClass", class_name))
+                    return [], Status.new(Code.UNSCHEDULABLE_AND_UNRESOLVABLE,
+                                          not_found("StorageClass", class_name))
                 if sc.volume_binding_mode == WAIT_FOR_FIRST_CONSUMER:
                     continue  # the volume will be provisioned where the pod goes
                 return [], Status.new(Code.UNSCHEDULABLE_AND_UNRESOLVABLE, "PersistentVolume had no name")

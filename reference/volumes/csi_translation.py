@@ -20,8 +20,8 @@ def _ebs_handle(source: Mapping) -> str:
     """`KubernetesVolumeIDToEBSVolumeID` for a bare id; aws:// URLs are not modelled."""
     volume_id = str(source.get("volumeID", ""))
     if volume_id.startswith("aws://"):
-        raise NotModelledError(f"awsElasticBlockStore volumeID {volume_id!r}: aws:// volume URLs are not modelled "
-                               "by the reference; use a bare volume id (vol-...)")
+        raise NotModelledError(f"awsElasticBlockStore volumeID {volume_id!r}: aws:// volume URLs are not "
+                               "modelled by the reference; use a bare volume id (vol-...)")
     return volume_id
 
 

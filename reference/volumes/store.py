@@ -9,7 +9,7 @@ from typing import Any, Iterator
 from ..events import (CSI_DRIVER, CSI_NODE, CSI_STORAGE_CAPACITY, PERSISTENT_VOLUME, PERSISTENT_VOLUME_CLAIM,
                       STORAGE_CLASS, VOLUME_ATTACHMENT)
 from ..kinds import CLUSTER_SCOPED
-from .types import (CSIDriver, CSINode, PersistentVolume, PersistentVolumeClaim, StorageClass)
+from .types import CSIDriver, CSINode, PersistentVolume, PersistentVolumeClaim, StorageClass
 
 # The EventResource of each kind's informer events (eventhandlers.go buildEvtResHandler).
 EVENT_RESOURCES = {

@@ -146,7 +146,8 @@ class VolumeAttachment:
     persistent_volume_name: str | None = None
 
 
-__all__ = ["ANN_BIND_COMPLETED", "ANN_SELECTED_NODE", "BETA_STORAGE_CLASS_ANNOTATION", "CLAIM_LOST", "CSIDriver",
-           "CSINode", "CSINodeDriver", "CSIStorageCapacity", "ClaimRef", "FILESYSTEM", "IMMEDIATE",
-           "MIGRATED_PLUGINS_ANNOTATION", "PersistentVolume", "PersistentVolumeClaim", "READ_WRITE_ONCE_POD",
-           "StorageClass", "TopologySelectorTerm", "VOLUME_AVAILABLE", "VolumeAttachment", "WAIT_FOR_FIRST_CONSUMER"]
+__all__ = ["ANN_BIND_COMPLETED", "ANN_SELECTED_NODE", "BETA_STORAGE_CLASS_ANNOTATION", "CLAIM_LOST",
+           "CSIDriver", "CSINode", "CSINodeDriver", "CSIStorageCapacity", "ClaimRef", "FILESYSTEM",
+           "IMMEDIATE", "MIGRATED_PLUGINS_ANNOTATION", "PersistentVolume", "PersistentVolumeClaim",
+           "READ_WRITE_ONCE_POD", "StorageClass", "TopologySelectorTerm", "VOLUME_AVAILABLE",
+           "VolumeAttachment", "WAIT_FOR_FIRST_CONSUMER"]

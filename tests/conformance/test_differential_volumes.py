@@ -19,6 +19,7 @@ needs_runner = pytest.mark.skipif(not executable(default_runner()),
                                   reason="needs harness/bin/runner (harness/build.sh)")
 ZONE = "topology.kubernetes.io/zone"
 BOUND = {"pv.kubernetes.io/bind-completed": "yes"}
+GCE_PD = {"name": "d", "gcePersistentDisk": {"pdName": "disk"}}
 
 
 def node(name: str, zone: str) -> dict[str, Any]:
@@ -28,7 +29,8 @@ def node(name: str, zone: str) -> dict[str, Any]:
 
 def pod(name: str, *claims: str, node_name: str = "", volumes: tuple = ()) -> dict[str, Any]:
     spec: dict[str, Any] = {"containers": [{"name": "c", "image": "x"}],
-                            "volumes": [{"name": c, "persistentVolumeClaim": {"claimName": c}} for c in claims]
+                            "volumes": [{"name": c,
+                                         "persistentVolumeClaim": {"claimName": c}} for c in claims]
                             + list(volumes)}
     if node_name:
         spec["nodeName"] = node_name
@@ -44,8 +46,8 @@ def pv(name: str, *, labels: dict | None = None, zone_affinity: str = "", driver
             {"matchExpressions": [{"key": ZONE, "operator": "In", "values": [zone_affinity]}]}]}}
     if storage_class:
         spec["storageClassName"] = storage_class
-    return {"apiVersion": "v1", "kind": "PersistentVolume", "metadata": {"name": name, "labels": labels or {}},
-            "spec": spec}
+    meta = {"name": name, "labels": labels or {}}
+    return {"apiVersion": "v1", "kind": "PersistentVolume", "metadata": meta, "spec": spec}
 
 
 def pvc(name: str, volume: str = "", *, mode: str = "ReadWriteOnce", storage_class: str | None = None
@@ -93,10 +95,11 @@ CASES = [
     ("NodeVolumeLimits: a zero attach limit on n1 sends the pod to n2",
      scenario([pv("pv1"), pvc("c1", "pv1"), csi_node("n1", 0)], [pod("p", "c1")]), {"p": "n2"}),
     ("NodeVolumeLimits: raising the limit by a CSINode update frees n2 for the second pod",
-     scenario([pv("pv1"), pv("pv2"), pvc("c1", "pv1"), pvc("c2", "pv2"), csi_node("n1", 0), csi_node("n2", 1)],
+     scenario([pv("pv1"), pv("pv2"), pvc("c1", "pv1"), pvc("c2", "pv2"), csi_node("n1", 0),
+               csi_node("n2", 1)],
               [pod("p1", "c1"), pod("p2", "c2")],
               timeline=[{"when": "idle", "op": "update", "kind": "CSINode", "name": "n2",
-                         "patch": {"spec": {"drivers": [{"name": "d", "nodeID": "n2", "allocatable": {"count": 2}}]}}}]),
+                         "patch": csi_node("n2", 2)}]),
      {"p1": "n2", "p2": "n2"}),
     ("VolumeRestrictions: a ReadWriteOncePod claim in use waits for its pod's deletion",
      scenario([pv("pv1"), pvc("c1", "pv1", mode="ReadWriteOncePod")], [pod("p", "c1")],
@@ -104,8 +107,7 @@ CASES = [
               timeline=[{"when": "idle", "op": "delete", "kind": "Pod", "name": "holder"}]),
      {"p": "*"}),
     ("VolumeRestrictions: a GCE PD mounted read-write on n1 sends the pod to n2",
-     scenario([], [pod("p", volumes=({"name": "d", "gcePersistentDisk": {"pdName": "disk"}},))],
-              pods=(pod("holder", node_name="n1", volumes=({"name": "d", "gcePersistentDisk": {"pdName": "disk"}},)),)),
+     scenario([], [pod("p", volumes=(GCE_PD,))], pods=(pod("holder", node_name="n1", volumes=(GCE_PD,)),)),
      {"p": "n2"}),
     ("A missing claim, created by the timeline",
      scenario([pv("pv1", labels={ZONE: "a"})], [pod("p", "c1")],

@@ -196,7 +196,8 @@ spec:
   accessModes: [ReadWriteOnce]
   claimRef: {namespace: default, name: c1}
   csi: {driver: d, volumeHandle: h}
-  nodeAffinity: {required: {nodeSelectorTerms: [{matchExpressions: [{key: zone, operator: In, values: [a]}]}]}}
+  nodeAffinity:
+    required: {nodeSelectorTerms: [{matchExpressions: [{key: zone, operator: In, values: [a]}]}]}
 status: {phase: Available}
 ---
 apiVersion: v1
@@ -223,10 +224,11 @@ capacity: 1Ki
 
 def test_storage_objects_are_read_with_the_api_servers_defaults():
     pv, pvc, sc, driver, capacity = codec.load_manifests(STORAGE)
-    assert (pv.capacity, pv.source, pv.source_fields["driver"], pv.phase) == (2 << 30, "csi", "d", "Available")
+    assert (pv.capacity, pv.source, pv.source_fields["driver"]) == (2 << 30, "csi", "d")
+    assert pv.phase == "Available"
     assert pv.claim_ref.name == "c1" and pv.node_affinity.terms[0].match_expressions[0].values == ("a",)
-    assert (pvc.namespace, pvc.request, pvc.storage_class, pvc.volume_mode) == ("default", 1 << 30, "beta",
-                                                                                 "Filesystem")
+    assert (pvc.namespace, pvc.request, pvc.storage_class) == ("default", 1 << 30, "beta")
+    assert pvc.volume_mode == "Filesystem"
     assert (sc.volume_binding_mode, driver.storage_capacity) == ("Immediate", False)
     assert (capacity.namespace, capacity.volume_limit) == ("default", 1024)
 
@@ -235,10 +237,12 @@ def test_storage_objects_are_read_with_the_api_servers_defaults():
     ({"kind": "PersistentVolume", "metadata": {"name": "p"}, "spec": {"csi": {}, "nfs": {}}},
      "PersistentVolume.spec: one volume source expected, got ['nfs', 'csi']"),
     ({"kind": "PersistentVolumeClaim", "metadata": {"name": "c"},
-      "spec": {"resources": {"requests": {"storage": "much"}}}}, "PersistentVolumeClaim.spec.resources.requests"),
+      "spec": {"resources": {"requests": {"storage": "much"}}}},
+     "PersistentVolumeClaim.spec.resources.requests"),
     ({"kind": "StorageClass", "metadata": {"name": "s"}, "volumeBindingMode": "Later"},
      "StorageClass.volumeBindingMode: 'Later' is not supported"),
-    ({"kind": "CSINode", "metadata": {"name": "n"}, "spec": {"drivers": [{"name": "d", "allocatable": {"count": "x"}}]}},
+    ({"kind": "CSINode", "metadata": {"name": "n"},
+      "spec": {"drivers": [{"name": "d", "allocatable": {"count": "x"}}]}},
      "CSINode.spec.drivers[0].allocatable.count: expected an integer"),
 ])
 def test_bad_storage_manifests_name_the_field(manifest, fragment):

@@ -1,5 +1,6 @@
-"""Storage objects in a scenario and its timeline: the updates their API validation refuses are refused in one
-line naming `scenario.timeline[i].<field>`; the ones it accepts reach the reference's store with their events."""
+"""Storage objects in a scenario and its timeline: the updates their API validation refuses are refused in
+one line naming `scenario.timeline[i].<field>`; the ones it accepts reach the reference's store with their
+events."""
 
 import pytest
 
@@ -16,14 +17,17 @@ PV = {"apiVersion": "v1", "kind": "PersistentVolume", "metadata": {"name": "pv1"
                    {"key": "zone", "operator": "In", "values": ["b"]}]}]}}}}
 PVC = {"apiVersion": "v1", "kind": "PersistentVolumeClaim",
        "metadata": {"name": "c1", "annotations": {"pv.kubernetes.io/bind-completed": "yes"}},
-       "spec": {"accessModes": ["ReadWriteOnce"], "volumeName": "pv1", "resources": {"requests": {"storage": "1Gi"}}}}
-SC = {"apiVersion": "storage.k8s.io/v1", "kind": "StorageClass", "metadata": {"name": "sc"}, "provisioner": "p"}
+       "spec": {"accessModes": ["ReadWriteOnce"], "volumeName": "pv1",
+                "resources": {"requests": {"storage": "1Gi"}}}}
+SC = {"apiVersion": "storage.k8s.io/v1", "kind": "StorageClass", "metadata": {"name": "sc"},
+      "provisioner": "p"}
 CSI_NODE = {"apiVersion": "storage.k8s.io/v1", "kind": "CSINode", "metadata": {"name": "n1"},
             "spec": {"drivers": [{"name": "d", "nodeID": "n1", "allocatable": {"count": 1}}]}}
 CSI_DRIVER = {"apiVersion": "storage.k8s.io/v1", "kind": "CSIDriver", "metadata": {"name": "d"},
               "spec": {"attachRequired": True}}
 POD = {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "p"},
-       "spec": {"containers": [{"name": "c"}], "volumes": [{"name": "v", "persistentVolumeClaim": {"claimName": "c1"}}]}}
+       "spec": {"containers": [{"name": "c"}], "volumes": [{"name": "v",
+                                                            "persistentVolumeClaim": {"claimName": "c1"}}]}}
 
 
 def _scenario(*timeline, objects=(PV, PVC, SC, CSI_NODE, CSI_DRIVER)):
@@ -62,7 +66,8 @@ def test_refused_storage_updates(event, message):
 
 def test_a_bad_storage_manifest_names_its_field():
     bad = {**SC, "volumeBindingMode": "Later"}
-    with pytest.raises(ScenarioError, match=r"scenario\.objects\[2\]: StorageClass\.volumeBindingMode: 'Later'"):
+    with pytest.raises(ScenarioError,
+                       match=r"scenario\.objects\[2\]: StorageClass\.volumeBindingMode: 'Later'"):
         _scenario(objects=(PV, PVC, bad))
 
 
@@ -80,7 +85,8 @@ def test_accepted_updates_reach_the_store_and_requeue_the_pod():
     node_b = {**NODE, "metadata": {"name": "n2", "labels": {"zone": "b"}}}
     result, volumes = _run(_scenario(
         _update("PersistentVolume", "pv1", {"metadata": {"labels": {"tier": "gold"}}}),
-        _update("CSINode", "n1", {"spec": {"drivers": [{"name": "d", "nodeID": "n1", "allocatable": {"count": 2}}]}}),
+        _update("CSINode", "n1", {"spec": {"drivers": [{"name": "d", "nodeID": "n1",
+                                                        "allocatable": {"count": 2}}]}}),
         {"when": "idle", "op": "create", "object": node_b}))
     assert (result.phase, result.node) == ("bound", "n2")
     assert volumes.pv("pv1").labels == {"tier": "gold"}
@@ -88,6 +94,8 @@ def test_accepted_updates_reach_the_store_and_requeue_the_pod():
 
 
 def test_a_deleted_claim_leaves_the_pod_unschedulable():
-    result, volumes = _run(_scenario({"when": 0, "op": "delete", "kind": "PersistentVolumeClaim", "name": "c1"}))
+    result, volumes = _run(_scenario({"when": 0, "op": "delete", "kind": "PersistentVolumeClaim",
+                                      "name": "c1"}))
     assert volumes.pvc("default", "c1") is None
-    assert result.phase == "unschedulable" and 'persistentvolumeclaim "c1" not found' in result.condition_message
+    assert result.phase == "unschedulable"
+    assert 'persistentvolumeclaim "c1" not found' in result.condition_message

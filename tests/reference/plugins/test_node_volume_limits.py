@@ -68,12 +68,16 @@ def test_csi_limits(limit, existing, want):
 
 
 def test_volume_attachments_count():
-    va = from_manifest({"apiVersion": "storage.k8s.io/v1", "kind": "VolumeAttachment", "metadata": {"name": "va"},
-                        "spec": {"attacher": "csi.test", "nodeName": "n", "source": {"persistentVolumeName": "pv-a"}}})
+    va = from_manifest({"apiVersion": "storage.k8s.io/v1", "kind": "VolumeAttachment",
+                        "metadata": {"name": "va"},
+                        "spec": {"attacher": "csi.test", "nodeName": "n",
+                                 "source": {"persistentVolumeName": "pv-a"}}})
     handle = VolumeHandle(*OBJECTS, va, _csi_node(("csi.test", 1)))
-    assert NodeVolumeLimits(handle).filter(CycleState(), _claims("c-b"), NodeInfo.of(Node(name="n"))) == EXCEEDED
+    assert NodeVolumeLimits(handle).filter(CycleState(), _claims("c-b"),
+                                           NodeInfo.of(Node(name="n"))) == EXCEEDED
     # Only the node's pods' volumes are taken out of the new ones, not its attachments (csi.go).
-    assert NodeVolumeLimits(handle).filter(CycleState(), _claims("c-a"), NodeInfo.of(Node(name="n"))) == EXCEEDED
+    assert NodeVolumeLimits(handle).filter(CycleState(), _claims("c-a"),
+                                           NodeInfo.of(Node(name="n"))) == EXCEEDED
 
 
 def test_inline_migratable_volume_counts_only_with_a_csi_node():
@@ -85,6 +89,7 @@ def test_inline_migratable_volume_counts_only_with_a_csi_node():
 
 
 def test_missing_claim_is_unresolvable():
-    status = NodeVolumeLimits(VolumeHandle()).filter(CycleState(), _claims("gone"), NodeInfo.of(Node(name="n")))
+    status = NodeVolumeLimits(VolumeHandle()).filter(CycleState(), _claims("gone"),
+                                                     NodeInfo.of(Node(name="n")))
     assert status == Status.new(Code.UNSCHEDULABLE_AND_UNRESOLVABLE,
                                 'looking up PVC default/gone: persistentvolumeclaim "gone" not found')

@@ -105,12 +105,14 @@ def test_missing_and_unbound_immediate_claims_are_unresolvable():
         None, Status.new(Code.UNSCHEDULABLE_AND_UNRESOLVABLE, 'persistentvolumeclaim "pvc-a" not found'))
     immediate = _objects(_pvc("pvc-a"))
     assert VolumeBinding(handle=immediate).pre_filter(CycleState(), CLAIM_POD, []) == (
-        None, Status.new(Code.UNSCHEDULABLE_AND_UNRESOLVABLE, "pod has unbound immediate PersistentVolumeClaims"))
+        None, Status.new(Code.UNSCHEDULABLE_AND_UNRESOLVABLE,
+                         "pod has unbound immediate PersistentVolumeClaims"))
 
 
 def test_bound_claim_follows_its_pv_node_affinity():
     """TestVolumeBinding "all bound" and "PVC does not match PV's node affinity"; a missing PV."""
-    plugin, state = VolumeBinding(handle=_objects(_pvc("pvc-a", volumeName="pv-a"), _pv("pv-a", "a"))), CycleState()
+    plugin = VolumeBinding(handle=_objects(_pvc("pvc-a", volumeName="pv-a"), _pv("pv-a", "a")))
+    state = CycleState()
     assert plugin.pre_filter(state, CLAIM_POD, []) == (None, SUCCESS)
     assert plugin.filter(state, CLAIM_POD, ZONE_A) == SUCCESS
     assert plugin.filter(state, CLAIM_POD, ZONE_B) == Status.new(

@@ -58,7 +58,8 @@ def test_same_disk_conflicts(volume):
 
 def _claim(name: str, mode: str) -> object:
     return from_manifest({"apiVersion": "v1", "kind": "PersistentVolumeClaim",
-                          "metadata": {"name": name, "namespace": "default"}, "spec": {"accessModes": [mode]}})
+                          "metadata": {"name": name,
+                                       "namespace": "default"}, "spec": {"accessModes": [mode]}})
 
 
 def test_access_mode_conflicts():
@@ -66,7 +67,8 @@ def test_access_mode_conflicts():
     a missing claim is UnschedulableAndUnresolvable."""
     holder = pod_with_volumes(PVC)
     holder = type(holder)(**{**holder.__dict__, "name": "holder", "node_name": "n"})
-    handle = VolumeHandle(_claim("claim-with-rwop-1", "ReadWriteOncePod"), nodes=(Node(name="n"),), pods=(holder,))
+    handle = VolumeHandle(_claim("claim-with-rwop-1", "ReadWriteOncePod"), nodes=(Node(name="n"),),
+                          pods=(holder,))
     plugin, pod, state = VolumeRestrictions(handle), pod_with_volumes(PVC), CycleState()
     assert plugin.pre_filter(state, pod, []) == (None, Status())
     assert plugin.filter(state, pod, NodeInfo()) == RWOP_CONFLICT
@@ -74,7 +76,8 @@ def test_access_mode_conflicts():
     assert plugin.filter(state, pod, NodeInfo()) == Status()
     missing = pod_with_volumes({"name": "x", "persistentVolumeClaim": {"claimName": "claim-not-found"}})
     assert VolumeRestrictions(handle).pre_filter(CycleState(), missing, []) == (
-        None, Status.new(Code.UNSCHEDULABLE_AND_UNRESOLVABLE, 'persistentvolumeclaim "claim-not-found" not found'))
+        None, Status.new(Code.UNSCHEDULABLE_AND_UNRESOLVABLE,
+                         'persistentvolumeclaim "claim-not-found" not found'))
     free = VolumeHandle(_claim("claim-with-rwop-1", "ReadWriteOncePod"))
     assert VolumeRestrictions(free).pre_filter(CycleState(), pod, []) == (None, SKIP)
 

@@ -48,7 +48,8 @@ def _handle(pv_labels: dict, *, volume_name: str = "Vol_1", class_name: str | No
                               {"name": "Vol_1", "labels": pv_labels}}),
                from_manifest({"apiVersion": "v1", "kind": "PersistentVolumeClaim", "metadata":
                               {"name": "PVC_1", "namespace": "default"}, "spec": spec})]
-    objects += [from_manifest({"apiVersion": "storage.k8s.io/v1", "kind": "StorageClass", "metadata": {"name": n},
+    objects += [from_manifest({"apiVersion": "storage.k8s.io/v1", "kind": "StorageClass",
+                               "metadata": {"name": n},
                                "provisioner": "p", "volumeBindingMode": m}) for n, m in classes]
     return VolumeHandle(*objects)
 
@@ -64,7 +65,8 @@ POD = Pod(name="p", volumes=({"name": "v", "persistentVolumeClaim": {"claimName"
     ({ZONE: "us-west1-a"}, {"uselessLabel": "none"}, SUCCESS),
     ({ZONE: "us-west1-a__us-west1-b"}, {ZONE: "us-west1-b"}, SUCCESS),
     ({ZONE: "us-west1-a__us-west1-b"}, {ZONE: "us-west1-c"}, CONFLICT),
-], ids=["same zone", "other zone", "beta node label (only a beta PV key reads the GA node label)", "beta PV label", "node without zone labels",
+], ids=["same zone", "other zone", "beta node label (only a beta PV key reads the GA node label)",
+        "beta PV label", "node without zone labels",
         "multi-zone PV matches", "multi-zone PV does not match"])
 def test_zones(pv_labels, node_labels, want):
     plugin, state = VolumeZone(_handle(pv_labels)), CycleState()

@@ -7,7 +7,8 @@ from __future__ import annotations
 from reference.volumes.types import IMMEDIATE, MIGRATED_PLUGINS_ANNOTATION, WAIT_FOR_FIRST_CONSUMER as WFFC
 from tests.reference.queueing.harness import case
 from tests.reference.queueing.st import make_node as N, make_pod as P
-from tests.reference.queueing.st_volumes import (BETA_ZONE, ROX, RWO, RWX, ZONE, attachment, capacity, csi_driver,
+from tests.reference.queueing.st_volumes import (BETA_ZONE, ROX, RWO, RWX, ZONE, attachment, capacity,
+                                                 csi_driver,
                                                  csi_node, csi_source, pv, pvc, storage_class)
 
 VZ, VR, VB, NVL = ["VolumeZone"], ["VolumeRestrictions"], ["VolumeBinding"], ["NodeVolumeLimits"]
@@ -37,7 +38,8 @@ POD1_ON_NODE = P().name("pod1").container("image").pvc("pvc1").node("fake-node")
 CASES = [
     case("Pod rejected with node by the VolumeZone plugin is requeued when the PV is added",
          plugins=VZ, nodes=[zoned_node()],
-         objects=[zone_pv("pv1", "us-west1-a"), pvc("pvc1", volume_name="pv1"), pvc("pvc2", volume_name="pv2")],
+         objects=[zone_pv("pv1", "us-west1-a"), pvc("pvc1", volume_name="pv1"),
+                  pvc("pvc2", volume_name="pv2")],
          initial_pods=[POD1_ON_NODE], pods=[P().name("pod2").container("image").pvc("pvc2").obj()],
          trigger=lambda c: c.create(zone_pv("pv2", "us-west1-a")),
          want={"pod2"}),
@@ -57,7 +59,8 @@ CASES = [
          trigger=lambda c: c.create(pvc("pvc2", volume_name="pv2")),
          want={"pod2"}),
     # pvc2 has no volume name and no class: PreFilter rejects it ("had no pv name and storageClass name").
-    case("Pod rejected with node by the VolumeZone plugin is requeued when the PVC bound to the pod is updated",
+    case("Pod rejected with node by the VolumeZone plugin is requeued when the PVC bound to the pod is "
+         "updated",
          plugins=VZ, nodes=[zoned_node()],
          objects=[zone_pv("pv1", "us-west1-a"), zone_pv("pv2", "us-east1"), pvc("pvc1", volume_name="pv1"),
                   pvc("pvc2")],
@@ -68,11 +71,13 @@ CASES = [
          want={"pod2"}),
     case("Pod rejected with node by the VolumeZone plugin is requeued when the Storage class is added",
          plugins=VZ, nodes=[zoned_node()],
-         objects=[zone_pv("pv1", "us-west1-a"), pvc("pvc1", volume_name="pv1"), pvc("pvc2", volume_name="pv2")],
+         objects=[zone_pv("pv1", "us-west1-a"), pvc("pvc1", volume_name="pv1"),
+                  pvc("pvc2", volume_name="pv2")],
          initial_pods=[POD1_ON_NODE], pods=[P().name("pod2").container("image").pvc("pvc2").obj()],
          trigger=lambda c: c.create(storage_class("sc1", WFFC)),
          want={"pod2"}),
-    case("Pod rejected with node by the VolumeZone plugin is not requeued when the PV is updated but the topology is "
+    case("Pod rejected with node by the VolumeZone plugin is not requeued when the PV is updated but "
+         "the topology is "
          "same",
          plugins=VZ, nodes=[zoned_node()],
          objects=[zone_pv("pv1", "us-west1-a"), zone_pv("pv2", "us-east1"), pvc("pvc1", volume_name="pv1"),
@@ -114,13 +119,15 @@ CASES = [
          want={"pod1"}),
     case("Pod rejected with node by the VolumeBinding plugin is requeued when the PV is updated",
          plugins=VB, nodes=[plain_node((ZONE, "us-east-1a"))],
-         objects=[pv("pv1", affinity_in=(BETA_ZONE, ["us-east-1a"])), pvc("pvc1", volume_name="pv1", modes=[RWX])],
+         objects=[pv("pv1", affinity_in=(BETA_ZONE, ["us-east-1a"])),
+                  pvc("pvc1", volume_name="pv1", modes=[RWX])],
          pods=[P().name("pod1").container("image").pvc("pvc1").obj()],
          trigger=lambda c: c.update(pv("pv1", affinity_in=(ZONE, ["us-east-1a"]))),
          want={"pod1"}),
     case("Pod rejected with node by the VolumeBinding plugin is requeued when the PVC is created",
          plugins=VB, nodes=[plain_node()],
-         objects=[pv("pv1", modes=[ROX]), pvc("pvc1", bound=False, modes=[ROX]), pvc("pvc2", bound=False, modes=[ROX])],
+         objects=[pv("pv1", modes=[ROX]), pvc("pvc1", bound=False, modes=[ROX]),
+                  pvc("pvc2", bound=False, modes=[ROX])],
          pods=[P().name("pod1").container("image").pvc("pvc1").obj(),
                P().name("pod2").container("image").pvc("pvc2").obj()],
          trigger=lambda c: (c.delete(pvc("pvc1")), c.create(pvc("pvc1", volume_name="pv1", modes=[ROX]))),
@@ -138,7 +145,8 @@ CASES = [
          pods=[P().name("pod1").container("image").pvc("pvc1").obj()],
          trigger=lambda c: c.create(storage_class("sc1", WFFC)),
          want={"pod1"}),
-    case("Pod rejected with node by the VolumeBinding plugin is requeued when the StorageClass's AllowedTopologies is "
+    case("Pod rejected with node by the VolumeBinding plugin is requeued when the StorageClass's "
+         "AllowedTopologies is "
          "updated",
          plugins=VB, nodes=[plain_node((ZONE, "us-west-1a"))],
          objects=[pv("pv1", storage_class="sc1"), pvc("pvc1", bound=False, modes=[RWX], storage_class="sc1"),
@@ -146,7 +154,8 @@ CASES = [
          pods=[P().name("pod1").container("image").pvc("pvc1").obj()],
          trigger=lambda c: c.update(storage_class("sc1", WFFC, allowed_zones=["us-west-1a"])),
          want={"pod1"}),
-    case("Pod rejected with node by the VolumeBinding plugin is not requeued when the StorageClass is updated but the "
+    case("Pod rejected with node by the VolumeBinding plugin is not requeued when the StorageClass is "
+         "updated but the "
          "AllowedTopologies is same",
          plugins=VB, nodes=[plain_node((ZONE, "us-west-1c"))],
          objects=[pv("pv1", storage_class="sc1"), pvc("pvc1", bound=False, modes=[RWX], storage_class="sc1"),
@@ -160,15 +169,18 @@ CASES = [
          pods=[P().name("pod1").container("image").pvc("pvc1").obj()],
          trigger=lambda c: c.create(csi_node("fake-node")),
          want={"pod1"}),
-    case("Pod rejected with node by the VolumeBinding plugin is requeued when the CSINode's MigratedPluginsAnnotation "
+    case("Pod rejected with node by the VolumeBinding plugin is requeued when the CSINode's "
+         "MigratedPluginsAnnotation "
          "is updated",
          plugins=VB, nodes=[plain_node()],
          objects=[pv("pv1", storage_class="sc1"), pvc("pvc1", bound=False, modes=[RWX], storage_class="sc1"),
                   csi_node("fake-node")],
          pods=[P().name("pod1").container("image").pvc("pvc1").obj()],
-         trigger=lambda c: c.update(csi_node("fake-node", annotations={MIGRATED_PLUGINS_ANNOTATION: "value"})),
+         trigger=lambda c: c.update(csi_node("fake-node",
+                                             annotations={MIGRATED_PLUGINS_ANNOTATION: "value"})),
          want={"pod1"}),
-    case("Pod rejected with node by the VolumeBinding plugin is requeued when the CSIDriver's StorageCapacity gets "
+    case("Pod rejected with node by the VolumeBinding plugin is requeued when the CSIDriver's "
+         "StorageCapacity gets "
          "disabled",
          plugins=VB, nodes=[plain_node()],
          objects=[pv("pv1"), pvc("pvc1", bound=False, modes=[RWX]), csi_driver("csidriver", True)],
@@ -176,7 +188,8 @@ CASES = [
              {"name": "volume", "csi": {"driver": "csidriver"}}).obj()],
          trigger=lambda c: c.update(csi_driver("csidriver", False)),
          want={"pod1"}),
-    case("Pod rejected with node by the VolumeBinding plugin is not requeued when the CSIDriver is updated but the "
+    case("Pod rejected with node by the VolumeBinding plugin is not requeued when the CSIDriver is "
+         "updated but the "
          "storage capacity is originally enabled",
          plugins=VB, nodes=[plain_node()],
          objects=[pv("pv1"), pvc("pvc1", bound=False, modes=[RWX]), csi_driver("csidriver", False)],
@@ -184,21 +197,24 @@ CASES = [
              {"name": "volume", "csi": {"driver": "csidriver"}}).obj()],
          trigger=lambda c: c.update(csi_driver("csidriver", True)),
          want=set()),
-    case("Pod rejected with node by the VolumeBinding plugin is requeued when the CSIStorageCapacity is created",
+    case("Pod rejected with node by the VolumeBinding plugin is requeued when the CSIStorageCapacity is "
+         "created",
          plugins=VB, nodes=[plain_node()],
          objects=[pv("pv1", storage_class="sc1"), pvc("pvc1", bound=False, modes=[RWX], storage_class="sc1"),
                   storage_class("sc1", IMMEDIATE)],
          pods=[P().name("pod1").container("image").pvc("pvc1").obj()],
          trigger=lambda c: c.create(capacity("csc", "sc1", 10)),
          want={"pod1"}),
-    case("Pod rejected with node by the VolumeBinding plugin is requeued when the CSIStorageCapacity is increased",
+    case("Pod rejected with node by the VolumeBinding plugin is requeued when the CSIStorageCapacity is "
+         "increased",
          plugins=VB, nodes=[plain_node()],
          objects=[pv("pv1", storage_class="sc1"), pvc("pvc1", bound=False, modes=[RWX], storage_class="sc1"),
                   capacity("csc", "sc1", 10), storage_class("sc1", IMMEDIATE)],
          pods=[P().name("pod1").container("image").pvc("pvc1").obj()],
          trigger=lambda c: c.update(capacity("csc", "sc1", 20)),
          want={"pod1"}),
-    case("Pod rejected with node by the VolumeBinding plugin is not requeued when the CSIStorageCapacity is updated but "
+    case("Pod rejected with node by the VolumeBinding plugin is not requeued when the "
+         "CSIStorageCapacity is updated but "
          "the volumelimit is not increased",
          plugins=VB, nodes=[plain_node()],
          objects=[pv("pv1"), pvc("pvc1", bound=False, modes=[RWX]), capacity("csc", "sc1", 10),
@@ -208,13 +224,14 @@ CASES = [
          want=set()),
     case("Pod rejected the CSI NodeVolumeLimits plugin is requeued when the CSINode is added",
          plugins=NVL, nodes=[plain_node()],
-         objects=[pv("pv1", source=csi_source("csidriver", "volumehandle")), pvc("pvc1", volume_name="pv1",
-                                                                                 modes=[RWX]),
+         objects=[pv("pv1", source=csi_source("csidriver", "volumehandle")),
+                  pvc("pvc1", volume_name="pv1", modes=[RWX]),
                   csi_driver("csidriver", True), csi_node("fake-node", ("csidriver", 0))],
          pods=[P().name("pod1").container("image").pvc("pvc1").obj()],
          trigger=lambda c: c.create(csi_node("csinode")),
          want={"pod1"}),
-    case("Pod rejected with PVC by the CSI NodeVolumeLimits plugin is requeued when the pod having related PVC is "
+    case("Pod rejected with PVC by the CSI NodeVolumeLimits plugin is requeued when the pod having "
+         "related PVC is "
          "deleted",
          plugins=NVL, nodes=[plain_node()],
          objects=[pv("pv1", source=csi_source("csidriver", "volumehandle1")),
@@ -233,7 +250,8 @@ CASES = [
          initial_pods=[POD1_ON_NODE], pods=[P().name("pod2").container("image").pvc("pvc2").obj()],
          trigger=lambda c: c.create(pvc("pvc2", volume_name="pv2")),
          want={"pod2"}),
-    case("Pod with PVC rejected the CSI NodeVolumeLimits plugin is requeued when the VolumeAttachment is deleted",
+    case("Pod with PVC rejected the CSI NodeVolumeLimits plugin is requeued when the VolumeAttachment "
+         "is deleted",
          plugins=None, nodes=[plain_node()],
          objects=[pv("pv1", source=csi_source("csidriver", "volumehandle")),
                   pvc("pvc1", volume_name="pv1", modes=[RWX]),
@@ -242,7 +260,8 @@ CASES = [
          pods=[P().name("pod1").container("image").pvc("pvc1").obj()],
          trigger=lambda c: c.delete(attachment("volumeattachment1", "test.storage.gke.io", "pv1")),
          want={"pod1"}),
-    case("Pod with Inline Migratable volume (AWSEBSDriver and GCEPDDriver) rejected the CSI NodeVolumeLimits plugin is "
+    case("Pod with Inline Migratable volume (AWSEBSDriver and GCEPDDriver) rejected the CSI "
+         "NodeVolumeLimits plugin is "
          "requeued (only AWSEBSDriver) when the VolumeAttachment is deleted",
          plugins=None, nodes=[plain_node()],
          objects=[pv("pv1", source=csi_source("ebs.csi.aws.com", "volumehandle")),

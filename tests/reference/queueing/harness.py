@@ -104,8 +104,8 @@ def case(name: str, *, plugins: Iterable[str] | None, nodes: Iterable[Node], pod
          trigger: Callable[[Client], None], want: Iterable[str] = (), initial_pods: Iterable[Pod] = (),
          phase: str = SCHEDULING_CYCLE, device_classes: Iterable[DeviceClass] = (),
          features: Iterable[Feature] | None = None, objects: Iterable[Any] = ()) -> Case:
-    """`plugins`: None for the default profile (a case without EnablePlugins). `features`: the node features of
-    nodedeclaredfeatures' framework during the case (None: the reference's own), as queue.go's
+    """`plugins`: None for the default profile (a case without EnablePlugins). `features`: the node
+    features of nodedeclaredfeatures' framework during the case (None: the reference's own), as queue.go's
     ndftesting.SetFrameworkDuringTest sets them. `objects`: the initial storage objects (PVs, PVCs, ...)."""
     return Case(name, None if plugins is None else tuple(plugins), tuple(nodes), tuple(pods), trigger,
                 frozenset(want), tuple(initial_pods), phase, tuple(device_classes),
@@ -150,7 +150,8 @@ def run(c: Case, hints: QueueingHint | None = None) -> set[str]:
 def _constant_hints(sched: Scheduler, hint: QueueingHint) -> None:
     answer = (hint, None)
     maps = {name: {event: [QueueingHintFunction(f.plugin_name, lambda pod, old, new: answer) for f in fns]
-                   for event, fns in hint_map.items()} for name, hint_map in (sched.queue.hint_maps or {}).items()}
+                   for event, fns in hint_map.items()}
+            for name, hint_map in (sched.queue.hint_maps or {}).items()}
     sched.queue.set_hint_maps(maps)
 
 

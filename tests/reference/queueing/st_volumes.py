@@ -17,7 +17,8 @@ BIND_COMPLETED = {"pv.kubernetes.io/bind-completed": "true"}
 HOST_PATH = {"hostPath": {"path": "/tmp", "type": "DirectoryOrCreate"}}
 
 
-def pv(name: str, *, labels: Mapping[str, str] = {}, modes: Iterable[str] = (RWX,), affinity_in: tuple | None = None,
+def pv(name: str, *, labels: Mapping[str, str] = {}, modes: Iterable[str] = (RWX,),
+       affinity_in: tuple | None = None,
        storage_class: str = "", source: Mapping[str, Any] = HOST_PATH) -> volumes.PersistentVolume:
     """A 1Mi PV; `affinity_in`: (key, values) of a required node affinity term."""
     spec: dict[str, Any] = {"accessModes": list(modes), "capacity": {"storage": "1Mi"}, **source}
@@ -63,7 +64,8 @@ def csi_node(name: str, *drivers: tuple[str, int], annotations: Mapping[str, str
     return from_manifest({
         "apiVersion": "storage.k8s.io/v1", "kind": "CSINode",
         "metadata": {"name": name, "annotations": dict(annotations)},
-        "spec": {"drivers": [{"name": d, "nodeID": "fake-node", "allocatable": {"count": n}} for d, n in drivers]}})
+        "spec": {"drivers": [{"name": d, "nodeID": "fake-node", "allocatable": {"count": n}} for d,
+                             n in drivers]}})
 
 
 def csi_driver(name: str, storage_capacity: bool) -> volumes.CSIDriver:
