@@ -66,6 +66,11 @@ def csi_node(name: str, limit: int) -> dict[str, Any]:
             "spec": {"drivers": [{"name": "d", "nodeID": name, "allocatable": {"count": limit}}]}}
 
 
+def attachment(volume: str, node_name: str = "n1") -> dict[str, Any]:
+    return {"apiVersion": "storage.k8s.io/v1", "kind": "VolumeAttachment", "metadata": {"name": f"va-{volume}"},
+            "spec": {"attacher": "d", "nodeName": node_name, "source": {"persistentVolumeName": volume}}}
+
+
 def storage_class(name: str, mode: str, provisioner: str = "kubernetes.io/no-provisioner") -> dict[str, Any]:
     return {"apiVersion": "storage.k8s.io/v1", "kind": "StorageClass", "metadata": {"name": name},
             "provisioner": provisioner, "volumeBindingMode": mode}
@@ -101,6 +106,11 @@ CASES = [
               timeline=[{"when": "idle", "op": "update", "kind": "CSINode", "name": "n2",
                          "patch": csi_node("n2", 2)}]),
      {"p1": "n2", "p2": "n2"}),
+    ("NodeVolumeLimits: a deleted VolumeAttachment frees n1's only attachment",
+     scenario([pv("pv0"), pv("pv1"), pvc("c1", "pv1"), csi_node("n1", 1), csi_node("n2", 0), attachment("pv0")],
+              [pod("p", "c1")],
+              timeline=[{"when": "idle", "op": "delete", "kind": "VolumeAttachment", "name": "va-pv0"}]),
+     {"p": "n1"}),
     ("VolumeRestrictions: a ReadWriteOncePod claim in use waits for its pod's deletion",
      scenario([pv("pv1"), pvc("c1", "pv1", mode="ReadWriteOncePod")], [pod("p", "c1")],
               pods=(pod("holder", "c1", node_name="n1"),),
