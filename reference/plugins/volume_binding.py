@@ -176,7 +176,7 @@ class VolumeBinding(PreFilterPlugin, FilterPlugin, ReservePlugin, PreBindPlugin,
         classes: dict[str, list[int]] = {}
         if volumes.static_bindings:
             for pv, pvc in volumes.static_bindings:
-                entry = classes.setdefault(pv.storage_class, [0, 0])
+                entry = classes.setdefault(pv.storage_class_name, [0, 0])
                 entry[0] += pvc.request or 0
                 entry[1] += pv.capacity
         else:

@@ -1,7 +1,8 @@
 """The differential on hand-made volume scenarios (issue 29): the reference's volume plugins and storage
 objects against upstream's in-process runner. Each scenario is one volume plugin's decision (a zone, a PV's
 node affinity, an attach limit, a ReadWriteOncePod claim, an unbound claim), some with a timeline event
-that creates, updates or deletes a storage object; both sides must agree, and on what the scenario is for."""
+that creates, updates or deletes a storage object; both sides must agree, and on what the scenario is for,
+and every invariant holds on both."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from conformance.backends.reference import ReferenceBackend
 from conformance.backends.upstream import UpstreamBackend, default_runner
 from conformance.builds.stock import executable
 from conformance.differential import disagreements, run_both
+from conformance.invariants import Run, check_all
 from reference.scenario import Scenario
 
 needs_runner = pytest.mark.skipif(not executable(default_runner()),
@@ -146,3 +148,20 @@ def test_upstream_agrees(sc, want):
         upstream.close()
     assert placed(b.outcome, want) == want
     assert list(disagreements(a, b)) == []
+
+
+@pytest.mark.parametrize("sc", [c[1] for c in CASES], ids=[c[0] for c in CASES])
+def test_every_invariant_holds_on_the_reference(sc):
+    """The judge reads the storage objects of each timeline state: no invariant fails a correct run."""
+    backend = ReferenceBackend()
+    check_all(Run(sc, backend.run(sc), frozenset(backend.capabilities)))
+
+
+@needs_runner
+@pytest.mark.parametrize("sc", [c[1] for c in CASES], ids=[c[0] for c in CASES])
+def test_every_invariant_holds_on_upstream(sc):
+    upstream = UpstreamBackend(observe=())
+    try:
+        check_all(Run(sc, upstream.run(sc), frozenset(upstream.capabilities)))
+    finally:
+        upstream.close()
