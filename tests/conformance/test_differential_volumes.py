@@ -29,8 +29,8 @@ def node(name: str, zone: str) -> dict[str, Any]:
             "status": {"allocatable": {"cpu": "4", "memory": "8Gi", "pods": "110"}}}
 
 
-def pod(name: str, *claims: str, node_name: str = "", volumes: tuple = ()) -> dict[str, Any]:
-    spec: dict[str, Any] = {"containers": [{"name": "c", "image": "x"}],
+def pod(name: str, *claims: str, node_name: str = "", volumes: tuple = (), priority: int = 0) -> dict[str, Any]:
+    spec: dict[str, Any] = {"containers": [{"name": "c", "image": "x"}], "priority": priority,
                             "volumes": [{"name": c,
                                          "persistentVolumeClaim": {"claimName": c}} for c in claims]
                             + list(volumes)}
@@ -118,6 +118,10 @@ CASES = [
               pods=(pod("holder", "c1", node_name="n1"),),
               timeline=[{"when": "idle", "op": "delete", "kind": "Pod", "name": "holder"}]),
      {"p": "*"}),
+    ("VolumeRestrictions + preemption: evicting the ReadWriteOncePod claim's holder frees it",
+     scenario([pv("pv1"), pvc("c1", "pv1", mode="ReadWriteOncePod")], [pod("p", "c1", priority=100)],
+              pods=(pod("holder", "c1", node_name="n1", priority=1),)),
+     {"p": "*"}),  # preemption is asynchronous upstream: once the holder is gone n2 may be chosen too
     ("VolumeRestrictions: a GCE PD mounted read-write on n1 sends the pod to n2",
      scenario([], [pod("p", volumes=(GCE_PD,))], pods=(pod("holder", node_name="n1", volumes=(GCE_PD,)),)),
      {"p": "n2"}),
