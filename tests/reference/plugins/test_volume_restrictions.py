@@ -10,7 +10,7 @@ import pytest
 
 from reference.cycle_state import CycleState
 from reference.nodeinfo import NodeInfo, PodInfo
-from reference.plugins.volume_restrictions import VolumeRestrictions
+from reference.plugins.volume_restrictions import VolumeRestrictions, after_assigned_pod_deleted
 from reference.status import Code, Status
 from reference.types import Node
 from reference.codec import from_manifest
@@ -89,3 +89,12 @@ def test_without_pre_filter_state_filter_and_extensions_error():
     assert plugin.pre_filter_extensions() is plugin
     assert plugin.add_pod(state, pod, PodInfo.of(pod_with_volumes(PVC)), NodeInfo()) == missing
     assert plugin.remove_pod(state, pod, PodInfo.of(pod_with_volumes(PVC)), NodeInfo()) == missing
+
+
+@pytest.mark.parametrize("deleted, want", [
+    (pod_with_volumes(GCE), "Queue"), (pod_with_volumes(AWS), "QueueSkip"), (pod_with_volumes(), "QueueSkip"),
+], ids=["the deleted pod held the disk", "it held another kind of disk", "it held no disk"])
+def test_a_deleted_pod_holding_the_disk_requeues(deleted, want):
+    """isSchedulableAfterAssignedPodDeleted: a deleted pod whose disk conflicted with the pod's."""
+    hint, err = after_assigned_pod_deleted(pod_with_volumes(GCE), deleted, None)
+    assert (hint.value, err) == (want, None)
