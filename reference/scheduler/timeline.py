@@ -131,8 +131,8 @@ class TimelineRunner:
 
     def _object(self, event: TimelineEvent, manifest: dict[str, Any] | None) -> None:
         """Namespaces, PDBs, pod-selecting workloads and storage objects reach the store (the latter with
-        their informer events); the scheduler never reads
-        PriorityClasses or RuntimeClasses (admission copied them into the pods)."""
+        their informer events); the scheduler never reads PriorityClasses or RuntimeClasses (admission
+        copied them into the pods)."""
         sched, kind, op = self.sched, event.kind, event.op
         if kind == "Namespace":
             if op == "delete":

@@ -83,9 +83,6 @@ class VolumeObjects:
                       key=lambda p: p.name)
 
 
-__all__ = ["EVENT_RESOURCES", "VolumeObjects", "objects_of", "key_of", "not_found"]
-
-
 _EMPTY = VolumeObjects()
 
 
@@ -93,3 +90,6 @@ def objects_of(handle: Any) -> VolumeObjects:
     """The storage objects a plugin's handle reads (its informers); none for a plugin built without one."""
     client = getattr(handle, "_client", None) if handle is not None else None
     return getattr(client, "volumes", _EMPTY)
+
+
+__all__ = ["EVENT_RESOURCES", "VolumeObjects", "key_of", "not_found", "objects_of"]
