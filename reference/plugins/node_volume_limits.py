@@ -4,8 +4,10 @@ A node's CSINode gives each CSI driver an attach limit; the pod's new volumes (P
 in-tree volumes CSI migration translates) plus those already attached there (its pods' and its
 VolumeAttachments') must fit. VolumeLimitScaling is on in v1.37.2 (beta): a driver that opts in
 (preventPodSchedulingIfMissing) must be installed on the node. InPlacePodVerticalScalingSchedulerPreemption
-is off. Deviation: upstream names a PVC that no PV backs yet by a random per-plugin volume-ID prefix;
-here the prefix is fixed (it only keeps such volumes apart from real ones).
+is off. Deviations: upstream names a PVC that no PV backs yet by a random per-plugin volume-ID prefix,
+here the prefix is fixed (it only keeps such volumes apart from real ones); an in-tree GCE PD PV's
+translated handle leaves its zone UNSPECIFIED as an inline disk's does (upstream reads the PV's zone
+labels), which matters only when two pods mount the same disk through differently zoned PVs.
 """
 
 from __future__ import annotations
