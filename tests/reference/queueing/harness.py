@@ -1,7 +1,8 @@
 """How queue.go's `RunTestCoreResourceEnqueue` drives a case, on the reference Scheduler: one profile
-with PrioritySort, DefaultBinder and the case's plugins (multiPoint, everything else disabled), zero
-backoff (so a requeued pod lands in activeQ), the initial objects, one `ScheduleOne` per pod, the
-trigger through the scheduler's event handlers, then the pods in activeQ.
+with PrioritySort, DefaultBinder and the case's plugins (multiPoint, everything else disabled; the
+default profile for a case without EnablePlugins), zero backoff (so a requeued pod lands in activeQ),
+the initial objects (nodes, then storage objects, then pods), one `ScheduleOne` per pod, the trigger
+through the scheduler's event handlers, then the pods in activeQ.
 
 DeviceClasses are not modelled by the reference's store or plugins (no DeviceClass maps an extended
 resource in its Filter); their events go to the queue as upstream's generic handler sends them
