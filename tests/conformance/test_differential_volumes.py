@@ -177,3 +177,61 @@ def test_every_invariant_holds_on_upstream(sc):
         check_all(Run(sc, upstream.run(sc), frozenset(upstream.capabilities)))
     finally:
         upstream.close()
+
+
+def _update(kind: str, name: str, patch: dict) -> dict[str, Any]:
+    return {"when": "idle", "op": "update", "kind": kind, "name": name, "patch": patch}
+
+
+SC_ZONE_A = {**storage_class("wait", "WaitForFirstConsumer", provisioner="p"),
+             "allowedTopologies": [{"matchLabelExpressions": [{"key": ZONE, "values": ["c"]}]}]}
+CAPACITY = {"apiVersion": "storage.k8s.io/v1", "kind": "CSIStorageCapacity", "metadata": {"name": "cap"},
+            "storageClassName": "wait", "capacity": "1Mi", "nodeTopology": {"matchLabels": {ZONE: "a"}}}
+DRIVER_P = {"apiVersion": "storage.k8s.io/v1", "kind": "CSIDriver", "metadata": {"name": "p"},
+            "spec": {"storageCapacity": True}}
+
+# (id, scenario, {pod: attempts}): whether an event retried a pending pod is its rejecting plugin's hint.
+RETRIES = [
+    ("a StorageClass relabelled, allowedTopologies kept: VolumeBinding's hint skips",
+     scenario([SC_ZONE_A, pvc("c1", storage_class="wait")], [pod("p", "c1")],
+              timeline=[_update("StorageClass", "wait", {"metadata": {"labels": {"tier": "gold"}}})]), {"p": 1}),
+    ("a StorageClass's allowedTopologies changed: VolumeBinding's hint queues",
+     scenario([SC_ZONE_A, pvc("c1", storage_class="wait")], [pod("p", "c1")],
+              timeline=[_update("StorageClass", "wait", {"allowedTopologies": [
+                  {"matchLabelExpressions": [{"key": ZONE, "values": ["d"]}]}]})]), {"p": 2}),
+    ("a CSIStorageCapacity lowered: VolumeBinding's hint skips",
+     scenario([SC_ZONE_A | {"allowedTopologies": []}, pvc("c1", storage_class="wait"), DRIVER_P, CAPACITY],
+              [pod("p", "c1")], timeline=[_update("CSIStorageCapacity", "cap", {"capacity": "1Ki"})]), {"p": 1}),
+    ("a PV relabelled outside its topology: VolumeZone's hint skips",
+     scenario([pv("pv1", labels={ZONE: "c"}), pvc("c1", "pv1")], [pod("p", "c1")],
+              timeline=[_update("PersistentVolume", "pv1", {"metadata": {"labels": {"tier": "gold"}}})]),
+     {"p": 1}),
+    ("a PV's zone label changed: VolumeZone's hint queues",
+     scenario([pv("pv1", labels={ZONE: "c"}), pvc("c1", "pv1")], [pod("p", "c1")],
+              timeline=[_update("PersistentVolume", "pv1", {"metadata": {"labels": {ZONE: "a"}}})]),
+     {"p": 2}),
+    ("an unrelated claim created: VolumeRestrictions' hint skips",
+     scenario([pv("pv1")], [pod("p", "c1")], timeline=[{"when": "idle", "op": "create", "object": pvc("c9")}]),
+     {"p": 1}),
+]
+
+
+def attempts(outcome) -> dict[str, int]:
+    return {key.split("/", 1)[1]: p.attempts for key, p in outcome.pods.items()}
+
+
+@pytest.mark.parametrize("sc,want", [c[1:] for c in RETRIES], ids=[c[0] for c in RETRIES])
+def test_reference_retries_as_the_hint_says(sc, want):
+    assert attempts(ReferenceBackend().run(sc)) == want
+
+
+@needs_runner
+@pytest.mark.parametrize("sc,want", [c[1:] for c in RETRIES], ids=[c[0] for c in RETRIES])
+def test_upstream_retries_the_same(sc, want):
+    upstream = UpstreamBackend(observe=())
+    try:
+        a, b = run_both(ReferenceBackend(), upstream, sc)
+    finally:
+        upstream.close()
+    assert attempts(b.outcome) == want
+    assert list(disagreements(a, b)) == []
