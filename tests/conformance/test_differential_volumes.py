@@ -29,7 +29,8 @@ def node(name: str, zone: str) -> dict[str, Any]:
             "status": {"allocatable": {"cpu": "4", "memory": "8Gi", "pods": "110"}}}
 
 
-def pod(name: str, *claims: str, node_name: str = "", volumes: tuple = (), priority: int = 0) -> dict[str, Any]:
+def pod(name: str, *claims: str, node_name: str = "", volumes: tuple = (),
+        priority: int = 0) -> dict[str, Any]:
     spec: dict[str, Any] = {"containers": [{"name": "c", "image": "x"}], "priority": priority,
                             "volumes": [{"name": c,
                                          "persistentVolumeClaim": {"claimName": c}} for c in claims]
@@ -69,7 +70,8 @@ def csi_node(name: str, limit: int) -> dict[str, Any]:
 
 
 def attachment(volume: str, node_name: str = "n1") -> dict[str, Any]:
-    return {"apiVersion": "storage.k8s.io/v1", "kind": "VolumeAttachment", "metadata": {"name": f"va-{volume}"},
+    return {"apiVersion": "storage.k8s.io/v1", "kind": "VolumeAttachment",
+            "metadata": {"name": f"va-{volume}"},
             "spec": {"attacher": "d", "nodeName": node_name, "source": {"persistentVolumeName": volume}}}
 
 
@@ -100,7 +102,8 @@ CASES = [
      scenario([storage_class("local", "WaitForFirstConsumer"), pvc("c1", storage_class="local")],
               [pod("p", "c1")]), {"p": ""}),
     ("VolumeBinding: no CSIStorageCapacity large enough keeps a WaitForFirstConsumer claim pending",
-     scenario([storage_class("fast", "WaitForFirstConsumer", provisioner="d"), pvc("c1", storage_class="fast"),
+     scenario([storage_class("fast", "WaitForFirstConsumer", provisioner="d"),
+               pvc("c1", storage_class="fast"),
                {"apiVersion": "storage.k8s.io/v1", "kind": "CSIDriver", "metadata": {"name": "d"},
                 "spec": {"storageCapacity": True}},
                {"apiVersion": "storage.k8s.io/v1", "kind": "CSIStorageCapacity", "metadata": {"name": "cap"},
@@ -117,7 +120,8 @@ CASES = [
                          "patch": csi_node("n2", 2)}]),
      {"p1": "n2", "p2": "n2"}),
     ("NodeVolumeLimits: a deleted VolumeAttachment frees n1's only attachment",
-     scenario([pv("pv0"), pv("pv1"), pvc("c1", "pv1"), csi_node("n1", 1), csi_node("n2", 0), attachment("pv0")],
+     scenario([pv("pv0"), pv("pv1"), pvc("c1", "pv1"), csi_node("n1", 1), csi_node("n2", 0),
+               attachment("pv0")],
               [pod("p", "c1")],
               timeline=[{"when": "idle", "op": "delete", "kind": "VolumeAttachment", "name": "va-pv0"}]),
      {"p": "n1"}),
@@ -194,14 +198,16 @@ DRIVER_P = {"apiVersion": "storage.k8s.io/v1", "kind": "CSIDriver", "metadata": 
 RETRIES = [
     ("a StorageClass relabelled, allowedTopologies kept: VolumeBinding's hint skips",
      scenario([SC_ZONE_A, pvc("c1", storage_class="wait")], [pod("p", "c1")],
-              timeline=[_update("StorageClass", "wait", {"metadata": {"labels": {"tier": "gold"}}})]), {"p": 1}),
+              timeline=[_update("StorageClass", "wait", {"metadata": {"labels": {"tier": "gold"}}})]),
+     {"p": 1}),
     ("a StorageClass's allowedTopologies changed: VolumeBinding's hint queues",
      scenario([SC_ZONE_A, pvc("c1", storage_class="wait")], [pod("p", "c1")],
               timeline=[_update("StorageClass", "wait", {"allowedTopologies": [
                   {"matchLabelExpressions": [{"key": ZONE, "values": ["d"]}]}]})]), {"p": 2}),
     ("a CSIStorageCapacity lowered: VolumeBinding's hint skips",
      scenario([SC_ZONE_A | {"allowedTopologies": []}, pvc("c1", storage_class="wait"), DRIVER_P, CAPACITY],
-              [pod("p", "c1")], timeline=[_update("CSIStorageCapacity", "cap", {"capacity": "1Ki"})]), {"p": 1}),
+              [pod("p", "c1")], timeline=[_update("CSIStorageCapacity", "cap", {"capacity": "1Ki"})]),
+     {"p": 1}),
     ("a PV relabelled outside its topology: VolumeZone's hint skips",
      scenario([pv("pv1", labels={ZONE: "c"}), pvc("c1", "pv1")], [pod("p", "c1")],
               timeline=[_update("PersistentVolume", "pv1", {"metadata": {"labels": {"tier": "gold"}}})]),
@@ -211,7 +217,8 @@ RETRIES = [
               timeline=[_update("PersistentVolume", "pv1", {"metadata": {"labels": {ZONE: "a"}}})]),
      {"p": 2}),
     ("an unrelated claim created: VolumeRestrictions' hint skips",
-     scenario([pv("pv1")], [pod("p", "c1")], timeline=[{"when": "idle", "op": "create", "object": pvc("c9")}]),
+     scenario([pv("pv1")], [pod("p", "c1")],
+              timeline=[{"when": "idle", "op": "create", "object": pvc("c9")}]),
      {"p": 1}),
 ]
 
