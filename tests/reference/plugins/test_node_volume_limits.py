@@ -9,9 +9,11 @@ import pytest
 
 from reference.cycle_state import CycleState
 from reference.nodeinfo import NodeInfo
-from reference.plugins.node_volume_limits import NodeVolumeLimits
+from reference.events import QueueingHint
+from reference.plugins.node_volume_limits import NodeVolumeLimits, after_assigned_pod_deleted, after_pvc_added
 from reference.status import SUCCESS, Code, Status
-from reference.types import Node
+from reference.types import Node, Pod
+from reference.volumes import PersistentVolumeClaim
 from reference.codec import from_manifest
 from tests.builders import pod_with_volumes
 from tests.reference.plugins._volumes import VolumeHandle
@@ -93,3 +95,47 @@ def test_missing_claim_is_unresolvable():
                                                      NodeInfo.of(Node(name="n")))
     assert status == Status.new(Code.UNSCHEDULABLE_AND_UNRESOLVABLE,
                                 'looking up PVC default/gone: persistentvolumeclaim "gone" not found')
+
+
+# --- hints: TestCSILimitsQHint, TestCSILimitsAddedPVCQHint -------------------------------------
+
+def _pod(name: str = "p", namespace: str = "default", node_name: str = "", *volumes: dict) -> Pod:
+    return Pod(name=name, namespace=namespace, node_name=node_name, volumes=volumes)
+
+
+def _pvc_volume(claim: str) -> dict:
+    return {"name": claim, "persistentVolumeClaim": {"claimName": claim}}
+
+
+EBS = {"name": "ebs", "awsElasticBlockStore": {}}
+Q, SKIP = QueueingHint.QUEUE, QueueingHint.QUEUE_SKIP
+
+
+@pytest.mark.parametrize("deleted, want", [
+    (_pod("d", "default", "n", _pvc_volume("placeholder")), Q),
+    (_pod("d", "default", "n", EBS), Q),
+    (_pod("d", "default", "n"), SKIP),
+    (_pod("d", "default", "", _pvc_volume("csi-ebs.csi.aws.com-0")), SKIP),
+], ids=["return a Queue when a deleted pod has a PVC",
+        "return a Queue when a deleted pod has a inline migratable volume",
+        "return a QueueSkip when a deleted pod doesn't have any volume",
+        "return a QueueSkip when a deleted pod is not scheduled."])
+def test_assigned_pod_deleted_hint(deleted, want):
+    assert after_assigned_pod_deleted(_pod("new", "default", "", EBS), deleted, None) == (want, None)
+
+
+def _claim_of(name: str, namespace: str) -> PersistentVolumeClaim:
+    return PersistentVolumeClaim(name=name, namespace=namespace)
+
+
+@pytest.mark.parametrize("pod, added, want", [
+    (_pod("p", "ns1"), _claim_of("", "ns2"), SKIP),
+    (_pod("p", "ns1", "", _pvc_volume("pvc1")), _claim_of("pvc1", "ns1"), Q),
+    (_pod("pod1", "ns1", "", {"name": "ephemeral", "ephemeral": {}}), _claim_of("pod1-ephemeral", "ns1"), Q),
+    (_pod("p", "ns1", "", _pvc_volume("pvc1")), _claim_of("pvc2", "ns1"), SKIP),
+    (_pod("p", "ns1"), _claim_of("pvc2", "ns1"), SKIP),
+], ids=["a pod isn't in the same namespace as an added PVC", "a pod is in the same namespace as an added PVC",
+        "a pod has an ephemeral volume related to an added PVC",
+        "a pod doesn't have the same PVC as an added PVC", "a pod doesn't have any PVC attached"])
+def test_added_pvc_hint(pod, added, want):
+    assert after_pvc_added(pod, None, added) == (want, None)
