@@ -1,8 +1,10 @@
-"""NodeVolumeLimits (nodevolumelimits/csi.go).
+"""NodeVolumeLimits (nodevolumelimits/csi.go), and its hint tables (TestCSILimitsQHint,
+TestCSILimitsAddedPVCQHint, TestCSILimitsDeletedVolumeAttachmentQHint,
+TestCSILimitsAfterCSINodeUpdatedQHint).
 
 Ported in the manner of TestCSILimits: a CSI PV against the driver's limit, attached volumes counted
-once, VolumeAttachments, inline migratable volumes, a missing PVC. The hints are run by the queueing
-table; InPlacePodVerticalScalingSchedulerPreemption is off.
+once, VolumeAttachments, inline migratable volumes, a missing PVC. The queueing table runs the hints
+through the queue too; InPlacePodVerticalScalingSchedulerPreemption is off.
 """
 
 import pytest
@@ -10,10 +12,12 @@ import pytest
 from reference.cycle_state import CycleState
 from reference.nodeinfo import NodeInfo
 from reference.events import QueueingHint
-from reference.plugins.node_volume_limits import NodeVolumeLimits, after_assigned_pod_deleted, after_pvc_added
+from reference.plugins.node_volume_limits import (NodeVolumeLimits, after_assigned_pod_deleted,
+                                                  after_csi_node_updated, after_pvc_added,
+                                                  after_volume_attachment_deleted)
 from reference.status import SUCCESS, Code, Status
 from reference.types import Node, Pod
-from reference.volumes import PersistentVolumeClaim
+from reference.volumes import CSINode, CSINodeDriver, PersistentVolumeClaim, VolumeAttachment
 from reference.codec import from_manifest
 from tests.builders import pod_with_volumes
 from tests.reference.plugins._volumes import VolumeHandle
@@ -139,3 +143,41 @@ def _claim_of(name: str, namespace: str) -> PersistentVolumeClaim:
         "a pod doesn't have the same PVC as an added PVC", "a pod doesn't have any PVC attached"])
 def test_added_pvc_hint(pod, added, want):
     assert after_pvc_added(pod, None, added) == (want, None)
+
+
+def _attachment(attacher: str) -> VolumeAttachment:
+    return VolumeAttachment(name="va", attacher=attacher, node_name="n", persistent_volume_name="pv")
+
+
+EBS_TEST = {"name": "ebs", "awsElasticBlockStore": {"volumeID": "test"}}
+GCE_TEST = {"name": "gce", "gcePersistentDisk": {"pdName": "test"}}
+
+
+@pytest.mark.parametrize("volumes, attacher, want", [
+    ((_pvc_volume("pvc1"),), "test.storage.gke.io", Q),
+    ((EBS_TEST,), "ebs.csi.aws.com", Q),
+    ((GCE_TEST,), "ebs.csi.aws.com", SKIP),
+    ((EBS_TEST, _pvc_volume("pvc1")), "ebs.csi.aws.com", Q),
+    ((EBS_TEST, _pvc_volume("pvc1")), "test.storage.gke.io", Q),
+    ((), "test.storage.gke.io", SKIP),
+], ids=["a pod has PVC when VolumeAttachment is deleting",
+        "an Inline Migratable volume (AWSEBSDriver) when VolumeAttachment (AWSEBSDriver) is deleting (match)",
+        "an Inline Migratable volume (GCEPDDriver) when VolumeAttachment (AWSEBSDriver) is deleting (no match)",
+        "an Inline Migratable volume (AWSEBSDriver) and PVC, VolumeAttachment (AWSEBSDriver)",
+        "an Inline Migratable volume (AWSEBSDriver) and PVC, another attacher",
+        "a pod has no PVC when VolumeAttachment is deleting"])
+def test_volume_attachment_deleted_hint(volumes, attacher, want):
+    pod = _pod("p", "ns1", "", *volumes)
+    assert after_volume_attachment_deleted(pod, _attachment(attacher), None) == (want, None)
+
+
+def _limits(count: int) -> CSINode:
+    return CSINode(name="test-node", drivers=(CSINodeDriver(name="test-driver", node_id="test-node", count=count),))
+
+
+@pytest.mark.parametrize("old, new, want", [(1, 2, Q), (2, 1, SKIP), (1, 1, SKIP)],
+                         ids=["limit raised, queue", "limit decreased, skip queueing",
+                              "limit unchanged, skip queueing"])
+def test_csi_node_updated_hint(old, new, want):
+    """TestCSILimitsAfterCSINodeUpdatedQHint."""
+    assert after_csi_node_updated(_pod(), _limits(old), _limits(new)) == (want, None)
