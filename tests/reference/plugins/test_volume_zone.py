@@ -1,19 +1,21 @@
 """Ports rows of volumezone/volume_zone_test.go.
 
-Ported: "pod without volume" and the zone rows of TestSingleZone (a PV's zone against the node's, the beta
-label read as the GA one), TestMultiZone's "__"-separated zones, and TestWithBinding's missing-object rows.
-Left out: TestVolumeZone_DeferredResizeSkipped (InPlacePodVerticalScalingSchedulerPreemption is off); the
-hints are run by the queueing table.
+Ported: "pod without volume" and the zone rows of TestSingleZone (a PV's zone against the node's, a beta
+PV label read as the GA one), TestMultiZone's "__"-separated zones, TestWithBinding's missing-object rows
+and the hint tables. Left out: TestVolumeZone_DeferredResizeSkipped
+(InPlacePodVerticalScalingSchedulerPreemption is off).
 """
 
 import pytest
 
 from reference.cycle_state import CycleState
 from reference.nodeinfo import NodeInfo
-from reference.plugins.volume_zone import VolumeZone
+from reference.plugins.volume_zone import (VolumeZone, after_pv_change, after_pvc_change,
+                                           after_storage_class_added)
 from reference.status import SUCCESS, Code, Status
 from reference.types import Node, Pod
 from reference.codec import from_manifest
+from reference.volumes import PersistentVolume, PersistentVolumeClaim, StorageClass
 from tests.reference.plugins._volumes import VolumeHandle
 
 ZONED_NODE = Node(name="host1", labels={"topology.kubernetes.io/zone": "us-west1-a",
@@ -94,3 +96,44 @@ def test_with_binding_errors(handle, reason):
 def test_wait_for_first_consumer_claim_skips():
     handle = _handle({}, volume_name="", class_name="Class_W", classes=(("Class_W", "WaitForFirstConsumer"),))
     assert VolumeZone(handle).pre_filter(CycleState(), POD, []) == (None, Status.new(Code.SKIP))
+
+
+# --- hints: TestIsSchedulableAfterPersistentVolumeChange, ...StorageClassAdded, ...ClaimAdded ----------
+
+BETA = "failure-domain.beta.kubernetes.io/zone"
+
+
+def _pv(**labels: str) -> PersistentVolume:
+    return PersistentVolume(name="Vol_1", labels=dict(labels))
+
+
+@pytest.mark.parametrize("old, new, want", [
+    (None, _pv(**{BETA: "us-west1-b"}), "Queue"),
+    (_pv(**{BETA: "us-west1-a"}), _pv(**{BETA: "us-west1-b"}), "Queue"),
+    (_pv(**{BETA: "us-west1-a"}), _pv(**{BETA: "us-west1-a", ZONE: "zone"}), "Queue"),
+    (_pv(**{BETA: "us-west1-a", ZONE: "zone"}), _pv(**{BETA: "us-west1-a", ZONE: "zone"}), "QueueSkip"),
+], ids=["pv was created", "pv's zone was changed", "pv's zone label was added",
+        "pv was updated, topology same"])
+def test_after_pv_change(old, new, want):
+    hint, err = after_pv_change(POD, old, new)
+    assert (hint.value, err) == (want, None)
+
+
+def test_a_wrong_object_queues_with_an_error():
+    hint, err = after_pv_change(POD, "not-a-pv", _pv())
+    assert hint.value == "Queue" and err
+
+
+@pytest.mark.parametrize("mode, want", [("WaitForFirstConsumer", "Queue"), ("Immediate", "QueueSkip")])
+def test_after_storage_class_added(mode, want):
+    hint, _ = after_storage_class_added(POD, None, StorageClass(name="sc", volume_binding_mode=mode))
+    assert hint.value == want
+
+
+@pytest.mark.parametrize("claim, want", [
+    (PersistentVolumeClaim(name="PVC_1"), "Queue"), (PersistentVolumeClaim(name="PVC_2"), "QueueSkip"),
+    (PersistentVolumeClaim(name="PVC_1", namespace="other"), "QueueSkip"),
+], ids=["the pod's claim", "another claim", "the pod's claim name in another namespace"])
+def test_after_pvc_change(claim, want):
+    hint, _ = after_pvc_change(POD, None, claim)
+    assert hint.value == want
