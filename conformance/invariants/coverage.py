@@ -75,9 +75,8 @@ RULES: tuple[Rule, ...] = (
     _n("preenqueue-gating-plugin-first", "§2.1", "A pod gated by plugin X runs X first next time",
        "scheduling_queue.go runPreEnqueuePlugins", "upstream's PreEnqueue order is map order in the trace; the "
        "suite only asserts the stop", _TF + "test_queue.py::test_pre_enqueue_first_rejecting_plugin_gates"),
-    _n("gates-removed-requeues", "§6.5", "Removing the gates (a pod update) re-runs PreEnqueue and queues the pod",
-       "scheduling_queue.go Update", "scenarios do not update pods",
-       _TF + "test_queue.py::test_gated_pod_never_reaches_prefilter_until_gates_removed"),
+    _c("gates-removed-requeues", "§6.5", "Removing the gates (a pod update) re-runs PreEnqueue and queues the pod",
+       "scheduling_queue.go Update"),
     # §2.2 QueueSort
     _c("queue-sort-priority-timestamp", "§2.2", "activeQ pops by priority, then queue timestamp",
        "queuesort/priority_sort.go Less"),
@@ -92,9 +91,8 @@ RULES: tuple[Rule, ...] = (
        "intersection stops the loop with UAU", "framework.go RunPreFilterPlugins; PreFilterResult.Merge"),
     _c("prefilter-rejection-no-filter", "§2.3, §3.3", "A PreFilter rejection gives every node that status: no "
        "Filter, no scoring, PostFilter runs", "schedule_one.go findNodesThatFitPod"),
-    _n("prefilter-result-unknown-names", "§2.3", "Node names in a PreFilterResult that are not in the snapshot are "
-       "dropped", "schedule_one.go findNodesThatFitPod", "probes can name only nodes of the scenario, which all "
-       "exist", _TF + "test_filtering.py::test_prefilter_result_intersection_restricts_filtered_nodes"),
+    _c("prefilter-result-unknown-names", "§2.3", "Node names in a PreFilterResult that are not in the snapshot are "
+       "dropped", "schedule_one.go findNodesThatFitPod"),
     # §2.4 AddPod / RemovePod
     _c("add-remove-pod-skip", "§2.4", "Extensions of a plugin that skipped PreFilter are not called",
        "framework.go RunPreFilterExtensionAddPod/RemovePod"),
@@ -102,9 +100,8 @@ RULES: tuple[Rule, ...] = (
        "framework.go RunPreFilterExtensionAddPod"),
     _c("extensions-in-their-phase", "§2.4, §2.5", "AddPod adds nominated pods while filtering; RemovePod runs only "
        "in preemption's dry run", "framework.go addGENominatedPods; preemption.go SelectVictimsOnNode"),
-    _n("extensions-on-cloned-state", "§2.4", "AddPod/RemovePod work on cloned CycleState and NodeInfo",
-       "framework.go addGENominatedPods", "a clone is invisible from outside unless a plugin leaks state, which "
-       "probes do not", _TF + "test_code_matrix.py::test_prefilter_skip_also_skips_add_and_remove_pod"),
+    _c("extensions-on-cloned-state", "§2.4", "AddPod/RemovePod work on cloned CycleState and NodeInfo",
+       "framework.go addGENominatedPods"),
     # §2.5 Filter
     _c("filter-short-circuit", "§2.5", "Per node, the first non-Success Filter stops that node",
        "framework.go RunFilterPlugins"),
@@ -112,10 +109,8 @@ RULES: tuple[Rule, ...] = (
        "schedule_one.go findNodesThatPassFilters"),
     _c("chosen-node-feasible", "§2.5, §11.1", "The chosen node passed every Filter and extender filter",
        "schedule_one.go findNodesThatPassFilters, findNodesThatPassExtenders"),
-    _n("nominated-pods-two-passes", "§2.5", "Filter runs with higher-or-equal priority nominated pods added, then "
-       "without; both must pass", "framework.go RunFilterPluginsWithNominatedPods", "which pods the queue holds "
-       "nominated at a cycle is internal; the outcome-level consequence (no overcommit) is capacity-respected",
-       _TF + "test_filtering.py::test_second_pass_without_nominated_pods_must_also_pass"),
+    _c("nominated-pods-two-passes", "§2.5", "Filter runs with higher-or-equal priority nominated pods added, then "
+       "without; both must pass", "framework.go RunFilterPluginsWithNominatedPods"),
     _c("num-feasible-nodes-to-find", "§2.10", "At most numFeasibleNodesToFind feasible nodes (all nodes below "
        "100)", "schedule_one.go numFeasibleNodesToFind"),
     _n("round-robin-start", "§2.5", "Filtering starts at nextStartNodeIndex, moved by the nodes processed",

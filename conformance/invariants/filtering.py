@@ -242,7 +242,7 @@ def _ungated_at(run: Run, pod: str) -> float | None:
            situation=Situation({"preFilter": ["Probe0"]}, lambda draw, nodes: ({}, {}),
                                keep=("SchedulingGates",), gated=True),
            focus={"points": ("PreFilter",), "gates": True},
-           rules=("gates-never-prefiltered",))
+           rules=("gates-never-prefiltered", "gates-removed-requeues"))
 def gated_never_prefiltered(run: Run) -> None:
     for pod, obj in run.pod_objects.items():
         if not obj.scheduling_gates or "SchedulingGates" not in run.plugins_at(pod, "preEnqueue"):

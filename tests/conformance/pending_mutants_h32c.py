@@ -1,0 +1,224 @@
+"""Broken reference schedulers for issue 32's pending rule directions of the framework, filtering and scoring
+(helper h32c): numFeasibleNodesToFind, the no-scoring totals, gates removed by an update, PostFilter that
+schedules, unknown PreFilterResult names, the two Filter passes with nominated pods and their cloned state.
+Each with its witness, a small hand-made scenario on which it visibly misbehaves."""
+
+from __future__ import annotations
+
+from typing import Callable
+
+from reference.framework.runtime import Framework
+from reference.scenario import Scenario
+from reference.scheduler.scheduler import Scheduler
+from reference.status import Status
+
+from .invariants._kit import config, node, pod, scenario
+from .invariants.test_event_rules import GATE, UNGATE
+from .invariants.test_event_rules import scenario as timeline_scenario
+from .mutants import _each_framework
+from .pending_witnesses import _PRIORITIES, _PRIORITIZERS, _extenders
+from .rule_mutants import TWO_NODES, RuleMutant, _override, _probes, _with_spec
+
+# --- numFeasibleNodesToFind, the no-scoring totals ---------------------------------------------------
+
+def _feasible_nodes_not_capped(sched: Scheduler) -> None:
+    """Filtering keeps every feasible node: numFeasibleNodesToFind is the number of nodes, even at 100 and
+    more."""
+    import reference.scheduler.schedule_one as module
+    algo = sched.algorithm
+    original = algo.find_nodes_that_pass_filters
+
+    def find(*call):
+        saved, module.num_feasible_nodes_to_find = module.num_feasible_nodes_to_find, lambda _p, n: n
+        try:
+            return original(*call)
+        finally:
+            module.num_feasible_nodes_to_find = saved
+    algo.find_nodes_that_pass_filters = find
+
+
+def _no_scoring_with_prioritizers(sched: Scheduler) -> None:
+    """Without Score plugins every node totals 1 even when prioritize extenders are configured: they are
+    never asked."""
+    algo = sched.algorithm
+    original = algo.prioritize_nodes
+
+    def prioritize(fw, state, pod, nodes):
+        if fw.has_score_plugins():
+            return original(fw, state, pod, nodes)
+        saved, algo.extenders = algo.extenders, []
+        try:
+            return original(fw, state, pod, nodes)
+        finally:
+            algo.extenders = saved
+    algo.prioritize_nodes = prioritize
+
+
+def _many_nodes(n: int = 101) -> tuple[dict, ...]:
+    return tuple(node(f"node-{i}") for i in range(n))
+
+
+# --- gates, PostFilter -----------------------------------------------------------------------------------
+
+def _update_ungates(sched: Scheduler) -> None:
+    """Any update of a gated pod sends it to activeQ without running PreEnqueue again, gates or not."""
+    original = sched.update_pod
+
+    def update(p):
+        original(p)
+        queue = sched.queue
+        qpi = queue.unschedulable.get(p.effective_uid)
+        if qpi is not None and qpi.gating_plugin:
+            del queue.unschedulable[p.effective_uid]
+            qpi.gating_plugin = ""
+            queue.active.append(qpi)
+    sched.update_pod = update
+
+
+_TWO_GATES = [{"name": "example.com/wait"}, {"name": "example.com/also"}]
+
+
+def _one_gate_removed() -> Scenario:
+    """Pod p carries two scheduling gates; at 1 s an update removes one: it stays gated (Probe0 at PreFilter
+    would show an attempt)."""
+    sc = timeline_scenario([{"when": 1, **UNGATE, "patch": {"spec": {"schedulingGates": GATE}}}],
+                           workload=[_with_spec(pod("p"), schedulingGates=_TWO_GATES)])
+    return Scenario.from_dict({**sc.to_dict(), "config": config({"preFilter": ["Probe0"]}, defaults=True)})
+
+
+def _postfilter_nomination_binds(sched: Scheduler) -> None:
+    """A PostFilter Success that nominates a node schedules the pod there in the same attempt (Reserve,
+    Permit, binding) instead of ending it with the FitError."""
+    from reference.scheduler.schedule_one import CycleFailure, ScheduleResult
+    algo = sched.algorithm
+    original = algo.schedule_pod
+
+    def schedule(fw, state, pod):
+        try:
+            return original(fw, state, pod)
+        except CycleFailure as failure:
+            if failure.fit_error is None or not fw.has_post_filter_plugins():
+                raise
+            result, status = fw.run_post_filter_plugins(state, pod, failure.fit_error.diagnosis.node_to_status)
+            host = result.nominating_info.nominated_node_name if result and result.nominating_info else ""
+            if status.is_success() and host:
+                return ScheduleResult(host, 1, 1)
+            fw.run_post_filter_plugins = _once(fw, (result, status))
+            raise
+    algo.schedule_pod = schedule
+
+
+def _once(fw: Framework, answer) -> Callable:
+    """The framework's PostFilter, answering its next call with `answer` (already computed) only."""
+    original = type(fw).run_post_filter_plugins.__get__(fw)
+
+    def run(*call):
+        fw.run_post_filter_plugins = original
+        return answer
+    return run
+
+
+# --- PreFilterResult names unknown to the snapshot -------------------------------------------------------
+
+def _unknown_names(fw: Framework, result) -> set[str]:
+    known = {n.name for n in fw.snapshot().node_info_list}
+    return set(result.node_names) - known if result is not None and not result.all_nodes() else set()
+
+
+def _unknown_result_names_fail(fw: Framework) -> None:
+    """A PreFilterResult naming a node the snapshot lacks fails the cycle as an error instead of dropping
+    the name."""
+    def check(out, state, pod):
+        result, status, with_nodes = out
+        unknown = _unknown_names(fw, result)
+        if status.is_success() and unknown:
+            return result, Status.as_status(f"nodeinfo not found for node name {sorted(unknown)[0]!r}"), with_nodes
+        return out
+    _override(fw, "run_pre_filter_plugins", check)
+
+
+def _unknown_result_name_empties_result(fw: Framework) -> None:
+    """A PreFilterResult naming a node the snapshot lacks loses every name, the known ones too."""
+    from dataclasses import replace as replaced
+
+    def empty(out, state, pod):
+        result, status, with_nodes = out
+        if _unknown_names(fw, result):
+            result = replaced(result, node_names=frozenset())
+        return result, status, with_nodes
+    _override(fw, "run_pre_filter_plugins", empty)
+
+
+# --- the two Filter passes with nominated pods, on cloned state ----------------------------------------
+
+def _nominated_second_pass_skipped(fw: Framework) -> None:
+    """Filtering with nominated pods added is the only pass: a node is feasible without the second pass
+    that leaves them out."""
+    def run(state, pod, node_info):
+        added = fw._add_nominated_pods(pod, state, node_info)
+        if isinstance(added, Status):
+            return added
+        _, state_to_use, info_to_use = added
+        return fw.run_filter_plugins(state_to_use, pod, info_to_use)
+    fw.run_filter_plugins_with_nominated_pods = run
+
+
+def _nominated_pods_added_in_place(fw: Framework) -> None:
+    """AddPod adds the nominated pods to the cycle's own CycleState and NodeInfo, not to clones: the second
+    pass, meant to run without them, still sees them."""
+    def add(pod, state, node_info):
+        added = False
+        for pi in fw.nominator.nominated_pods_for_node(node_info.name):
+            if pi.pod.effective_priority >= pod.effective_priority and pi.pod.effective_uid != pod.effective_uid:
+                node_info.add_pod(pi)
+                s = fw.run_pre_filter_extension_add_pod(state, pod, pi, node_info)
+                if not s.is_success():
+                    return Status.as_status(s.as_error() or "")
+                added = True
+        return added, state, node_info
+    fw._add_nominated_pods = add
+
+
+def _nominated_affinity_witness() -> Scenario:
+    """pod-1 (priority 100) fits nowhere and its PostFilter nominates node-0; pod-0 requires a pod labelled
+    app=x (pod-1's label) on its node: only the pass with pod-1 added passes, so pod-0 stays pending."""
+    hi = pod("pod-1", priority=100, probes={"Probe0": {"Filter": {"code": "Unschedulable"},
+                                                       "PostFilter": {"nominate": "node-0"}}})
+    hi["metadata"]["labels"] = {"app": "x"}
+    term = {"labelSelector": {"matchLabels": {"app": "x"}}, "topologyKey": "kubernetes.io/hostname"}
+    lo = _with_spec(pod("pod-0", priority=0), affinity={"podAffinity": {
+        "requiredDuringSchedulingIgnoredDuringExecution": [term]}})
+    cfg = config({"preFilter": ["Probe0"], "filter": ["Probe0"],
+                  "postFilter": {"disabled": [{"name": "DefaultPreemption"}], "enabled": [{"name": "Probe0"}]}},
+                 defaults=True)
+    return scenario([hi, lo], nodes=TWO_NODES, cfg=cfg)
+
+
+NEW_RULE_MUTANTS_H32C: list[RuleMutant] = [
+    RuleMutant("feasible-nodes-not-capped", _feasible_nodes_not_capped),
+    RuleMutant("no-scoring-with-prioritizers", _no_scoring_with_prioritizers),
+    RuleMutant("update-ungates", _update_ungates),
+    RuleMutant("postfilter-nomination-binds", _postfilter_nomination_binds),
+    RuleMutant("unknown-result-names-fail", _each_framework(_unknown_result_names_fail)),
+    RuleMutant("unknown-result-name-empties-result", _each_framework(_unknown_result_name_empties_result)),
+    RuleMutant("nominated-second-pass-skipped", _each_framework(_nominated_second_pass_skipped)),
+    RuleMutant("nominated-pods-added-in-place", _each_framework(_nominated_pods_added_in_place)),
+]
+
+_UNKNOWN_NAME = _probes({"Probe0": {"PreFilter": {"result": ["node-0", "node-9"]}}}, nodes=TWO_NODES)
+
+WITNESSES_H32C: dict[str, Callable[[], Scenario]] = {
+    "feasible-nodes-not-capped": lambda: scenario(
+        [pod()], nodes=_many_nodes(), cfg=config({"preFilter": ["Probe0"], "filter": ["Probe0"],
+                                                  "score": ["Probe0"]})),
+    "no-scoring-with-prioritizers": _extenders(_PRIORITIES, *_PRIORITIZERS),
+    "update-ungates": _one_gate_removed,
+    "postfilter-nomination-binds": _probes({"Probe0": {"Filter": {"code": "Unschedulable"},
+                                                       "PostFilter": {"nominate": "node-0"}}}),
+    "unknown-result-names-fail": _UNKNOWN_NAME,
+    "unknown-result-name-empties-result": _UNKNOWN_NAME,
+    "nominated-second-pass-skipped": _nominated_affinity_witness,
+    "nominated-pods-added-in-place": _nominated_affinity_witness,
+}
+
+__all__ = ["NEW_RULE_MUTANTS_H32C", "WITNESSES_H32C"]
