@@ -8,7 +8,8 @@ from reference.config.points import implements
 from reference.plugins import in_tree_registry
 from reference.probe import PROBE_NAMES
 
-from ..recipes.first_pod import filter_rejections, node_scores, nominated_first, pick, retried, some
+from ..recipes.first_pod import (filter_rejections, node_scores, nominated_first, pick, postfilter_answer,
+                                 retried, some)
 from ..recipes.constrained import Constrained
 from ..recipes.situations import Situation
 from .base import invariant
@@ -160,8 +161,7 @@ def chosen_node_passed_filters(run: Run) -> None:
            "rejection is a FitError); framework.go RunPostFilterPlugins (spec §2.6)",
            situation=Situation(
                _FILTER_PLACES, lambda draw, nodes: ({"Probe0": {"Filter": filter_rejections(draw, nodes)},
-                                                     "Probe1": {"PostFilter": {"code": pick(draw, ("Unschedulable",
-                                                                                                     "Success"))}}}, {})),
+                                                     "Probe1": {"PostFilter": postfilter_answer(draw, nodes)}}, {})),
            rules=("code-matrix-postfilter", "postfilter-only-on-fit-error", "postfilter-loop",
                   "prefilter-rejection-no-filter"))
 def postfilter_gating(run: Run) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from reference.probe import PROBE_NAMES
+from reference.scenario import pod_key
 
 from ..recipes.first_pod import refused_at_pre_enqueue, rejected_once
 from ..recipes.situations import Situation
@@ -38,8 +39,9 @@ def admitted_at_start(run: Run, pod: str) -> bool:
            requires=("probes", "creation-order"), rules=("queue-sort-priority-timestamp",))
 def queue_priority_order(run: Run) -> None:
     started = []
+    at_start = {pod_key(m) for m in run.scenario.workload}  # not the pods a timeline creates later
     for index, pod in enumerate(run.pods):
-        if not traced_from_start(run, pod) or not admitted_at_start(run, pod):
+        if pod not in at_start or not traced_from_start(run, pod) or not admitted_at_start(run, pod):
             continue
         record = attempt_start(run, pod)
         if record is not None:

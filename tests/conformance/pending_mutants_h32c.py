@@ -179,6 +179,33 @@ def _nominated_pods_added_in_place(fw: Framework) -> None:
     fw._add_nominated_pods = add
 
 
+def _lower_priority_nominated_added(fw: Framework) -> None:
+    """Filtering adds every pod nominated to the node, of lower priority too."""
+    def add(pod, state, node_info):
+        nominated = fw.nominator.nominated_pods_for_node(node_info.name)
+        if not any(pi.pod.effective_uid != pod.effective_uid for pi in nominated):
+            return False, state, node_info
+        info_out, state_out = node_info.clone(), state.clone()
+        for pi in nominated:
+            if pi.pod.effective_uid != pod.effective_uid:
+                info_out.add_pod(pi)
+                s = fw.run_pre_filter_extension_add_pod(state_out, pod, pi, info_out)
+                if not s.is_success():
+                    return Status.as_status(s.as_error() or "")
+        return True, state_out, info_out
+    fw._add_nominated_pods = add
+
+
+def _lower_priority_nominated_witness() -> Scenario:
+    """pod-0 (priority 0) fits nowhere and its PostFilter nominates node-0; at 1 s pod-1 (priority 100) is
+    created: filtering it adds no pod (AddPod is not called)."""
+    lo = pod("pod-0", priority=0, probes={"Probe0": {"Filter": {"code": "Unschedulable"},
+                                                     "PostFilter": {"nominate": "node-0"}}})
+    created = {"when": 1, "op": "create", "object": pod("pod-1", priority=100)}
+    return Scenario.from_dict({"config": config(), "nodes": list(TWO_NODES), "workload": [lo],
+                               "timeline": [created]})
+
+
 def _nominated_affinity_witness() -> Scenario:
     """pod-1 (priority 100) fits nowhere and its PostFilter nominates node-0; pod-0 requires a pod labelled
     app=x (pod-1's label) on its node: only the pass with pod-1 added passes, so pod-0 stays pending."""
@@ -203,6 +230,7 @@ NEW_RULE_MUTANTS_H32C: list[RuleMutant] = [
     RuleMutant("unknown-result-name-empties-result", _each_framework(_unknown_result_name_empties_result)),
     RuleMutant("nominated-second-pass-skipped", _each_framework(_nominated_second_pass_skipped)),
     RuleMutant("nominated-pods-added-in-place", _each_framework(_nominated_pods_added_in_place)),
+    RuleMutant("lower-priority-nominated-added", _each_framework(_lower_priority_nominated_added)),
 ]
 
 _UNKNOWN_NAME = _probes({"Probe0": {"PreFilter": {"result": ["node-0", "node-9"]}}}, nodes=TWO_NODES)
@@ -219,6 +247,7 @@ WITNESSES_H32C: dict[str, Callable[[], Scenario]] = {
     "unknown-result-name-empties-result": _UNKNOWN_NAME,
     "nominated-second-pass-skipped": _nominated_affinity_witness,
     "nominated-pods-added-in-place": _nominated_affinity_witness,
+    "lower-priority-nominated-added": _lower_priority_nominated_witness,
 }
 
 __all__ = ["NEW_RULE_MUTANTS_H32C", "WITNESSES_H32C"]
