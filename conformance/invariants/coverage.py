@@ -52,9 +52,8 @@ RULES: tuple[Rule, ...] = (
        "framework.go RunPreBindPreFlights, RunPreBindPlugins, RunBindPlugins"),
     _c("legal-codes", "§1.2", "Each point defines the codes a plugin may return; others become an Error",
        "interface.go per-point contracts"),
-    _n("error-message-nil-wrap", "§1.1", "A Wait/Skip turned into an Error carries the Go artefact %!w(<nil>)",
-       "framework.go AsError wrapping", "message text of an internal error; the suite accepts any text for it",
-       _TF + "test_code_matrix.py::test_code_matrix"),
+    _c("error-message-nil-wrap", "§1.1", "A Wait/Skip turned into an Error carries the Go artefact %!w(<nil>)",
+       "framework.go AsError wrapping"),
     # §2.0 flow, profiles
     _c("profile-by-scheduler-name", "§2.0", "The profile is chosen by spec.schedulerName; a pod naming no profile is "
        "dropped", "schedule_one.go frameworkForPod, ScheduleOne"),

@@ -450,6 +450,10 @@ PROOFS: tuple[Proof, ...] = (
        "where only it satisfies another's required affinity"),
     _p("nominated-pods-two-passes", MUCH, "lower-priority-nominated-added",
        "filtering adds the nominated pods of lower priority too", "lower-priority-nominations-ignored"),
+    _p("error-message-nil-wrap", LITTLE, "nil-wrap-as-none",
+       "a Filter Wait/Skip turned into an Error reads `None` where Go writes %!w(<nil>)", "filter-error-message"),
+    _p("error-message-nil-wrap", MUCH, "filter-errors-nil-wrapped",
+       "a Filter Error's text is replaced by %!w(<nil>), as if it were nil", "filter-error-message"),
 )
 
 # Rules and directions without a mutant yet (or whose mutant no invariant catches yet: named in the note).
@@ -469,7 +473,6 @@ PENDING: Mapping[str, Mapping[str, str]] = {
     "fault-no-room-leaked": {MUCH: "", LITTLE: "mutants keeps-failed-binding-assumed and deleted-assumed-pod-moves-"
                                                "nothing (test_faults.py) are caught on hand-made scenarios; not "
                                                "yet given witnesses here"},
-    "error-message-nil-wrap": _nc(MUCH, LITTLE),
     "deleting-pod-skipped": _nc(MUCH, LITTLE),
     "metrics-sampling": _nc(MUCH, LITTLE),
     "preenqueue-gating-plugin-first": _nc(MUCH, LITTLE),

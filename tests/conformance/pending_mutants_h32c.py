@@ -10,7 +10,7 @@ from typing import Callable
 from reference.framework.runtime import Framework
 from reference.scenario import Scenario
 from reference.scheduler.scheduler import Scheduler
-from reference.status import Status
+from reference.status import Code, Status
 
 from .invariants._kit import config, node, pod, scenario
 from .invariants.test_event_rules import GATE, UNGATE
@@ -149,6 +149,27 @@ def _unknown_result_name_empties_result(fw: Framework) -> None:
     _override(fw, "run_pre_filter_plugins", empty)
 
 
+# --- Filter errors' messages ----------------------------------------------------------------------------
+
+def _recoded_filter_errors(change: Callable[[str], str]) -> Callable[[Framework], None]:
+    """The framework's Filter errors with their message passed through `change`."""
+    def patch(fw: Framework) -> None:
+        _override(fw, "run_filter_plugins", lambda s, *call: Status.as_status(change(s.message())).with_plugin(
+            s.plugin) if s.code is Code.ERROR else s)
+    return patch
+
+
+def _nil_wrap_as_none(message: str) -> str:
+    """Go's rendering of a nil error under %w (`%!w(<nil>)`) written as Python's `None`."""
+    return message.replace("%!w(<nil>)", "None")
+
+
+def _errors_nil_wrapped(message: str) -> str:
+    """Every Filter error's text lost, as if the plugin's error were nil."""
+    head, sep, _ = message.partition(" filter plugin: ")
+    return f"{head}{sep}%!w(<nil>)" if sep else message
+
+
 # --- the two Filter passes with nominated pods, on cloned state ----------------------------------------
 
 def _nominated_second_pass_skipped(fw: Framework) -> None:
@@ -231,6 +252,8 @@ NEW_RULE_MUTANTS_H32C: list[RuleMutant] = [
     RuleMutant("nominated-second-pass-skipped", _each_framework(_nominated_second_pass_skipped)),
     RuleMutant("nominated-pods-added-in-place", _each_framework(_nominated_pods_added_in_place)),
     RuleMutant("lower-priority-nominated-added", _each_framework(_lower_priority_nominated_added)),
+    RuleMutant("nil-wrap-as-none", _each_framework(_recoded_filter_errors(_nil_wrap_as_none))),
+    RuleMutant("filter-errors-nil-wrapped", _each_framework(_recoded_filter_errors(_errors_nil_wrapped))),
 ]
 
 _UNKNOWN_NAME = _probes({"Probe0": {"PreFilter": {"result": ["node-0", "node-9"]}}}, nodes=TWO_NODES)
@@ -248,6 +271,8 @@ WITNESSES_H32C: dict[str, Callable[[], Scenario]] = {
     "nominated-second-pass-skipped": _nominated_affinity_witness,
     "nominated-pods-added-in-place": _nominated_affinity_witness,
     "lower-priority-nominated-added": _lower_priority_nominated_witness,
+    "nil-wrap-as-none": _probes({"Probe0": {"Filter": {"code": "Skip"}}}),
+    "filter-errors-nil-wrapped": _probes({"Probe0": {"Filter": {"code": "Error", "reasons": ["boom"]}}}),
 }
 
 __all__ = ["NEW_RULE_MUTANTS_H32C", "WITNESSES_H32C"]
