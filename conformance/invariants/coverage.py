@@ -59,9 +59,8 @@ RULES: tuple[Rule, ...] = (
        "dropped", "schedule_one.go frameworkForPod, ScheduleOne"),
     _c("plugins-per-point", "§5.3", "A plugin is called only at the points its profile configures it at",
        "framework.go NewFramework, updatePluginList"),
-    _n("deleting-pod-skipped", "§2.0", "A pod with a deletionTimestamp is dropped with a FailedScheduling event",
-       "schedule_one.go skipPodSchedule", "scenarios never delete a workload pod before it is popped",
-       _TF + "test_failure_table.py::test_deleting_pod_is_dropped_with_event_and_not_requeued"),
+    _c("deleting-pod-skipped", "§2.0", "A pod with a deletionTimestamp is dropped with a FailedScheduling event",
+       "schedule_one.go skipPodSchedule"),
     _c("cycle-state-per-attempt", "§9", "Every attempt gets a fresh CycleState", "schedule_one.go ScheduleOne"),
     _n("metrics-sampling", "§2.0", "About 10% of cycles record per-plugin metrics", "schedule_one.go "
        "pluginMetricsSamplePercent", "metrics are not part of a scheduler's observable behaviour", "(none: not "

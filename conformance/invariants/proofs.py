@@ -454,6 +454,12 @@ PROOFS: tuple[Proof, ...] = (
        "a Filter Wait/Skip turned into an Error reads `None` where Go writes %!w(<nil>)", "filter-error-message"),
     _p("error-message-nil-wrap", MUCH, "filter-errors-nil-wrapped",
        "a Filter Error's text is replaced by %!w(<nil>), as if it were nil", "filter-error-message"),
+    _p("deleting-pod-skipped", LITTLE, "deleting-pods-scheduled",
+       "a pod being deleted is scheduled (its binding is refused)", "deleting-pods-skipped",
+       no_search="generated pods are never being deleted when created"),
+    _p("deleting-pod-skipped", MUCH, "deleting-pods-requeued",
+       "a pod being deleted is skipped, then backed off and skipped again", "deleting-pods-skipped",
+       no_search="generated pods are never being deleted when created"),
 )
 
 # Rules and directions without a mutant yet (or whose mutant no invariant catches yet: named in the note).
@@ -473,7 +479,6 @@ PENDING: Mapping[str, Mapping[str, str]] = {
     "fault-no-room-leaked": {MUCH: "", LITTLE: "mutants keeps-failed-binding-assumed and deleted-assumed-pod-moves-"
                                                "nothing (test_faults.py) are caught on hand-made scenarios; not "
                                                "yet given witnesses here"},
-    "deleting-pod-skipped": _nc(MUCH, LITTLE),
     "metrics-sampling": _nc(MUCH, LITTLE),
     "preenqueue-gating-plugin-first": _nc(MUCH, LITTLE),
     "one-queue-sort": {MUCH: "", LITTLE: ""},

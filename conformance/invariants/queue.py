@@ -256,3 +256,31 @@ def rejected_pod_waits_for_event(run: Run) -> None:
                                 pod=pod, expected="a binding, a failed binding, a nomination or a deletion first",
                                 actual=f"attempt {following} at +{retry['t'] - start['t']:g}s",
                                 records=(start, retry))
+
+
+@invariant("deleting-pods-skipped",
+           "A pod popped while being deleted (metadata.deletionTimestamp) is dropped: no plugin sees it in a "
+           "scheduling attempt, it is not bound, and its one FailedScheduling event says `skip schedule deleting "
+           "pod: <namespace>/<name>` (it is not queued again).",
+           "schedule_one.go ScheduleOne, skipPodSchedule (spec §2.0)",
+           rules=("deleting-pod-skipped",))
+def deleting_pods_skipped(run: Run) -> None:
+    # On a cluster the API server drops a created pod's deletionTimestamp; a timeline update may queue it again.
+    if "virtual-time" not in run.capabilities or run.outcome.timeline or run.outcome.faults:
+        return
+    for pod in run.live_pods:
+        obj = run.pod_objects[pod]
+        if obj.deletion_timestamp is None or run.profile_of(pod) not in run.profiles \
+                or not admitted_at_start(run, pod):
+            continue
+        run.exercise()
+        attempted = [r for r in run.records(pod) if "plugin" in r and (r.get("attempt") or 0) > 0]
+        if attempted or run.bound_in(pod):
+            raise run.violation("a pod being deleted was scheduled", pod=pod, expected="no attempt",
+                                actual=(attempted[:1] or run.bound_in(pod)[:1]), records=tuple(attempted[:2]))
+        want = f"skip schedule deleting pod: {obj.namespace}/{obj.name}"
+        events = [str(e.get("message", "")) for e in run.outcome.events
+                  if e.get("pod") == pod and e.get("reason") == "FailedScheduling"]
+        if events != [want]:
+            raise run.violation("a pod being deleted was not dropped with one FailedScheduling event", pod=pod,
+                                expected=[want], actual=events)

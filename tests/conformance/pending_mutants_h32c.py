@@ -149,6 +149,41 @@ def _unknown_result_name_empties_result(fw: Framework) -> None:
     _override(fw, "run_pre_filter_plugins", empty)
 
 
+# --- pods being deleted ----------------------------------------------------------------------------------
+
+def _deleting_pods_scheduled(sched: Scheduler) -> None:
+    """The scheduler reads no deletionTimestamp: a pod being deleted is scheduled like any other."""
+    from dataclasses import replace as replaced
+    original = sched.store.get_pod
+
+    def get(uid):
+        found = original(uid)
+        return replaced(found, deletion_timestamp=None) if found is not None else None
+    sched.store.get_pod = get
+
+
+def _deleting_pods_requeued(sched: Scheduler) -> None:
+    """A pod being deleted is skipped with its event, then backed off and retried instead of dropped."""
+    original = sched._schedule_one
+
+    def schedule_one(qpi):
+        original(qpi)
+        stored = sched.store.get_pod(qpi.pod.effective_uid)
+        if stored is not None and stored.deletion_timestamp is not None and qpi.attempts <= sched.max_attempts:
+            qpi.consecutive_errors_count += 1
+            qpi.timestamp = sched.clock.now()
+            sched.queue._move_to_backoff(qpi)
+    sched._schedule_one = schedule_one
+
+
+def _deleting_witness() -> Scenario:
+    """Pod p is being deleted (metadata.deletionTimestamp) when the scheduler sees it; pod q is not."""
+    deleting = pod("p", probes={})
+    deleting["metadata"]["deletionTimestamp"] = "2024-01-01T00:00:00Z"
+    return scenario([deleting, pod("q")], cfg=config({"preEnqueue": ["Probe0"], "preFilter": ["Probe0"]},
+                                                     defaults=True))
+
+
 # --- Filter errors' messages ----------------------------------------------------------------------------
 
 def _recoded_filter_errors(change: Callable[[str], str]) -> Callable[[Framework], None]:
@@ -252,6 +287,8 @@ NEW_RULE_MUTANTS_H32C: list[RuleMutant] = [
     RuleMutant("nominated-second-pass-skipped", _each_framework(_nominated_second_pass_skipped)),
     RuleMutant("nominated-pods-added-in-place", _each_framework(_nominated_pods_added_in_place)),
     RuleMutant("lower-priority-nominated-added", _each_framework(_lower_priority_nominated_added)),
+    RuleMutant("deleting-pods-scheduled", _deleting_pods_scheduled),
+    RuleMutant("deleting-pods-requeued", _deleting_pods_requeued),
     RuleMutant("nil-wrap-as-none", _each_framework(_recoded_filter_errors(_nil_wrap_as_none))),
     RuleMutant("filter-errors-nil-wrapped", _each_framework(_recoded_filter_errors(_errors_nil_wrapped))),
 ]
@@ -271,6 +308,8 @@ WITNESSES_H32C: dict[str, Callable[[], Scenario]] = {
     "nominated-second-pass-skipped": _nominated_affinity_witness,
     "nominated-pods-added-in-place": _nominated_affinity_witness,
     "lower-priority-nominated-added": _lower_priority_nominated_witness,
+    "deleting-pods-scheduled": _deleting_witness,
+    "deleting-pods-requeued": _deleting_witness,
     "nil-wrap-as-none": _probes({"Probe0": {"Filter": {"code": "Skip"}}}),
     "filter-errors-nil-wrapped": _probes({"Probe0": {"Filter": {"code": "Error", "reasons": ["boom"]}}}),
 }
