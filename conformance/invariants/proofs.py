@@ -460,6 +460,10 @@ PROOFS: tuple[Proof, ...] = (
     _p("deleting-pod-skipped", MUCH, "deleting-pods-requeued",
        "a pod being deleted is skipped, then backed off and skipped again", "deleting-pods-skipped",
        no_search="generated pods are never being deleted when created"),
+    _p("one-queue-sort", LITTLE, "queue-sort-only-in-first-profile",
+       "the profiles after the first are built without a QueueSort plugin", "plugin-order-matches-expansion"),
+    _p("one-queue-sort", MUCH, "queue-sort-twice", "each profile holds its QueueSort plugin twice",
+       "plugin-order-matches-expansion"),
 )
 
 # Rules and directions without a mutant yet (or whose mutant no invariant catches yet: named in the note).
@@ -481,7 +485,6 @@ PENDING: Mapping[str, Mapping[str, str]] = {
                                                "yet given witnesses here"},
     "metrics-sampling": _nc(MUCH, LITTLE),
     "preenqueue-gating-plugin-first": _nc(MUCH, LITTLE),
-    "one-queue-sort": {MUCH: "", LITTLE: ""},
     "extensions-on-cloned-state": _nc(MUCH),
     "round-robin-start": _nc(MUCH, LITTLE),
     "nominated-node-fast-path": _nc(MUCH, LITTLE),

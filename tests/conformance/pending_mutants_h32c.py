@@ -16,7 +16,7 @@ from .invariants._kit import config, node, pod, scenario
 from .invariants.test_event_rules import GATE, UNGATE
 from .invariants.test_event_rules import scenario as timeline_scenario
 from .mutants import _each_framework
-from .pending_witnesses import _PRIORITIES, _PRIORITIZERS, _extenders
+from .pending_witnesses import _PRIORITIES, _PRIORITIZERS, _extenders, _two_profiles
 from .rule_mutants import TWO_NODES, RuleMutant, _override, _probes, _with_spec
 
 # --- numFeasibleNodesToFind, the no-scoring totals ---------------------------------------------------
@@ -147,6 +147,20 @@ def _unknown_result_name_empties_result(fw: Framework) -> None:
             result = replaced(result, node_names=frozenset())
         return result, status, with_nodes
     _override(fw, "run_pre_filter_plugins", empty)
+
+
+# --- QueueSort ------------------------------------------------------------------------------------------
+
+def _queue_sort_only_in_first_profile(sched: Scheduler) -> None:
+    """Only the first profile's framework holds a QueueSort plugin (the queue sorts by it alone)."""
+    for fw in list(sched.frameworks.values())[1:]:
+        fw.queue_sort_plugins = []
+
+
+def _queue_sort_twice(sched: Scheduler) -> None:
+    """Each framework holds its QueueSort plugin twice, as if multiPoint had added it again."""
+    for fw in sched.frameworks.values():
+        fw.queue_sort_plugins = [*fw.queue_sort_plugins, *fw.queue_sort_plugins]
 
 
 # --- pods being deleted ----------------------------------------------------------------------------------
@@ -287,6 +301,8 @@ NEW_RULE_MUTANTS_H32C: list[RuleMutant] = [
     RuleMutant("nominated-second-pass-skipped", _each_framework(_nominated_second_pass_skipped)),
     RuleMutant("nominated-pods-added-in-place", _each_framework(_nominated_pods_added_in_place)),
     RuleMutant("lower-priority-nominated-added", _each_framework(_lower_priority_nominated_added)),
+    RuleMutant("queue-sort-only-in-first-profile", _queue_sort_only_in_first_profile),
+    RuleMutant("queue-sort-twice", _queue_sort_twice),
     RuleMutant("deleting-pods-scheduled", _deleting_pods_scheduled),
     RuleMutant("deleting-pods-requeued", _deleting_pods_requeued),
     RuleMutant("nil-wrap-as-none", _each_framework(_recoded_filter_errors(_nil_wrap_as_none))),
@@ -308,6 +324,8 @@ WITNESSES_H32C: dict[str, Callable[[], Scenario]] = {
     "nominated-second-pass-skipped": _nominated_affinity_witness,
     "nominated-pods-added-in-place": _nominated_affinity_witness,
     "lower-priority-nominated-added": _lower_priority_nominated_witness,
+    "queue-sort-only-in-first-profile": _two_profiles("other-scheduler"),
+    "queue-sort-twice": _probes({}),
     "deleting-pods-scheduled": _deleting_witness,
     "deleting-pods-requeued": _deleting_witness,
     "nil-wrap-as-none": _probes({"Probe0": {"Filter": {"code": "Skip"}}}),
