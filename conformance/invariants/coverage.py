@@ -114,10 +114,8 @@ RULES: tuple[Rule, ...] = (
     _n("round-robin-start", "§2.5", "Filtering starts at nextStartNodeIndex, moved by the nodes processed",
        "schedule_one.go findNodesThatPassFilters", "upstream filters in parallel: the order is not observable",
        _TF + "test_filtering.py::test_filtering_stops_at_num_nodes_to_find_and_round_robins"),
-    _n("nominated-node-fast-path", "§2.5", "A pod with nominatedNodeName tries that node alone first",
-       "schedule_one.go evaluateNominatedNode", "whether the nomination is back from the API server before the "
-       "retry is a race upstream; invariants only accept both readings (may_be_nominated)",
-       _TF + "test_filtering.py::test_nominated_node_fast_path_evaluates_only_that_node"),
+    _c("nominated-node-fast-path", "§2.5", "A pod with nominatedNodeName tries that node alone first",
+       "schedule_one.go evaluateNominatedNode"),
     # §2.6 PostFilter
     _c("postfilter-only-on-fit-error", "§2.6", "PostFilter runs only when no node is feasible, never after an Error",
        "schedule_one.go schedulingCycle"),

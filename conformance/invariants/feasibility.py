@@ -98,6 +98,42 @@ def feasible_nodes_capped(run: Run) -> None:
                                         actual=len(nodes))
 
 
+@invariant("nominated-node-tried-first",
+           "A pod created nominated to a node (status.nominatedNodeName) filters that node alone first in its "
+           "first attempt; when it passes every Filter plugin there, no other node is filtered or scored and the "
+           "pod is placed on it.",
+           "schedule_one.go findNodesThatFitPod, evaluateNominatedNode; schedulePod (`len(feasibleNodes) == 1`) "
+           "(spec §2.5)",
+           rules=("nominated-node-fast-path",))
+def nominated_node_tried_first(run: Run) -> None:
+    # On a cluster the API server drops a created pod's status; under a timeline or faults nodes come and go.
+    if "virtual-time" not in run.capabilities or run.outcome.timeline or run.outcome.faults \
+            or any(e.filter_verb for e in run.config.extenders):
+        return
+    for pod in run.live_pods:
+        node = run.pod_objects[pod].nominated_node_name
+        filters = [p for p in run.plugins_at(pod, "filter") if p not in skipped_at_prefilter(run, pod, 1)]
+        if node not in run.node_names or not filters or not all(p in PROBE_NAMES for p in filters) \
+                or not _prefilter_passed(run, pod, 1):
+            continue
+        run.exercise()
+        records = run.records(pod, 1, "Filter")
+        first = next((r for r in records if r.get("node") != node), None)
+        on_node = [r for r in records if r.get("node") == node and (first is None or r["seq"] < first["seq"])]
+        if not on_node:
+            raise run.violation(f"the pod was created nominated to {node}, but attempt 1 did not filter it "
+                                "first", pod=pod, expected=f"Filter on {node} first",
+                                actual=first.get("node") if first else "no Filter call", records=tuple(records[:3]))
+        passed = {r["plugin"] for r in on_node if r.get("code") == "Success"} >= set(filters) and all(
+            r.get("code") == "Success" for r in on_node)
+        scored = run.records(pod, 1, "Score")
+        chosen = run.chosen_node(pod, 1)
+        if passed and (first is not None or scored or (chosen is not None and chosen != node)):
+            raise run.violation(f"{node}, the pod's nominated node, passed every Filter plugin, but attempt 1 "
+                                "went on to other nodes", pod=pod, expected=f"{node} alone, unscored",
+                                actual=chosen, records=tuple(r for r in (first, *scored[:1]) if r))
+
+
 _FILTER_VERDICTS = ("Success", "Unschedulable", "UnschedulableAndUnresolvable")
 
 

@@ -462,6 +462,14 @@ PROOFS: tuple[Proof, ...] = (
        no_search="generated pods are never being deleted when created"),
     _p("one-queue-sort", LITTLE, "queue-sort-only-in-first-profile",
        "the profiles after the first are built without a QueueSort plugin", "plugin-order-matches-expansion"),
+    _p("nominated-node-fast-path", LITTLE, "no-nominated-fast-path",
+       "a pod created nominated is filtered and scored on every node at once", "nominated-node-tried-first",
+       no_search="generated pods are never created nominated (after a preemption, whether the retry reads the "
+       "nomination is a race upstream)"),
+    _p("nominated-node-fast-path", MUCH, "nomination-trusted",
+       "the nominated node is taken as feasible without running Filter on it", "nominated-node-tried-first",
+       no_search="generated pods are never created nominated (after a preemption, whether the retry reads the "
+       "nomination is a race upstream)"),
     _p("one-queue-sort", MUCH, "queue-sort-twice", "each profile holds its QueueSort plugin twice",
        "plugin-order-matches-expansion"),
 )
@@ -487,7 +495,6 @@ PENDING: Mapping[str, Mapping[str, str]] = {
     "preenqueue-gating-plugin-first": _nc(MUCH, LITTLE),
     "extensions-on-cloned-state": _nc(MUCH),
     "round-robin-start": _nc(MUCH, LITTLE),
-    "nominated-node-fast-path": _nc(MUCH, LITTLE),
     "random-tie-break": _nc(MUCH, LITTLE),
     "waiting-pods-handle": _nc(MUCH, LITTLE),
     "nnn-for-expectation": _nc(EARLY, LATE),

@@ -149,6 +149,30 @@ def _unknown_result_name_empties_result(fw: Framework) -> None:
     _override(fw, "run_pre_filter_plugins", empty)
 
 
+# --- the nominated node first ----------------------------------------------------------------------------
+
+def _no_nominated_fast_path(sched: Scheduler) -> None:
+    """A nominated pod is filtered on every node at once: its nominated node is not tried alone first."""
+    sched.algorithm._evaluate_nominated_node = lambda fw, state, pod, snapshot, diagnosis: []
+
+
+def _nomination_trusted(sched: Scheduler) -> None:
+    """A nominated pod's nominated node is taken as feasible without running Filter on it."""
+    def evaluate(fw, state, pod, snapshot, diagnosis):
+        info = snapshot.get(pod.nominated_node_name)
+        return [info] if info is not None else []
+    sched.algorithm._evaluate_nominated_node = evaluate
+
+
+def _created_nominated(script: dict) -> Callable[[], Scenario]:
+    """One pod created nominated to node-1 (status.nominatedNodeName), Probe0 everywhere with `script`."""
+    def build() -> Scenario:
+        nominated = pod(probes=script)
+        nominated["status"] = {"nominatedNodeName": "node-1"}
+        return scenario([nominated], nodes=TWO_NODES, cfg=config())
+    return build
+
+
 # --- QueueSort ------------------------------------------------------------------------------------------
 
 def _queue_sort_only_in_first_profile(sched: Scheduler) -> None:
@@ -301,6 +325,8 @@ NEW_RULE_MUTANTS_H32C: list[RuleMutant] = [
     RuleMutant("nominated-second-pass-skipped", _each_framework(_nominated_second_pass_skipped)),
     RuleMutant("nominated-pods-added-in-place", _each_framework(_nominated_pods_added_in_place)),
     RuleMutant("lower-priority-nominated-added", _each_framework(_lower_priority_nominated_added)),
+    RuleMutant("no-nominated-fast-path", _no_nominated_fast_path),
+    RuleMutant("nomination-trusted", _nomination_trusted),
     RuleMutant("queue-sort-only-in-first-profile", _queue_sort_only_in_first_profile),
     RuleMutant("queue-sort-twice", _queue_sort_twice),
     RuleMutant("deleting-pods-scheduled", _deleting_pods_scheduled),
@@ -324,6 +350,8 @@ WITNESSES_H32C: dict[str, Callable[[], Scenario]] = {
     "nominated-second-pass-skipped": _nominated_affinity_witness,
     "nominated-pods-added-in-place": _nominated_affinity_witness,
     "lower-priority-nominated-added": _lower_priority_nominated_witness,
+    "no-nominated-fast-path": _created_nominated({"Probe0": {"Score": {"byNode": {"node-0": {"score": 50}}}}}),
+    "nomination-trusted": _created_nominated({"Probe0": {"Filter": {"byNode": {"node-1": {"code": "Unschedulable"}}}}}),
     "queue-sort-only-in-first-profile": _two_profiles("other-scheduler"),
     "queue-sort-twice": _probes({}),
     "deleting-pods-scheduled": _deleting_witness,
