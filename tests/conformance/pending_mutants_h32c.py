@@ -173,6 +173,64 @@ def _created_nominated(script: dict) -> Callable[[], Scenario]:
     return build
 
 
+# --- host selection: round robin, ties ---------------------------------------------------------------------
+
+def _start_index_fixed(sched: Scheduler) -> None:
+    """Filtering always starts at the first node: nextStartNodeIndex never moves."""
+    algo = sched.algorithm
+    original = algo.find_nodes_that_fit_pod
+
+    def find(*call):
+        try:
+            return original(*call)
+        finally:
+            algo.next_start_node_index = 0
+    algo.find_nodes_that_fit_pod = find
+
+
+def _start_index_one_too_far(sched: Scheduler) -> None:
+    """nextStartNodeIndex moves one node further than the nodes processed."""
+    algo = sched.algorithm
+    original = algo.find_nodes_that_fit_pod
+
+    def find(fw, state, pod, snapshot):
+        try:
+            return original(fw, state, pod, snapshot)
+        finally:
+            if len(snapshot):
+                algo.next_start_node_index = (algo.next_start_node_index + 1) % len(snapshot)
+    algo.find_nodes_that_fit_pod = find
+
+
+def _ties_to_first_node(sched: Scheduler) -> None:
+    """Ties among the best-scored nodes go to the first of them, never at random."""
+    sched.algorithm.random.choice = lambda seq: seq[0]
+
+
+def _near_ties_broken_at_random(sched: Scheduler) -> None:
+    """Nodes within 10 points of the best total count as tied with it and may be chosen at random."""
+    algo = sched.algorithm
+    original = algo.prioritize_nodes
+
+    def prioritize(*call):
+        scores = original(*call)
+        best = max(s.total for s in scores)
+        for s in scores:
+            if s.total >= best - 10:
+                s.total = best
+        return scores
+    algo.prioritize_nodes = prioritize
+
+
+_FILTER_ONLY = config({"preFilter": ["Probe0"], "filter": ["Probe0"]})  # no scoring: one feasible node is enough
+
+
+def _near_tie_witness() -> Scenario:
+    """Four nodes; Probe0 scores node-0 100 and the others 95: node-0 is the one best."""
+    return scenario([pod(probes={"Probe0": {"Score": {"score": 95, "byNode": {"node-0": {"score": 100}}}}})],
+                    nodes=tuple(node(f"node-{i}") for i in range(4)), cfg=config())
+
+
 # --- QueueSort ------------------------------------------------------------------------------------------
 
 def _queue_sort_only_in_first_profile(sched: Scheduler) -> None:
@@ -327,6 +385,10 @@ NEW_RULE_MUTANTS_H32C: list[RuleMutant] = [
     RuleMutant("lower-priority-nominated-added", _each_framework(_lower_priority_nominated_added)),
     RuleMutant("no-nominated-fast-path", _no_nominated_fast_path),
     RuleMutant("nomination-trusted", _nomination_trusted),
+    RuleMutant("start-index-fixed", _start_index_fixed),
+    RuleMutant("start-index-one-too-far", _start_index_one_too_far),
+    RuleMutant("ties-to-first-node", _ties_to_first_node),
+    RuleMutant("near-ties-broken-at-random", _near_ties_broken_at_random),
     RuleMutant("queue-sort-only-in-first-profile", _queue_sort_only_in_first_profile),
     RuleMutant("queue-sort-twice", _queue_sort_twice),
     RuleMutant("deleting-pods-scheduled", _deleting_pods_scheduled),
@@ -352,6 +414,10 @@ WITNESSES_H32C: dict[str, Callable[[], Scenario]] = {
     "lower-priority-nominated-added": _lower_priority_nominated_witness,
     "no-nominated-fast-path": _created_nominated({"Probe0": {"Score": {"byNode": {"node-0": {"score": 50}}}}}),
     "nomination-trusted": _created_nominated({"Probe0": {"Filter": {"byNode": {"node-1": {"code": "Unschedulable"}}}}}),
+    "start-index-fixed": lambda: scenario([pod("pod-0"), pod("pod-1")], nodes=TWO_NODES, cfg=_FILTER_ONLY),
+    "start-index-one-too-far": lambda: scenario([pod("pod-0"), pod("pod-1")], nodes=TWO_NODES, cfg=_FILTER_ONLY),
+    "ties-to-first-node": lambda: scenario([pod(f"pod-{i}") for i in range(4)], nodes=TWO_NODES, cfg=config()),
+    "near-ties-broken-at-random": _near_tie_witness,
     "queue-sort-only-in-first-profile": _two_profiles("other-scheduler"),
     "queue-sort-twice": _probes({}),
     "deleting-pods-scheduled": _deleting_witness,
