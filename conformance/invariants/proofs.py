@@ -470,6 +470,30 @@ PROOFS: tuple[Proof, ...] = (
        "the nominated node is taken as feasible without running Filter on it", "nominated-node-tried-first",
        no_search="generated pods are never created nominated (after a preemption, whether the retry reads the "
        "nomination is a race upstream)"),
+    _p("extensions-on-cloned-state", MUCH, "cloned-without-nominated-pods",
+       "Filter runs on clones even when no nominated pod is added: a Filter probe's cycle mark is lost",
+       "chosen-node-passed-filters"),
+    _p("waiting-pods-handle", LITTLE, "waiting-pods-not-found",
+       "GetWaitingPod finds no waiting pod: a plugin's Allow never reaches it", "permit-wait-resolution"),
+    _p("waiting-pods-handle", MUCH, "waiting-pod-found-for-any-uid",
+       "GetWaitingPod of a pod no longer waiting answers with another waiting pod", "permit-wait-resolution",
+       no_search=_missed("permit-wait-resolution") + ": it needs a signal to a pod whose wait ended while "
+       "another waits"),
+    _p("random-tie-break", MUCH, "near-ties-broken-at-random",
+       "nodes within 10 points of the best total are chosen at random with it", "chosen-node-has-max-score",
+       no_search="the situation's node scores differ by 50 or more"),
+    Proof("random-tie-break", LITTLE, "ties-to-first-node", "ties always go to the first of the tied nodes",
+          reason="upstream may do the same: one run shows one draw, and any tied node is a legal choice, so "
+                 "the outcome differs from the reference's but not from upstream's possible outcomes"),
+    Proof("round-robin-start", LITTLE, "start-index-fixed", "filtering always starts at the first node",
+          reason="upstream may do the same: it filters in parallel, so which feasible nodes it keeps when "
+                 "it needs fewer than all is unspecified; the outcome differs from the reference's, not from "
+                 "upstream's possible outcomes"),
+    Proof("round-robin-start", MUCH, "start-index-one-too-far",
+          "nextStartNodeIndex moves one node further than the nodes processed",
+          reason="upstream may do the same: it filters in parallel, so which feasible nodes it keeps when "
+                 "it needs fewer than all is unspecified; the outcome differs from the reference's, not from "
+                 "upstream's possible outcomes"),
     _p("one-queue-sort", MUCH, "queue-sort-twice", "each profile holds its QueueSort plugin twice",
        "plugin-order-matches-expansion"),
 )
@@ -493,10 +517,6 @@ PENDING: Mapping[str, Mapping[str, str]] = {
                                                "yet given witnesses here"},
     "metrics-sampling": _nc(MUCH, LITTLE),
     "preenqueue-gating-plugin-first": _nc(MUCH, LITTLE),
-    "extensions-on-cloned-state": _nc(MUCH),
-    "round-robin-start": _nc(MUCH, LITTLE),
-    "random-tie-break": _nc(MUCH, LITTLE),
-    "waiting-pods-handle": _nc(MUCH, LITTLE),
     "nnn-for-expectation": _nc(EARLY, LATE),
     "all-bind-skip": _nc(MUCH, LITTLE),
     "bound-once": {LITTLE: ""},

@@ -231,6 +231,30 @@ def _near_tie_witness() -> Scenario:
                     nodes=tuple(node(f"node-{i}") for i in range(4)), cfg=config())
 
 
+# --- waiting pods through the handle ---------------------------------------------------------------------
+
+def _waiting_pods_not_found(fw: Framework) -> None:
+    """GetWaitingPod finds no waiting pod: a plugin's Allow or Reject never reaches the pod it waits for."""
+    fw.get_waiting_pod = lambda uid: None
+
+
+def _waiting_pod_found_for_any_uid(fw: Framework) -> None:
+    """GetWaitingPod of a pod no longer waiting answers with another waiting pod (the first in the map)."""
+    def get(uid):
+        found = fw.waiting_pods.get(uid)
+        if found is not None:
+            return found
+        others: list = []
+        fw.waiting_pods.iterate(others.append)
+        return others[0] if others else None
+    fw.get_waiting_pod = get
+
+
+def _waiting_witness(*scripts: dict) -> Callable[[], Scenario]:
+    return lambda: scenario([pod(f"pod-{i}", probes=s) for i, s in enumerate(scripts)], nodes=TWO_NODES,
+                            cfg=config())
+
+
 # --- QueueSort ------------------------------------------------------------------------------------------
 
 def _queue_sort_only_in_first_profile(sched: Scheduler) -> None:
@@ -331,6 +355,18 @@ def _nominated_pods_added_in_place(fw: Framework) -> None:
     fw._add_nominated_pods = add
 
 
+def _cloned_without_nominated_pods(fw: Framework) -> None:
+    """Filtering runs on clones of the CycleState and NodeInfo even when no nominated pod is added."""
+    original = fw._add_nominated_pods
+
+    def add(pod, state, node_info):
+        added = original(pod, state, node_info)
+        if isinstance(added, Status) or added[0]:
+            return added
+        return False, state.clone(), node_info.clone()
+    fw._add_nominated_pods = add
+
+
 def _lower_priority_nominated_added(fw: Framework) -> None:
     """Filtering adds every pod nominated to the node, of lower priority too."""
     def add(pod, state, node_info):
@@ -382,6 +418,7 @@ NEW_RULE_MUTANTS_H32C: list[RuleMutant] = [
     RuleMutant("unknown-result-name-empties-result", _each_framework(_unknown_result_name_empties_result)),
     RuleMutant("nominated-second-pass-skipped", _each_framework(_nominated_second_pass_skipped)),
     RuleMutant("nominated-pods-added-in-place", _each_framework(_nominated_pods_added_in_place)),
+    RuleMutant("cloned-without-nominated-pods", _each_framework(_cloned_without_nominated_pods)),
     RuleMutant("lower-priority-nominated-added", _each_framework(_lower_priority_nominated_added)),
     RuleMutant("no-nominated-fast-path", _no_nominated_fast_path),
     RuleMutant("nomination-trusted", _nomination_trusted),
@@ -389,6 +426,8 @@ NEW_RULE_MUTANTS_H32C: list[RuleMutant] = [
     RuleMutant("start-index-one-too-far", _start_index_one_too_far),
     RuleMutant("ties-to-first-node", _ties_to_first_node),
     RuleMutant("near-ties-broken-at-random", _near_ties_broken_at_random),
+    RuleMutant("waiting-pods-not-found", _each_framework(_waiting_pods_not_found)),
+    RuleMutant("waiting-pod-found-for-any-uid", _each_framework(_waiting_pod_found_for_any_uid)),
     RuleMutant("queue-sort-only-in-first-profile", _queue_sort_only_in_first_profile),
     RuleMutant("queue-sort-twice", _queue_sort_twice),
     RuleMutant("deleting-pods-scheduled", _deleting_pods_scheduled),
@@ -411,6 +450,9 @@ WITNESSES_H32C: dict[str, Callable[[], Scenario]] = {
     "unknown-result-name-empties-result": _UNKNOWN_NAME,
     "nominated-second-pass-skipped": _nominated_affinity_witness,
     "nominated-pods-added-in-place": _nominated_affinity_witness,
+    # Filter is the first probe point: its cycle mark, written into a clone, is lost before Reserve.
+    "cloned-without-nominated-pods": lambda: scenario([pod()], nodes=TWO_NODES,
+                                                      cfg=config({"filter": ["Probe0"], "reserve": ["Probe1"]})),
     "lower-priority-nominated-added": _lower_priority_nominated_witness,
     "no-nominated-fast-path": _created_nominated({"Probe0": {"Score": {"byNode": {"node-0": {"score": 50}}}}}),
     "nomination-trusted": _created_nominated({"Probe0": {"Filter": {"byNode": {"node-1": {"code": "Unschedulable"}}}}}),
@@ -418,6 +460,11 @@ WITNESSES_H32C: dict[str, Callable[[], Scenario]] = {
     "start-index-one-too-far": lambda: scenario([pod("pod-0"), pod("pod-1")], nodes=TWO_NODES, cfg=_FILTER_ONLY),
     "ties-to-first-node": lambda: scenario([pod(f"pod-{i}") for i in range(4)], nodes=TWO_NODES, cfg=config()),
     "near-ties-broken-at-random": _near_tie_witness,
+    "waiting-pods-not-found": _waiting_witness(
+        {"Probe0": {"Permit": {"code": "Wait", "timeout": "10s", "then": {"signal": "allow", "after": "1s"}}}}),
+    "waiting-pod-found-for-any-uid": _waiting_witness(
+        {"Probe0": {"Permit": {"code": "Wait", "timeout": "1s", "then": {"signal": "reject", "after": "2s"}}}},
+        {"Probe0": {"Permit": {"code": "Wait", "timeout": "5s", "then": {"signal": "allow", "after": "3s"}}}}),
     "queue-sort-only-in-first-profile": _two_profiles("other-scheduler"),
     "queue-sort-twice": _probes({}),
     "deleting-pods-scheduled": _deleting_witness,
