@@ -112,8 +112,8 @@ RULES: tuple[Rule, ...] = (
     _c("num-feasible-nodes-to-find", "§2.10", "At most numFeasibleNodesToFind feasible nodes (all nodes below "
        "100)", "schedule_one.go numFeasibleNodesToFind"),
     _n("round-robin-start", "§2.5", "Filtering starts at nextStartNodeIndex, moved by the nodes processed",
-       "schedule_one.go findNodesThatPassFilters", "upstream filters in parallel: the order is not observable (the mutants start-index-fixed and "
-       "start-index-one-too-far choose as upstream may)",
+       "schedule_one.go findNodesThatPassFilters", "upstream filters in parallel: the order is not "
+       "observable (the mutants start-index-fixed and start-index-one-too-far choose as upstream may)",
        _TF + "test_filtering.py::test_filtering_stops_at_num_nodes_to_find_and_round_robins"),
     _c("nominated-node-fast-path", "§2.5", "A pod with nominatedNodeName tries that node alone first",
        "schedule_one.go evaluateNominatedNode"),
@@ -144,8 +144,8 @@ RULES: tuple[Rule, ...] = (
        "schedule_one.go prioritizeNodes", "totals are not traced; any max-score node is a legal choice",
        _TF + "test_filtering.py::test_no_score_plugins_and_no_extenders_total_score_one"),
     _n("random-tie-break", "§2.9", "Ties among max-score nodes are broken at random",
-       "schedule_one.go selectHost", "a distribution, not a property of one run; invariants accept any tied node (the mutant "
-       "ties-to-first-node chooses as upstream may)",
+       "schedule_one.go selectHost", "a distribution, not a property of one run; invariants accept any tied "
+       "node (the mutant ties-to-first-node chooses as upstream may)",
        _TF + "test_filtering.py::test_ties_broken_randomly_and_reproducibly_by_seed"),
     # §2.11 assume
     _c("assume-before-reserve", "§2.11", "The assumed pod counts against its node for the next cycles",

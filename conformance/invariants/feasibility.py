@@ -99,11 +99,11 @@ def feasible_nodes_capped(run: Run) -> None:
 
 
 @invariant("nominated-node-tried-first",
-           "A pod created nominated to a node (status.nominatedNodeName) filters that node alone first in its "
-           "first attempt; when it passes every Filter plugin there, no other node is filtered or scored and the "
-           "pod is placed on it.",
-           "schedule_one.go findNodesThatFitPod, evaluateNominatedNode; schedulePod (`len(feasibleNodes) == 1`) "
-           "(spec §2.5)",
+           "A pod created nominated to a node (status.nominatedNodeName) filters that node alone first in "
+           "its first attempt; when it passes every Filter plugin there, no other node is filtered or scored "
+           "and the pod is placed on it.",
+           "schedule_one.go findNodesThatFitPod, evaluateNominatedNode; schedulePod "
+           "(`len(feasibleNodes) == 1`) (spec §2.5)",
            rules=("nominated-node-fast-path",))
 def nominated_node_tried_first(run: Run) -> None:
     # On a cluster the API server drops a created pod's status; under a timeline or faults nodes come and go.
@@ -123,14 +123,16 @@ def nominated_node_tried_first(run: Run) -> None:
         if not on_node:
             raise run.violation(f"the pod was created nominated to {node}, but attempt 1 did not filter it "
                                 "first", pod=pod, expected=f"Filter on {node} first",
-                                actual=first.get("node") if first else "no Filter call", records=tuple(records[:3]))
+                                actual=first.get("node") if first else "no Filter call",
+                                records=tuple(records[:3]))
         passed = {r["plugin"] for r in on_node if r.get("code") == "Success"} >= set(filters) and all(
             r.get("code") == "Success" for r in on_node)
         scored = run.records(pod, 1, "Score")
         chosen = run.chosen_node(pod, 1)
         if passed and (first is not None or scored or (chosen is not None and chosen != node)):
-            raise run.violation(f"{node}, the pod's nominated node, passed every Filter plugin, but attempt 1 "
-                                "went on to other nodes", pod=pod, expected=f"{node} alone, unscored",
+            raise run.violation(f"{node}, the pod's nominated node, passed every Filter plugin, but "
+                                "attempt 1 went on to other nodes", pod=pod,
+                                expected=f"{node} alone, unscored",
                                 actual=chosen, records=tuple(r for r in (first, *scored[:1]) if r))
 
 

@@ -159,9 +159,9 @@ def chosen_node_passed_filters(run: Run) -> None:
            "UnschedulableAndUnresolvable; it runs after a PreFilter rejection too.",
            "schedule_one.go schedulingCycle (PostFilter on any FitError), findNodesThatFitPod (a PreFilter "
            "rejection is a FitError); framework.go RunPostFilterPlugins (spec §2.6)",
-           situation=Situation(
-               _FILTER_PLACES, lambda draw, nodes: ({"Probe0": {"Filter": filter_rejections(draw, nodes)},
-                                                     "Probe1": {"PostFilter": postfilter_answer(draw, nodes)}}, {})),
+           situation=Situation(_FILTER_PLACES, lambda draw, nodes: ({
+               "Probe0": {"Filter": filter_rejections(draw, nodes)},
+               "Probe1": {"PostFilter": postfilter_answer(draw, nodes)}}, {})),
            rules=("code-matrix-postfilter", "postfilter-only-on-fit-error", "postfilter-loop",
                   "prefilter-rejection-no-filter"))
 def postfilter_gating(run: Run) -> None:

@@ -118,10 +118,10 @@ def _possible_nominations(run: Run) -> dict[str, list[tuple[str, int]]] | None:
 
 
 @invariant("lower-priority-nominations-ignored",
-           "Filtering adds only the pods nominated to a node of at least the pod's priority: AddPod is not called "
-           "on a node where no such pod may be nominated.",
-           "framework.go addGENominatedPods (`podutil.GetPodPriority(pi.GetPod()) >= podutil.GetPodPriority(pod)`),"
-           " RunFilterPluginsWithNominatedPods (spec §2.4, §2.5)",
+           "Filtering adds only the pods nominated to a node of at least the pod's priority: AddPod is not "
+           "called on a node where no such pod may be nominated.",
+           "framework.go addGENominatedPods (`GetPodPriority(pi.GetPod()) >= GetPodPriority(pod)`), "
+           "RunFilterPluginsWithNominatedPods (spec §2.4, §2.5)",
            situation=_NOMINATED_FIRST,
            focus={"points": ("PreFilter", "Filter", "PostFilter", "AddPod", "RemovePod")},
            rules=("nominated-pods-two-passes",))
@@ -140,6 +140,6 @@ def lower_priority_nominations_ignored(run: Run) -> None:
             others = [(n, p) for n, p in nominations.get(r.get("node"), ()) if n != pod]
             if not any(p >= priority for _, p in others):
                 lower = f" (only {others[0][0]}, priority {others[0][1]})" if others else ""
-                raise run.violation(f"AddPod was called on {r.get('node')} (attempt {r.get('attempt')}) where no "
-                                    f"pod of at least priority {priority} may be nominated{lower}", pod=pod,
-                                    plugin=r["plugin"], records=(r,))
+                raise run.violation(f"AddPod was called on {r.get('node')} (attempt {r.get('attempt')}) "
+                                    f"where no pod of at least priority {priority} may be nominated{lower}",
+                                    pod=pod, plugin=r["plugin"], records=(r,))

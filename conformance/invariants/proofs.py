@@ -49,6 +49,10 @@ def _p(rule: str, direction: str, mutant: str, how: str, caught_by: str, no_sear
     return Proof(rule, direction, mutant, how, caught_by, no_search=no_search)
 
 
+_NEVER_NOMINATED = ("generated pods are never created nominated (after a preemption, whether the retry reads "
+                    "the nomination is a race upstream)")
+
+
 def _missed(invariant: str) -> str:
     return f"the ci profile's search of {invariant} misses it (tried once, issue 32)"
 
@@ -425,7 +429,8 @@ PROOFS: tuple[Proof, ...] = (
        "filtering keeps every feasible node of 100 and more: 101 nodes are scored", "feasible-nodes-capped",
        no_search="generated clusters stay below 100 nodes"),
     _p("no-scoring-total-one", MUCH, "no-scoring-with-prioritizers",
-       "the totals-1 shortcut is taken although prioritize extenders are configured", "extender-scores-scaled"),
+       "the totals-1 shortcut is taken although prioritize extenders are configured",
+       "extender-scores-scaled"),
     _p("gates-removed-requeues", LITTLE, "never-ungates",
        "removing a pod's last gate (an update) never frees it", "event-wakes-pending-pod"),
     _p("gates-removed-requeues", MUCH, "update-ungates",
@@ -451,7 +456,8 @@ PROOFS: tuple[Proof, ...] = (
     _p("nominated-pods-two-passes", MUCH, "lower-priority-nominated-added",
        "filtering adds the nominated pods of lower priority too", "lower-priority-nominations-ignored"),
     _p("error-message-nil-wrap", LITTLE, "nil-wrap-as-none",
-       "a Filter Wait/Skip turned into an Error reads `None` where Go writes %!w(<nil>)", "filter-error-message"),
+       "a Filter Wait/Skip turned into an Error reads `None` where Go writes %!w(<nil>)",
+       "filter-error-message"),
     _p("error-message-nil-wrap", MUCH, "filter-errors-nil-wrapped",
        "a Filter Error's text is replaced by %!w(<nil>), as if it were nil", "filter-error-message"),
     _p("deleting-pod-skipped", LITTLE, "deleting-pods-scheduled",
@@ -464,12 +470,10 @@ PROOFS: tuple[Proof, ...] = (
        "the profiles after the first are built without a QueueSort plugin", "plugin-order-matches-expansion"),
     _p("nominated-node-fast-path", LITTLE, "no-nominated-fast-path",
        "a pod created nominated is filtered and scored on every node at once", "nominated-node-tried-first",
-       no_search="generated pods are never created nominated (after a preemption, whether the retry reads the "
-       "nomination is a race upstream)"),
+       no_search=_NEVER_NOMINATED),
     _p("nominated-node-fast-path", MUCH, "nomination-trusted",
        "the nominated node is taken as feasible without running Filter on it", "nominated-node-tried-first",
-       no_search="generated pods are never created nominated (after a preemption, whether the retry reads the "
-       "nomination is a race upstream)"),
+       no_search=_NEVER_NOMINATED),
     _p("extensions-on-cloned-state", MUCH, "cloned-without-nominated-pods",
        "Filter runs on clones even when no nominated pod is added: a Filter probe's cycle mark is lost",
        "chosen-node-passed-filters"),

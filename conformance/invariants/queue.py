@@ -259,13 +259,14 @@ def rejected_pod_waits_for_event(run: Run) -> None:
 
 
 @invariant("deleting-pods-skipped",
-           "A pod popped while being deleted (metadata.deletionTimestamp) is dropped: no plugin sees it in a "
-           "scheduling attempt, it is not bound, and its one FailedScheduling event says `skip schedule deleting "
-           "pod: <namespace>/<name>` (it is not queued again).",
+           "A pod popped while being deleted (metadata.deletionTimestamp) is dropped: no plugin sees it in "
+           "a scheduling attempt, it is not bound, and its one FailedScheduling event says `skip schedule "
+           "deleting pod: <namespace>/<name>` (it is not queued again).",
            "schedule_one.go ScheduleOne, skipPodSchedule (spec §2.0)",
            rules=("deleting-pod-skipped",))
 def deleting_pods_skipped(run: Run) -> None:
-    # On a cluster the API server drops a created pod's deletionTimestamp; a timeline update may queue it again.
+    # On a cluster the API server drops a created pod's deletionTimestamp; a timeline update may queue it
+    # again.
     if "virtual-time" not in run.capabilities or run.outcome.timeline or run.outcome.faults:
         return
     for pod in run.live_pods:
@@ -282,5 +283,5 @@ def deleting_pods_skipped(run: Run) -> None:
         events = [str(e.get("message", "")) for e in run.outcome.events
                   if e.get("pod") == pod and e.get("reason") == "FailedScheduling"]
         if events != [want]:
-            raise run.violation("a pod being deleted was not dropped with one FailedScheduling event", pod=pod,
-                                expected=[want], actual=events)
+            raise run.violation("a pod being deleted was not dropped with one FailedScheduling event",
+                                pod=pod, expected=[want], actual=events)

@@ -63,13 +63,14 @@ def _filter_error(record) -> str | None:
 
 
 @invariant("filter-error-message",
-           "A cycle a probe's Filter fails (Error, or Wait or Skip, which Filter does not define) ends with the "
-           "message `running \"<plugin>\" filter plugin: <error>`: the reasons of an Error, `%!w(<nil>)` for a "
-           "Wait or Skip, whose AsError is nil.",
+           "A cycle a probe's Filter fails (Error, or Wait or Skip, which Filter does not define) ends with "
+           "the message `running \"<plugin>\" filter plugin: <error>`: the reasons of an Error, `%!w(<nil>)` "
+           "for a Wait or Skip, whose AsError is nil.",
            "framework.go RunFilterPlugins (fmt.Errorf with %w of status.AsError()); schedule_one.go "
            "findNodesThatPassFilters, handleSchedulingFailure (spec §1.1)",
            situation=Situation({"filter": ["Probe0"]}, lambda draw, nodes: ({"Probe0": {"Filter": {
-               "code": pick(draw, ("Error", "Wait", "Skip")), "reasons": [pick(draw, ("boom", "disk full"))]}}}, {})),
+               "code": pick(draw, ("Error", "Wait", "Skip")),
+               "reasons": [pick(draw, ("boom", "disk full"))]}}}, {})),
            rules=("error-message-nil-wrap",))
 def filter_error_message(run: Run) -> None:
     for pod, result in run.outcome.pods.items():

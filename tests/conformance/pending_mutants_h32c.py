@@ -99,7 +99,8 @@ def _postfilter_nomination_binds(sched: Scheduler) -> None:
         except CycleFailure as failure:
             if failure.fit_error is None or not fw.has_post_filter_plugins():
                 raise
-            result, status = fw.run_post_filter_plugins(state, pod, failure.fit_error.diagnosis.node_to_status)
+            statuses = failure.fit_error.diagnosis.node_to_status
+            result, status = fw.run_post_filter_plugins(state, pod, statuses)
             host = result.nominating_info.nominated_node_name if result and result.nominating_info else ""
             if status.is_success() and host:
                 return ScheduleResult(host, 1, 1)
@@ -132,7 +133,8 @@ def _unknown_result_names_fail(fw: Framework) -> None:
         result, status, with_nodes = out
         unknown = _unknown_names(fw, result)
         if status.is_success() and unknown:
-            return result, Status.as_status(f"nodeinfo not found for node name {sorted(unknown)[0]!r}"), with_nodes
+            error = f"nodeinfo not found for node name {sorted(unknown)[0]!r}"
+            return result, Status.as_status(error), with_nodes
         return out
     _override(fw, "run_pre_filter_plugins", check)
 
@@ -222,7 +224,13 @@ def _near_ties_broken_at_random(sched: Scheduler) -> None:
     algo.prioritize_nodes = prioritize
 
 
-_FILTER_ONLY = config({"preFilter": ["Probe0"], "filter": ["Probe0"]})  # no scoring: one feasible node is enough
+# No scoring: one feasible node is enough.
+_FILTER_ONLY = config({"preFilter": ["Probe0"], "filter": ["Probe0"]})
+
+
+def _two_pods_no_scoring() -> Scenario:
+    """Two pods, two nodes, no Score plugin: each attempt keeps the first feasible node it finds."""
+    return scenario([pod("pod-0"), pod("pod-1")], nodes=TWO_NODES, cfg=_FILTER_ONLY)
 
 
 def _near_tie_witness() -> Scenario:
@@ -248,6 +256,12 @@ def _waiting_pod_found_for_any_uid(fw: Framework) -> None:
         fw.waiting_pods.iterate(others.append)
         return others[0] if others else None
     fw.get_waiting_pod = get
+
+
+def _waits(timeout: str, signal: str, after: str) -> dict:
+    """Probe0 waits at Permit for `timeout`; its signal comes `after` the Permit call."""
+    then = {"signal": signal, "after": after}
+    return {"Probe0": {"Permit": {"code": "Wait", "timeout": timeout, "then": then}}}
 
 
 def _waiting_witness(*scripts: dict) -> Callable[[], Scenario]:
@@ -289,7 +303,8 @@ def _deleting_pods_requeued(sched: Scheduler) -> None:
     def schedule_one(qpi):
         original(qpi)
         stored = sched.store.get_pod(qpi.pod.effective_uid)
-        if stored is not None and stored.deletion_timestamp is not None and qpi.attempts <= sched.max_attempts:
+        deleting = stored is not None and stored.deletion_timestamp is not None
+        if deleting and qpi.attempts <= sched.max_attempts:
             qpi.consecutive_errors_count += 1
             qpi.timestamp = sched.clock.now()
             sched.queue._move_to_backoff(qpi)
@@ -309,8 +324,9 @@ def _deleting_witness() -> Scenario:
 def _recoded_filter_errors(change: Callable[[str], str]) -> Callable[[Framework], None]:
     """The framework's Filter errors with their message passed through `change`."""
     def patch(fw: Framework) -> None:
-        _override(fw, "run_filter_plugins", lambda s, *call: Status.as_status(change(s.message())).with_plugin(
-            s.plugin) if s.code is Code.ERROR else s)
+        def recode(s, *call):
+            return Status.as_status(change(s.message())).with_plugin(s.plugin) if s.code is Code.ERROR else s
+        _override(fw, "run_filter_plugins", recode)
     return patch
 
 
@@ -345,7 +361,8 @@ def _nominated_pods_added_in_place(fw: Framework) -> None:
     def add(pod, state, node_info):
         added = False
         for pi in fw.nominator.nominated_pods_for_node(node_info.name):
-            if pi.pod.effective_priority >= pod.effective_priority and pi.pod.effective_uid != pod.effective_uid:
+            outranks = pi.pod.effective_priority >= pod.effective_priority
+            if outranks and pi.pod.effective_uid != pod.effective_uid:
                 node_info.add_pod(pi)
                 s = fw.run_pre_filter_extension_add_pod(state, pod, pi, node_info)
                 if not s.is_success():
@@ -403,9 +420,8 @@ def _nominated_affinity_witness() -> Scenario:
     term = {"labelSelector": {"matchLabels": {"app": "x"}}, "topologyKey": "kubernetes.io/hostname"}
     lo = _with_spec(pod("pod-0", priority=0), affinity={"podAffinity": {
         "requiredDuringSchedulingIgnoredDuringExecution": [term]}})
-    cfg = config({"preFilter": ["Probe0"], "filter": ["Probe0"],
-                  "postFilter": {"disabled": [{"name": "DefaultPreemption"}], "enabled": [{"name": "Probe0"}]}},
-                 defaults=True)
+    post_filter = {"disabled": [{"name": "DefaultPreemption"}], "enabled": [{"name": "Probe0"}]}
+    cfg = config({"preFilter": ["Probe0"], "filter": ["Probe0"], "postFilter": post_filter}, defaults=True)
     return scenario([hi, lo], nodes=TWO_NODES, cfg=cfg)
 
 
@@ -451,20 +467,21 @@ WITNESSES_H32C: dict[str, Callable[[], Scenario]] = {
     "nominated-second-pass-skipped": _nominated_affinity_witness,
     "nominated-pods-added-in-place": _nominated_affinity_witness,
     # Filter is the first probe point: its cycle mark, written into a clone, is lost before Reserve.
-    "cloned-without-nominated-pods": lambda: scenario([pod()], nodes=TWO_NODES,
-                                                      cfg=config({"filter": ["Probe0"], "reserve": ["Probe1"]})),
+    "cloned-without-nominated-pods": lambda: scenario(
+        [pod()], nodes=TWO_NODES, cfg=config({"filter": ["Probe0"], "reserve": ["Probe1"]})),
     "lower-priority-nominated-added": _lower_priority_nominated_witness,
-    "no-nominated-fast-path": _created_nominated({"Probe0": {"Score": {"byNode": {"node-0": {"score": 50}}}}}),
-    "nomination-trusted": _created_nominated({"Probe0": {"Filter": {"byNode": {"node-1": {"code": "Unschedulable"}}}}}),
-    "start-index-fixed": lambda: scenario([pod("pod-0"), pod("pod-1")], nodes=TWO_NODES, cfg=_FILTER_ONLY),
-    "start-index-one-too-far": lambda: scenario([pod("pod-0"), pod("pod-1")], nodes=TWO_NODES, cfg=_FILTER_ONLY),
-    "ties-to-first-node": lambda: scenario([pod(f"pod-{i}") for i in range(4)], nodes=TWO_NODES, cfg=config()),
+    "no-nominated-fast-path": _created_nominated(
+        {"Probe0": {"Score": {"byNode": {"node-0": {"score": 50}}}}}),
+    "nomination-trusted": _created_nominated(
+        {"Probe0": {"Filter": {"byNode": {"node-1": {"code": "Unschedulable"}}}}}),
+    "start-index-fixed": _two_pods_no_scoring,
+    "start-index-one-too-far": _two_pods_no_scoring,
+    "ties-to-first-node": lambda: scenario([pod(f"pod-{i}") for i in range(4)], nodes=TWO_NODES,
+                                           cfg=config()),
     "near-ties-broken-at-random": _near_tie_witness,
-    "waiting-pods-not-found": _waiting_witness(
-        {"Probe0": {"Permit": {"code": "Wait", "timeout": "10s", "then": {"signal": "allow", "after": "1s"}}}}),
-    "waiting-pod-found-for-any-uid": _waiting_witness(
-        {"Probe0": {"Permit": {"code": "Wait", "timeout": "1s", "then": {"signal": "reject", "after": "2s"}}}},
-        {"Probe0": {"Permit": {"code": "Wait", "timeout": "5s", "then": {"signal": "allow", "after": "3s"}}}}),
+    "waiting-pods-not-found": _waiting_witness(_waits("10s", "allow", "1s")),
+    "waiting-pod-found-for-any-uid": _waiting_witness(_waits("1s", "reject", "2s"),
+                                                      _waits("5s", "allow", "3s")),
     "queue-sort-only-in-first-profile": _two_profiles("other-scheduler"),
     "queue-sort-twice": _probes({}),
     "deleting-pods-scheduled": _deleting_witness,
