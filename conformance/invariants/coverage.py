@@ -70,9 +70,8 @@ RULES: tuple[Rule, ...] = (
        "scheduling_queue.go runPreEnqueuePlugins; schedulinggates plugin"),
     _c("preenqueue-any-non-success-gates", "§2.1", "Any non-Success PreEnqueue code gates the pod and stops the "
        "PreEnqueue loop", "scheduling_queue.go runPreEnqueuePlugins"),
-    _n("preenqueue-gating-plugin-first", "§2.1", "A pod gated by plugin X runs X first next time",
-       "scheduling_queue.go runPreEnqueuePlugins", "upstream's PreEnqueue order is map order in the trace; the "
-       "suite only asserts the stop", _TF + "test_queue.py::test_pre_enqueue_first_rejecting_plugin_gates"),
+    _c("preenqueue-gating-plugin-first", "§2.1", "A pod gated by plugin X runs X first next time",
+       "scheduling_queue.go runPreEnqueuePlugins"),
     _c("gates-removed-requeues", "§6.5", "Removing the gates (a pod update) re-runs PreEnqueue and queues the pod",
        "scheduling_queue.go Update"),
     # §2.2 QueueSort

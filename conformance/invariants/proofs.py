@@ -498,6 +498,13 @@ PROOFS: tuple[Proof, ...] = (
           reason="upstream may do the same: it filters in parallel, so which feasible nodes it keeps when "
                  "it needs fewer than all is unspecified; the outcome differs from the reference's, not from "
                  "upstream's possible outcomes"),
+    _p("preenqueue-gating-plugin-first", LITTLE, "gating-plugin-not-first",
+       "PreEnqueue runs in profile order, forgetting the plugin that gated the pod",
+       "preenqueue-gating-plugin-first"),
+    _p("preenqueue-gating-plugin-first", MUCH, "gating-plugin-alone",
+       "the plugin that gated the pod admits it alone when it passes: the others do not run",
+       "preenqueue-gating-plugin-first", no_search="a probe that gates a pod gates it for good (its answer "
+       "follows the pod's attempts); the situation draws no gate a timeline lifts"),
     _p("one-queue-sort", MUCH, "queue-sort-twice", "each profile holds its QueueSort plugin twice",
        "plugin-order-matches-expansion"),
 )
@@ -519,8 +526,9 @@ PENDING: Mapping[str, Mapping[str, str]] = {
     "fault-no-room-leaked": {MUCH: "", LITTLE: "mutants keeps-failed-binding-assumed and deleted-assumed-pod-moves-"
                                                "nothing (test_faults.py) are caught on hand-made scenarios; not "
                                                "yet given witnesses here"},
-    "metrics-sampling": _nc(MUCH, LITTLE),
-    "preenqueue-gating-plugin-first": _nc(MUCH, LITTLE),
+    "metrics-sampling": {d: "no mutant can be written: the reference records no metrics (it does not model "
+                            "pluginMetricsSamplePercent), and metrics are no part of an outcome (pods, trace, "
+                            "events, conditions, nominations, timing)" for d in (MUCH, LITTLE)},
     "nnn-for-expectation": _nc(EARLY, LATE),
     "all-bind-skip": _nc(MUCH, LITTLE),
     "bound-once": {LITTLE: ""},

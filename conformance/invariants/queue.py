@@ -204,6 +204,57 @@ def _admitted_before_attempts(run: Run, pod: str) -> None:
                                 pod=pod, plugin=refused["plugin"], status=str(refused.get("code")), records=(refused, r))
 
 
+@invariant("preenqueue-gating-plugin-first",
+           "After a PreEnqueue plugin gated a pod, the pod's next PreEnqueue run starts with that plugin; a run "
+           "that admits the pod to an attempt ran every PreEnqueue plugin (the others in any order).",
+           "backend/queue/scheduling_queue.go runPreEnqueuePluginsForPod (GatingPlugin first, then the map of "
+           "PreEnqueue plugins) (spec §2.1)",
+           situation=Situation({"preEnqueue": ["Probe0", "Probe1"], "preFilter": ["Probe0"]},
+                               refused_at_pre_enqueue),
+           focus={"points": ("PreEnqueue", "PreFilter"), "max_pods": 3, "default_plugins": False},
+           rules=("preenqueue-gating-plugin-first",))
+def preenqueue_gating_plugin_first(run: Run) -> None:
+    if run.outcome.faults:
+        return  # a restarted scheduler's queue knows no gating plugin
+    recreated = run.cluster.deleted_pods if run.outcome.timeline else set()
+    for pod in run.live_pods:
+        probes = set(run.probes_at(pod, "preEnqueue"))
+        if not probes:
+            continue
+        records = run.outcome.calls(pod=pod, point="PreEnqueue")
+        if pod not in recreated:
+            for gate, after in zip(records, records[1:]):
+                if gate.get("code") == "Success":
+                    continue
+                run.exercise()
+                if after["plugin"] != gate["plugin"]:
+                    raise run.violation(f"{gate['plugin']} gated the pod, but its next PreEnqueue run started "
+                                        f"with {after['plugin']}", pod=pod, plugin=gate["plugin"],
+                                        expected=gate["plugin"], actual=after["plugin"], records=(gate, after))
+        _every_probe_admitted(run, pod, probes)
+
+
+def _every_probe_admitted(run: Run, pod: str, probes: set[str]) -> None:
+    """Before each attempt, since the previous one, every PreEnqueue probe returned Success (the run that
+    admitted the pod ran them all; every way into activeQ or backoffQ runs PreEnqueue)."""
+    passed: set[str] = set()
+    started: set[object] = set()
+    for r in run.records(pod):
+        if r["point"] == "PreEnqueue":
+            if r.get("code") == "Success":
+                passed.add(r["plugin"])
+            continue
+        if r["point"] not in SCHEDULING_POINTS or r.get("attempt") in started:
+            continue
+        started.add(r.get("attempt"))
+        missing = sorted(probes - passed)
+        if missing:
+            raise run.violation(f"attempt {r.get('attempt')} started although {missing[0]} did not admit the pod "
+                                "at PreEnqueue since its previous attempt", pod=pod, plugin=missing[0],
+                                records=(r,))
+        passed = set()
+
+
 UNSCHEDULABLE_FLUSH = 5 * 60.0  # DefaultPodMaxInUnschedulablePodsDuration
 # Records after which the queue may have moved unschedulable pods: a binding or a failed binding cycle,
 # a Permit wait (it may end in a rejection), a nomination (its patch moves lower-priority pods).

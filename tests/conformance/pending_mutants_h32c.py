@@ -269,6 +269,42 @@ def _waiting_witness(*scripts: dict) -> Callable[[], Scenario]:
                             cfg=config())
 
 
+# --- PreEnqueue: the gating plugin first ---------------------------------------------------------------
+
+def _gating_plugin_not_first(sched: Scheduler) -> None:
+    """PreEnqueue always runs in profile order, forgetting which plugin gated the pod last."""
+    original = sched.queue._pre_enqueue
+    sched.queue._pre_enqueue = lambda pod, gating_plugin="": original(pod, "")
+
+
+def _gating_plugin_alone(sched: Scheduler) -> None:
+    """When the plugin that gated the pod admits it now, the pod is admitted without the other plugins."""
+    original = sched.queue._pre_enqueue
+
+    def pre_enqueue(pod, gating_plugin=""):
+        fw = sched.frameworks.get(pod.scheduler_name)
+        gate = next((pl for pl in fw.pre_enqueue_plugins if pl.name == gating_plugin), None) if fw else None
+        if gate is not None:
+            return (True, "") if gate.pre_enqueue(pod).is_success() else (False, gate.name)
+        return original(pod, gating_plugin)
+    sched.queue._pre_enqueue = pre_enqueue
+
+
+def _gated_then_event() -> Scenario:
+    """Probe1 gates the pod at PreEnqueue; at 1 s a node is created, which runs PreEnqueue again."""
+    gated = pod(probes={"Probe1": {"PreEnqueue": {"code": "Unschedulable"}}})
+    return Scenario.from_dict({"config": config({"preEnqueue": ["Probe0", "Probe1"], "preFilter": ["Probe0"]}),
+                               "nodes": [node()], "workload": [gated],
+                               "timeline": [{"when": 1, "op": "create", "object": node("node-1")}]})
+
+
+def _gates_removed_then_probes() -> Scenario:
+    """The pod is gated by SchedulingGates (before the PreEnqueue probes) until its gate is removed at 1 s."""
+    sc = timeline_scenario([{"when": 1, **UNGATE}], workload=[_with_spec(pod("p"), schedulingGates=GATE)])
+    cfg = config({"preEnqueue": ["Probe0", "Probe1"], "preFilter": ["Probe0"]}, defaults=True)
+    return Scenario.from_dict({**sc.to_dict(), "config": cfg})
+
+
 # --- QueueSort ------------------------------------------------------------------------------------------
 
 def _queue_sort_only_in_first_profile(sched: Scheduler) -> None:
@@ -444,6 +480,8 @@ NEW_RULE_MUTANTS_H32C: list[RuleMutant] = [
     RuleMutant("near-ties-broken-at-random", _near_ties_broken_at_random),
     RuleMutant("waiting-pods-not-found", _each_framework(_waiting_pods_not_found)),
     RuleMutant("waiting-pod-found-for-any-uid", _each_framework(_waiting_pod_found_for_any_uid)),
+    RuleMutant("gating-plugin-not-first", _gating_plugin_not_first),
+    RuleMutant("gating-plugin-alone", _gating_plugin_alone),
     RuleMutant("queue-sort-only-in-first-profile", _queue_sort_only_in_first_profile),
     RuleMutant("queue-sort-twice", _queue_sort_twice),
     RuleMutant("deleting-pods-scheduled", _deleting_pods_scheduled),
@@ -482,6 +520,8 @@ WITNESSES_H32C: dict[str, Callable[[], Scenario]] = {
     "waiting-pods-not-found": _waiting_witness(_waits("10s", "allow", "1s")),
     "waiting-pod-found-for-any-uid": _waiting_witness(_waits("1s", "reject", "2s"),
                                                       _waits("5s", "allow", "3s")),
+    "gating-plugin-not-first": _gated_then_event,
+    "gating-plugin-alone": _gates_removed_then_probes,
     "queue-sort-only-in-first-profile": _two_profiles("other-scheduler"),
     "queue-sort-twice": _probes({}),
     "deleting-pods-scheduled": _deleting_witness,
