@@ -8,8 +8,7 @@ failed with an error wait out their backoff. Gated pods and pods waiting for a c
 rejected it says Queue (`queue_hints.is_pod_worth_requeuing`); events seen while a pod is in flight are
 replayed when it comes back (`determineSchedulingHintForInFlightPod`).
 
-PreEnqueue runs the pod's previous gating plugin first, then the others in profile order (upstream: in
-Go map order, which is unspecified).
+PreEnqueue runs the plugin that gated the pod last first, then the rest in order (upstream: map order).
 
 Deviations from upstream (none changes which pods an event moves):
 - Pod groups (GenericWorkload, off) and PreQueueingHints (only DynamicResources' ResourceClaim
@@ -41,8 +40,7 @@ DEFAULT_POD_MAX_IN_UNSCHEDULABLE_DURATION = 5 * 60.0
 DEFAULT_INITIAL_BACKOFF, DEFAULT_MAX_BACKOFF = 1.0, 10.0
 
 Less = Callable[[QueuedPodInfo, QueuedPodInfo], bool]
-# (pod, the plugin that gated it last) -> (admitted, the plugin that gates it now)
-PreEnqueue = Callable[[Pod, str], tuple[bool, str]]
+PreEnqueue = Callable[[Pod, str], tuple[bool, str]]  # (pod, last gating plugin) -> (admitted, gating plugin)
 PreEnqueueCheck = Callable[[Pod], bool]
 
 
