@@ -1,7 +1,10 @@
 """Broken reference schedulers for issue 32's pending rule directions of the framework, filtering and scoring
 (helper h32c): numFeasibleNodesToFind, the no-scoring totals, gates removed by an update, PostFilter that
-schedules, unknown PreFilterResult names, the two Filter passes with nominated pods and their cloned state.
-Each with its witness, a small hand-made scenario on which it visibly misbehaves."""
+schedules, unknown PreFilterResult names, the two Filter passes with nominated pods and their cloned state,
+Filter errors' messages, pods being deleted, the nominated node tried first, host selection (round robin,
+ties), waiting pods through the handle, the gating PreEnqueue plugin first, QueueSort. Each with its witness
+(WITNESSES_H32C), a small hand-made scenario on which it visibly misbehaves; what catches each is recorded in
+conformance/invariants/proofs.py."""
 
 from __future__ import annotations
 
