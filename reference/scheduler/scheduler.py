@@ -270,11 +270,13 @@ class Scheduler:
 
     # --- scheduling cycle ----------------------------------------------------------------------
 
-    def _pre_enqueue(self, pod: Pod) -> tuple[bool, str]:
+    def _pre_enqueue(self, pod: Pod, gating_plugin: str = "") -> tuple[bool, str]:
+        """`runPreEnqueuePluginsForPod`: the plugin that gated the pod last time runs first."""
         fw = self.frameworks.get(pod.scheduler_name)
         if fw is None:
             return True, ""
-        for pl in fw.pre_enqueue_plugins:
+        plugins = sorted(fw.pre_enqueue_plugins, key=lambda pl: pl.name != gating_plugin)
+        for pl in plugins:
             if not pl.pre_enqueue(pod).is_success():
                 return False, pl.name
         return True, ""
