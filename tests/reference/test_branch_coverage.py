@@ -64,7 +64,9 @@ def repoint() -> None:
             print(f"{row.path}:{row.line}: {row.code!r} is nowhere in the file: edit its row by hand")
             continue
         new = min(hits, key=lambda h: abs(h - row.line))
-        text = text.replace(f"`{row.path}:{row.line}`", f"`{row.path}:{new}`", 1)
+        # The whole cell pair, so that a row moved onto another row's old line is not moved again.
+        cells = f"`{row.path}:{{}}` | `{row.code}`"
+        text = text.replace(cells.format(row.line), cells.format(new), 1)
         print(f"{row.path}:{row.line} -> {new}")
     rc.DOC.write_text(text)
 
