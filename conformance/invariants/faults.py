@@ -9,6 +9,7 @@ from reference.faults import OPS
 
 from ..recipes.faults import Faulty
 from .base import invariant
+from .binding import capacity_respected
 from .judge import Judge
 from .liveness import _DECIDING, REFERENCE_MAX_ATTEMPTS, _Nominations, feasible_nodes
 from .observed import cycles
@@ -43,7 +44,8 @@ def cut_by_restart(run: Run, pod: str, attempt: int) -> bool:
 
 @invariant("unreserve-after-failed-binding",
            "After a binding that failed because its API call failed (a `fail` fault on `bind`), every Reserve "
-           "plugin's Unreserve runs once, in reverse configured order, in that attempt.",
+           "plugin's Unreserve runs once, in reverse configured order, in that attempt; an attempt whose "
+           "retried call bound the pod runs none.",
            "schedule_one.go bindingCycle -> handleBindingCycleError -> unreserveAndForget; "
            "framework.go RunReservePluginsUnreserve; defaultbinder BindPod (util.BindPod retries internal errors)",
            situation=Faulty(reserve=True), rules=("fault-unreserve",))
@@ -56,8 +58,11 @@ def unreserve_after_failed_binding(run: Run) -> None:
         if not probes or not started:
             continue
         attempt = started[-1]
-        if run.final_attempt_bound(pod, attempt) or cut_by_restart(run, pod, attempt):
-            continue  # the retried call went through, or the process died with the attempt
+        if run.final_attempt_bound(pod, attempt):
+            _no_unreserve_when_bound(run, pod, attempt, firing)
+            continue
+        if cut_by_restart(run, pod, attempt):
+            continue  # the process died with the attempt
         result = run.outcome.pods.get(pod)
         if attempt == run.attempts(pod)[-1] and (result is None or result.phase in ("waiting", "pending")) \
                 and not run.records(pod, attempt, "Unreserve"):
@@ -73,18 +78,33 @@ def unreserve_after_failed_binding(run: Run) -> None:
                                               + run.records(pod, attempt, "Unreserve")))
 
 
+def _no_unreserve_when_bound(run: Run, pod: str, attempt: int, firing: Record) -> None:
+    """The retried call went through (an internal error, util.BindPod) and the pod bound: the attempt ends in
+    PostBind, never in Unreserve."""
+    run.exercise()
+    unreserved = run.records(pod, attempt, "Unreserve")
+    if unreserved:
+        raise run.violation(f"{pod} was bound in attempt {attempt} after its binding call was retried "
+                            f"({firing.get('detail')} fault at {firing.get('at', 0.0):g}s), yet Unreserve ran in "
+                            "that attempt", pod=pod, expected=[], actual=[r["plugin"] for r in unreserved],
+                            records=tuple(unreserved))
+
+
 @invariant("no-room-leaked",
            "Once the faults are spent and the run settles, no pod is left assumed without a binding, and no pod is "
            "left pending (unschedulable, error, or never patched) that the profile's stock Filter plugins accept "
            "on the final cluster with the bound pods: a failed binding, a vanished pod or a restart frees what "
-           "the pod held.",
+           "the pod held; and nothing more: no node ends over its allocatable (capacity-respected's check).",
            "schedule_one.go handleBindingCycleError (ForgetPod, then AssignedPodDelete moves the pending pods); "
            "eventhandlers.go deletePodFromCache; cache.go ForgetPod / RemovePod; scheduler restart: "
            "the cache is rebuilt from the informers (New, WaitForCacheSync)",
            requires=("virtual-time",), situation=Faulty(), rules=("fault-no-room-leaked",))
 def no_room_leaked(run: Run) -> None:
     firings = fired(run)
-    if not firings or run.outcome.deleted:
+    if not firings:
+        return
+    capacity_respected(run)  # too much: the room a pod still held was given away
+    if run.outcome.deleted:
         return  # after preemption nominations decide (schedulable-pods-bound)
     last = max(f.get("at", 0.0) for f in firings)
     applied = [run.scenario.timeline[e["index"]] for e in run.outcome.timeline
