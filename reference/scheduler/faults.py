@@ -3,7 +3,8 @@
 `FaultInjector` holds the armed faults. The API server (`ClusterStore`) asks it before each of the
 scheduler's own calls (`call`: a `fail` fault answers with an error); the scheduler and the preemption
 executor tell it when a pod reaches a point (`reached`: a `vanish` deletes an object through the API server,
-a `restart` raises `Restarted`, which unwinds the old scheduler so it makes no further call).
+a `restart` raises `Restarted`, which unwinds the old scheduler so it makes no further call). The timeline
+runner asks it about each node watch event (`lag_of`: a `lag` delivers it late).
 """
 
 from __future__ import annotations
@@ -83,11 +84,21 @@ class FaultInjector:
                 return f.error
         return None
 
+    def lag_of(self, node: str) -> Fault | None:
+        """The armed lag fault on `node`'s watch events, if any (the first armed)."""
+        return next((a.fault for a in self.armed if a.fault.op == "lag" and a.fault.node == node), None)
+
+    def lagged(self, fault: Fault, node: str, op: str) -> None:
+        """One of `node`'s watch events (`op`: add, update, delete) is delivered `fault.delay` late."""
+        at = self.now() - self.start
+        self.fired.append({"index": fault.index, "at": at, "pod": "", "fault": "lag", "detail": op,
+                           "object": f"Node/{node}", "seen": at + fault.delay})
+
     def reached(self, point: str, pod: Pod, node: str, victim: Pod | None = None) -> None:
         """`pod`'s cycle reached `point` (on `node`; at preempt with its first `victim`)."""
         for armed in self.armed:
             f = armed.fault
-            if f.op == "fail" or f.point != point or f.pod != pod.key or armed.fired >= 1:
+            if f.op in ("fail", "lag") or f.point != point or f.pod != pod.key or armed.fired >= 1:
                 continue
             armed.fired += 1
             if f.op == "restart":
