@@ -32,6 +32,7 @@ CAPABILITIES = {
                     "extension point",
     "fault-restart": "timeline faults `op: restart` restart the scheduler when a pod reaches an extension point; "
                      "the new one starts from what the API server holds",
+    "fault-lag": "timeline faults `op: lag` deliver a node's watch events to the scheduler a virtual delay late",
 }
 
 

@@ -59,6 +59,10 @@ type store struct {
 	// beforeCall, when set, runs first for every call of a live scheduler
 	// (faults_points.go: a victim vanishing); an error answers the call.
 	beforeCall func(sess *session, call, pod string) error
+	// lagNodes: the timeline has lag faults, so node watches are wrapped
+	// (faults_lag.go); lagging counts the events they hold back.
+	lagNodesOn bool
+	lagging    atomic.Int64
 
 	serving  sync.Mutex
 	mu       sync.Mutex
@@ -118,6 +122,9 @@ func (s *store) schedulerClient(sess *session) *fake.Clientset {
 			opts = w.ListOptions
 		}
 		w, err := s.tracker.Watch(action.GetResource(), action.GetNamespace(), opts)
+		if err == nil && s.lagNodesOn && action.GetResource().Resource == "nodes" {
+			w = s.lagNodes(w, sess)
+		}
 		return err == nil, w, err
 	})
 	return cs
