@@ -40,6 +40,19 @@ func (j *injector) lagged(f *fault, node, op string) {
 		Object: "Node/" + node, Seen: &seen})
 }
 
+// listed is a restart: the new scheduler lists the API server, so the
+// events the old one's watch still held back are seen now.
+func (j *injector) listed() {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	now := j.since()
+	for i := range j.firing {
+		if seen := j.firing[i].Seen; seen != nil && *seen > now {
+			j.firing[i].Seen = &now
+		}
+	}
+}
+
 // lagOps names watch event types as the firings do.
 var lagOps = map[watch.EventType]string{watch.Added: "add", watch.Modified: "update", watch.Deleted: "delete"}
 

@@ -94,6 +94,13 @@ class FaultInjector:
         self.fired.append({"index": fault.index, "at": at, "pod": "", "fault": "lag", "detail": op,
                            "object": f"Node/{node}", "seen": at + fault.delay})
 
+    def listed(self) -> None:
+        """A restart: the new scheduler lists the API server, so what a lag still held back is seen now."""
+        at = self.now() - self.start
+        for firing in self.fired:
+            if firing.get("seen", at) > at:
+                firing["seen"] = at
+
     def reached(self, point: str, pod: Pod, node: str, victim: Pod | None = None) -> None:
         """`pod`'s cycle reached `point` (on `node`; at preempt with its first `victim`)."""
         for armed in self.armed:

@@ -157,6 +157,7 @@ class TimelineRunner:
             held.timer.stop()
             held.deliver(self.sched)
         self._lagging.clear()
+        self.faults.listed()
 
     def _object(self, event: TimelineEvent, manifest: dict[str, Any] | None) -> None:
         """Namespaces, PDBs and pod-selecting workloads reach the store; the scheduler never reads
