@@ -98,7 +98,7 @@ def _no_unreserve_when_bound(run: Run, pod: str, attempt: int, firing: Record) -
            "schedule_one.go handleBindingCycleError (ForgetPod, then AssignedPodDelete moves the pending pods); "
            "eventhandlers.go deletePodFromCache; cache.go ForgetPod / RemovePod; scheduler restart: "
            "the cache is rebuilt from the informers (New, WaitForCacheSync)",
-           requires=("virtual-time",), situation=Faulty(), rules=("fault-no-room-leaked",))
+           requires=("virtual-time",), situation=Faulty(faults=2), rules=("fault-no-room-leaked",))
 def no_room_leaked(run: Run) -> None:
     firings = fired(run)
     if not firings:
@@ -106,7 +106,7 @@ def no_room_leaked(run: Run) -> None:
     capacity_respected(run)  # too much: the room a pod still held was given away
     if run.outcome.deleted:
         return  # after preemption nominations decide (schedulable-pods-bound)
-    last = max(f.get("at", 0.0) for f in firings)
+    last = max(max(f.get("at", 0.0), f.get("seen", 0.0)) for f in firings)  # a lagged change: once seen
     applied = [run.scenario.timeline[e["index"]] for e in run.outcome.timeline
                if isinstance(e.get("index"), int) and 0 <= e["index"] < len(run.scenario.timeline)]
     if any(entry.get("op") not in OPS for entry in applied) or last + MAX_BACKOFF + 1 >= run.scenario.deadline:
@@ -166,7 +166,8 @@ def _unchanged(run: Run, pod: str, before: list[Record], after: Record, lo: int,
                if isinstance(e.get("index"), int) and 0 <= e["index"] < len(run.scenario.timeline)]
     if any(entry.get("op") != "fail" and t1 <= at <= t2 for entry, at in applied):
         return False
-    return not any(f.get("fault") != "fail" and t1 <= f.get("at", 0.0) <= t2 for f in fired(run))
+    return not any(f.get("fault") != "fail" and f.get("at", 0.0) <= t2
+                   and t1 <= f.get("seen", f.get("at", 0.0)) for f in fired(run))
 
 
 def _answer(record: Record) -> tuple[str, list[str]]:
