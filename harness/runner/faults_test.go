@@ -1,6 +1,7 @@
 package runner
 
 import (
+	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
@@ -346,6 +347,50 @@ func TestFaultErrorsNameTheEntry(t *testing.T) {
 		_, err := runOne(t, New(DefaultOptions), sc)
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%s: error %v, want %q", entry, err, want)
+		}
+	}
+}
+
+// A lag fault holds a node's watch events back: the deletion at 0.5 s is seen
+// at 2.5 s, so q, created at 1 s, is bound to the deleted node (the binding
+// does not look the node up), and the firing says when the scheduler saw it.
+func TestLaggedNodeDeletionIsSeenLate(t *testing.T) {
+	created := fmt.Sprintf(`{"when": 1, "op": "create", "object": %s}`, testPod("q", "100m", ""))
+	for _, lagged := range []bool{true, false} {
+		events := []string{`{"when": 0.5, "op": "delete", "kind": "Node", "name": "node-0"}`, created}
+		if lagged {
+			events = append([]string{`{"op": "lag", "kind": "Node", "name": "node-0", "delay": 2}`}, events...)
+		}
+		out := runTimeline(t, timelineScenario(t, "", 30, nodes("node-0"), nil, nil, timeline(events...)))
+		if !lagged {
+			wantPhase(t, out, "default/q", "unschedulable", "")
+			wantFirings(t, out)
+			continue
+		}
+		wantPhase(t, out, "default/q", "bound", "node-0")
+		seen := 2.5
+		if len(out.Faults) != 1 || out.Faults[0].Seen == nil || *out.Faults[0].Seen != seen ||
+			out.Faults[0].At != 0.5 || out.Faults[0].Detail != "delete" || out.Faults[0].Object != "Node/node-0" {
+			t.Errorf("faults %+v, want the deletion at 0.5 s seen at 2.5 s", out.Faults)
+		}
+	}
+}
+
+// A lag names a node and a positive delay; other fields are refused.
+func TestLagDecoding(t *testing.T) {
+	for entry, want := range map[string]string{
+		`{"op": "lag", "kind": "Pod", "name": "p", "delay": 1}`:              "kind:",
+		`{"op": "lag", "kind": "Node", "delay": 1}`:                          "name:",
+		`{"op": "lag", "kind": "Node", "name": "node-0", "delay": 0}`:        "delay:",
+		`{"op": "lag", "kind": "Node", "name": "node-0"}`:                    "delay:",
+		`{"op": "lag", "kind": "Node", "name": "n", "delay": 1, "pod": "p"}`: "pod:",
+	} {
+		var in TimelineEvent
+		if err := json.Unmarshal([]byte(entry), &in); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := decodeFault(0, &in); err == nil || !strings.HasPrefix(err.Error(), want) {
+			t.Errorf("%s: error %v, want one starting %q", entry, err, want)
 		}
 	}
 }
