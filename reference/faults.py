@@ -15,7 +15,7 @@ from .errors import ManifestError
 
 OPS = ("fail", "vanish", "restart", "lag")
 CALLS = ("bind", "status", "evict", "event")
-ERRORS = ("conflict", "internal", "timeout")
+ERRORS = ("conflict", "internal", "timeout", "timeout-applied")  # the last: the server applied the binding
 POINTS = {"vanish": ("reserve", "permit", "prebind", "preempt"), "restart": ("reserve", "permit", "prebind", "bind")}
 OBJECTS = ("pod", "node", "victim")
 FIELDS = {"fail": ("when", "op", "call", "error", "pod", "occurrence", "times"),
@@ -76,6 +76,9 @@ def parse_fault(i: int, raw: Mapping[str, Any], when: float | None) -> Fault:
     if op == "fail":
         call = _choice(where, raw, "call", CALLS)
         error = _choice(where, raw, "error", ERRORS)
+        if error == "timeout-applied" and call != "bind":
+            raise FaultError(f"{where}.error: 'timeout-applied' is an error of the binding only; use call: bind, "
+                             "or error: timeout")
         return Fault(i, when, op, pod, call=call, error=error, occurrence=_count(where, raw, "occurrence"),
                      times=_count(where, raw, "times"))
     point = _choice(where, raw, "point", POINTS[op])

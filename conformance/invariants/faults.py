@@ -44,8 +44,9 @@ def cut_by_restart(run: Run, pod: str, attempt: int) -> bool:
 
 @invariant("unreserve-after-failed-binding",
            "After a binding that failed because its API call failed (a `fail` fault on `bind`), every Reserve "
-           "plugin's Unreserve runs once, in reverse configured order, in that attempt; an attempt whose "
-           "retried call bound the pod runs none.",
+           "plugin's Unreserve runs once, in reverse configured order, in that attempt (also when the server "
+           "applied the binding it answered with a timeout); an attempt whose retried call bound the pod runs "
+           "none.",
            "schedule_one.go bindingCycle -> handleBindingCycleError -> unreserveAndForget; "
            "framework.go RunReservePluginsUnreserve; defaultbinder BindPod (util.BindPod retries internal errors)",
            situation=Faulty(reserve=True), rules=("fault-unreserve",))
@@ -103,7 +104,10 @@ def no_room_leaked(run: Run) -> None:
     firings = fired(run)
     if not firings:
         return
-    capacity_respected(run)  # too much: the room a pod still held was given away
+    if not any(run.binding_applied_yet_failed(str(f.get("pod"))) for f in firings):
+        # Too much: the room a pod still held was given away. (Not after an applied timeout: upstream forgets
+        # the pod before its watch event brings it back, and a cycle in between may take its room.)
+        capacity_respected(run)
     if run.outcome.deleted:
         return  # after preemption nominations decide (schedulable-pods-bound)
     last = max(max(f.get("at", 0.0), f.get("seen", 0.0)) for f in firings)  # a lagged change: once seen

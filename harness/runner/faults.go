@@ -49,7 +49,7 @@ type FaultFiring struct {
 
 var (
 	faultCalls   = []string{"bind", "status", "evict", "event"}
-	faultErrors  = []string{"conflict", "internal", "timeout"}
+	faultErrors  = []string{"conflict", "internal", "timeout", "timeout-applied"}
 	vanishPoints = []string{"reserve", "permit", "prebind", "preempt"}
 	vanishObject = []string{"pod", "node", "victim"}
 	restartPoint = []string{"reserve", "permit", "prebind", "bind"}
@@ -102,6 +102,10 @@ func decodeFault(i int, in *TimelineEvent) (*fault, error) {
 		}
 		if err := oneOf("call", f.call, faultCalls); err != nil {
 			return nil, err
+		}
+		if f.err == "timeout-applied" && f.call != "bind" {
+			return nil, fmt.Errorf("error: timeout-applied is an error of the binding only; use call: bind, " +
+				"or error: timeout")
 		}
 		return f, oneOf("error", f.err, faultErrors)
 	case "vanish":
@@ -175,7 +179,8 @@ func (f *fault) apiError(resource, name string) error {
 		return apierrors.NewInternalError(errors.New("injected internal error"))
 	default:
 		// What client-go returns for a 504 with the server's Status body; no
-		// Retry-After, so the client does not retry.
+		// Retry-After, so the client does not retry. timeout-applied: the
+		// same answer, after the server applied the call (store.go).
 		return apierrors.NewTimeoutError("injected timeout", 0)
 	}
 }
@@ -203,23 +208,23 @@ func (j *injector) arm(f *fault) {
 }
 
 // fail counts a scheduler call (call, pod) for every armed fail fault that
-// selects it and returns the error of the first that fails it, or nil.
-func (j *injector) fail(call, pod, resource, name string) error {
+// selects it and returns the error of the first that fails it, or nil;
+// applied: the server applies the call before it answers the error.
+func (j *injector) fail(call, pod, resource, name string) (applied bool, err error) {
 	j.mu.Lock()
 	defer j.mu.Unlock()
-	var err error
 	for _, f := range j.armed {
 		if f.op != "fail" || f.call != call || (f.pod != "" && f.pod != pod) {
 			continue
 		}
 		f.matched++
 		if err == nil && f.matched >= f.occurrence && f.matched < f.occurrence+f.times {
-			err = f.apiError(resource, name)
+			err, applied = f.apiError(resource, name), f.err == "timeout-applied"
 			f.fired++
 			j.record(f.fault, pod, call)
 		}
 	}
-	return err
+	return applied, err
 }
 
 // at returns the armed vanish and restart faults of pod at point that have

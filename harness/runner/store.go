@@ -106,8 +106,13 @@ func (s *store) schedulerClient(sess *session) *fake.Clientset {
 			}
 		}
 		if call != "" {
-			if err := s.faults.fail(call, pod, resource, name); err != nil {
+			if applied, err := s.faults.fail(call, pod, resource, name); err != nil {
 				s.poke()
+				if applied { // the server applied it, but the answer is lost (a 504)
+					if _, _, serr := s.serve(action, true); serr != nil {
+						return true, nil, serr
+					}
+				}
 				return true, nil, err
 			}
 		}
@@ -279,7 +284,7 @@ func (r eventRecorder) Eventf(regarding, _ runtime.Object, eventtype, reason, _,
 		return
 	}
 	pod := acc.GetNamespace() + "/" + acc.GetName()
-	if r.s.faults.fail("event", pod, "pods", acc.GetName()) != nil {
+	if _, err := r.s.faults.fail("event", pod, "pods", acc.GetName()); err != nil {
 		r.s.poke()
 		return
 	}

@@ -31,7 +31,7 @@ class Restarted(Exception):
 
 def error_text(error: str, pod: Pod, call: str) -> str:
     """The API error's text, as apimachinery's StatusError words it (NewConflict, NewInternalError,
-    NewTimeoutError)."""
+    NewTimeoutError; `timeout-applied` answers as `timeout` does)."""
     resource = "pods/binding" if call == "bind" else "pods"
     if error == "conflict":
         return f'Operation cannot be fulfilled on {resource} "{pod.name}": injected conflict'
@@ -66,11 +66,15 @@ class FaultInjector:
     def call(self, call: str, pod: Pod, retry: bool = False) -> str | None:
         """One API call of the scheduler about `pod`, with `retry` as its client helper retries (BindPod,
         PatchPodStatus): the error text of the last try, or None (the call went through)."""
+        return self.call_applied(call, pod, retry)[0]
+
+    def call_applied(self, call: str, pod: Pod, retry: bool = False) -> tuple[str | None, bool]:
+        """`call`, and whether the server applied the call that answered the error (`timeout-applied`)."""
         for _ in range(RETRIES if retry else 1):
             error = self._try(call, pod)
             if error is None or error not in RETRIABLE.get(call, ()):
-                return error_text(error, pod, call) if error else None
-        return error_text(error, pod, call) if error else None
+                break
+        return (error_text(error, pod, call), error == "timeout-applied") if error else (None, False)
 
     def _try(self, call: str, pod: Pod) -> str | None:
         for armed in self.armed:
