@@ -394,3 +394,24 @@ func TestLagDecoding(t *testing.T) {
 		}
 	}
 }
+
+// A binding the server applied but answered with a timeout: the binding
+// cycle fails (Unreserve runs), the pod is bound once and not retried.
+func TestAppliedTimeoutBindsOnce(t *testing.T) {
+	fail := `{"op": "fail", "call": "bind", "error": "timeout-applied", "pod": "default/p"}`
+	sc := timelineScenario(t, "", 30, nodes("node-0"), nil, []string{testPod("p", "1", "")}, timeline(fail))
+	out := runTimeline(t, sc)
+	wantPhase(t, out, "default/p", "bound", "node-0")
+	if n := bindingsOf(out, "default/p"); n != 1 {
+		t.Errorf("%d bindings of p, want 1", n)
+	}
+	if got := out.Pods["default/p"].Attempts; got != 1 {
+		t.Errorf("attempts %d, want 1 (not requeued)", got)
+	}
+	wantFirings(t, out, FaultFiring{Index: 0, At: 0, Pod: "default/p", Fault: "fail", Detail: "bind"})
+	var in TimelineEvent
+	_ = json.Unmarshal([]byte(`{"op": "fail", "call": "status", "error": "timeout-applied"}`), &in)
+	if _, err := decodeFault(0, &in); err == nil || !strings.HasPrefix(err.Error(), "error:") {
+		t.Errorf("timeout-applied on a status patch: error %v, want one about error", err)
+	}
+}
