@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import Callable
+from typing import Any, Callable
 
 from .faults import FaultInjector
 from ..types import Namespace, Node, Pod, PodCondition, PodDisruptionBudget, Workload
@@ -36,6 +36,11 @@ class ClusterStore:
     on_pod_status_patched: Callable[[Pod, Pod], None] = lambda old, new: None
     # The timeline's armed faults: each of the scheduler's calls below asks it first (a proxy's answer).
     faults: FaultInjector | None = None
+    # A binding whose client retried lands when its last try does: `after` (the clock's timer) defers the
+    # write, `backoff` tells the binding cycle how long its call took, `deferred` holds the pending writes.
+    after: Callable[[float, Callable[[], None]], Any] = lambda seconds, fn: fn()
+    backoff: float = 0.0
+    deferred: dict[str, Any] = field(default_factory=dict)
 
     def get_pod(self, uid: str) -> Pod | None:
         return self.pods.get(uid)
@@ -79,9 +84,21 @@ class ClusterStore:
         Conflicts, and `ClearingNominatedNodeNameAfterBinding` (beta, on since 1.35) clears the nomination.
         `retry`: the caller retries internal errors (DefaultBinder's `util.BindPod`). A `timeout-applied` fault
         binds the pod and then answers the timeout (the scheduler sees the binding through its watch)."""
-        error, applied = self.faults.call_applied("bind", pod, retry) if self.faults is not None else (None, False)
+        error, applied, self.backoff = self.faults.call_applied("bind", pod, retry) if self.faults is not None \
+            else (None, False, 0.0)
         if error and not applied:
             return error
+        if self.backoff:
+            uid = pod.effective_uid
+
+            def land() -> None:
+                self.deferred.pop(uid, None)
+                self._write_binding(pod, node_name)
+            self.deferred[uid] = self.after(self.backoff, land)
+            return error
+        return self._write_binding(pod, node_name) or error
+
+    def _write_binding(self, pod: Pod, node_name: str) -> str | None:
         stored = self.pods.get(pod.effective_uid)
         if stored is None:
             return f'pods "{pod.name}" not found'
@@ -92,7 +109,13 @@ class ClusterStore:
         self.pods[bound.effective_uid] = bound
         self.bind_count[bound.effective_uid] = self.bind_count.get(bound.effective_uid, 0) + 1
         self.on_pod_bound(bound)
-        return error
+        return None
+
+    def drop_deferred(self) -> None:
+        """A restart: the old scheduler's client dies in its retry's sleep, so its binding never lands."""
+        for timer in self.deferred.values():
+            timer.stop()
+        self.deferred.clear()
 
     def clear_nominated_node_name(self, pod: Pod) -> str | None:
         return self.set_nominated_node_name(pod, "")

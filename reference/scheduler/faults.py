@@ -19,6 +19,11 @@ from ..types import Pod
 # retry.DefaultBackoff's 4 steps); the other calls are not retried.
 RETRIES = 4
 RETRIABLE = {"bind": ("internal",), "status": ("internal", "conflict")}
+# retry.DefaultBackoff's sleeps before the 2nd, 3rd and 4th try (10 ms, x5 each; upstream adds up to 10 % random
+# jitter, left out). Spaced for the binding, whose cycle waits (util.BindPod in DefaultBinder); a status patch's
+# retries stay instant (they run in the scheduling loop or the binding cycle of another call: a simplification).
+BACKOFF = (0.01, 0.05, 0.25)
+SPACED = ("bind",)
 
 
 class Restarted(Exception):
@@ -68,15 +73,20 @@ class FaultInjector:
         PatchPodStatus): the error text of the last try, or None (the call went through)."""
         return self.call_applied(call, pod, retry)[0]
 
-    def call_applied(self, call: str, pod: Pod, retry: bool = False) -> tuple[str | None, bool]:
-        """`call`, and whether the server applied the call that answered the error (`timeout-applied`)."""
-        for _ in range(RETRIES if retry else 1):
-            error = self._try(call, pod)
+    def call_applied(self, call: str, pod: Pod, retry: bool = False) -> tuple[str | None, bool, float]:
+        """`call`, whether the server applied the call that answered the error (`timeout-applied`), and the
+        virtual seconds the client slept between its tries (the last try is that late; its firings are
+        recorded at their tries' times)."""
+        slept = 0.0
+        for i in range(RETRIES if retry else 1):
+            if i and call in SPACED:
+                slept += BACKOFF[i - 1]
+            error = self._try(call, pod, slept)
             if error is None or error not in RETRIABLE.get(call, ()):
                 break
-        return (error_text(error, pod, call), error == "timeout-applied") if error else (None, False)
+        return (error_text(error, pod, call), error == "timeout-applied", slept) if error else (None, False, slept)
 
-    def _try(self, call: str, pod: Pod) -> str | None:
+    def _try(self, call: str, pod: Pod, later: float = 0.0) -> str | None:
         for armed in self.armed:
             f = armed.fault
             if f.op != "fail" or f.call != call or (f.pod and f.pod != pod.key) or armed.fired >= f.times:
@@ -84,7 +94,7 @@ class FaultInjector:
             armed.seen += 1
             if armed.seen >= f.occurrence:
                 armed.fired += 1
-                self._record(f, pod.key, call)
+                self._record(f, pod.key, call, later)
                 return f.error
         return None
 
@@ -123,8 +133,8 @@ class FaultInjector:
             else:
                 self.delete_pod(target[1])
 
-    def _record(self, fault: Fault, pod: str, detail: str, **extra: str) -> None:
-        self.fired.append({"index": fault.index, "at": self.now() - self.start, "pod": pod,
+    def _record(self, fault: Fault, pod: str, detail: str, later: float = 0.0, **extra: str) -> None:
+        self.fired.append({"index": fault.index, "at": self.now() + later - self.start, "pod": pod,
                            "fault": fault.op, "detail": detail, **extra})
 
 
