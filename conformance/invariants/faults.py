@@ -45,13 +45,14 @@ def cut_by_restart(run: Run, pod: str, attempt: int) -> bool:
 @invariant("unreserve-after-failed-binding",
            "After a binding that failed because its API call failed (a `fail` fault on `bind`), every Reserve "
            "plugin's Unreserve runs once, in reverse configured order, in that attempt (also when the server "
-           "applied the binding it answered with a timeout); an attempt whose retried call bound the pod runs "
-           "none.",
+           "applied the binding it answered with a timeout); in such a run an attempt that bound its pod (a "
+           "retried call included) runs none.",
            "schedule_one.go bindingCycle -> handleBindingCycleError -> unreserveAndForget; "
            "framework.go RunReservePluginsUnreserve; defaultbinder BindPod (util.BindPod retries internal errors)",
            situation=Faulty(reserve=True), rules=("fault-unreserve",))
 def unreserve_after_failed_binding(run: Run) -> None:
-    for firing in fired(run, "fail", "bind"):
+    firings = fired(run, "fail", "bind")
+    for firing in firings:
         pod, at = firing.get("pod"), firing.get("at", 0.0)
         probes = run.probes_at(pod, "reserve") if pod in run.pods else []
         started = [a for a in run.attempts(pod) if run.records(pod, a, "Reserve")
@@ -60,8 +61,7 @@ def unreserve_after_failed_binding(run: Run) -> None:
             continue
         attempt = started[-1]
         if run.final_attempt_bound(pod, attempt):
-            _no_unreserve_when_bound(run, pod, attempt, firing)
-            continue
+            continue  # the retried call went through (below)
         if cut_by_restart(run, pod, attempt):
             continue  # the process died with the attempt
         result = run.outcome.pods.get(pod)
@@ -77,18 +77,23 @@ def unreserve_after_failed_binding(run: Run) -> None:
                                 f"{attempt})", pod=pod, expected=expected, actual=actual,
                                 records=tuple(run.records(pod, attempt, "Reserve")
                                               + run.records(pod, attempt, "Unreserve")))
+    if firings:
+        _no_unreserve_when_bound(run)
 
 
-def _no_unreserve_when_bound(run: Run, pod: str, attempt: int, firing: Record) -> None:
-    """The retried call went through (an internal error, util.BindPod) and the pod bound: the attempt ends in
-    PostBind, never in Unreserve."""
-    run.exercise()
-    unreserved = run.records(pod, attempt, "Unreserve")
-    if unreserved:
-        raise run.violation(f"{pod} was bound in attempt {attempt} after its binding call was retried "
-                            f"({firing.get('detail')} fault at {firing.get('at', 0.0):g}s), yet Unreserve ran in "
-                            "that attempt", pod=pod, expected=[], actual=[r["plugin"] for r in unreserved],
-                            records=tuple(unreserved))
+def _no_unreserve_when_bound(run: Run) -> None:
+    """In a run whose bindings failed, an attempt that bound its pod (a retried internal error included:
+    util.BindPod) ends in PostBind, never in Unreserve."""
+    for pod in run.live_pods:
+        attempts = run.attempts(pod)
+        if not attempts or not run.probes_at(pod, "reserve") or not run.final_attempt_bound(pod, attempts[-1]):
+            continue
+        run.exercise()
+        unreserved = run.records(pod, attempts[-1], "Unreserve")
+        if unreserved:
+            raise run.violation(f"{pod} was bound in attempt {attempts[-1]} of a run whose bindings failed, yet "
+                                "Unreserve ran in that attempt", pod=pod, expected=[],
+                                actual=[r["plugin"] for r in unreserved], records=tuple(unreserved))
 
 
 @invariant("no-room-leaked",
