@@ -78,14 +78,16 @@ class ClusterStore:
 
     # --- ClusterClient -----------------------------------------------------------------------
 
-    def bind(self, pod: Pod, node_name: str, *, retry: bool = False) -> str | None:
+    def bind(self, pod: Pod, node_name: str, *, retry: bool = False, by_scheduler: bool = True) -> str | None:
         """A `pods/binding` create as the API server does it (pkg/registry/core/pod/storage/storage.go,
         BindingREST.setPodNodeAndMetadata and assignPod): the node is not looked up, refusals are
         Conflicts, and `ClearingNominatedNodeNameAfterBinding` (beta, on since 1.35) clears the nomination.
         `retry`: the caller retries internal errors (DefaultBinder's `util.BindPod`). A `timeout-applied` fault
-        binds the pod and then answers the timeout (the scheduler sees the binding through its watch)."""
-        error, applied, self.backoff = self.faults.call_applied("bind", pod, retry) if self.faults is not None \
-            else (None, False, 0.0)
+        binds the pod and then answers the timeout (the scheduler sees the binding through its watch).
+        `by_scheduler` False: a binder extender's own call, which no fault fails (the runner's extender binds
+        through the runner's client, not the scheduler's)."""
+        error, applied, self.backoff = self.faults.call_applied("bind", pod, retry) \
+            if self.faults is not None and by_scheduler else (None, False, 0.0)
         if error and not applied:
             return error
         if self.backoff:

@@ -432,7 +432,7 @@ class Scheduler:
                 break
             status = SUCCESS
             if self.store.get_pod(pod.effective_uid) is not None:
-                self.store.bind(pod, host)
+                self.store.bind(pod, host, by_scheduler=False)
             break
         if status is None:
             status = fw.run_bind_plugins(state, pod, host)

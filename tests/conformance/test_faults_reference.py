@@ -9,12 +9,13 @@ import pytest
 from conformance.backends.base import refuse_faults
 from conformance.backends.reference import ReferenceBackend
 from conformance.core.errors import BackendFailure
+from conformance.extender.server import ExtenderServer
 from reference.errors import FrameworkError
 from reference.scenario import Scenario
 from reference.scheduler.build import build_scheduler
 from reference.scheduler.timeline import run_scenario
 
-from .invariants._kit import config
+from .invariants._kit import config, extender
 from .test_timeline_reference import node, pod
 
 PREEMPTION = {"nodes": [node(cpu="1")], "pods": [pod("v", node_name="n1", priority=0)],
@@ -193,3 +194,14 @@ def test_a_failed_disruption_target_patch_fails_that_preemption_too():
     out = run([fail("status", "timeout", pod="v")], **PREEMPTION)
     assert [f["detail"] for f in out.faults] == ["status"]
     assert out.deleted == ("default/v",) and out.pods["default/p"].phase == "bound"
+
+
+def test_a_binder_extenders_own_binding_is_no_call_of_the_scheduler():
+    # The extender binds through the API server itself (the runner: through its own client), so a fail fault
+    # on the scheduler's bind calls does not fire.
+    binder = config({"reserve": ["Probe0"]}, extenders=[extender("ext-0", verbs=("filter", "bind"))])
+    sc = Scenario.from_dict({"nodes": [node()], "workload": [pod("p")], "timeline": [fail("bind")],
+                             "config": binder})
+    with ExtenderServer() as server:
+        out = ReferenceBackend(extender_server=server).run(sc)
+    assert out.pods["default/p"].phase == "bound" and out.faults == ()
