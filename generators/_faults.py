@@ -40,7 +40,7 @@ def _fault(draw: Draw, pods: list[str], nodes: list[str], ops: tuple[str, ...] =
     if op == "lag":
         return {**fault, "kind": "Node", "name": lagged, "delay": delay}
     if op == "fail":
-        error = "timeout" if error == "timeout-applied" and call != "bind" else error  # a binding's error only
+        error = "timeout" if error == "timeout-applied" and call != "bind" else error  # the binding's only
         return {**fault, "call": call, "error": error, **({"pod": any_pod} if any_pod is not None else {}),
                 **({"times": times} if times > 1 else {}), **({"occurrence": occurrence} if occurrence > 1 else {})}
     fault.update(pod=pod, point=POINT_CHOICES[op][point])

@@ -77,8 +77,8 @@ def parse_fault(i: int, raw: Mapping[str, Any], when: float | None) -> Fault:
         call = _choice(where, raw, "call", CALLS)
         error = _choice(where, raw, "error", ERRORS)
         if error == "timeout-applied" and call != "bind":
-            raise FaultError(f"{where}.error: 'timeout-applied' is an error of the binding only; use call: bind, "
-                             "or error: timeout")
+            raise FaultError(f"{where}.error: 'timeout-applied' is an error of the binding only; use call: "
+                             "bind, or error: timeout")
         return Fault(i, when, op, pod, call=call, error=error, occurrence=_count(where, raw, "occurrence"),
                      times=_count(where, raw, "times"))
     point = _choice(where, raw, "point", POINTS[op])

@@ -32,7 +32,8 @@ CAPABILITIES = {
                     "extension point",
     "fault-restart": "timeline faults `op: restart` restart the scheduler when a pod reaches an extension point; "
                      "the new one starts from what the API server holds",
-    "fault-lag": "timeline faults `op: lag` deliver a node's watch events to the scheduler a virtual delay late",
+    "fault-lag": "timeline faults `op: lag` deliver a node's watch events to the scheduler a virtual delay "
+                 "late",
 }
 
 
@@ -65,9 +66,10 @@ def refuse_faults(scenario: Scenario, backend: str, capabilities: frozenset[str]
             raise BackendFailure(f"scenario.timeline[{i}]: backend {backend!r} cannot inject a {op} fault (no "
                                  f"capability fault-{op}); drop the fault or run it on --backend reference")
         if op == "fail" and errors is not None and entry.get("error") not in errors:
-            raise BackendFailure(f"scenario.timeline[{i}].error: backend {backend!r} cannot answer a call with "
-                                 f"{entry.get('error')!r} (only {', '.join(errors)}); use one of those or run it "
-                                 "on --backend upstream or reference")
+            only = ", ".join(errors)
+            raise BackendFailure(f"scenario.timeline[{i}].error: backend {backend!r} cannot answer a call "
+                                 f"with {entry.get('error')!r} (only {only}); use one of those or run it on "
+                                 "--backend upstream or reference")
         field = "call" if op == "fail" else "point"
         if details is not None and op in details and entry.get(field) not in details[op]:
             raise BackendFailure(f"scenario.timeline[{i}].{field}: backend {backend!r} cannot inject a {op} "

@@ -234,4 +234,5 @@ class Restarter:
             done.set()
 
 
-__all__ = ["CAPABILITIES", "DETAILS", "ERRORS", "Restarter", "across_restarts", "ScenarioFaults", "refuse_unobservable"]
+__all__ = ["CAPABILITIES", "DETAILS", "ERRORS", "Restarter", "across_restarts", "ScenarioFaults",
+           "refuse_unobservable"]

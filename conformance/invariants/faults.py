@@ -86,13 +86,14 @@ def _no_unreserve_when_bound(run: Run) -> None:
     util.BindPod) ends in PostBind, never in Unreserve."""
     for pod in run.live_pods:
         attempts = run.attempts(pod)
-        if not attempts or not run.probes_at(pod, "reserve") or not run.final_attempt_bound(pod, attempts[-1]):
+        if not attempts or not run.probes_at(pod, "reserve") \
+                or not run.final_attempt_bound(pod, attempts[-1]):
             continue
         run.exercise()
         unreserved = run.records(pod, attempts[-1], "Unreserve")
         if unreserved:
-            raise run.violation(f"{pod} was bound in attempt {attempts[-1]} of a run whose bindings failed, yet "
-                                "Unreserve ran in that attempt", pod=pod, expected=[],
+            raise run.violation(f"{pod} was bound in attempt {attempts[-1]} of a run whose bindings failed, "
+                                "yet Unreserve ran in that attempt", pod=pod, expected=[],
                                 actual=[r["plugin"] for r in unreserved], records=tuple(unreserved))
 
 

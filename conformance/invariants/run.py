@@ -166,8 +166,8 @@ class Run:
                    and timeline[f["index"]].get("error") == "timeout-applied" for f in self.outcome.faults)
 
     def final_attempt_bound(self, pod: str, attempt: int) -> bool:
-        """Whether the pod ended bound and `attempt` is its last traced attempt (and its binding succeeded: not
-        a binding the server applied but answered with a timeout, which failed for the scheduler)."""
+        """Whether the pod ended bound and `attempt` is its last traced attempt (and its binding succeeded:
+        not a binding the server applied but answered with a timeout, which failed for the scheduler)."""
         result = self.outcome.pods.get(pod)
         attempts = self.attempts(pod)
         if not (result and result.phase == "bound" and attempts and attempts[-1] == attempt):

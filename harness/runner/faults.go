@@ -38,13 +38,14 @@ type fault struct {
 
 // FaultFiring is one firing in the outcome's `faults`.
 type FaultFiring struct {
-	Index  int      `json:"index"`
-	At     float64  `json:"at"`
-	Pod    string   `json:"pod"`
-	Fault  string   `json:"fault"`
-	Detail string   `json:"detail"`
-	Object string   `json:"object,omitempty"` // vanish: what was deleted, "Node/name" or "Pod/ns/name"; lag: the node
-	Seen   *float64 `json:"seen,omitempty"`   // lag: when the scheduler's watch delivers the event
+	Index  int     `json:"index"`
+	At     float64 `json:"at"`
+	Pod    string  `json:"pod"`
+	Fault  string  `json:"fault"`
+	Detail string  `json:"detail"`
+	// vanish: what was deleted, "Node/name" or "Pod/ns/name"; lag: the node
+	Object string   `json:"object,omitempty"`
+	Seen   *float64 `json:"seen,omitempty"` // lag: when the scheduler's watch delivers the event
 }
 
 var (

@@ -71,7 +71,8 @@ type lagWatch struct {
 // lagNodes wraps w, a watch of sess's scheduler on nodes; pending counts the
 // events held back (busy() waits for them), poke marks their delivery.
 func (s *store) lagNodes(w watch.Interface, sess *session) watch.Interface {
-	lw := &lagWatch{in: w, out: make(chan watch.Event), done: make(chan struct{}), last: map[string]chan struct{}{}}
+	lw := &lagWatch{in: w, out: make(chan watch.Event), done: make(chan struct{}),
+		last: map[string]chan struct{}{}}
 	go func() {
 		defer func() {
 			lw.held.Wait()
@@ -107,8 +108,8 @@ func (lw *lagWatch) send(ev watch.Event) bool {
 }
 
 // hold delivers ev after delay, after the node's previous held event.
-func (lw *lagWatch) hold(ev watch.Event, node string, delay time.Duration, sess *session, pending *atomic.Int64,
-	poke func()) {
+func (lw *lagWatch) hold(ev watch.Event, node string, delay time.Duration, sess *session,
+	pending *atomic.Int64, poke func()) {
 	prev, mine := lw.last[node], make(chan struct{})
 	lw.last[node] = mine
 	lw.held.Add(1)

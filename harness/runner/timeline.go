@@ -143,7 +143,8 @@ func decodeEvent(i int, in *TimelineEvent, deadline time.Duration) (timelineEven
 	case "update", "delete":
 		return ev, decodeTarget(&ev, in)
 	}
-	return ev, fmt.Errorf("op: %q is not an operation; use create, update, delete, fail, vanish, restart or lag", in.Op)
+	return ev, fmt.Errorf("op: %q is not an operation; use create, update, delete, fail, vanish, restart "+
+		"or lag", in.Op)
 }
 
 // decodeWhen reads "idle" or a number of seconds in [0, deadline).

@@ -82,8 +82,8 @@ class ClusterStore:
         """A `pods/binding` create as the API server does it (pkg/registry/core/pod/storage/storage.go,
         BindingREST.setPodNodeAndMetadata and assignPod): the node is not looked up, refusals are
         Conflicts, and `ClearingNominatedNodeNameAfterBinding` (beta, on since 1.35) clears the nomination.
-        `retry`: the caller retries internal errors (DefaultBinder's `util.BindPod`). A `timeout-applied` fault
-        binds the pod and then answers the timeout (the scheduler sees the binding through its watch).
+        `retry`: the caller retries internal errors (DefaultBinder's `util.BindPod`). A `timeout-applied`
+        fault binds the pod and then answers the timeout (the scheduler sees the binding through its watch).
         `by_scheduler` False: a binder extender's own call, which no fault fails (the runner's extender binds
         through the runner's client, not the scheduler's)."""
         error, applied, self.backoff = self.faults.call_applied("bind", pod, retry) \

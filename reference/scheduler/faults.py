@@ -19,9 +19,10 @@ from ..types import Pod
 # retry.DefaultBackoff's 4 steps); the other calls are not retried.
 RETRIES = 4
 RETRIABLE = {"bind": ("internal",), "status": ("internal", "conflict")}
-# retry.DefaultBackoff's sleeps before the 2nd, 3rd and 4th try (10 ms, x5 each; upstream adds up to 10 % random
-# jitter, left out). Spaced for the binding, whose cycle waits (util.BindPod in DefaultBinder); a status patch's
-# retries stay instant (they run in the scheduling loop or the binding cycle of another call: a simplification).
+# retry.DefaultBackoff's sleeps before the 2nd, 3rd and 4th try (10 ms, x5 each; upstream adds up to 10 %
+# random jitter, left out). Spaced for the binding, whose cycle waits (util.BindPod in DefaultBinder); a
+# status patch's retries stay instant (they run in the scheduling loop or another call's binding cycle: a
+# simplification).
 BACKOFF = (0.01, 0.05, 0.25)
 SPACED = ("bind",)
 
@@ -84,7 +85,9 @@ class FaultInjector:
             error = self._try(call, pod, slept)
             if error is None or error not in RETRIABLE.get(call, ()):
                 break
-        return (error_text(error, pod, call), error == "timeout-applied", slept) if error else (None, False, slept)
+        if not error:
+            return None, False, slept
+        return error_text(error, pod, call), error == "timeout-applied", slept
 
     def _try(self, call: str, pod: Pod, later: float = 0.0) -> str | None:
         for armed in self.armed:

@@ -515,8 +515,8 @@ class Scheduler:
     # --- cluster events ------------------------------------------------------------------------
 
     def _on_pod_bound(self, pod: Pod) -> None:
-        """The binding's update: `addAssignedPodToCache` (AssignedPod/Add, confirming an assumed pod), then the
-        queue forgets it."""
+        """The binding's update: `addAssignedPodToCache` (AssignedPod/Add, confirming an assumed pod), then
+        the queue forgets it."""
         self.store.conditions.pop(pod.effective_uid, None)
         self.assumed.pop(pod.effective_uid, None)
         self.queue.move_all_to_active_or_backoff(event=EVENT_ASSIGNED_POD_ADD, new=pod)

@@ -1,6 +1,7 @@
 """Every mutant the matrix (conformance/invariants/proofs.py) names, with its witness: rule_mutants.py's, and
 those of issue 32's pending rule directions (pending_mutants.py, pending_mutants_2.py, pending_witnesses.py),
-the fault rules' (pending_mutants_h31.py), plus the event rules' mutants, imported from their own test module (which searches for them itself)."""
+the fault rules' (pending_mutants_h31.py), plus the event rules' mutants, imported from their own test module
+(which searches for them itself)."""
 
 from __future__ import annotations
 

@@ -1,7 +1,8 @@
-"""`error: timeout-applied` (docs/scenario.md, Faults): the API server applied the binding yet answered 504. The
-scheduler runs the binding-cycle failure path (Unreserve, ForgetPod, FailedScheduling), then sees the pod bound
-through its watch and does not requeue it (handleSchedulingFailure: "Pod has been assigned to node. Abort adding
-it back to queue."): bound once. The reference and the upstream runner agree; the invariants accept it."""
+"""`error: timeout-applied` (docs/scenario.md, Faults): the API server applied the binding yet answered 504.
+The scheduler runs the binding-cycle failure path (Unreserve, ForgetPod, FailedScheduling), then sees the pod
+bound through its watch and does not requeue it (handleSchedulingFailure: "Pod has been assigned to node.
+Abort adding it back to queue."): bound once. The reference and the upstream runner agree; the invariants
+accept it."""
 
 from __future__ import annotations
 
@@ -57,16 +58,16 @@ def test_only_a_binding_can_time_out_after_applying():
     bad = {**APPLIED, "call": "status"}
     with pytest.raises(TimelineError) as info:
         timeline_events(Scenario(nodes=(node(),), workload=(pod("p"),), timeline=(bad,)))
-    assert str(info.value) == ("scenario.timeline[0].error: 'timeout-applied' is an error of the binding only; "
-                               "use call: bind, or error: timeout")
+    assert str(info.value) == ("scenario.timeline[0].error: 'timeout-applied' is an error of the binding "
+                               "only; use call: bind, or error: timeout")
 
 
 def test_the_cluster_proxy_refuses_it_in_one_line():
     with pytest.raises(BackendFailure) as info:
         refuse_faults(scenario(APPLIED), "cluster", CLUSTER_FAULTS, errors=CLUSTER_ERRORS)
     assert str(info.value) == ("scenario.timeline[0].error: backend 'cluster' cannot answer a call with "
-                               "'timeout-applied' (only conflict, internal, timeout); use one of those or run it "
-                               "on --backend upstream or reference")
+                               "'timeout-applied' (only conflict, internal, timeout); use one of those or "
+                               "run it on --backend upstream or reference")
 
 
 @pytest.mark.skipif(not executable(default_runner()), reason="needs harness/bin/runner (harness/build.sh)")
@@ -81,7 +82,8 @@ def test_upstream_agrees():
     assert {k: (p.phase, p.node, p.attempts) for k, p in out.pods.items()} == \
         {k: (p.phase, p.node, p.attempts) for k, p in ref.pods.items()}
     assert sorted(b["pod"] for b in out.bindings) == sorted(b["pod"] for b in ref.bindings)
-    assert [r["point"] for r in out.calls(pod="default/p")] == [r["point"] for r in ref.calls(pod="default/p")]
+    points = [[r["point"] for r in o.calls(pod="default/p")] for o in (out, ref)]
+    assert points[0] == points[1]
     assert [dict(f) for f in out.faults] == [dict(f) for f in ref.faults]
     for invariant in REGISTRY.values():
         if set(invariant.requires) <= upstream.capabilities:

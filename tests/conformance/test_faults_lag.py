@@ -1,7 +1,7 @@
-"""`op: lag` (docs/scenario.md, Faults): a node's watch events reach the scheduler `delay` virtual seconds late
-while the API server holds the change at once. Validated in one line naming the entry; the reference and the
-upstream runner agree on what the scheduler does meanwhile; the invariants judge the cluster the scheduler
-saw; backends without `fault-lag` refuse it."""
+"""`op: lag` (docs/scenario.md, Faults): a node's watch events reach the scheduler `delay` virtual seconds
+late while the API server holds the change at once. Validated in one line naming the entry; the reference
+and the upstream runner agree on what the scheduler does meanwhile; the invariants judge the cluster the
+scheduler saw; backends without `fault-lag` refuse it."""
 
 from __future__ import annotations
 
@@ -37,7 +37,8 @@ DELETED_UNSEEN = scenario(lag(), {"when": 0.5, "op": "delete", "kind": "Node", "
 # n2 is created at 0.5 but seen at 2.5: p, which fits only there, waits for it.
 CREATED_LATE = scenario(lag("n2"), {"when": 0.5, "op": "create", "object": node("n2", cpu="2")},
                         workload=[pod("p", cpu="2")])
-# A restart at s's Reserve (s ungated at 1) lists n2 from the API server: p no longer waits for the lagged add (at 10.5).
+# A restart at s's Reserve (s ungated at 1) lists n2 from the API server: p no longer waits for the lagged
+# add (at 10.5).
 RESTART_LISTS = scenario(lag("n2", 10), {"op": "restart", "pod": "s", "point": "reserve"},
                          {"when": 0.5, "op": "create", "object": node("n2", cpu="2")},
                          {"when": 1, "op": "update", "kind": "Pod", "name": "s",
@@ -52,9 +53,10 @@ SCENARIOS = {"deleted-unseen": DELETED_UNSEEN, "created-late": CREATED_LATE, "re
 
 
 @pytest.mark.parametrize("entry, message", [
-    (lag(kind="Pod"), "scenario.timeline[0].kind: 'Pod' is not a kind whose watch events can lag; use kind: Node"),
-    ({"op": "lag", "kind": "Node", "delay": 1}, "scenario.timeline[0].name: None is not a node name; name the "
-                                                 "node whose events lag"),
+    (lag(kind="Pod"),
+     "scenario.timeline[0].kind: 'Pod' is not a kind whose watch events can lag; use kind: Node"),
+    ({"op": "lag", "kind": "Node", "delay": 1},
+     "scenario.timeline[0].name: None is not a node name; name the node whose events lag"),
     (lag(delay=0), "scenario.timeline[0].delay: 0 is not a delay; use virtual seconds > 0"),
     (lag(delay="2s"), "scenario.timeline[0].delay: '2s' is not a delay; use virtual seconds > 0"),
     (lag("n9"), "scenario.timeline[0].name: node 'n9' is neither a node of the scenario nor one the timeline "
@@ -71,14 +73,15 @@ def test_a_bad_lag_is_one_line_naming_the_entry(entry, message):
 def test_the_scheduler_binds_to_a_node_it_has_not_seen_deleted():
     out = ReferenceBackend().run(DELETED_UNSEEN)
     assert (out.pods["default/q"].phase, out.pods["default/q"].node) == ("bound", "n1")
-    assert [dict(f) for f in out.faults] == [{"index": 0, "at": 0.5, "pod": "", "fault": "lag", "detail": "delete",
-                                              "object": "Node/n1", "seen": 2.5}]
+    assert [dict(f) for f in out.faults] == [{"index": 0, "at": 0.5, "pod": "", "fault": "lag",
+                                              "detail": "delete", "object": "Node/n1", "seen": 2.5}]
     # Without the lag q comes after the deletion and finds no node.
     plain = ReferenceBackend().run(scenario(*DELETED_UNSEEN.timeline[1:]))
     assert plain.pods["default/q"].phase == "unschedulable" and not plain.faults
 
 
-@pytest.mark.parametrize("name, bound_at", [("created-late", 2.5), ("updated-late", 4.0), ("restart-lists", 1.0)])
+@pytest.mark.parametrize("name, bound_at",
+                         [("created-late", 2.5), ("updated-late", 4.0), ("restart-lists", 1.0)])
 def test_a_pod_waits_for_the_lagged_change_unless_a_restart_lists_it(name, bound_at):
     out = ReferenceBackend().run(SCENARIOS[name])
     assert out.pods["default/p"].phase == "bound"
@@ -89,8 +92,8 @@ def test_a_pod_waits_for_the_lagged_change_unless_a_restart_lists_it(name, bound
 def test_the_invariants_accept_what_the_lag_allows(name):
     sc = SCENARIOS[name]
     run = Run(sc, ReferenceBackend().run(sc), ReferenceBackend.capabilities)
-    for invariant in ("deleted-node-unused", "fit-error-counts-nodes", "event-wakes-pending-pod", "no-room-leaked",
-                      "bound-at-most-once", "capacity-respected", "schedulable-pods-bound"):
+    for invariant in ("deleted-node-unused", "fit-error-counts-nodes", "event-wakes-pending-pod",
+                      "no-room-leaked", "bound-at-most-once", "capacity-respected", "schedulable-pods-bound"):
         REGISTRY[invariant].check(run)
 
 
@@ -98,8 +101,8 @@ def test_backends_without_fault_lag_refuse_it_in_one_line():
     assert "fault-lag" not in CLUSTER_FAULTS
     with pytest.raises(BackendFailure) as info:
         refuse_faults(DELETED_UNSEEN, "cluster", CLUSTER_FAULTS)
-    assert str(info.value) == ("scenario.timeline[0]: backend 'cluster' cannot inject a lag fault (no capability "
-                               "fault-lag); drop the fault or run it on --backend reference")
+    assert str(info.value) == ("scenario.timeline[0]: backend 'cluster' cannot inject a lag fault (no "
+                               "capability fault-lag); drop the fault or run it on --backend reference")
 
 
 @pytest.fixture(scope="module")

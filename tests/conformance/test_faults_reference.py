@@ -56,8 +56,8 @@ def test_default_binder_retries_an_internal_error_four_times(times, attempts):
 
 @pytest.mark.parametrize("times, landed", [(1, 0.01), (2, 0.06), (3, 0.31)])
 def test_the_retries_are_spaced_as_retry_default_backoff(times, landed):
-    # util.BindPod: retry.DefaultBackoff sleeps 10 ms, then x5 (jitter left out); the cycle waits meanwhile and
-    # the pod stays assumed until its binding lands: q, created in the meantime, does not take its room.
+    # util.BindPod: retry.DefaultBackoff sleeps 10 ms, then x5 (jitter left out); the cycle waits meanwhile
+    # and the pod stays assumed until its binding lands: q, created in the meantime, does not take its room.
     q = {"when": 0.005, "op": "create", "object": pod("q", cpu="1")}
     out = run([fail("bind", "internal", times=times), q], workload=[pod("p", cpu="1")])
     assert [round(f["at"], 6) for f in out.faults] == [0.0, 0.01, 0.06][:times]
@@ -70,7 +70,8 @@ def test_a_restart_in_the_retries_sleep_drops_the_binding():
     # The old scheduler's client dies while it sleeps before its second try (q, ungated at 5 ms, restarts it):
     # nothing lands then; the new scheduler binds p at once.
     tl = [fail("bind", "internal", pod="p"), {"op": "restart", "pod": "q", "point": "reserve"},
-          {"when": 0.005, "op": "update", "kind": "Pod", "name": "q", "patch": {"spec": {"schedulingGates": None}}}]
+          {"when": 0.005, "op": "update", "kind": "Pod", "name": "q",
+           "patch": {"spec": {"schedulingGates": None}}}]
     out = run(tl, workload=[pod("p", cpu="100m"), pod("q", cpu="100m", schedulingGates=[{"name": "g"}])])
     assert [f["fault"] for f in out.faults] == ["fail", "restart"]
     assert [(b["pod"], b["t"]) for b in out.bindings if b["pod"] == "default/p"] == [("default/p", 0.005)]
