@@ -1,5 +1,6 @@
 """Faults drawn for a scenario (format: docs/scenario.md#faults): a failed API call of the scheduler, an object
-vanishing when a workload pod reaches a point of its cycle, a scheduler restart there.
+vanishing when a workload pod reaches a point of its cycle, a scheduler restart there, a node's watch events
+delivered late (lag).
 
 They are armed first (before the scenario's drawn timeline events) at time 0, each naming a workload pod or
 (a `fail`) any pod, so every draw is valid by construction. They shrink towards no fault, then fewer, and
@@ -19,21 +20,27 @@ from reference.scenario import Scenario, pod_key
 
 from ._draw import Draw, Manifest, count, elements, pick
 
-OPS = ("fail", "restart", "vanish")  # simplest first: a failed call changes no object
+OPS = ("fail", "restart", "vanish", "lag")  # simplest first: a failed call changes no object
 WHENS: tuple[Any, ...] = (None, "idle", 1)  # None: `when` left out (0)
+DELAYS = (1, 5, 30)  # lag: within a backoff, past the longest backoff (10 s), past most deadlines
 POINT_CHOICES = {"vanish": ("reserve", "permit", "prebind", "preempt"), "restart": POINTS["restart"]}
 assert {len(points) for points in POINT_CHOICES.values()} == {4}  # one drawn index serves both ops
 
 
-def _fault(draw: Draw, pods: list[str], ops: tuple[str, ...] = OPS, calls: tuple[str, ...] = CALLS) -> Manifest:
+def _fault(draw: Draw, pods: list[str], nodes: list[str], ops: tuple[str, ...] = OPS,
+           calls: tuple[str, ...] = CALLS) -> Manifest:
     # Every field is drawn whatever the op, in one fixed layout: lowering the op (restart -> fail) leaves the
     # later choices where they were, so the shrinker reaches the simplest fault in one step.
     op, when = pick(draw, ops), pick(draw, WHENS)
     call, error, any_pod = pick(draw, calls), pick(draw, ERRORS), pick(draw, [None, *pods])
     times, occurrence = count(draw, 1, 4), count(draw, 1, 2)
     pod, point, gone = pick(draw, pods), count(draw, 0, 3), pick(draw, ("pod", "node"))
+    lagged, delay = pick(draw, nodes or [""]), pick(draw, DELAYS)
     fault: Manifest = {"op": op, **({"when": when} if when is not None else {})}
+    if op == "lag":
+        return {**fault, "kind": "Node", "name": lagged, "delay": delay}
     if op == "fail":
+        error = "timeout" if error == "timeout-applied" and call != "bind" else error  # the binding's only
         return {**fault, "call": call, "error": error, **({"pod": any_pod} if any_pod is not None else {}),
                 **({"times": times} if times > 1 else {}), **({"occurrence": occurrence} if occurrence > 1 else {})}
     fault.update(pod=pod, point=POINT_CHOICES[op][point])
@@ -47,9 +54,13 @@ def draw_faults(draw: Draw, scenario: Scenario, max_faults: int, ops: tuple[str,
     """`min_faults` to `max_faults` fault entries for `scenario`'s workload pods, of `ops`, failing
     `calls`."""
     pods = [pod_key(m) for m in scenario.workload]
-    if not pods:
+    nodes = [m["metadata"]["name"] for m in scenario.nodes]
+    if not nodes:
+        ops = tuple(op for op in ops if op != "lag")
+    if not pods or not ops:
         return ()
-    return tuple(elements(draw, min_faults, max_faults, lambda d, i: _fault(d, pods, ops, calls), more=75))
+    return tuple(elements(draw, min_faults, max_faults, lambda d, i: _fault(d, pods, nodes, ops, calls),
+                          more=75))
 
 def _chosen(caller: str, wanted: Collection[str], known: tuple[str, ...]) -> tuple[str, ...]:
     """`wanted` in `known`'s order (empty: all); a name not in `known` is a ValueError naming it."""

@@ -1,4 +1,5 @@
-"""Faults in a scenario's timeline (issue 31; format: docs/scenario.md, Faults): `fail`, `vanish`, `restart`.
+"""Faults in a scenario's timeline (issue 31; format: docs/scenario.md, Faults): `fail`, `vanish`, `restart`,
+`lag`.
 
 A fault entry is armed when it applies, like any timeline entry, and fires later when its trigger happens
 (reference/scheduler/faults.py). This module parses and validates the entries, before anything runs.
@@ -12,14 +13,16 @@ from typing import Any, Mapping
 
 from .errors import ManifestError
 
-OPS = ("fail", "vanish", "restart")
+OPS = ("fail", "vanish", "restart", "lag")
 CALLS = ("bind", "status", "evict", "event")
-ERRORS = ("conflict", "internal", "timeout")
+ERRORS = ("conflict", "internal", "timeout", "timeout-applied")  # the last: the server applied the binding
 POINTS = {"vanish": ("reserve", "permit", "prebind", "preempt"), "restart": ("reserve", "permit", "prebind", "bind")}
 OBJECTS = ("pod", "node", "victim")
 FIELDS = {"fail": ("when", "op", "call", "error", "pod", "occurrence", "times"),
           "vanish": ("when", "op", "pod", "point", "object"),
-          "restart": ("when", "op", "pod", "point")}
+          "restart": ("when", "op", "pod", "point"),
+          "lag": ("when", "op", "kind", "name", "delay")}
+LAG_KINDS = ("Node",)  # the scheduler never writes nodes: their watch events are the timeline's alone
 
 
 class FaultError(ManifestError):
@@ -29,7 +32,7 @@ class FaultError(ManifestError):
 @dataclass(frozen=True)
 class Fault:
     """One fault entry: `when` is virtual seconds (default 0) or None for "when idle"; `pod` is
-    `namespace/name` ("" for a `fail` about any pod)."""
+    `namespace/name` ("" for a `fail` about any pod, and for a `lag`, which names a node)."""
 
     index: int
     when: float | None
@@ -41,6 +44,8 @@ class Fault:
     times: int = 1        # fail
     point: str = ""       # vanish, restart
     object: str = ""      # vanish
+    node: str = ""        # lag: the node whose watch events reach the scheduler late
+    delay: float = 0.0    # lag: by this many virtual seconds
 
     @property
     def kind(self) -> str:
@@ -65,10 +70,15 @@ def parse_fault(i: int, raw: Mapping[str, Any], when: float | None) -> Fault:
     if unknown:
         raise FaultError(f"{where}.{unknown[0]}: a {op} fault has no field {unknown[0]!r}; drop it "
                          f"(its fields: {', '.join(FIELDS[op])})")
+    if op == "lag":
+        return _lag(i, where, raw, when)
     pod = _pod(where, raw, required=op != "fail")
     if op == "fail":
         call = _choice(where, raw, "call", CALLS)
         error = _choice(where, raw, "error", ERRORS)
+        if error == "timeout-applied" and call != "bind":
+            raise FaultError(f"{where}.error: 'timeout-applied' is an error of the binding only; use call: "
+                             "bind, or error: timeout")
         return Fault(i, when, op, pod, call=call, error=error, occurrence=_count(where, raw, "occurrence"),
                      times=_count(where, raw, "times"))
     point = _choice(where, raw, "point", POINTS[op])
@@ -80,6 +90,20 @@ def parse_fault(i: int, raw: Mapping[str, Any], when: float | None) -> Fault:
                else "at point preempt only a victim vanishes: use object: victim")
         raise FaultError(f"{where}.object: {obj!r} does not vanish at point {point!r}; {fix}")
     return Fault(i, when, op, pod, point=point, object=obj)
+
+
+def _lag(i: int, where: str, raw: Mapping[str, Any], when: float | None) -> Fault:
+    kind = raw.get("kind")
+    if kind not in LAG_KINDS:
+        raise FaultError(f"{where}.kind: {kind!r} is not a kind whose watch events can lag; use kind: Node")
+    name = raw.get("name")
+    if not isinstance(name, str) or not name:
+        raise FaultError(f"{where}.name: {name!r} is not a node name; name the node whose events lag")
+    delay = raw.get("delay")
+    if isinstance(delay, bool) or not isinstance(delay, (int, float)) or not math.isfinite(delay) \
+            or delay <= 0:
+        raise FaultError(f"{where}.delay: {delay!r} is not a delay; use virtual seconds > 0")
+    return Fault(i, when, "lag", node=name, delay=float(delay))
 
 
 def fault_when(where: str, raw: Mapping[str, Any], deadline: float, idle: str) -> float | None:
@@ -121,5 +145,5 @@ def _count(where: str, raw: Mapping[str, Any], field: str) -> int:
     return value
 
 
-__all__ = ["CALLS", "ERRORS", "Fault", "FaultError", "OBJECTS", "OPS", "POINTS", "fault_when", "is_fault",
-           "parse_fault"]
+__all__ = ["CALLS", "ERRORS", "LAG_KINDS", "Fault", "FaultError", "OBJECTS", "OPS", "POINTS", "fault_when",
+           "is_fault", "parse_fault"]

@@ -104,6 +104,11 @@ def timeline_events(scenario: ScenarioLike) -> tuple[TimelineEvent | Fault, ...]
     """Parse and validate `scenario.timeline` (events and faults); raises TimelineError naming the entry
     and field."""
     events = tuple(parse_event(i, raw, scenario.deadline) for i, raw in enumerate(scenario.timeline))
+    nodes = {m["metadata"]["name"] for m in scenario.nodes} | {
+        e.name for e in events if isinstance(e, TimelineEvent) and e.op == "create" and e.kind == "Node"}
+    for lag in (e for e in events if isinstance(e, Fault) and e.op == "lag" and e.node not in nodes):
+        raise TimelineError(f"scenario.timeline[{lag.index}].name: node {lag.node!r} is neither a node of "
+                            "the scenario nor one the timeline creates; name one of them")
     if events:
         state = TimelineState.of(scenario)
         for event in events:
@@ -129,7 +134,7 @@ def parse_event(i: int, raw: Any, deadline: float) -> TimelineEvent | Fault:
     op = raw.get("op")
     if op not in OPS:
         raise TimelineError(f"{where}.op: {op!r} is not an operation; use one of {', '.join(OPS)}, "
-                            "or a fault: fail, vanish, restart")
+                            "or a fault: fail, vanish, restart, lag")
     if op == "create":
         return _create(i, where, raw, when)
     if "object" in raw:

@@ -32,6 +32,8 @@ CAPABILITIES = {
                     "extension point",
     "fault-restart": "timeline faults `op: restart` restart the scheduler when a pod reaches an extension point; "
                      "the new one starts from what the API server holds",
+    "fault-lag": "timeline faults `op: lag` deliver a node's watch events to the scheduler a virtual delay "
+                 "late",
 }
 
 
@@ -51,10 +53,11 @@ class Backend(Protocol):
 
 
 def refuse_faults(scenario: Scenario, backend: str, capabilities: frozenset[str],
-                  details: Mapping[str, Collection[str]] | None = None) -> None:
+                  details: Mapping[str, Collection[str]] | None = None,
+                  errors: Collection[str] | None = None) -> None:
     """Refuse, before anything starts, a scenario with a timeline fault whose op the backend cannot inject,
     or (`details`: op -> the calls of `fail`, the points of `vanish`/`restart` it can) not at that call or
-    point."""
+    point, or (`errors`: the errors its `fail` answers) with another error."""
     for i, entry in enumerate(scenario.timeline):
         op = entry.get("op") if isinstance(entry, dict) else None
         if op not in FAULT_OPS:
@@ -62,6 +65,11 @@ def refuse_faults(scenario: Scenario, backend: str, capabilities: frozenset[str]
         if f"fault-{op}" not in capabilities:
             raise BackendFailure(f"scenario.timeline[{i}]: backend {backend!r} cannot inject a {op} fault (no "
                                  f"capability fault-{op}); drop the fault or run it on --backend reference")
+        if op == "fail" and errors is not None and entry.get("error") not in errors:
+            only = ", ".join(errors)
+            raise BackendFailure(f"scenario.timeline[{i}].error: backend {backend!r} cannot answer a call "
+                                 f"with {entry.get('error')!r} (only {only}); use one of those or run it on "
+                                 "--backend upstream or reference")
         field = "call" if op == "fail" else "point"
         if details is not None and op in details and entry.get(field) not in details[op]:
             raise BackendFailure(f"scenario.timeline[{i}].{field}: backend {backend!r} cannot inject a {op} "

@@ -26,7 +26,8 @@ class ReferenceBackend:
     name = "reference"
     capabilities = frozenset({"probes", "extenders", "config-per-scenario", "virtual-time", "preemption",
                               "plugin-list", "queue-attempts", "creation-order", "reference-release",
-                              "fault-fail", "fault-vanish", "fault-restart"})
+                              "fault-fail", "fault-vanish", "fault-restart",
+                              "fault-lag"})
     kubernetes_version = KUBERNETES_VERSION
 
     def __init__(self, *, extender_server: Any = None, seed: int = 0, hook: SchedulerHook | None = None,

@@ -23,7 +23,7 @@ from .collector import TraceCollector
 from .controlplane import ControlPlane
 from .custom import CustomResources, read_crds
 from .fault_proxy import FaultProxy
-from .faults import CAPABILITIES as FAULT_CAPABILITIES, DETAILS as FAULT_DETAILS
+from .faults import CAPABILITIES as FAULT_CAPABILITIES, DETAILS as FAULT_DETAILS, ERRORS as FAULT_ERRORS
 from .faults import Restarter, ScenarioFaults, across_restarts, refuse_unobservable
 from .kube import Kube, path
 from .kubeconfig import read_target
@@ -145,7 +145,8 @@ class ClusterBackend:
 
     def check_faults(self, scenario: Scenario) -> None:
         """Refuse, in one line, a fault this backend cannot inject (conformance/cluster/faults.py)."""
-        refuse_faults(scenario, self.name, self.capabilities, FAULT_DETAILS if self.proxy else None)
+        refuse_faults(scenario, self.name, self.capabilities, FAULT_DETAILS if self.proxy else None,
+                      FAULT_ERRORS)
         if self.proxy is not None:
             refuse_unobservable(scenario)
 

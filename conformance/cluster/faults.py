@@ -33,6 +33,7 @@ from .schedconfig import API_VERSION
 
 CAPABILITIES = frozenset({"fault-fail", "fault-vanish", "fault-restart"})
 DETAILS = {"fail": CALLS, "vanish": ("prebind",), "restart": ("bind",)}
+ERRORS = ("conflict", "internal", "timeout")  # the proxy answers no call it forwarded (no timeout-applied)
 QUIET_PREBIND = ("VolumeBinding", "DynamicResources")  # they skip a pod without volume or resource claims
 POLL = 0.2
 
@@ -230,4 +231,5 @@ class Restarter:
             done.set()
 
 
-__all__ = ["CAPABILITIES", "DETAILS", "Restarter", "across_restarts", "ScenarioFaults", "refuse_unobservable"]
+__all__ = ["CAPABILITIES", "DETAILS", "ERRORS", "Restarter", "across_restarts", "ScenarioFaults",
+           "refuse_unobservable"]

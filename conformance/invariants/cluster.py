@@ -1,6 +1,7 @@
 """The cluster as it was at a point of a run: the scenario's objects after the timeline events the outcome
 says applied before that point (reference/timeline.py's TimelineState) and the objects vanish faults deleted
-(`Outcome.faults`), for invariants that judge a binding against the cluster it was made on.
+(`Outcome.faults`), for invariants that judge a binding against the cluster it was made on. A node's change
+that a `lag` fault held back counts from when the scheduler saw it (its firing's `seen`).
 
 An outcome orders a binding and an event only by their virtual times (`bindings[].t`, `timeline[].at`), and
 the cycle that chose the node ran before its binding was written. So a binding may have been decided on any
@@ -58,6 +59,7 @@ class Cluster:
             if deleted is not None and isinstance(firing.get("index"), int):
                 changes.append((float(firing.get("at") or 0.0), 1,
                                 TimelineEvent(firing["index"], None, "delete", *deleted)))
+        changes = _seen(changes, fired)
         order = sorted(range(len(changes)), key=lambda i: (changes[i][0], changes[i][1], i))
         return [(changes[i][0], changes[i][2]) for i in order]
 
@@ -125,6 +127,27 @@ class Cluster:
         final = self.states[-1]
         return {key for state in self.states[:-1] for (kind, key) in state.objects
                 if kind == "Pod" and final.get("Pod", key) is None}
+
+
+_LAG_OPS = {"create": "add", "update": "update", "delete": "delete"}
+
+
+def _seen(changes: list[tuple[float, int, TimelineEvent]], fired) -> list[tuple[float, int, TimelineEvent]]:
+    """The changes at the times the scheduler saw them: a node's change a `lag` fault held back (its firing
+    names the node, the change's op and time) counts from its firing's `seen` on."""
+    lags = [f for f in fired if f.get("fault") == "lag" and isinstance(f.get("seen"), (int, float))]
+    if not lags:
+        return changes
+    out = []
+    for at, tie, event in changes:
+        firing = next((f for f in lags if event.kind == "Node" and f.get("object") == f"Node/{event.name}"
+                       and f.get("detail") == _LAG_OPS.get(event.op)
+                       and abs(float(f.get("at") or 0.0) - at) < 1e-6), None)
+        if firing is not None:
+            lags.remove(firing)
+            at = float(firing["seen"])
+        out.append((at, tie, event))
+    return out
 
 
 def vanished(firing: Mapping[str, Any]) -> tuple[str, str, str] | None:

@@ -10,6 +10,7 @@ from reference.scheduler.queue import DEFAULT_MAX_BACKOFF
 
 from ..recipes.faults import Faulty
 from .base import invariant
+from .binding import capacity_respected
 from .judge import Judge
 from .liveness import DECIDING, REFERENCE_MAX_ATTEMPTS, Nominations, feasible_nodes
 from .observed import cycles
@@ -43,12 +44,15 @@ def cut_by_restart(run: Run, pod: str, attempt: int) -> bool:
 
 @invariant("unreserve-after-failed-binding",
            "After a binding that failed because its API call failed (a `fail` fault on `bind`), every Reserve "
-           "plugin's Unreserve runs once, in reverse configured order, in that attempt.",
+           "plugin's Unreserve runs once, in reverse configured order, in that attempt (also when the server "
+           "applied the binding it answered with a timeout); in such a run an attempt that bound its pod (a "
+           "retried call included) runs none.",
            "schedule_one.go bindingCycle -> handleBindingCycleError -> unreserveAndForget; "
            "framework.go RunReservePluginsUnreserve; defaultbinder BindPod (util.BindPod retries internal errors)",
            situation=Faulty(reserve=True), rules=("fault-unreserve",))
 def unreserve_after_failed_binding(run: Run) -> None:
-    for firing in fired(run, "fail", "bind"):
+    firings = fired(run, "fail", "bind")
+    for firing in firings:
         pod, at = firing.get("pod"), firing.get("at", 0.0)
         probes = run.probes_at(pod, "reserve") if pod in run.pods else []
         started = [a for a in run.attempts(pod) if run.records(pod, a, "Reserve")
@@ -56,8 +60,10 @@ def unreserve_after_failed_binding(run: Run) -> None:
         if not probes or not started:
             continue
         attempt = started[-1]
-        if run.final_attempt_bound(pod, attempt) or cut_by_restart(run, pod, attempt):
-            continue  # the retried call went through, or the process died with the attempt
+        if run.final_attempt_bound(pod, attempt):
+            continue  # the retried call went through (below)
+        if cut_by_restart(run, pod, attempt):
+            continue  # the process died with the attempt
         result = run.outcome.pods.get(pod)
         if attempt == run.attempts(pod)[-1] and (result is None or result.phase in ("waiting", "pending")) \
                 and not run.records(pod, attempt, "Unreserve"):
@@ -71,22 +77,46 @@ def unreserve_after_failed_binding(run: Run) -> None:
                                 f"{attempt})", pod=pod, expected=expected, actual=actual,
                                 records=tuple(run.records(pod, attempt, "Reserve")
                                               + run.records(pod, attempt, "Unreserve")))
+    if firings:
+        _no_unreserve_when_bound(run)
+
+
+def _no_unreserve_when_bound(run: Run) -> None:
+    """In a run whose bindings failed, an attempt that bound its pod (a retried internal error included:
+    util.BindPod) ends in PostBind, never in Unreserve."""
+    for pod in run.live_pods:
+        attempts = run.attempts(pod)
+        if not attempts or not run.probes_at(pod, "reserve") \
+                or not run.final_attempt_bound(pod, attempts[-1]):
+            continue
+        run.exercise()
+        unreserved = run.records(pod, attempts[-1], "Unreserve")
+        if unreserved:
+            raise run.violation(f"{pod} was bound in attempt {attempts[-1]} of a run whose bindings failed, "
+                                "yet Unreserve ran in that attempt", pod=pod, expected=[],
+                                actual=[r["plugin"] for r in unreserved], records=tuple(unreserved))
 
 
 @invariant("no-room-leaked",
            "Once the faults are spent and the run settles, no pod is left assumed without a binding, and no pod is "
            "left pending (unschedulable, error, or never patched) that the profile's stock Filter plugins accept "
            "on the final cluster with the bound pods: a failed binding, a vanished pod or a restart frees what "
-           "the pod held.",
+           "the pod held; and nothing more: no node ends over its allocatable (capacity-respected's check).",
            "schedule_one.go handleBindingCycleError (ForgetPod, then AssignedPodDelete moves the pending pods); "
            "eventhandlers.go deletePodFromCache; cache.go ForgetPod / RemovePod; scheduler restart: "
            "the cache is rebuilt from the informers (New, WaitForCacheSync)",
-           requires=("virtual-time",), situation=Faulty(), rules=("fault-no-room-leaked",))
+           requires=("virtual-time",), situation=Faulty(faults=2), rules=("fault-no-room-leaked",))
 def no_room_leaked(run: Run) -> None:
     firings = fired(run)
-    if not firings or run.outcome.deleted:
+    if not firings:
+        return
+    if not any(run.binding_applied_yet_failed(str(f.get("pod"))) for f in firings):
+        # Too much: the room a pod still held was given away. (Not after an applied timeout: upstream forgets
+        # the pod before its watch event brings it back, and a cycle in between may take its room.)
+        capacity_respected(run)
+    if run.outcome.deleted:
         return  # after preemption nominations decide (schedulable-pods-bound)
-    last = max(f.get("at", 0.0) for f in firings)
+    last = max(max(f.get("at", 0.0), f.get("seen", 0.0)) for f in firings)  # a lagged change: once seen
     applied = [run.scenario.timeline[e["index"]] for e in run.outcome.timeline
                if isinstance(e.get("index"), int) and 0 <= e["index"] < len(run.scenario.timeline)]
     if any(entry.get("op") not in OPS for entry in applied) or \
@@ -147,7 +177,8 @@ def _unchanged(run: Run, pod: str, before: list[Record], after: Record, lo: int,
                if isinstance(e.get("index"), int) and 0 <= e["index"] < len(run.scenario.timeline)]
     if any(entry.get("op") != "fail" and t1 <= at <= t2 for entry, at in applied):
         return False
-    return not any(f.get("fault") != "fail" and t1 <= f.get("at", 0.0) <= t2 for f in fired(run))
+    return not any(f.get("fault") != "fail" and f.get("at", 0.0) <= t2
+                   and t1 <= f.get("seen", f.get("at", 0.0)) for f in fired(run))
 
 
 def _answer(record: Record) -> tuple[str, list[str]]:

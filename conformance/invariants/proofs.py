@@ -580,6 +580,23 @@ PROOFS: tuple[Proof, ...] = (
     _p("extender-unresolvable-precedence", LITTLE, "extender-failed-over-unresolvable",
        "a node listed failed and unresolvable gets the failed status and message", "fit-error-message",
        no_search="generated extender scripts list a node as failed or as unresolvable, never both"),
+    # the fault rules (issue 31; mutants in tests/conformance/pending_mutants_h31.py)
+    _p("fault-unreserve", LITTLE, "no-unreserve-on-failed-binding",
+       "a failed binding forgets the pod but runs no Unreserve", "unreserve-after-failed-binding"),
+    _p("fault-unreserve", MUCH, "unreserve-after-binding",
+       "a binding that went through (its internal error retried) runs Unreserve too",
+       "unreserve-after-failed-binding"),
+    _p("fault-unreserve", MUCH, "unreserve-twice-on-failed-binding",
+       "a failed binding runs every Unreserve twice", "unreserve-after-failed-binding"),
+    _p("fault-no-room-leaked", LITTLE, "keeps-failed-binding-assumed",
+       "a pod whose binding failed is unreserved but stays assumed, holding its node's room",
+       "no-room-leaked"),
+    _p("fault-no-room-leaked", LITTLE, "drops-pod-after-failed-binding",
+       "a pod whose binding failed is never requeued", "no-room-leaked"),
+    _p("fault-no-room-leaked", MUCH, "failed-binding-frees-bound-pods",
+       "a failed binding's ForgetPod drops the bound pods from the cache too: their room is given away",
+       "no-room-leaked", no_search=_missed("no-room-leaked") + ": it needs a pod that fits only once a bound "
+       "pod's room is freed, preferring that node, after a failed binding"),
 )
 
 # Rules and directions without a mutant yet (or whose mutant no invariant catches yet: named in the note).
@@ -593,12 +610,6 @@ def _nc(*directions: str) -> dict[str, str]:
 
 
 PENDING: Mapping[str, Mapping[str, str]] = {
-    "fault-unreserve": {MUCH: "", LITTLE: "mutant no-unreserve-on-failed-binding (tests/conformance/invariants/"
-                                          "test_faults.py) is caught on a "
-                                          "hand-made scenario; not yet given a witness here"},
-    "fault-no-room-leaked": {MUCH: "", LITTLE: "mutants keeps-failed-binding-assumed and deleted-assumed-pod-moves-"
-                                               "nothing (test_faults.py) are caught on hand-made scenarios; not "
-                                               "yet given witnesses here"},
     "metrics-sampling": {d: "no mutant can be written: the reference records no metrics (it does not model "
                             "pluginMetricsSamplePercent), and metrics are no part of an outcome (pods, trace, "
                             "events, conditions, nominations, timing)" for d in (MUCH, LITTLE)},

@@ -157,11 +157,22 @@ class Run:
     def bound_in(self, pod: str) -> list[Record]:
         return [b for b in self.outcome.bindings if b.get("pod") == pod]
 
+    def binding_applied_yet_failed(self, pod: str) -> bool:
+        """Whether a `timeout-applied` fault (docs/scenario.md, Faults) answered `pod`'s binding."""
+        timeline = self.scenario.timeline
+        return any(f.get("fault") == "fail" and f.get("detail") == "bind" and f.get("pod") == pod
+                   and isinstance(f.get("index"), int) and 0 <= f["index"] < len(timeline)
+                   and isinstance(timeline[f["index"]], dict)
+                   and timeline[f["index"]].get("error") == "timeout-applied" for f in self.outcome.faults)
+
     def final_attempt_bound(self, pod: str, attempt: int) -> bool:
-        """Whether the pod ended bound and `attempt` is its last traced attempt."""
+        """Whether the pod ended bound and `attempt` is its last traced attempt (and its binding succeeded:
+        not a binding the server applied but answered with a timeout, which failed for the scheduler)."""
         result = self.outcome.pods.get(pod)
         attempts = self.attempts(pod)
         if not (result and result.phase == "bound" and attempts and attempts[-1] == attempt):
+            return False
+        if self.binding_applied_yet_failed(pod):
             return False
         if not ("queue-attempts" in self.capabilities and result.attempts and result.attempts > attempt):
             return True

@@ -4,9 +4,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 	"sync"
+	"time"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -16,12 +18,13 @@ import (
 // `when` like events, they fire later, when their trigger happens.
 //   - fail: one of the scheduler's own API calls answers an error (store.go);
 //   - vanish: an object is deleted when a pod reaches a point (faults_points.go);
-//   - restart: the scheduler restarts when a pod reaches a point (restart.go).
+//   - restart: the scheduler restarts when a pod reaches a point (restart.go);
+//   - lag: a node's watch events reach the scheduler late (faults_lag.go).
 
 // fault is a decoded fault entry.
 type fault struct {
 	index      int
-	op         string // fail, vanish, restart
+	op         string // fail, vanish, restart, lag
 	call       string // fail: bind, status, evict, event
 	err        string // fail: conflict, internal, timeout
 	pod        string // "ns/name"; "" (fail only): any pod's call
@@ -29,6 +32,8 @@ type fault struct {
 	times      int    // fail: consecutive failing calls
 	point      string // vanish, restart: reserve, permit, prebind, bind, preempt
 	object     string // vanish: pod, node, victim
+	node       string // lag: the node whose watch events are late
+	delay      time.Duration
 }
 
 // FaultFiring is one firing in the outcome's `faults`.
@@ -38,12 +43,14 @@ type FaultFiring struct {
 	Pod    string  `json:"pod"`
 	Fault  string  `json:"fault"`
 	Detail string  `json:"detail"`
-	Object string  `json:"object,omitempty"` // vanish: what was deleted, "Node/name" or "Pod/ns/name"
+	// vanish: what was deleted, "Node/name" or "Pod/ns/name"; lag: the node
+	Object string   `json:"object,omitempty"`
+	Seen   *float64 `json:"seen,omitempty"` // lag: when the scheduler's watch delivers the event
 }
 
 var (
 	faultCalls   = []string{"bind", "status", "evict", "event"}
-	faultErrors  = []string{"conflict", "internal", "timeout"}
+	faultErrors  = []string{"conflict", "internal", "timeout", "timeout-applied"}
 	vanishPoints = []string{"reserve", "permit", "prebind", "preempt"}
 	vanishObject = []string{"pod", "node", "victim"}
 	restartPoint = []string{"reserve", "permit", "prebind", "bind"}
@@ -54,6 +61,7 @@ var faultFields = map[string][]string{
 	"fail":    {"call", "error", "pod", "occurrence", "times"},
 	"vanish":  {"pod", "point", "object"},
 	"restart": {"pod", "point"},
+	"lag":     {"kind", "name", "delay"},
 }
 
 // decodeFault reads a fault entry; its errors start with the field they are about.
@@ -62,6 +70,9 @@ func decodeFault(i int, in *TimelineEvent) (*fault, error) {
 		return nil, fmt.Errorf("%s: not a field of an op: %s fault; drop it", extra, in.Op)
 	}
 	f := &fault{index: i, op: in.Op, call: in.Call, err: in.Error, point: in.Point, occurrence: 1, times: 1}
+	if in.Op == "lag" {
+		return decodeLag(f, in)
+	}
 	if in.Pod != "" || in.Op != "fail" {
 		key, err := faultPod(in.Pod)
 		if err != nil {
@@ -93,6 +104,10 @@ func decodeFault(i int, in *TimelineEvent) (*fault, error) {
 		if err := oneOf("call", f.call, faultCalls); err != nil {
 			return nil, err
 		}
+		if f.err == "timeout-applied" && f.call != "bind" {
+			return nil, fmt.Errorf("error: timeout-applied is an error of the binding only; use call: bind, " +
+				"or error: timeout")
+		}
 		return f, oneOf("error", f.err, faultErrors)
 	case "vanish":
 		if err := json.Unmarshal(in.Object, &f.object); err != nil {
@@ -114,6 +129,21 @@ func decodeFault(i int, in *TimelineEvent) (*fault, error) {
 	}
 }
 
+// decodeLag reads a lag fault: a node and a delay.
+func decodeLag(f *fault, in *TimelineEvent) (*fault, error) {
+	if in.Kind != "Node" {
+		return nil, fmt.Errorf("kind: %q is not a kind whose watch events can lag; use kind: Node", in.Kind)
+	}
+	if in.Name == "" {
+		return nil, fmt.Errorf("name: missing; name the node whose watch events lag")
+	}
+	if in.Delay == nil || !(*in.Delay > 0) || math.IsInf(*in.Delay, 0) {
+		return nil, fmt.Errorf("delay: not a delay; use virtual seconds > 0")
+	}
+	f.node, f.delay = in.Name, time.Duration(*in.Delay*float64(time.Second))
+	return f, nil
+}
+
 // faultPod reads "ns/name" (a bare name is in "default").
 func faultPod(pod string) (string, error) {
 	if pod == "" {
@@ -130,9 +160,9 @@ func (in *TimelineEvent) extraFields(allowed []string) string {
 	set := map[string]bool{"kind": in.Kind != "", "namespace": in.Namespace != "", "name": in.Name != "",
 		"patch": len(in.Patch) > 0, "call": in.Call != "", "error": in.Error != "", "pod": in.Pod != "",
 		"occurrence": in.Occurrence != nil, "times": in.Times != nil, "point": in.Point != "",
-		"object": len(in.Object) > 0}
+		"object": len(in.Object) > 0, "delay": in.Delay != nil}
 	for _, field := range []string{"kind", "namespace", "name", "patch", "call", "error", "pod", "occurrence",
-		"times", "point", "object"} {
+		"times", "point", "object", "delay"} {
 		if set[field] && !slices.Contains(allowed, field) {
 			return field
 		}
@@ -150,7 +180,8 @@ func (f *fault) apiError(resource, name string) error {
 		return apierrors.NewInternalError(errors.New("injected internal error"))
 	default:
 		// What client-go returns for a 504 with the server's Status body; no
-		// Retry-After, so the client does not retry.
+		// Retry-After, so the client does not retry. timeout-applied: the
+		// same answer, after the server applied the call (store.go).
 		return apierrors.NewTimeoutError("injected timeout", 0)
 	}
 }
@@ -178,23 +209,23 @@ func (j *injector) arm(f *fault) {
 }
 
 // fail counts a scheduler call (call, pod) for every armed fail fault that
-// selects it and returns the error of the first that fails it, or nil.
-func (j *injector) fail(call, pod, resource, name string) error {
+// selects it and returns the error of the first that fails it, or nil;
+// applied: the server applies the call before it answers the error.
+func (j *injector) fail(call, pod, resource, name string) (applied bool, err error) {
 	j.mu.Lock()
 	defer j.mu.Unlock()
-	var err error
 	for _, f := range j.armed {
 		if f.op != "fail" || f.call != call || (f.pod != "" && f.pod != pod) {
 			continue
 		}
 		f.matched++
 		if err == nil && f.matched >= f.occurrence && f.matched < f.occurrence+f.times {
-			err = f.apiError(resource, name)
+			err, applied = f.apiError(resource, name), f.err == "timeout-applied"
 			f.fired++
 			j.record(f.fault, pod, call)
 		}
 	}
-	return err
+	return applied, err
 }
 
 // at returns the armed vanish and restart faults of pod at point that have
@@ -204,7 +235,7 @@ func (j *injector) at(point, pod string) []*fault {
 	defer j.mu.Unlock()
 	var out []*fault
 	for _, f := range j.armed {
-		if f.op != "fail" && f.point == point && f.pod == pod && f.fired == 0 {
+		if f.point != "" && f.point == point && f.pod == pod && f.fired == 0 {
 			f.fired++
 			j.record(f.fault, pod, point)
 			out = append(out, f.fault)
@@ -218,7 +249,7 @@ func (j *injector) armedAt(point, pod string) bool {
 	j.mu.Lock()
 	defer j.mu.Unlock()
 	for _, f := range j.armed {
-		if f.op != "fail" && f.point == point && f.pod == pod && f.fired == 0 {
+		if f.point != "" && f.point == point && f.pod == pod && f.fired == 0 {
 			return true
 		}
 	}
@@ -251,7 +282,14 @@ func (j *injector) firings() []FaultFiring {
 // hasPointFaults reports whether the timeline has vanish or restart faults.
 func (o *objects) hasPointFaults() bool {
 	return slices.ContainsFunc(o.timeline, func(ev timelineEvent) bool {
-		return ev.fault != nil && ev.fault.op != "fail"
+		return ev.fault != nil && ev.fault.point != ""
+	})
+}
+
+// hasLagFaults reports whether the timeline has lag faults.
+func (o *objects) hasLagFaults() bool {
+	return slices.ContainsFunc(o.timeline, func(ev timelineEvent) bool {
+		return ev.fault != nil && ev.fault.op == "lag"
 	})
 }
 

@@ -30,7 +30,7 @@ import (
 func pointFaultsSupported(*objects) error { return nil }
 
 // faultOps are the fault ops this build injects (the hello answer).
-func faultOps() []string { return []string{"fail", "vanish", "restart"} }
+func faultOps() []string { return []string{"fail", "vanish", "restart", "lag"} }
 
 // faultyFramework fires the armed point faults of inc's pods. A restart at
 // bind fires here too, before the bind plugins (DefaultBinder's call): a

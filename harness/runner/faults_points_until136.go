@@ -8,15 +8,15 @@ import "fmt"
 // releases refuse them before anything starts.
 func pointFaultsSupported(objs *objects) error {
 	for _, ev := range objs.timeline {
-		if ev.fault != nil && ev.fault.op != "fail" {
+		if ev.fault != nil && ev.fault.point != "" {
 			return fmt.Errorf("scenario.timeline[%d]: %s faults need a runner built for Kubernetes v1.37 or later; "+
-				"use fail faults only, or build the runner for v1.37", ev.index, ev.fault.op)
+				"use fail and lag faults only, or build the runner for v1.37", ev.index, ev.fault.op)
 		}
 	}
 	return nil
 }
 
-func faultOps() []string { return []string{"fail"} }
+func faultOps() []string { return []string{"fail", "lag"} }
 
 func (rn *run) hookPoints(*incarnation) {}
 

@@ -1,6 +1,7 @@
 package runner
 
 import (
+	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
@@ -50,7 +51,7 @@ func calls(out *Outcome, pod string, attempt int) []string {
 // and bound by its second attempt; the error is in the pod's event meanwhile.
 // DefaultBinder tries an internal error 4 times (util.BindPod), so 4 fail.
 func TestFailedBindingIsRetried(t *testing.T) {
-	for _, kind := range faultErrors {
+	for _, kind := range []string{"conflict", "internal", "timeout"} {
 		t.Run(kind, func(t *testing.T) {
 			times := map[string]int{"internal": 4}[kind]
 			fail := fmt.Sprintf(`{"op": "fail", "call": "bind", "error": %q, "pod": "default/p", "times": %d}`,
@@ -347,5 +348,74 @@ func TestFaultErrorsNameTheEntry(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%s: error %v, want %q", entry, err, want)
 		}
+	}
+}
+
+// A lag fault holds a node's watch events back: the deletion at 0.5 s is seen
+// at 2.5 s, so q, created at 1 s, is bound to the deleted node (the binding
+// does not look the node up), and the firing says when the scheduler saw it.
+func TestLaggedNodeDeletionIsSeenLate(t *testing.T) {
+	created := fmt.Sprintf(`{"when": 1, "op": "create", "object": %s}`, testPod("q", "100m", ""))
+	for _, lagged := range []bool{true, false} {
+		events := []string{`{"when": 0.5, "op": "delete", "kind": "Node", "name": "node-0"}`, created}
+		if lagged {
+			events = append([]string{`{"op": "lag", "kind": "Node", "name": "node-0", "delay": 2}`}, events...)
+		}
+		out := runTimeline(t, timelineScenario(t, "", 30, nodes("node-0"), nil, nil, timeline(events...)))
+		if !lagged {
+			wantPhase(t, out, "default/q", "unschedulable", "")
+			wantFirings(t, out)
+			continue
+		}
+		wantPhase(t, out, "default/q", "bound", "node-0")
+		seen := 2.5
+		f := FaultFiring{}
+		if len(out.Faults) == 1 {
+			f = out.Faults[0]
+		}
+		if len(out.Faults) != 1 || f.Seen == nil || *f.Seen != seen || f.At != 0.5 || f.Detail != "delete" ||
+			f.Object != "Node/node-0" {
+			t.Errorf("faults %+v, want the deletion at 0.5 s seen at 2.5 s", out.Faults)
+		}
+	}
+}
+
+// A lag names a node and a positive delay; other fields are refused.
+func TestLagDecoding(t *testing.T) {
+	for entry, want := range map[string]string{
+		`{"op": "lag", "kind": "Pod", "name": "p", "delay": 1}`:              "kind:",
+		`{"op": "lag", "kind": "Node", "delay": 1}`:                          "name:",
+		`{"op": "lag", "kind": "Node", "name": "node-0", "delay": 0}`:        "delay:",
+		`{"op": "lag", "kind": "Node", "name": "node-0"}`:                    "delay:",
+		`{"op": "lag", "kind": "Node", "name": "n", "delay": 1, "pod": "p"}`: "pod:",
+	} {
+		var in TimelineEvent
+		if err := json.Unmarshal([]byte(entry), &in); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := decodeFault(0, &in); err == nil || !strings.HasPrefix(err.Error(), want) {
+			t.Errorf("%s: error %v, want one starting %q", entry, err, want)
+		}
+	}
+}
+
+// A binding the server applied but answered with a timeout: the binding
+// cycle fails (Unreserve runs), the pod is bound once and not retried.
+func TestAppliedTimeoutBindsOnce(t *testing.T) {
+	fail := `{"op": "fail", "call": "bind", "error": "timeout-applied", "pod": "default/p"}`
+	sc := timelineScenario(t, "", 30, nodes("node-0"), nil, []string{testPod("p", "1", "")}, timeline(fail))
+	out := runTimeline(t, sc)
+	wantPhase(t, out, "default/p", "bound", "node-0")
+	if n := bindingsOf(out, "default/p"); n != 1 {
+		t.Errorf("%d bindings of p, want 1", n)
+	}
+	if got := out.Pods["default/p"].Attempts; got != 1 {
+		t.Errorf("attempts %d, want 1 (not requeued)", got)
+	}
+	wantFirings(t, out, FaultFiring{Index: 0, At: 0, Pod: "default/p", Fault: "fail", Detail: "bind"})
+	var in TimelineEvent
+	_ = json.Unmarshal([]byte(`{"op": "fail", "call": "status", "error": "timeout-applied"}`), &in)
+	if _, err := decodeFault(0, &in); err == nil || !strings.HasPrefix(err.Error(), "error:") {
+		t.Errorf("timeout-applied on a status patch: error %v, want one about error", err)
 	}
 }

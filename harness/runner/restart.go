@@ -127,6 +127,7 @@ func (rn *run) restart() error {
 		fw.IterateOverWaitingPods(func(wp fwk.WaitingPod) { wp.Reject("runner", "scheduler restarted") })
 	}
 	old.factory.Shutdown()
+	rn.store.faults.listed()
 	inc, err := rn.newScheduler(rn.parent)
 	if err != nil {
 		return fmt.Errorf("restarting the scheduler: %w", err)

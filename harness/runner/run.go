@@ -124,6 +124,7 @@ func (r *Runner) Run(parent context.Context, sc *Scenario) (*Result, error) {
 	rec := probe.NewRecorder()
 	rec.OnRecord(act.poke)
 	st := newStore(rec.Start(), objs.existing, act.poke)
+	st.lagNodesOn = objs.hasLagFaults()
 	rn := &run{runner: r, parent: parent, cfg: cfg, observe: sc.Observe, objs: objs, rec: rec, act: act, store: st,
 		cycles: newCycles(act.poke), calls: &extenderCalls{rec: rec}, restarts: make(chan struct{}, 1),
 		workload: append([]*v1.Pod(nil), objs.workload...), victims: map[string]string{}}
@@ -156,6 +157,9 @@ func (r *Runner) Run(parent context.Context, sc *Scenario) (*Result, error) {
 		busy: func() string {
 			if rn.restarting() {
 				return "a scheduler restart"
+			}
+			if n := st.lagging.Load(); n > 0 {
+				return fmt.Sprintf("%d node watch events held back by a lag fault", n)
 			}
 			return busy(rn.current().sched, rn.cycles, bindingBase, rec, rn.workloadPods())
 		},

@@ -23,7 +23,7 @@ import (
 //
 //	{"id": 1, "hello": true}
 //	    -> {"id": 1, "kubernetesVersion": "v1.37.2", "goVersion": "go1.26.8", "virtualTime": true,
-//	        "faults": ["fail", "vanish", "restart"]}   (the timeline fault ops this build injects)
+//	        "faults": ["fail", "vanish", "restart", "lag"]}   (the timeline fault ops this build injects)
 //	{"id": 2, "scenario": {...}}   (docs/scenario.md; ${EXTENDER_URL} already substituted)
 //	    -> {"id": 2, "outcome": {...}, "start": 946684800, "extenderCalls": [...]}
 //	    or {"id": 2, "error": "one line"}   (config refused, manifest undecodable, a plugin that never returns, ...)

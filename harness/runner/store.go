@@ -59,6 +59,10 @@ type store struct {
 	// beforeCall, when set, runs first for every call of a live scheduler
 	// (faults_points.go: a victim vanishing); an error answers the call.
 	beforeCall func(sess *session, call, pod string) error
+	// lagNodes: the timeline has lag faults, so node watches are wrapped
+	// (faults_lag.go); lagging counts the events they hold back.
+	lagNodesOn bool
+	lagging    atomic.Int64
 
 	serving  sync.Mutex
 	mu       sync.Mutex
@@ -102,8 +106,13 @@ func (s *store) schedulerClient(sess *session) *fake.Clientset {
 			}
 		}
 		if call != "" {
-			if err := s.faults.fail(call, pod, resource, name); err != nil {
+			if applied, err := s.faults.fail(call, pod, resource, name); err != nil {
 				s.poke()
+				if applied { // the server applied it, but the answer is lost (a 504)
+					if _, _, serr := s.serve(action, true); serr != nil {
+						return true, nil, serr
+					}
+				}
 				return true, nil, err
 			}
 		}
@@ -118,6 +127,9 @@ func (s *store) schedulerClient(sess *session) *fake.Clientset {
 			opts = w.ListOptions
 		}
 		w, err := s.tracker.Watch(action.GetResource(), action.GetNamespace(), opts)
+		if err == nil && s.lagNodesOn && action.GetResource().Resource == "nodes" {
+			w = s.lagNodes(w, sess)
+		}
 		return err == nil, w, err
 	})
 	return cs
@@ -272,7 +284,7 @@ func (r eventRecorder) Eventf(regarding, _ runtime.Object, eventtype, reason, _,
 		return
 	}
 	pod := acc.GetNamespace() + "/" + acc.GetName()
-	if r.s.faults.fail("event", pod, "pods", acc.GetName()) != nil {
+	if _, err := r.s.faults.fail("event", pod, "pods", acc.GetName()); err != nil {
 		r.s.poke()
 		return
 	}

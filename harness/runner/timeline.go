@@ -25,12 +25,13 @@ type TimelineEvent struct {
 	Name      string          `json:"name,omitempty"`
 	Patch     json.RawMessage `json:"patch,omitempty"` // RFC 7386 JSON merge patch
 	// Fault entries (faults.go); a vanish's `object` is a word, not a manifest.
-	Call       string `json:"call,omitempty"`
-	Error      string `json:"error,omitempty"`
-	Pod        string `json:"pod,omitempty"`
-	Occurrence *int   `json:"occurrence,omitempty"`
-	Times      *int   `json:"times,omitempty"`
-	Point      string `json:"point,omitempty"`
+	Call       string   `json:"call,omitempty"`
+	Error      string   `json:"error,omitempty"`
+	Pod        string   `json:"pod,omitempty"`
+	Occurrence *int     `json:"occurrence,omitempty"`
+	Times      *int     `json:"times,omitempty"`
+	Point      string   `json:"point,omitempty"`
+	Delay      *float64 `json:"delay,omitempty"` // lag
 }
 
 // TimelineEntry is one applied event in the outcome: its index and its virtual time.
@@ -149,7 +150,8 @@ func decodeEvent(i int, in *TimelineEvent, deadline time.Duration) (timelineEven
 	case "update", "delete":
 		return ev, decodeTarget(&ev, in)
 	}
-	return ev, fmt.Errorf("op: %q is not an operation; use create, update, delete, fail, vanish or restart", in.Op)
+	return ev, fmt.Errorf("op: %q is not an operation; use create, update, delete, fail, vanish, restart "+
+		"or lag", in.Op)
 }
 
 // decodeWhen reads "idle" or a number of seconds in [0, deadline).

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import Callable
+from typing import Any, Callable
 
 from .faults import FaultInjector
 from ..types import Namespace, Node, Pod, PodCondition, PodDisruptionBudget, Workload
@@ -38,6 +38,11 @@ class ClusterStore:
     on_pod_status_patched: Callable[[Pod, Pod], None] = lambda old, new: None
     # The timeline's armed faults: each of the scheduler's calls below asks it first (a proxy's answer).
     faults: FaultInjector | None = None
+    # A binding whose client retried lands when its last try does: `after` (the clock's timer) defers the
+    # write, `backoff` tells the binding cycle how long its call took, `deferred` holds the pending writes.
+    after: Callable[[float, Callable[[], None]], Any] = lambda seconds, fn: fn()
+    backoff: float = 0.0
+    deferred: dict[str, Any] = field(default_factory=dict)
 
     def get_pod(self, uid: str) -> Pod | None:
         return self.pods.get(uid)
@@ -75,14 +80,29 @@ class ClusterStore:
 
     # --- ClusterClient -----------------------------------------------------------------------
 
-    def bind(self, pod: Pod, node_name: str, *, retry: bool = False) -> str | None:
+    def bind(self, pod: Pod, node_name: str, *, retry: bool = False, by_scheduler: bool = True) -> str | None:
         """A `pods/binding` create as the API server does it (pkg/registry/core/pod/storage/storage.go,
         BindingREST.setPodNodeAndMetadata and assignPod): the node is not looked up, refusals are
         Conflicts, and `ClearingNominatedNodeNameAfterBinding` (beta, on since 1.35) clears the nomination.
-        `retry`: the caller retries internal errors (DefaultBinder's `util.BindPod`)."""
-        error = self._fault("bind", pod, retry)
-        if error:
+        `retry`: the caller retries internal errors (DefaultBinder's `util.BindPod`). A `timeout-applied`
+        fault binds the pod and then answers the timeout (the scheduler sees the binding through its watch).
+        `by_scheduler` False: a binder extender's own call, which no fault fails (the runner's extender binds
+        through the runner's client, not the scheduler's)."""
+        error, applied, self.backoff = self.faults.call_applied("bind", pod, retry) \
+            if self.faults is not None and by_scheduler else (None, False, 0.0)
+        if error and not applied:
             return error
+        if self.backoff:
+            uid = pod.effective_uid
+
+            def land() -> None:
+                self.deferred.pop(uid, None)
+                self._write_binding(pod, node_name)
+            self.deferred[uid] = self.after(self.backoff, land)
+            return error
+        return self._write_binding(pod, node_name) or error
+
+    def _write_binding(self, pod: Pod, node_name: str) -> str | None:
         stored = self.pods.get(pod.effective_uid)
         if stored is None:
             return f'pods "{pod.name}" not found'
@@ -94,6 +114,12 @@ class ClusterStore:
         self.bind_count[bound.effective_uid] = self.bind_count.get(bound.effective_uid, 0) + 1
         self.on_pod_bound(bound)
         return None
+
+    def drop_deferred(self) -> None:
+        """A restart: the old scheduler's client dies in its retry's sleep, so its binding never lands."""
+        for timer in self.deferred.values():
+            timer.stop()
+        self.deferred.clear()
 
     def clear_nominated_node_name(self, pod: Pod) -> str | None:
         return self.set_nominated_node_name(pod, "")

@@ -18,6 +18,7 @@ def restart(old: Scheduler, factory: SchedulerFactory) -> Scheduler:
     queue (the informers' initial list); the old one's Permit timers are stopped so it does nothing more."""
     for fw in old.frameworks.values():
         fw.iterate_over_waiting_pods(lambda wp: [timer.stop() for timer in wp._pending.values()])
+    old.store.drop_deferred()
     new = factory(old.store, old.clock)
     # Only to report which pods the scheduler was asked to place (results()); the queue counts afresh.
     new._attempts.update(old._attempts)

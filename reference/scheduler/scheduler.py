@@ -68,6 +68,7 @@ class Scheduler:
         self.clock = clock or VirtualClock()
         self.store = store or ClusterStore()
         self.store.clock = self.clock.now
+        self.store.after = self.clock.after
         self.store.on_pod_bound = self._on_pod_bound
         self.store.on_pod_deleted = self._on_pod_deleted
         self.store.on_pod_status_patched = self._on_pod_status_patched
@@ -424,7 +425,10 @@ class Scheduler:
         if not status.is_success():
             return status
         self._reached("bind", pod, host)
+        self.store.backoff = 0.0
         status = self._bind(fw, state, pod, host)
+        if self.store.backoff:  # DefaultBinder's client slept between its tries (util.BindPod)
+            yield from self._sleep(self.store.backoff)
         if not status.is_success():
             return status
         fw.run_post_bind_plugins(state, pod, host)
@@ -446,15 +450,23 @@ class Scheduler:
                 break
             status = SUCCESS
             if self.store.get_pod(pod.effective_uid) is not None:
-                self.store.bind(pod, host)
+                self.store.bind(pod, host, by_scheduler=False)
             break
         if status is None:
             status = fw.run_bind_plugins(state, pod, host)
         if status.is_success():
-            self.assumed.pop(pod.effective_uid, None)
+            if pod.effective_uid not in self.store.deferred:  # else the pod stays assumed until it lands
+                self.assumed.pop(pod.effective_uid, None)
             self.store.record_event(pod, "Normal", "Scheduled",
                                     f"Successfully assigned {pod.namespace}/{pod.name} to {host}")
         return status
+
+    def _sleep(self, seconds: float) -> Generator[None, None, None]:
+        """The binding cycle waits `seconds` of virtual time (its goroutine sleeps upstream)."""
+        woken: list[bool] = []
+        self.clock.after(seconds, lambda: woken.append(True))
+        while not woken:
+            yield
 
     def _handle_binding_failure(self, fw: Framework, state: CycleState, qpi: QueuedPodInfo, pod: Pod,
                                 host: str, failure: CycleFailure) -> None:
@@ -521,8 +533,10 @@ class Scheduler:
     # --- cluster events ------------------------------------------------------------------------
 
     def _on_pod_bound(self, pod: Pod) -> None:
-        """The binding's update: `addAssignedPodToCache` (AssignedPod/Add), then the queue forgets it."""
+        """The binding's update: `addAssignedPodToCache` (AssignedPod/Add, confirming an assumed pod), then
+        the queue forgets it."""
         self.store.conditions.pop(pod.effective_uid, None)
+        self.assumed.pop(pod.effective_uid, None)
         self.queue.move_all_to_active_or_backoff(event=EVENT_ASSIGNED_POD_ADD, new=pod)
         self.queue.delete(pod)
 

@@ -7,8 +7,8 @@ so events apply in list order, a timed event whose time has passed applies right
 
 from __future__ import annotations
 
-from dataclasses import replace
-from typing import Any
+from dataclasses import dataclass, replace
+from typing import Any, Callable
 
 from .. import codec
 from ..errors import FrameworkError
@@ -18,6 +18,7 @@ from ..scenario import Scenario
 from ..timeline import TimelineEvent, TimelineState, timeline_events
 from ..types import Pod
 from .build import populate
+from .clock import Timer
 from .faults import FaultInjector, Restarted
 from .restart import SchedulerFactory, restart
 from .scheduler import Scheduler
@@ -34,7 +35,7 @@ class TimelineRunner:
         self.events = timeline_events(scenario)
         self.faults = FaultInjector(sched.clock.now)
         self.faults.delete_pod = self._vanish_pod
-        self.faults.delete_node = lambda name: self.sched.delete_node(name)
+        self.faults.delete_node = lambda name: self._node_event(name, "delete", lambda s: s.delete_node(name))
         if any(isinstance(e, Fault) for e in self.events):
             sched.store.faults = self.faults
         self.state = TimelineState.of(scenario) if self.events else TimelineState(())
@@ -44,6 +45,7 @@ class TimelineRunner:
         self.pod_keys: list[str] = scenario.workload_keys()
         self._next = 0
         self._start = 0.0
+        self._lagging: list[_Lagged] = []  # node watch events a lag fault holds back, in order
 
     def start(self) -> None:
         """Time 0 of the timeline is now."""
@@ -61,6 +63,7 @@ class TimelineRunner:
                 if self.factory is None:
                     raise FrameworkError(f"timeline[{exc.fault.index}] restarts the scheduler, but the run has "
                                      "no factory to build the new one; pass factory=") from None
+                self._flush_lagging()
                 self.sched = restart(self.sched, self.factory)
 
     def on_idle(self) -> bool:
@@ -123,11 +126,39 @@ class TimelineRunner:
 
     def _node(self, event: TimelineEvent, manifest: dict[str, Any] | None) -> None:
         if event.op == "delete":
-            self.sched.delete_node(event.name)
+            self._node_event(event.name, "delete", lambda s: s.delete_node(event.name))
             return
         assert manifest is not None
         node = codec.node_from_manifest(manifest)
-        (self.sched.add_node if event.op == "create" else self.sched.update_node)(node)
+        if event.op == "create":
+            self._node_event(node.name, "add", lambda s: s.add_node(node))
+        else:
+            self._node_event(node.name, "update", lambda s: s.update_node(node))
+
+    def _node_event(self, name: str, op: str, deliver: Callable[[Scheduler], None]) -> None:
+        """A node's watch event reaches the scheduler: at once, or under a lag fault `delay` virtual seconds
+        later (the store is the scheduler's cache here, so the change waits with it; a node's events keep
+        their order, the clock's timers firing in the order they were set)."""
+        lag = self.faults.lag_of(name)
+        if lag is None:
+            deliver(self.sched)
+            return
+        self.faults.lagged(lag, name, op)
+        held = _Lagged(deliver)
+        self._lagging.append(held)
+
+        def due() -> None:
+            self._lagging.remove(held)
+            held.deliver(self.sched)
+        held.timer = self.sched.clock.after(lag.delay, due)
+
+    def _flush_lagging(self) -> None:
+        """A restart: the new scheduler lists what the API server holds, held-back changes included."""
+        for held in self._lagging:
+            held.timer.stop()
+            held.deliver(self.sched)
+        self._lagging.clear()
+        self.faults.listed()
 
     def _object(self, event: TimelineEvent, manifest: dict[str, Any] | None) -> None:
         """Namespaces, PDBs, pod-selecting workloads and storage objects reach the store (the latter with
@@ -157,6 +188,12 @@ class TimelineRunner:
             else:
                 workload = codec.workload_from_manifest(manifest)
                 (sched.add_workload if op == "create" else sched.update_workload)(workload)
+
+
+@dataclass
+class _Lagged:
+    deliver: Callable[[Scheduler], None]
+    timer: Timer | None = None
 
 
 def _with_runtime_fields(pod: Pod, stored: Pod) -> Pod:

@@ -9,12 +9,13 @@ import pytest
 from conformance.backends.base import refuse_faults
 from conformance.backends.reference import ReferenceBackend
 from conformance.core.errors import BackendFailure
+from conformance.extender.server import ExtenderServer
 from reference.errors import FrameworkError
 from reference.scenario import Scenario
 from reference.scheduler.build import build_scheduler
 from reference.scheduler.timeline import run_scenario
 
-from .invariants._kit import config
+from .invariants._kit import config, extender
 from .test_timeline_reference import node, pod
 
 PREEMPTION = {"nodes": [node(cpu="1")], "pods": [pod("v", node_name="n1", priority=0)],
@@ -51,6 +52,29 @@ def test_default_binder_retries_an_internal_error_four_times(times, attempts):
     out = run([fail("bind", "internal", times=times)], workload=[pod("p", cpu="100m")])
     assert len(out.faults) == times
     assert out.pods["default/p"].phase == "bound" and out.pods["default/p"].attempts == attempts
+
+
+@pytest.mark.parametrize("times, landed", [(1, 0.01), (2, 0.06), (3, 0.31)])
+def test_the_retries_are_spaced_as_retry_default_backoff(times, landed):
+    # util.BindPod: retry.DefaultBackoff sleeps 10 ms, then x5 (jitter left out); the cycle waits meanwhile
+    # and the pod stays assumed until its binding lands: q, created in the meantime, does not take its room.
+    q = {"when": 0.005, "op": "create", "object": pod("q", cpu="1")}
+    out = run([fail("bind", "internal", times=times), q], workload=[pod("p", cpu="1")])
+    assert [round(f["at"], 6) for f in out.faults] == [0.0, 0.01, 0.06][:times]
+    assert [(b["pod"], round(b["t"], 6)) for b in out.bindings] == [("default/p", landed)]
+    assert [round(r["t"], 6) for r in out.trace if r["point"] == "PostBind"] == []  # no PostBind probe
+    assert out.pods["default/q"].phase == "unschedulable"
+
+
+def test_a_restart_in_the_retries_sleep_drops_the_binding():
+    # The old scheduler's client dies while it sleeps before its second try (q, ungated at 5 ms, restarts it):
+    # nothing lands then; the new scheduler binds p at once.
+    tl = [fail("bind", "internal", pod="p"), {"op": "restart", "pod": "q", "point": "reserve"},
+          {"when": 0.005, "op": "update", "kind": "Pod", "name": "q",
+           "patch": {"spec": {"schedulingGates": None}}}]
+    out = run(tl, workload=[pod("p", cpu="100m"), pod("q", cpu="100m", schedulingGates=[{"name": "g"}])])
+    assert [f["fault"] for f in out.faults] == ["fail", "restart"]
+    assert [(b["pod"], b["t"]) for b in out.bindings if b["pod"] == "default/p"] == [("default/p", 0.005)]
 
 
 def test_a_probe_binder_is_not_retried():
@@ -171,3 +195,14 @@ def test_a_failed_disruption_target_patch_fails_that_preemption_too():
     out = run([fail("status", "timeout", pod="v")], **PREEMPTION)
     assert [f["detail"] for f in out.faults] == ["status"]
     assert out.deleted == ("default/v",) and out.pods["default/p"].phase == "bound"
+
+
+def test_a_binder_extenders_own_binding_is_no_call_of_the_scheduler():
+    # The extender binds through the API server itself (the runner: through its own client), so a fail fault
+    # on the scheduler's bind calls does not fire.
+    binder = config({"reserve": ["Probe0"]}, extenders=[extender("ext-0", verbs=("filter", "bind"))])
+    sc = Scenario.from_dict({"nodes": [node()], "workload": [pod("p")], "timeline": [fail("bind")],
+                             "config": binder})
+    with ExtenderServer() as server:
+        out = ReferenceBackend(extender_server=server).run(sc)
+    assert out.pods["default/p"].phase == "bound" and out.faults == ()

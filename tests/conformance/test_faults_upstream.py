@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from conformance.backends.reference import ReferenceBackend
 from conformance.backends.upstream import UpstreamBackend, default_runner
 from conformance.builds.stock import executable
 from reference.scenario import Scenario
@@ -65,3 +66,14 @@ def test_restart_at_prebind_binds_once(upstream):
     # The stopped scheduler records nothing more: its attempt ends at PreBindPreFlight/Allow, the new one binds.
     assert "Unreserve" not in [r["point"] for r in out.calls(pod="default/p", attempt=1)]
     assert "PostBind" in [r["point"] for r in out.calls(pod="default/p", attempt=2)]
+
+
+@pytest.mark.parametrize("times", [1, 2, 3])
+def test_retries_are_spaced_as_the_reference_spaces_them(upstream, times):
+    # retry.DefaultBackoff: 10 ms, x5, with up to 10 % random jitter upstream (none in the reference).
+    sc = scenario({"op": "fail", "call": "bind", "error": "internal", "pod": "default/p", "times": times})
+    out, ref = upstream.run(sc), ReferenceBackend().run(sc)
+    for got, want in [(b["t"], r["t"]) for b, r in zip(out.bindings, ref.bindings)] + \
+            [(f["at"], r["at"]) for f, r in zip(out.faults, ref.faults)]:
+        assert want <= got <= want * 1.1 + 1e-6
+    assert len(out.bindings) == len(ref.bindings) == 1 and len(out.faults) == len(ref.faults) == times

@@ -44,7 +44,7 @@ def rebinds_after_restart(sched: Scheduler) -> None:
         if store.bind_count.get(uid):
             store.pods[uid] = dataclasses.replace(p, node_name="")
 
-    def bind(p, node_name, *, retry=False):
+    def bind(p, node_name, **_):
         stored = store.pods[p.effective_uid]
         store.pods[p.effective_uid] = bound = dataclasses.replace(stored, node_name=node_name)
         store.on_pod_bound(bound)
