@@ -17,7 +17,9 @@ from reference.plugins.node_resources_fit_request import ERR_REASON_TOO_MANY_POD
 from reference.scheduler.fit_error import NO_NODE_AVAILABLE_MSG, NO_NODES_AVAILABLE_ERROR
 from reference.timeline import TimelineEvent
 
-from ..recipes.events import NODE_GONE_THEN_WOKEN, NODE_UPDATED_THEN_WOKEN, RejectedThenWoken
+from ..recipes.events import NODE_GONE_THEN_WOKEN, NODE_UPDATED_THEN_WOKEN, ConstrainedThenChanged, \
+    RejectedThenWoken
+from ..recipes.situations import Either
 from .base import invariant
 from .cluster import vanished
 from .judge import Judge
@@ -222,7 +224,9 @@ def _one_node_possible(run: Run, pod: str) -> bool:
            "schedule_one.go schedulePod (ErrNoNodesAvailable; FitError.NumAllNodes, the snapshot's node "
            "count), schedulingCycle (NumAllNodes 1 after Reserve or Permit); eventhandlers.go "
            "updateNodeInCache; cache.go UpdateNode, UpdateSnapshot", requires=(),
-           situation=NODE_UPDATED_THEN_WOKEN,
+           # Pods turned down by affinity or spreading, then events their hints read: FitErrors under events.
+           situation=Either((NODE_UPDATED_THEN_WOKEN, ConstrainedThenChanged("affinity"),
+                             ConstrainedThenChanged("spread"))),
            rules=("event-snapshot",))
 def fit_error_counts_nodes(run: Run) -> None:
     cluster = run.cluster
