@@ -8,11 +8,11 @@ selector matches, or deleted, a taint, a cordon or a scheduling gate removed, a 
 lowered or a toleration added to it; and node or pod annotations, which no stock plugin reads. They shrink towards no
 event, then fewer, earlier (`idle` first) and simpler ones (the first applicable kind of `KINDS`).
 
-Some kinds (`OPT_IN`: a pod relabelled, bound or pending, or created bound; a Namespace, PDB or workload
-object changed, created or deleted) are drawn only where a caller names them: they matter to pods that
-inter-pod affinity or topology spreading turned down (their queueing hints, the objects their selectors
-read), which the situations built on those constraints hold; drawn for every scenario they would only
-reshuffle the other draws.
+Some kinds (`OPT_IN`: a node grown; a pod relabelled, bound or pending, or created bound; a Namespace, PDB
+or workload object changed, created or deleted) are drawn only where a caller names them: they matter to
+pods that resources, inter-pod affinity or topology spreading turned down (their queueing hints, the objects
+their selectors read), which the situations built on those constraints hold; drawn for every scenario they
+would only reshuffle the other draws.
 """
 
 from __future__ import annotations
@@ -28,6 +28,7 @@ from reference.resize import halved, lowerable
 from reference.scenario import Scenario, pod_key
 from reference.selectors import label_selector_matches
 from reference.codec.objects import WORKLOAD_KINDS
+from reference.quantity import format_resource, resource_value
 from reference.timeline import IMMORTAL_NAMESPACES, TimelineEvent, TimelineState, parse_event, timeline_events
 
 from ._draw import Draw, Manifest, elements
@@ -199,6 +200,22 @@ def _add_bound_pod(draw: Draw, state: State, pending: list[Manifest]) -> Manifes
     return {"op": "create", "object": pod}
 
 
+def _grow_node(draw: Draw, state: State, pending: list[Manifest]) -> Manifest | None:
+    """A node's allocatable and capacity doubled, of every resource or of one (as after a resize of the machine
+    or a device plugin's registration): room appears where requests did not fit."""
+    nodes = [n for n in _nodes(state) if (n.get("status") or {}).get("allocatable")]
+    if not nodes:
+        return None
+    node = draw(st.sampled_from(nodes))
+    status = node["status"]
+    names = sorted(status["allocatable"])
+    grown = names if draw(st.booleans()) else [draw(st.sampled_from(names))]
+    patch = {k: {name: format_resource(name, 2 * resource_value(name, (status.get(k) or status["allocatable"])
+                                                                    .get(name, status["allocatable"][name])))
+                 for name in grown} for k in ("allocatable", "capacity")}
+    return _ref("update", "Node", node, patch={"status": patch})
+
+
 _OBJECT_KINDS = ("Namespace", "PodDisruptionBudget", *WORKLOAD_KINDS)
 _NEW_NAMESPACE = "team-b"  # not in pools.NAMESPACES: no drawn pod lives there, so it can go again
 
@@ -260,6 +277,7 @@ KINDS: dict[str, Callable[[Draw, State, list[Manifest]], Manifest | None]] = {
     "add-node": _add_node,
     "relabel-node": _relabel_node,
     "delete-node": _delete_node,
+    "grow-node": _grow_node,
     "relabel-bound-pod": _relabel_pod(bound=True),
     "add-bound-pod": _add_bound_pod,
     "relabel-pod": _relabel_pod(bound=False),
@@ -268,7 +286,8 @@ KINDS: dict[str, Callable[[Draw, State, list[Manifest]], Manifest | None]] = {
     "annotate-node": _annotate("Node"),
     "annotate-pod": _annotate("Pod"),
 }
-OPT_IN = frozenset({"relabel-bound-pod", "add-bound-pod", "relabel-pod", "change-object", "add-object"})
+OPT_IN = frozenset({"grow-node", "relabel-bound-pod", "add-bound-pod", "relabel-pod", "change-object",
+                    "add-object"})
 
 
 def _checked_kinds(caller: str, kinds: Collection[str]) -> tuple[str, ...]:

@@ -22,10 +22,11 @@ WAKE_KINDS = ("ungate-pod", "delete-repeller", "untaint-node", "delete-bound-pod
 
 
 # What turns the workload pods down, simplest first, and the timeline kinds (generators/_timeline.py) whose
-# every draw then lets a pod in: a drawn event that applies to these scenarios frees some node for it.
+# every draw then lets a pod in: a drawn event that applies to these scenarios frees some node for it (a grown
+# node: when its cpu grows; memory or the pod count alone is an event the pod's hint must turn away).
 BLOCKERS: dict[str, tuple[str, ...]] = {
     "gate": ("ungate-pod",),
-    "resources": ("delete-bound-pod", "add-node"),
+    "resources": ("delete-bound-pod", "add-node", "grow-node"),
     "taint": ("untaint-node", "add-toleration", "add-node"),
     "selector": ("relabel-node", "add-node"),
     "unschedulable": ("untaint-node", "add-node"),
