@@ -30,7 +30,7 @@ FEATURES = ("resources", "affinity", "spread")
 @dataclass(frozen=True)
 class StockConfigured:
     """`Constrained(feature)`'s cluster (a feature of FEATURES) on the default profile with a drawn
-    NodeResourcesFit pluginConfig, and in about a third of the draws one plugin of `LEFT_OUT` disabled at
+    NodeResourcesFit pluginConfig, and in some draws one plugin of `LEFT_OUT` disabled at
     that point only. Shrinks towards the resources cluster, LeastAllocated, and nothing left out.
     `weight`: shares of the search's draws (see search.py)."""
 
