@@ -15,6 +15,7 @@ from typing import Any, Mapping
 from reference.plugins import node_affinity, node_unschedulable, taint_toleration
 from reference.plugins.node_resources_fit_request import ERR_REASON_TOO_MANY_PODS
 from reference.scheduler.fit_error import NO_NODE_AVAILABLE_MSG, NO_NODES_AVAILABLE_ERROR
+from reference.scheduler.queue import DEFAULT_MAX_BACKOFF
 from reference.timeline import TimelineEvent
 
 from ..recipes.events import NODE_GONE_THEN_WOKEN, NODE_UPDATED_THEN_WOKEN, ConstrainedThenChanged, \
@@ -23,10 +24,9 @@ from ..recipes.situations import Either
 from .base import invariant
 from .cluster import vanished
 from .judge import Judge
-from .liveness import _DECIDING, INSUFFICIENT, REFERENCE_MAX_ATTEMPTS, _Nominations, feasible_nodes
+from .liveness import DECIDING, INSUFFICIENT, REFERENCE_MAX_ATTEMPTS, Nominations, feasible_nodes
 from .run import Run
 
-MAX_BACKOFF = 10.0  # podMaxBackoffDuration's default: a woken pod may wait that long in backoffQ
 # Plugin -> the "Resource/ActionType" events it registers whose hint may requeue a pod it rejected.
 HINTS: Mapping[str, frozenset[str]] = {
     # noderesources/fit.go EventsToRegister (UpdatePodScaleDown: InPlacePodVerticalScaling, on by default)
@@ -144,7 +144,7 @@ def event_wakes_pending_pod(run: Run) -> None:
             run.exercise()  # a pod that had been turned down was woken after an event and bound
         if result is None or result.phase not in ("gated", "unschedulable") or key in judge.placed:
             continue
-        if not judge.judgeable(key) or not judge.stock_only(key, _DECIDING) or judge.framework(key) is None:
+        if not judge.judgeable(key) or not judge.stock_only(key, DECIDING) or judge.framework(key) is None:
             continue
         if result.phase == "gated":
             if _get(run.cluster.pod(run.cluster.final(), key), "spec", "schedulingGates") \
@@ -157,10 +157,10 @@ def event_wakes_pending_pod(run: Run) -> None:
             if not plugins or gave_up:
                 continue
         last = _promised(run, key, plugins)
-        if last is None or last + MAX_BACKOFF + 1 >= run.scenario.deadline:
+        if last is None or last + DEFAULT_MAX_BACKOFF + 1 >= run.scenario.deadline:
             continue
         run.exercise()
-        fits = feasible_nodes(final, key, _Nominations({}))
+        fits = feasible_nodes(final, key, Nominations({}))
         if fits:
             raise run.violation(f"{key} ended {result.phase} although an event its rejecting plugins "
                                 f"({', '.join(sorted(plugins))}) register came at {last:g}s and the stock "

@@ -6,15 +6,15 @@ scheduler restarts. Each rule says nothing about a run in which no fault of its 
 from __future__ import annotations
 
 from reference.faults import OPS
+from reference.scheduler.queue import DEFAULT_MAX_BACKOFF
 
 from ..recipes.faults import Faulty
 from .base import invariant
 from .judge import Judge
-from .liveness import _DECIDING, REFERENCE_MAX_ATTEMPTS, _Nominations, feasible_nodes
+from .liveness import DECIDING, REFERENCE_MAX_ATTEMPTS, Nominations, feasible_nodes
 from .observed import cycles
 from .run import Record, Run
 
-MAX_BACKOFF = 10.0  # podMaxBackoffDuration's default: a pod whose binding failed may wait that long
 
 
 def fired(run: Run, op: str | None = None, detail: str | None = None) -> list[Record]:
@@ -89,13 +89,14 @@ def no_room_leaked(run: Run) -> None:
     last = max(f.get("at", 0.0) for f in firings)
     applied = [run.scenario.timeline[e["index"]] for e in run.outcome.timeline
                if isinstance(e.get("index"), int) and 0 <= e["index"] < len(run.scenario.timeline)]
-    if any(entry.get("op") not in OPS for entry in applied) or last + MAX_BACKOFF + 1 >= run.scenario.deadline:
+    if any(entry.get("op") not in OPS for entry in applied) or \
+            last + DEFAULT_MAX_BACKOFF + 1 >= run.scenario.deadline:
         return  # events: event-wakes-pending-pod's rule; too late a fault: the retry may not have come
     judge = Judge.of(run)
     if judge is None or judge.config.extenders:
         return
     final = judge.at(run.cluster.final())
-    judged = [k for k in run.live_pods if judge.judgeable(k) and judge.stock_only(k, _DECIDING)
+    judged = [k for k in run.live_pods if judge.judgeable(k) and judge.stock_only(k, DECIDING)
               and judge.framework(k) is not None]
     nominated: dict = {}
     hit = {f.get("pod") for f in firings}
@@ -114,7 +115,7 @@ def no_room_leaked(run: Run) -> None:
                                 actual=result.phase)
         if result.phase == "pending" and not result.attempts:
             continue
-        fits = feasible_nodes(final, key, _Nominations(nominated))
+        fits = feasible_nodes(final, key, Nominations(nominated))
         if fits:
             raise run.violation(f"{key} was left {result.phase} after the faults (the last at {last:g}s) although "
                                 f"the stock Filter plugins accept it on {', '.join(fits)} in the final state",

@@ -16,6 +16,7 @@ from ..scenario import Scenario
 from ..types import Namespace, PodDisruptionBudget, Workload
 from .api_server import ClusterStore
 from .clock import VirtualClock
+from .queue import DEFAULT_INITIAL_BACKOFF, DEFAULT_MAX_BACKOFF
 from .scheduler import Scheduler
 
 
@@ -57,9 +58,10 @@ def build_scheduler(config: KubeSchedulerConfiguration | str | Mapping[str, Any]
     extenders.sort(key=lambda e: e.is_ignorable())
     return Scheduler(frameworks, store=store, clock=clock, extenders=extenders, seed=seed, max_attempts=max_attempts,
                      percentage_of_nodes_to_score=config.percentage_of_nodes_to_score or 0,
-                     pod_initial_backoff_seconds=config.pod_initial_backoff_seconds or 1,
+                     pod_initial_backoff_seconds=(config.pod_initial_backoff_seconds
+                                                  or DEFAULT_INITIAL_BACKOFF),
                      pod_max_backoff_seconds=config.pod_max_backoff_seconds if config.pod_max_backoff_seconds
-                     is not None else 10,
+                     is not None else DEFAULT_MAX_BACKOFF,
                      nominated_node_name_for_expectation=(features or {}).get(
                          "NominatedNodeNameForExpectation", True))
 

@@ -36,6 +36,8 @@ from .queue_hints import (QueueingHintMap, QueueingStrategy, is_event_of_interes
 
 BACKOFF_ORDERING_WINDOW = 1.0
 DEFAULT_POD_MAX_IN_UNSCHEDULABLE_DURATION = 5 * 60.0
+# podInitialBackoffDuration and podMaxBackoffDuration's defaults (KubeSchedulerConfiguration v1).
+DEFAULT_INITIAL_BACKOFF, DEFAULT_MAX_BACKOFF = 1.0, 10.0
 
 Less = Callable[[QueuedPodInfo, QueuedPodInfo], bool]
 PreEnqueue = Callable[[Pod], tuple[bool, str]]  # -> (admitted, gating plugin)
@@ -44,7 +46,7 @@ PreEnqueueCheck = Callable[[Pod], bool]
 
 class SchedulingQueue:
     def __init__(self, clock: VirtualClock, less: Less, pre_enqueue: PreEnqueue, *,
-                 initial_backoff: float = 1.0, max_backoff: float = 10.0,
+                 initial_backoff: float = DEFAULT_INITIAL_BACKOFF, max_backoff: float = DEFAULT_MAX_BACKOFF,
                  hint_maps: Mapping[str, QueueingHintMap] | None = None,
                  max_in_unschedulable: float = DEFAULT_POD_MAX_IN_UNSCHEDULABLE_DURATION) -> None:
         self._clock = clock
