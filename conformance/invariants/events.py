@@ -18,8 +18,8 @@ from reference.scheduler.fit_error import NO_NODE_AVAILABLE_MSG, NO_NODES_AVAILA
 from reference.scheduler.queue import DEFAULT_MAX_BACKOFF
 from reference.timeline import TimelineEvent
 
-from ..recipes.events import NODE_GONE_THEN_WOKEN, NODE_UPDATED_THEN_WOKEN, ConstrainedThenChanged, \
-    RejectedThenWoken
+from ..recipes.events import NODE_GONE_THEN_WOKEN, NODE_UPDATED_THEN_WOKEN, RejectedThenWoken
+from ..recipes.held import HeldByTopology
 from ..recipes.situations import Either
 from .base import invariant
 from .cluster import vanished
@@ -225,8 +225,7 @@ def _one_node_possible(run: Run, pod: str) -> bool:
            "count), schedulingCycle (NumAllNodes 1 after Reserve or Permit); eventhandlers.go "
            "updateNodeInCache; cache.go UpdateNode, UpdateSnapshot", requires=(),
            # Pods turned down by affinity or spreading, then events their hints read: FitErrors under events.
-           situation=Either((NODE_UPDATED_THEN_WOKEN, ConstrainedThenChanged("affinity"),
-                             ConstrainedThenChanged("spread"))),
+           situation=Either((NODE_UPDATED_THEN_WOKEN, HeldByTopology())),
            rules=("event-snapshot",))
 def fit_error_counts_nodes(run: Run) -> None:
     cluster = run.cluster

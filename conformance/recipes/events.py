@@ -1,7 +1,6 @@
 """Scenarios whose cluster changes while the scheduler works, for the event rules: `RejectedThenWoken` (pods
 turned down, then an event that lets them in), `EventSteps` (events drawn in steps of chosen kinds: a node
-deleted, then wake-ups), `ConstrainedThenChanged` (pods held by inter-pod affinity or spreading, then events
-their queueing hints read)."""
+deleted, then wake-ups); held.py holds pods that inter-pod affinity or spreading turned down."""
 
 from __future__ import annotations
 
@@ -13,8 +12,6 @@ from hypothesis.strategies import SearchStrategy
 from generators import scenarios, timelines
 from generators.pools import DISK, HOSTNAME, NODE_NAMES, SCHEDULING_GATES, TAINT_KEYS, ZONE, ZONES
 from reference.scenario import Scenario
-
-from .constrained import Constrained
 
 # Events that may let a pending pod be scheduled (generators/_timeline.py KINDS names).
 WAKE_KINDS = ("ungate-pod", "delete-repeller", "untaint-node", "delete-bound-pod", "lower-requests",
@@ -31,7 +28,7 @@ BLOCKERS: dict[str, tuple[str, ...]] = {
     "selector": ("relabel-node", "add-node"),
     "unschedulable": ("untaint-node", "add-node"),
 }
-_AFTER_FIRST_TRY = ("idle", 1, 2, 5)  # generators/_timeline.py WHENS but 0
+AFTER_FIRST_TRY = ("idle", 1, 2, 5)  # generators/_timeline.py WHENS but 0
 # A nodeSelector no node satisfies until an event relabels or adds one.
 _WANTED = {ZONE: ZONES[1], DISK: "ssd"}
 
@@ -94,7 +91,7 @@ class RejectedThenWoken:
         sc = Scenario(config=None, nodes=tuple(nodes), pods=tuple(bound), workload=tuple(workload))
         wake = draw(timelines(sc, min_events=1, max_events=1, kinds=BLOCKERS[blocker]))
         # Not at 0: the event would come before the first attempt, and nothing would have turned the pod down.
-        whens = ("idle",) if self.idle_only else _AFTER_FIRST_TRY
+        whens = ("idle",) if self.idle_only else AFTER_FIRST_TRY
         wake = tuple({**e, "when": draw(st.sampled_from(whens))} for e in wake)
         sc = replace(sc, timeline=wake)
         return replace(sc, timeline=(*wake, *draw(timelines(sc, max_events=1, idle_only=self.idle_only))))
@@ -124,57 +121,6 @@ class EventSteps:
         return st.composite(draw)()
 
 
-# Events InterPodAffinity and PodTopologySpread register (EventsToRegister): assigned pods added, relabelled or
-# deleted, the target pod relabelled or given a toleration, nodes added, relabelled, retainted or deleted; and
-# changes of the objects their selectors read (namespaces, Services), which move no pod.
-TOPOLOGY_KINDS = ("delete-repeller", "untaint-node", "delete-bound-pod", "add-toleration", "add-node",
-                  "relabel-node", "delete-node", "relabel-bound-pod", "add-bound-pod", "relabel-pod",
-                  "change-object", "add-object")
-
-
-def _without_requests(pod: dict) -> dict:
-    """`pod` asking for nothing: requests at real magnitudes often fit no node, and would decide instead."""
-    spec = dict(pod["spec"])
-    for field in ("containers", "initContainers"):
-        if field in spec:
-            spec[field] = [{k: v for k, v in c.items() if k != "resources"} for c in spec[field]]
-    spec.pop("overhead", None)
-    spec.pop("runtimeClassName", None)
-    return {**pod, "spec": spec}
-
-
-@dataclass(frozen=True)
-class ConstrainedThenChanged:
-    """`Constrained(feature)`'s cluster ("affinity": required pod (anti-)affinity; "spread": DoNotSchedule
-    spreading, mostly beside a tainted node), its pods asking for nothing, so the plugin turns some down, then 1-2 events of `TOPOLOGY_KINDS` once the scheduler
-    has tried: the plugin's queueing hints decide whether a turned-down pod tries again. Shrinks as
-    `Constrained` does, then towards one event when the scheduler is idle. `weight`: shares of the search's
-    draws (see search.py)."""
-
-    feature: str
-    weight: int = 2
-
-    def strategy(self) -> SearchStrategy[Scenario]:
-        if self.feature not in ("affinity", "spread"):
-            raise ValueError(f"ConstrainedThenChanged(feature={self.feature!r}): use 'affinity' or 'spread'")
-        constrained = Constrained(self.feature).strategy()
-
-        def draw(draw) -> Scenario:
-            sc = draw(constrained)
-            sc = replace(sc, workload=tuple(_without_requests(p) for p in sc.workload))
-            if self.feature == "spread" and len(sc.nodes) > 1 and draw(st.integers(0, 3)):
-                # A tainted node still counts as a domain (nodeTaintsPolicy Ignore) that takes no pod, so the
-                # others fill only to maxSkew and spreading turns the next pods down.
-                tainted = {**sc.nodes[-1], "spec": {**(sc.nodes[-1].get("spec") or {}), "taints": [
-                    {"key": draw(st.sampled_from(TAINT_KEYS)), "effect": "NoSchedule"}]}}
-                sc = replace(sc, nodes=(*sc.nodes[:-1], tainted))
-            events = draw(timelines(sc, min_events=1, max_events=2, kinds=TOPOLOGY_KINDS))
-            # Not at 0: the events would come before the first attempt, and no hint would be asked.
-            events = tuple({**e, "when": draw(st.sampled_from(_AFTER_FIRST_TRY))} for e in events)
-            return replace(sc, timeline=events)
-        return st.composite(draw)()
-
-
 # A node deleted while a pod may still wait, then events that may let the pod in, on a node the scheduler must
 # no longer see (exercised 0 times in 100 with events drawn for any scenario).
 NODE_GONE_THEN_WOKEN = EventSteps(((("delete-node",), 1, 1), (WAKE_KINDS[:-2], 1, 2)), nodes=3)
@@ -186,5 +132,5 @@ NODE_UPDATED_THEN_WOKEN = EventSteps(((("annotate-node", "relabel-node", "untain
                                        1, 2)))
 
 
-__all__ = ["BLOCKERS", "NODE_GONE_THEN_WOKEN", "NODE_UPDATED_THEN_WOKEN", "TOPOLOGY_KINDS", "WAKE_KINDS",
-           "ConstrainedThenChanged", "EventSteps", "RejectedThenWoken"]
+__all__ = ["AFTER_FIRST_TRY", "BLOCKERS", "NODE_GONE_THEN_WOKEN", "NODE_UPDATED_THEN_WOKEN", "WAKE_KINDS",
+           "EventSteps", "RejectedThenWoken"]
