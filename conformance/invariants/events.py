@@ -125,7 +125,7 @@ def _promised(run: Run, key: str, plugins: set[str]) -> float | None:
            "schedulinggates/scheduling_gates.go; scheduling_queue.go MoveAllToActiveOrBackoffQueue, "
            "isPodWorthRequeuing, Update (gates)", requires=("virtual-time",),
            situation=RejectedThenWoken(),
-           rules=("event-requeues",))
+           rules=("event-requeues", "gates-removed-requeues"))
 def event_wakes_pending_pod(run: Run) -> None:
     if not run.outcome.timeline or not run.cluster.changed:
         return

@@ -107,7 +107,7 @@ def expected_wait(run: Run, pod: str, attempt: int) -> WaitEnd | None:
            "framework.go WaitOnPermit; waiting_pods_map.go (spec §2.13, §11.12)",
            situation=Situation(
                {"permit": ["Probe0", "Probe1"]}, lambda draw, nodes: ({"Probe0": {"Permit": wait(draw)}}, {})),
-           rules=("permit-wait-resolution",))
+           rules=("permit-wait-resolution", "waiting-pods-handle"))
 def permit_wait_resolution(run: Run) -> None:
     tolerance = 1e-6 if "virtual-time" in run.capabilities else LATE_TOLERANCE
     for pod in run.live_pods:

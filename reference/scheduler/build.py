@@ -10,6 +10,7 @@ from ..errors import FrameworkError
 from ..extender import HTTPExtender
 from ..framework.runtime import Framework, plugins_by_point
 from ..interfaces import POINT_NAMES
+from ..kinds import VOLUME_KINDS
 from ..plugins import in_tree_registry
 from ..registry import Registry
 from ..scenario import Scenario
@@ -67,10 +68,12 @@ def build_scheduler(config: KubeSchedulerConfiguration | str | Mapping[str, Any]
 
 
 def add_objects(sched: Scheduler, objects) -> None:
-    """Add the scheduler-relevant objects of a scenario's `objects` (Namespaces, PDBs, Workloads)."""
+    """Add the scheduler-relevant objects of a scenario's `objects` (Namespaces, PDBs, Workloads, storage)."""
     for manifest in objects:
         obj = codec.from_manifest(manifest)
-        if isinstance(obj, Namespace):
+        if manifest.get("kind") in VOLUME_KINDS:
+            sched.put_volume_object(obj)
+        elif isinstance(obj, Namespace):
             sched.add_namespace(obj)
         elif isinstance(obj, PodDisruptionBudget):
             sched.add_pdb(obj)

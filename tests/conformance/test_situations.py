@@ -33,8 +33,9 @@ def test_the_invariants_that_declare_a_situation():
     # + every-node-evaluated (issue 32), the two event rules (issue 29), two fault rules (issue 31),
     # nominated-pods-added, feasible-nodes-scored and the two preemption-room rules (issue 32),
     # observed-reserve-released (issue 31), cycle-state-kept-in-attempt, fit-error-counts-nodes and
-    # unreserved-pods-forgotten (issue 32)
-    assert len(SITUATED) == 55
+    # unreserved-pods-forgotten (issue 32), lower-priority-nominations-ignored, filter-error-message and
+    # preenqueue-gating-plugin-first (issue 32, h32c)
+    assert len(SITUATED) == 58
 
 
 @pytest.mark.parametrize("invariant_id", SITUATED)
