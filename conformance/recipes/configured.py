@@ -20,8 +20,8 @@ from .constrained import Constrained
 # Stock plugins whose Filter (AddPod, RemovePod) or Score reads what their PreFilter or PreScore wrote.
 LEFT_OUT: dict[str, tuple[str, ...]] = {
     "preFilter": ("NodeResourcesFit", "NodePorts", "PodTopologySpread", "InterPodAffinity", "NodeAffinity"),
-    "preScore": ("NodeResourcesFit", "NodeResourcesBalancedAllocation", "PodTopologySpread", "InterPodAffinity",
-                 "TaintToleration", "NodeAffinity"),
+    "preScore": ("NodeResourcesFit", "NodeResourcesBalancedAllocation", "PodTopologySpread",
+                 "InterPodAffinity", "TaintToleration", "NodeAffinity"),
 }
 # Clusters where those plugins decide: tight nodes and requests, required pod (anti-)affinity, spreading.
 FEATURES = ("resources", "affinity", "spread")

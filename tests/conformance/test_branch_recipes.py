@@ -1,6 +1,6 @@
-"""The situations drawn to reach the reference's rarer branches (docs/coverage.md): pods that inter-pod affinity
-or spreading turned down, then events their queueing hints read (`HeldByTopology`); the stock plugins under
-users' configs (`StockConfigured`)."""
+"""The situations drawn to reach the reference's rarer branches (docs/coverage.md): pods that inter-pod
+affinity or spreading turned down, then events their queueing hints read (`HeldByTopology`); the stock
+plugins under users' configs (`StockConfigured`)."""
 
 from __future__ import annotations
 
@@ -16,10 +16,9 @@ from reference.plugins.pod_topology_spread.filtering import ERR_REASON_CONSTRAIN
 from reference.scenario import Scenario
 from tests.generators.support import sample
 
-# The plugin's reasons: "node(s) didn't match pod affinity rules", "... pod anti-affinity rules", "... existing
-# pods anti-affinity rules"; "... pod topology spread constraints" (with or without a missing label).
-# The plugins' reasons: "node(s) didn't match pod affinity rules", "... pod anti-affinity rules", "... existing
-# pods anti-affinity rules"; "... pod topology spread constraints" (with or without a missing label).
+# The plugins' reasons: "node(s) didn't match pod affinity rules", "... pod anti-affinity rules",
+# "... existing pods anti-affinity rules"; "... pod topology spread constraints" (with or without a missing
+# label).
 REASONS = ("affinity rules", ERR_REASON_CONSTRAINTS_NOT_MATCH)
 
 
