@@ -15,6 +15,7 @@ from ._faults import faults, with_faults
 from ._invalid import InvalidConfig
 from ._node_terms import node_affinities, node_selector_terms, taints, tolerations
 from ._nodes import nodes
+from ._plugin_args import plugin_args
 from ._pod_terms import pod_affinity_terms, topology_spread_constraints
 from ._pods import pods
 from ._probes import EXTENSION_POINTS, probe_scripts
@@ -39,6 +40,7 @@ __all__ = [
     "node_selector_terms",
     "nodes",
     "pod_affinity_terms",
+    "plugin_args",
     "pods",
     "pools",
     "probe_scripts",

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Callable
 
 from hypothesis import strategies as st
+from hypothesis.strategies import SearchStrategy
 
 from reference.quantity import CPU, MEMORY
 
@@ -97,4 +98,12 @@ def draw_plugin_config(draw: Draw, *, preemption: bool = False, max_size: int = 
     return out
 
 
-__all__ = ["ARGS", "draw_plugin_config"]
+def plugin_args(name: str) -> SearchStrategy[Manifest]:
+    """Args for the in-tree plugin `name` (a key of ARGS) that upstream validation accepts. Shrinks towards
+    each plugin's first choices (NodeResourcesFit: LeastAllocated over the default resources)."""
+    if name not in ARGS:
+        raise ValueError(f"plugin_args({name!r}): no args are drawn for it; use one of {', '.join(ARGS)}")
+    return st.composite(lambda draw: ARGS[name](draw))()
+
+
+__all__ = ["ARGS", "draw_plugin_config", "plugin_args"]

@@ -7,6 +7,12 @@ TimelineState), so every draw is an event the API server accepts, by constructio
 selector matches, or deleted, a taint, a cordon or a scheduling gate removed, a pending pod's requests
 lowered or a toleration added to it; and node or pod annotations, which no stock plugin reads. They shrink towards no
 event, then fewer, earlier (`idle` first) and simpler ones (the first applicable kind of `KINDS`).
+
+Some kinds (`OPT_IN`: a node grown; a pod relabelled, bound or pending, or created bound; a Namespace, PDB
+or workload object changed, created or deleted) are drawn only where a caller names them: they matter to
+pods that resources, inter-pod affinity or topology spreading turned down (their queueing hints, the objects
+their selectors read), which the situations built on those constraints hold; drawn for every scenario they
+would only reshuffle the other draws.
 """
 
 from __future__ import annotations
@@ -21,10 +27,12 @@ from reference import codec
 from reference.resize import halved, lowerable
 from reference.scenario import Scenario, pod_key
 from reference.selectors import label_selector_matches
-from reference.timeline import TimelineEvent, TimelineState, parse_event, timeline_events
+from reference.codec.objects import WORKLOAD_KINDS
+from reference.quantity import format_resource, resource_value
+from reference.timeline import IMMORTAL_NAMESPACES, TimelineEvent, TimelineState, parse_event, timeline_events
 
 from ._draw import Draw, Manifest, elements
-from .pools import HOSTNAME, NODE_LABEL_VALUES, NODE_NAMES, TAINT_KEYS
+from .pools import HOSTNAME, IMAGE_NAMES, NODE_LABEL_VALUES, NODE_NAMES, POD_LABEL_VALUES, TAINT_KEYS
 
 # Virtual times an event may wait for: "idle" (after the scheduler has tried) first, so draws shrink to it.
 WHENS: tuple[Any, ...] = ("idle", 0, 1, 2, 5)
@@ -159,6 +167,93 @@ def _add_toleration(draw: Draw, state: State, pending: list[Manifest]) -> Manife
     return _ref("update", "Pod", pod, patch={"spec": {"tolerations": [*old, toleration]}})
 
 
+def _relabel_pod(bound: bool) -> Callable[[Draw, State, list[Manifest]], Manifest | None]:
+    """A pod's pool label set or dropped: it starts or stops matching affinity terms and spread selectors
+    (bound: the hints on an assigned pod's label update; pending: on the target pod's own)."""
+    def build(draw: Draw, state: State, pending: list[Manifest]) -> Manifest | None:
+        objects = _pods(state, True) if bound else pending
+        if not objects:
+            return None
+        pod = draw(st.sampled_from(objects))
+        key = draw(st.sampled_from(sorted(POD_LABEL_VALUES)))
+        value = draw(st.sampled_from((*POD_LABEL_VALUES[key], None)))
+        return _ref("update", "Pod", pod, patch={"metadata": {"labels": {key: value}}})
+    return build
+
+
+def _add_bound_pod(draw: Draw, state: State, pending: list[Manifest]) -> Manifest | None:
+    """A pod created bound to a node (another scheduler's, or a static pod), with a pool label and no
+    requests, in a pending pod's namespace: an assigned pod added, which affinity and spreading count."""
+    nodes = _nodes(state)
+    if not nodes:
+        return None
+    names = {m["metadata"]["name"] for m in _pods(state, True) + _pods(state, False)}
+    name = next(f"added-{i}" for i in range(len(names) + 1) if f"added-{i}" not in names)
+    node = draw(st.sampled_from(nodes))["metadata"]["name"]
+    namespace = draw(st.sampled_from(sorted({p["metadata"].get("namespace") or "default" for p in pending}
+                                            or {"default"})))
+    key = draw(st.sampled_from(sorted(POD_LABEL_VALUES)))
+    labels = {key: draw(st.sampled_from(POD_LABEL_VALUES[key]))}
+    metadata = {"name": name, "namespace": namespace, "labels": labels}
+    pod = {"apiVersion": "v1", "kind": "Pod", "metadata": metadata,
+           "spec": {"nodeName": node, "containers": [{"name": "c0", "image": IMAGE_NAMES[0]}]}}
+    return {"op": "create", "object": pod}
+
+
+def _grow_node(draw: Draw, state: State, pending: list[Manifest]) -> Manifest | None:
+    """A node's allocatable and capacity doubled, of every resource or of one (as after a resize of the machine
+    or a device plugin's registration): room appears where requests did not fit."""
+    nodes = [n for n in _nodes(state) if (n.get("status") or {}).get("allocatable")]
+    if not nodes:
+        return None
+    node = draw(st.sampled_from(nodes))
+    status = node["status"]
+    names = sorted(status["allocatable"])
+    grown = names if draw(st.booleans()) else [draw(st.sampled_from(names))]
+    patch = {k: {name: format_resource(name, 2 * resource_value(name, (status.get(k) or status["allocatable"])
+                                                                    .get(name, status["allocatable"][name])))
+                 for name in grown} for k in ("allocatable", "capacity")}
+    return _ref("update", "Node", node, patch={"status": patch})
+
+
+_OBJECT_KINDS = ("Namespace", "PodDisruptionBudget", *WORKLOAD_KINDS)
+_NEW_NAMESPACE = "team-b"  # not in pools.NAMESPACES: no drawn pod lives there, so it can go again
+
+
+def _change_object(draw: Draw, state: State, pending: list[Manifest]) -> Manifest | None:
+    """A Namespace, PodDisruptionBudget or workload (Service, ReplicaSet, ...) relabelled (a namespace's
+    `team`, which namespace selectors read), or deleted (a namespace only when empty and not immortal)."""
+    objects = [m for (kind, _), m in sorted(state.objects.items()) if kind in _OBJECT_KINDS]
+    if not objects:
+        return None
+    m = draw(st.sampled_from(objects))
+    kind, name = m["kind"], m["metadata"]["name"]
+    deletable = kind != "Namespace" or name not in IMMORTAL_NAMESPACES and not any(
+        key.startswith(f"{name}/") for _, key in state.objects)
+    if deletable and draw(st.booleans()):
+        return _ref("delete", kind, m)
+    labels = {"team": draw(st.sampled_from(("a", "b", None)))} if kind == "Namespace" else {
+        NOTE: f"v{draw(st.integers(0, 3))}"}
+    return _ref("update", kind, m, patch={"metadata": {"labels": labels}})
+
+
+def _add_object(draw: Draw, state: State, pending: list[Manifest]) -> Manifest | None:
+    """A Service selecting pods of a pool label, in a pending pod's namespace (spreading's system default
+    constraints read Services), or an empty Namespace."""
+    if draw(st.booleans()) and state.get("Namespace", _NEW_NAMESPACE) is None:
+        labels = {"kubernetes.io/metadata.name": _NEW_NAMESPACE, "team": "b"}
+        return {"op": "create", "object": {"apiVersion": "v1", "kind": "Namespace",
+                                           "metadata": {"name": _NEW_NAMESPACE, "labels": labels}}}
+    namespace = draw(st.sampled_from(sorted({p["metadata"].get("namespace") or "default" for p in pending}
+                                            or {"default"})))
+    name = next(f"svc-{i}" for i in range(len(state.objects) + 1)
+                if state.get("Service", f"{namespace}/svc-{i}") is None)
+    app = draw(st.sampled_from(POD_LABEL_VALUES["app"]))
+    return {"op": "create", "object": {"apiVersion": "v1", "kind": "Service",
+                                       "metadata": {"name": name, "namespace": namespace},
+                                       "spec": {"selector": {"app": app}, "ports": [{"port": 80}]}}}
+
+
 def _annotate(kind: str) -> Callable[[Draw, State, list[Manifest]], Manifest | None]:
     def build(draw: Draw, state: State, pending: list[Manifest]) -> Manifest | None:
         objects = _nodes(state) if kind == "Node" else [*pending, *_pods(state, True)]
@@ -182,9 +277,17 @@ KINDS: dict[str, Callable[[Draw, State, list[Manifest]], Manifest | None]] = {
     "add-node": _add_node,
     "relabel-node": _relabel_node,
     "delete-node": _delete_node,
+    "grow-node": _grow_node,
+    "relabel-bound-pod": _relabel_pod(bound=True),
+    "add-bound-pod": _add_bound_pod,
+    "relabel-pod": _relabel_pod(bound=False),
+    "change-object": _change_object,
+    "add-object": _add_object,
     "annotate-node": _annotate("Node"),
     "annotate-pod": _annotate("Pod"),
 }
+OPT_IN = frozenset({"grow-node", "relabel-bound-pod", "add-bound-pod", "relabel-pod", "change-object",
+                    "add-object"})
 
 
 def _checked_kinds(caller: str, kinds: Collection[str]) -> tuple[str, ...]:
@@ -199,9 +302,9 @@ def _checked_kinds(caller: str, kinds: Collection[str]) -> tuple[str, ...]:
 def draw_timeline(draw: Draw, scenario: Scenario, max_events: int, kinds: tuple[str, ...] = (),
                   min_events: int = 0, idle_only: bool = False) -> tuple[Manifest, ...]:
     """`min_events` (where some kind applies) to `max_events` events for `scenario`, each valid after the ones
-    before it, of `kinds` (names of
-    KINDS, in its order; empty: all), after the events `scenario.timeline` already holds (it returns the new
-    ones only); with `idle_only`, every event waits for idle (none races a cycle on a wall clock)."""
+    before it, of `kinds` (names of KINDS, in its order; empty: all but OPT_IN), after the events
+    `scenario.timeline` already holds (it returns the new ones only); with `idle_only`, every event waits
+    for idle (none races a cycle on a wall clock)."""
     state = TimelineState.of(scenario)
     for event in timeline_events(scenario):
         state.apply(event)
@@ -212,7 +315,7 @@ def draw_timeline(draw: Draw, scenario: Scenario, max_events: int, kinds: tuple[
     def build(draw: Draw, i: int) -> Manifest | None:
         pending = _pending(state, workload)
         # The kinds that apply now, tried in KINDS order from a drawn one (so each draw finds one).
-        names = list(kinds or KINDS)
+        names = list(kinds or (k for k in KINDS if k not in OPT_IN))
         start = draw(st.integers(0, len(names) + 2))
         if start >= len(names):  # a gated pod's ungating 4 times as often as any other kind
             gated = "ungate-pod" in names and any((p.get("spec") or {}).get("schedulingGates") for p in pending)
@@ -233,9 +336,10 @@ def draw_timeline(draw: Draw, scenario: Scenario, max_events: int, kinds: tuple[
 
 def timelines(scenario: Scenario, *, max_events: int = 2, kinds: Collection[str] = (),
               min_events: int = 0, idle_only: bool = False) -> SearchStrategy[tuple[Manifest, ...]]:
-    """Timelines for `scenario` (see the module docstring): `min_events` (where some kind applies) to `max_events`
-    events of `kinds` (names of KINDS; empty: all), to follow the events it already has; shrinks towards
-    `min_events`. `idle_only`: every event at `when: idle` (for a backend on a wall clock)."""
+    """Timelines for `scenario` (see the module docstring): `min_events` (where some kind applies) to
+    `max_events` events of `kinds` (names of KINDS; empty: all but OPT_IN), to follow the events it already
+    has; shrinks towards `min_events`. `idle_only`: every event at `when: idle` (for a backend on a wall
+    clock)."""
     if not isinstance(max_events, int) or max_events < 0:
         raise ValueError(f"timelines(max_events={max_events!r}): use 0 or more")
     if not isinstance(min_events, int) or not 0 <= min_events <= max_events:
@@ -258,4 +362,4 @@ def with_timeline(scenarios: SearchStrategy[Scenario], *, max_events: int = 2, m
         lambda events: replace(sc, timeline=events)))
 
 
-__all__ = ["KINDS", "WHENS", "draw_timeline", "timelines", "with_timeline"]
+__all__ = ["KINDS", "OPT_IN", "WHENS", "draw_timeline", "timelines", "with_timeline"]

@@ -19,6 +19,8 @@ from reference.scheduler.queue import DEFAULT_MAX_BACKOFF
 from reference.timeline import TimelineEvent
 
 from ..recipes.events import NODE_GONE_THEN_WOKEN, NODE_UPDATED_THEN_WOKEN, RejectedThenWoken
+from ..recipes.held import HeldByTopology
+from ..recipes.situations import Either
 from .base import invariant
 from .cluster import vanished
 from .judge import Judge
@@ -222,7 +224,8 @@ def _one_node_possible(run: Run, pod: str) -> bool:
            "schedule_one.go schedulePod (ErrNoNodesAvailable; FitError.NumAllNodes, the snapshot's node "
            "count), schedulingCycle (NumAllNodes 1 after Reserve or Permit); eventhandlers.go "
            "updateNodeInCache; cache.go UpdateNode, UpdateSnapshot", requires=(),
-           situation=NODE_UPDATED_THEN_WOKEN,
+           # Pods turned down by affinity or spreading, then events their hints read: FitErrors under events.
+           situation=Either((NODE_UPDATED_THEN_WOKEN, HeldByTopology())),
            rules=("event-snapshot", "no-nodes-available"))
 def fit_error_counts_nodes(run: Run) -> None:
     cluster = run.cluster

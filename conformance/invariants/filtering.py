@@ -8,10 +8,11 @@ from reference.config.points import implements
 from reference.plugins import in_tree_registry
 from reference.probe import PROBE_NAMES
 
+from ..recipes.configured import StockConfigured
 from ..recipes.first_pod import (filter_rejections, node_scores, nominated_first, pick, postfilter_answer,
                                  retried, some)
 from ..recipes.constrained import Constrained
-from ..recipes.situations import Situation
+from ..recipes.situations import Either, Situation
 from .base import invariant
 from .cluster import WALL_CLOCK_SLACK
 from .run import Record, Run, cut_short, order_index
@@ -297,7 +298,8 @@ def _writes_what_it_reads(spec, at: dict[str, list[str]]) -> bool:
            "reads it back (Filter, Score): no stock plugin fails an attempt for want of its own state.",
            "schedule_one.go ScheduleOne (one CycleState per attempt, through every point); "
            "noderesources/fit.go getPreFilterState, and the other stock plugins' get*State (spec §9)",
-           requires=(), situation=Constrained("resources"),
+           # Also configs that leave a point out (the check then skips) and NodeResourcesFit's scoring strategies.
+           requires=(), situation=Either((Constrained("resources"), StockConfigured())),
            rules=("cycle-state-per-attempt",))
 def cycle_state_kept_in_attempt(run: Run) -> None:
     registry = in_tree_registry()

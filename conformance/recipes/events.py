@@ -1,6 +1,6 @@
 """Scenarios whose cluster changes while the scheduler works, for the event rules: `RejectedThenWoken` (pods
 turned down, then an event that lets them in), `EventSteps` (events drawn in steps of chosen kinds: a node
-deleted, then wake-ups)."""
+deleted, then wake-ups); held.py holds pods that inter-pod affinity or spreading turned down."""
 
 from __future__ import annotations
 
@@ -19,15 +19,16 @@ WAKE_KINDS = ("ungate-pod", "delete-repeller", "untaint-node", "delete-bound-pod
 
 
 # What turns the workload pods down, simplest first, and the timeline kinds (generators/_timeline.py) whose
-# every draw then lets a pod in: a drawn event that applies to these scenarios frees some node for it.
+# every draw then lets a pod in: a drawn event that applies to these scenarios frees some node for it (a grown
+# node: when its cpu grows; memory or the pod count alone is an event the pod's hint must turn away).
 BLOCKERS: dict[str, tuple[str, ...]] = {
     "gate": ("ungate-pod",),
-    "resources": ("delete-bound-pod", "add-node"),
+    "resources": ("delete-bound-pod", "add-node", "grow-node"),
     "taint": ("untaint-node", "add-toleration", "add-node"),
     "selector": ("relabel-node", "add-node"),
     "unschedulable": ("untaint-node", "add-node"),
 }
-_AFTER_FIRST_TRY = ("idle", 1, 2, 5)  # generators/_timeline.py WHENS but 0
+AFTER_FIRST_TRY = ("idle", 1, 2, 5)  # generators/_timeline.py WHENS but 0
 # A nodeSelector no node satisfies until an event relabels or adds one.
 _WANTED = {ZONE: ZONES[1], DISK: "ssd"}
 
@@ -90,7 +91,7 @@ class RejectedThenWoken:
         sc = Scenario(config=None, nodes=tuple(nodes), pods=tuple(bound), workload=tuple(workload))
         wake = draw(timelines(sc, min_events=1, max_events=1, kinds=BLOCKERS[blocker]))
         # Not at 0: the event would come before the first attempt, and nothing would have turned the pod down.
-        whens = ("idle",) if self.idle_only else _AFTER_FIRST_TRY
+        whens = ("idle",) if self.idle_only else AFTER_FIRST_TRY
         wake = tuple({**e, "when": draw(st.sampled_from(whens))} for e in wake)
         sc = replace(sc, timeline=wake)
         return replace(sc, timeline=(*wake, *draw(timelines(sc, max_events=1, idle_only=self.idle_only))))
@@ -131,5 +132,5 @@ NODE_UPDATED_THEN_WOKEN = EventSteps(((("annotate-node", "relabel-node", "untain
                                        1, 2)))
 
 
-__all__ = ["BLOCKERS", "NODE_GONE_THEN_WOKEN", "NODE_UPDATED_THEN_WOKEN", "WAKE_KINDS", "EventSteps",
-           "RejectedThenWoken"]
+__all__ = ["AFTER_FIRST_TRY", "BLOCKERS", "NODE_GONE_THEN_WOKEN", "NODE_UPDATED_THEN_WOKEN", "WAKE_KINDS",
+           "EventSteps", "RejectedThenWoken"]

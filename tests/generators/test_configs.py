@@ -9,9 +9,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from generators import scheduler_configs
+from generators import plugin_args, scheduler_configs
 from generators._configs import ConfigOptions, draw_config_plan
 from generators._invalid import DEFECTS
+from generators._plugin_args import ARGS
 from generators._profiles import KEEP, PROBE_POINTS, default_layout
 from reference.config import expand_config, load_config
 from reference.errors import ConfigError, FrameworkError
@@ -101,3 +102,17 @@ def test_each_defect_alone_breaks_a_config_the_reference_accepted(defect, plan, 
     with pytest.raises((ConfigError, FrameworkError)) as raised:
         build_scheduler(config, out_of_tree=probe_registry())
     assert expected in str(raised.value)
+
+
+@FAST
+@given(st.sampled_from(sorted(ARGS)).flatmap(lambda name: plugin_args(name).map(lambda args: (name, args))))
+def test_plugin_args_are_args_upstream_validation_accepts(drawn):
+    name, args = drawn
+    profile = {"schedulerName": "default-scheduler", "pluginConfig": [{"name": name, "args": args}]}
+    load_config({"apiVersion": "kubescheduler.config.k8s.io/v1", "kind": "KubeSchedulerConfiguration",
+                 "profiles": [profile]})
+
+
+def test_plugin_args_name_a_plugin_with_args():
+    with pytest.raises(ValueError, match="plugin_args\\('PrioritySort'\\): no args are drawn for it; use one of"):
+        plugin_args("PrioritySort")

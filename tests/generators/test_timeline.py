@@ -12,7 +12,7 @@ from hypothesis import find, given, settings
 
 from conformance.backends.reference import ReferenceBackend
 from generators import scenarios, timelines, with_timeline
-from generators._timeline import KINDS, _repels
+from generators._timeline import KINDS, OPT_IN, _repels
 from generators.pools import HOSTNAME
 from reference.scenario import Scenario, pod_key
 from reference.timeline import TimelineState, timeline_events
@@ -26,18 +26,26 @@ DRAWN = dict(gates=True, timeline=3, probes=0, default_plugins=True, max_nodes=3
 def kind_of(scenario: Scenario, event: Mapping[str, Any], state: TimelineState) -> str:
     """The KINDS name of a drawn event (by what it changes), judged on the cluster before it."""
     op, patch = event["op"], event.get("patch") or {}
+    kind = event["object"]["kind"] if op == "create" else event["kind"]
     if op == "create":
-        return "add-node"
-    if op == "delete" and event["kind"] == "Node":
+        return {"Node": "add-node", "Pod": "add-bound-pod"}.get(kind, "add-object")
+    if op == "delete" and kind == "Node":
         return "delete-node"
+    if kind not in ("Node", "Pod"):
+        return "change-object"
     if op == "delete":
         workload = {pod_key(m) for m in scenario.workload}
         pending = [m for (k, key), m in state.objects.items() if k == "Pod" and key in workload]
         bound = state.get("Pod", f"{event['namespace']}/{event['name']}")
         return "delete-repeller" if any(_repels(p, bound) for p in pending) else "delete-bound-pod"
     spec, meta = patch.get("spec") or {}, patch.get("metadata") or {}
-    if event["kind"] == "Node":
+    if kind == "Node" and "status" in patch:
+        return "grow-node"
+    if kind == "Node":
         return "untaint-node" if "taints" in spec else "relabel-node" if "labels" in meta else "annotate-node"
+    if "labels" in meta:
+        bound = (state.get("Pod", f"{event['namespace']}/{event['name']}") or {}).get("spec", {}).get("nodeName")
+        return "relabel-bound-pod" if bound else "relabel-pod"
     return {"schedulingGates": "ungate-pod", "containers": "lower-requests",
             "tolerations": "add-toleration"}.get(next(iter(spec), ""), "annotate-pod")
 
@@ -80,7 +88,24 @@ SITUATIONAL = {"ungate-pod", "delete-repeller"}
 
 def test_each_kind_is_drawn(drawn):
     counts = kinds(drawn)
-    assert {k: counts[k] for k in KINDS if counts[k] < 3 and k not in SITUATIONAL} == {}, counts
+    assert {k: counts[k] for k in KINDS if counts[k] < 3 and k not in SITUATIONAL | OPT_IN} == {}, counts
+    assert not set(counts) & OPT_IN, counts  # drawn only where named
+
+
+def test_opt_in_kinds_are_drawn_where_named_and_valid():
+    """A pod relabelled (bound or pending) or created bound, a node grown, an object changed or created: each
+    drawn where a caller names them, and each draw a valid event after the ones before it."""
+    base = Scenario.from_dict({
+        "nodes": [node("n1", cpu="4", labels={HOSTNAME: "n1"})],
+        "pods": [pod("db", node_name="n1", labels={"app": "db"})],
+        "objects": [{"apiVersion": "v1", "kind": "Service", "metadata": {"name": "svc-0", "namespace": "default"},
+                     "spec": {"selector": {"app": "web"}, "ports": [{"port": 80}]}}],
+        "workload": [pod("p", labels={"app": "web"})]})
+    drawn = sample(timelines(base, min_events=1, max_events=3, kinds=OPT_IN), 100)
+    for t in drawn:
+        Scenario.from_dict({**base.to_dict(), "timeline": list(t)})
+    counts = kinds([dataclasses.replace(base, timeline=t) for t in drawn])
+    assert set(counts) == OPT_IN and min(counts.values()) >= 5, counts
 
 
 SITUATIONS = {
