@@ -1,8 +1,8 @@
 """The invariants: each a function over a `Run`, registered with an ID, a statement and its source."""
 
-from . import (binding, config, disruption, events, extenders, faults, feasibility, filtering,  # noqa: F401
-               liveness, nominated, observed, outcome, permit, placement, points, preemption, queue, retries,
-               recorded_events, reserve, scoring, topology)  # (registration)
+from . import (binding, config, deletion, disruption, events, extenders, faults, feasibility,  # noqa: F401
+               filtering, liveness, nominated, observed, outcome, permit, placement, points, preemption, queue,
+               recorded_events, reserve, retries, scoring, topology)  # (registration)
 from .base import REGISTRY, Invariant, Violation, invariant
 from .run import Run
 

@@ -276,3 +276,26 @@ def preemption_victims_suffice(run: Run) -> None:
                                 f"there named more than {named}: the first one's victims did not make room",
                                 pod=pod, plugin="DefaultPreemption", expected=f"at most {named} deleted",
                                 actual=[v.key for v in victims])
+
+
+@invariant("preemption-evicts-named-victims",
+           "A preemption that named victims on a node evicts there: some pod of lower priority than the "
+           "preemptor on that node is deleted (without timeline events, faults, preempting extenders or pods "
+           "waiting at Permit, whom a preemption rejects instead).",
+           "preemption/preemption.go Preempt, executor.go prepareCandidateAsync (spec §2.6)",
+           requires=("preemption",), situation=Preempting(), rules=("one-node-per-preemption",))
+def preemption_evicts_named_victims(run: Run) -> None:
+    if run.outcome.timeline or run.outcome.faults or any(e.preempt_verb for e in run.config.extenders) or any(
+            r.get("code") == "Wait" for r in run.outcome.calls(point="Permit")):
+        return
+    deleted = deleted_by_node(run)
+    for pod, preemptor in run.pod_objects.items():
+        for node, named in preempted_on(run, pod).items():
+            if not named:
+                continue
+            run.exercise()
+            if not any(v.effective_priority < preemptor.effective_priority for v in deleted.get(node, ())):
+                raise run.violation(f"{pod}'s preemption named {named} victims on {node}, but no pod of lower "
+                                    "priority there was deleted", pod=pod, plugin="DefaultPreemption",
+                                    expected=f"victims deleted on {node}",
+                                    actual=[v.key for v in deleted.get(node, ())])

@@ -208,10 +208,13 @@ UNSCHEDULABLE_FLUSH = 5 * 60.0  # DefaultPodMaxInUnschedulablePodsDuration
 _EVENT_POINTS = ("Bind", "PostBind", "PreBind", "Unreserve", "Allow", "Reject", "extender.bind")
 
 
-def _possible_event(r: Record, pod: str, attempt: int) -> bool:
+def _possible_event(r: Record, pod: str, attempt: int, failed: float) -> bool:
     point = r.get("point")
-    if r.get("pod") == pod and r.get("attempt") == attempt and point in ("Unreserve", "Reject", "Allow"):
+    own = r.get("pod") == pod and r.get("attempt") == attempt
+    if own and point in ("Unreserve", "Reject", "Allow"):
         return False  # the attempt's own failure does not move the pod itself
+    if own and point in ("Permit", "PreBindPreFlight") and r["t"] < failed - TIME_TOLERANCE:
+        return False  # its nomination patch reached the queue while it was assumed, which ignores it
     return point in _EVENT_POINTS or (point == "PostFilter" and "nominate" in r) or (
         point in ("PreBindPreFlight", "Permit") and r.get("code") in ("Success", "Wait"))
 
@@ -240,12 +243,14 @@ def rejected_pod_waits_for_event(run: Run) -> None:
             retry = attempt_start(run, pod, following) if following is not None else None
             if start is None or retry is None:
                 continue
+            failed = _failure_time(run, pod, attempt)
             events = [r for r in run.outcome.trace if start["seq"] <= r["seq"] < retry["seq"]
-                      and _possible_event(r, pod, attempt)]
+                      and _possible_event(r, pod, attempt, failed)]
             waits = [r for r in run.outcome.trace if r["seq"] < retry["seq"] and r.get("pod") != pod
                      and r.get("point") == "Permit" and r.get("code") == "Wait"]
-            bound = [b for b in run.outcome.bindings if start["t"] <= b.get("t", start["t"]) <= retry["t"]]
-            if events or waits or bound or retry["t"] - _failure_time(run, pod, attempt) >= UNSCHEDULABLE_FLUSH:
+            bound = [b for b in run.outcome.bindings if start["t"] <= b.get("t", start["t"]) <= retry["t"]
+                     and b.get("pod") != pod]  # not its own binding, by the retry itself
+            if events or waits or bound or retry["t"] - failed >= UNSCHEDULABLE_FLUSH:
                 continue
             if fired_between(run, start["t"], retry["t"]):
                 continue  # a restart re-queues every pending pod; a failed binding or a deletion is an event

@@ -1,7 +1,9 @@
-"""When a pod's next attempt must come at the latest: the queue's timers bound a retry from above (queue.py
-bounds it from below)."""
+"""The queue's timing of a failed pod: its next attempt comes at the latest when its backoff ends (queue.py
+bounds it from below), and its PreEnqueue runs when it enters backoffQ, not when it leaves."""
 
 from __future__ import annotations
+
+from reference.probe import PROBE_NAMES
 
 from ..recipes.first_pod import retried
 from ..recipes.situations import Situation
@@ -10,7 +12,7 @@ from .base import invariant
 from .faults import fired_between
 from .outcome import backoff_kind
 from .queue import TIME_TOLERANCE, _failure_time, attempt_start
-from .run import Run
+from .run import Record, Run
 
 # backoff_queue.go backoffQOrderingWindowDuration: a backoff ends at its window's start, and the pod is
 # released at the next window (the flush ticks, and Pop checks, on whole windows).
@@ -77,3 +79,44 @@ def error_backoff_bounded(run: Run) -> None:
                                     f"{attempt} failed with its error number {count} in a row", pod=pod,
                                     expected=f"<= {latest:g}s", actual=f"{start['t'] - failed:g}s",
                                     records=(start,))
+
+
+def _attempt_end(run: Run, pod: str, attempt: int) -> Record:
+    """The attempt's last record of its own (the PreEnqueue records tagged with it come after its failure)."""
+    own = [r for r in run.probe_records(pod, attempt) if r["point"] not in ("PreEnqueue", "Allow", "Reject")]
+    return max([*own, *run.extender_records(pod, attempt=attempt)], key=lambda r: r["seq"])
+
+
+@invariant("preenqueue-on-backoff-entry",
+           "With SchedulerPopFromBackoffQ (on by default), a pod that failed with an error runs PreEnqueue when "
+           "it enters backoffQ, at the failure, and not again when it leaves: between the failure and its next "
+           "attempt its PreEnqueue records all come at the failure's time (unless a timeline event or a fault "
+           "came between).",
+           "backend/queue/scheduling_queue.go moveToBackoffQ, moveToActiveQ (movesFromBackoffQ), "
+           "requeueEntityWithQueueingStrategy (spec §2.1, §6.1)",
+           requires=("virtual-time",),
+           situation=Situation({"preEnqueue": ["Probe0"], "preFilter": ["Probe0"], "filter": ["Probe0"],
+                                "reserve": ["Probe0"]}, retried),
+           rules=("pre-enqueue-on-backoff-entry",))
+def preenqueue_on_backoff_entry(run: Run) -> None:
+    for pod in run.live_pods:
+        plugins = run.plugins_at(pod, "preEnqueue")
+        if not plugins or plugins[0] not in PROBE_NAMES or not traced_from_start(run, pod):
+            continue  # a plugin the trace cannot see may have refused before the first probe
+        attempts = run.attempts(pod)
+        for attempt, following in zip(attempts, attempts[1:]):
+            start = attempt_start(run, pod, following)
+            if backoff_kind(run, pod, attempt) != "error" or start is None:
+                continue
+            end = _attempt_end(run, pod, attempt)
+            if _interrupted(run, pod, end["t"], start["t"]):
+                continue
+            calls = [r for r in run.records(pod, point="PreEnqueue") if end["seq"] < r["seq"] < start["seq"]]
+            run.exercise()
+            late = [r for r in calls if r["t"] > end["t"] + TIME_TOLERANCE]
+            if late or not calls:
+                raise run.violation(f"after attempt {attempt} failed with an error at {end['t']:g}s, PreEnqueue "
+                                    + (f"ran again at {late[0]['t']:g}s, when the pod left backoffQ" if late
+                                       else "did not run when the pod entered backoffQ"), pod=pod,
+                                    plugin=plugins[0], expected=f"PreEnqueue at {end['t']:g}s only",
+                                    actual=[r["t"] for r in calls], records=(end, *calls, start))

@@ -1,0 +1,336 @@
+"""Broken reference schedulers for issue 32's pending rule directions of binding, the queue, preemption and
+extenders (helper h32d), with their witnesses: small hand-made scenarios on which each visibly misbehaves.
+Which rule and direction each breaks, and what catches it, is recorded in conformance/invariants/proofs.py."""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Callable
+
+from reference.framework.runtime import Framework
+from reference.scenario import Scenario
+from reference.scheduler.schedule_one import CycleFailure, ScheduleResult
+from reference.scheduler.scheduler import Scheduler
+from reference.status import Status
+
+from .invariants._kit import config, node, pod, scenario
+from .mutants import _default_preemption, _each_framework
+from .pending_witnesses import _labelled, _pdb_witness
+from .rule_mutants import PROBES_0_1, RuleMutant, _defaults, _probes
+
+# --- binding ------------------------------------------------------------------------------------
+
+
+def _all_bind_skip_is_error(fw: Framework) -> None:
+    """Every Bind plugin skipping fails the binding as an error (event, SchedulerError condition) instead
+    of the silent retry after the error backoff."""
+    original = fw.run_bind_plugins
+
+    def run(state, pod, node_name):
+        status = original(state, pod, node_name)
+        return Status.as_status("all bind plugins skipped") if status.is_skip() else status
+    fw.run_bind_plugins = run
+
+
+def _binding_failure_moves_nothing(sched: Scheduler) -> None:
+    """A failed binding cycle moves no unschedulable pod (the room it held is not announced)."""
+    original = sched._handle_binding_failure
+
+    def handle(*call):
+        move, sched.queue.move_all_to_active_or_backoff = sched.queue.move_all_to_active_or_backoff, \
+            lambda *a, **k: None
+        try:
+            original(*call)
+        finally:
+            sched.queue.move_all_to_active_or_backoff = move
+    sched._handle_binding_failure = handle
+
+
+def _binding_rejection_moves_itself(sched: Scheduler) -> None:
+    """A binding cycle rejected by plugins moves its own pod too, as an error would: it retries without an
+    event."""
+    from reference.framework.cluster_events import EVENT_ASSIGNED_POD_DELETE
+    original = sched._handle_binding_failure
+
+    def handle(fw, state, qpi, pod, host, failure):
+        original(fw, state, qpi, pod, host, failure)
+        sched.queue.move_all_to_active_or_backoff(event=EVENT_ASSIGNED_POD_DELETE, old=pod)
+    sched._handle_binding_failure = handle
+
+
+# --- liveness -----------------------------------------------------------------------------------
+
+
+def _unschedulable_pods_placed(sched: Scheduler) -> None:
+    """A pod no node takes is placed anyway, on the first node (as if some scheduler never gave up)."""
+    original = sched.algorithm.schedule_pod
+
+    def schedule(fw, state, pod):
+        try:
+            return original(fw, state, pod)
+        except CycleFailure as failure:
+            nodes = sorted(sched.store.nodes)
+            if failure.fit_error is None or not nodes:
+                raise
+            return ScheduleResult(suggested_host=nodes[0], evaluated_nodes=len(nodes), feasible_nodes=1)
+    sched.algorithm.schedule_pod = schedule
+
+
+# --- preemption ---------------------------------------------------------------------------------
+
+
+def _pdb_pods_never_victims(fw: Framework) -> None:
+    """Preemption never evicts a pod whose PodDisruptionBudget allows no disruption, even where no other
+    choice makes room."""
+    from reference.plugins.preemption.evaluator import filter_pods_with_pdb_violation
+    plugin = _default_preemption(fw)
+    if plugin is None:
+        return
+    original = plugin.select_victims_on_node
+
+    def select(state, preemptor, node_info, all_victims, pdbs):
+        violating, _ = filter_pods_with_pdb_violation(all_victims, pdbs)
+        kept = {v.effective_uid for v, _ in violating}
+        return original(state, preemptor, node_info, [v for v in all_victims if v.effective_uid not in kept],
+                        pdbs)
+    plugin.select_victims_on_node = select
+
+
+def _victims_never_evicted(fw: Framework) -> None:
+    """The chosen candidate's victims are not evicted (the preemptor is nominated all the same)."""
+    import reference.plugins.default_preemption as module
+    plugin = _default_preemption(fw)
+    if plugin is None:
+        return
+    original = plugin.preempt
+
+    def preempt(state, pod, statuses):
+        saved, module.prepare_candidate_async = module.prepare_candidate_async, lambda *call: None
+        try:
+            return original(state, pod, statuses)
+        finally:
+            module.prepare_candidate_async = saved
+    plugin.preempt = preempt
+
+
+def _pdb_criterion_dropped(fw: Framework) -> None:
+    """Choosing among the candidates, the count of PodDisruptionBudget violations is left out."""
+    import reference.plugins.default_preemption as module
+    from reference.plugins.preemption import evaluator
+    plugin = _default_preemption(fw)
+    if plugin is None:
+        return
+    original = plugin.preempt
+
+    def select(candidates):
+        plain = [dataclasses.replace(c, victims=dataclasses.replace(c.victims, num_pdb_violations=0))
+                 for c in candidates]
+        best = evaluator.select_candidate(plain)
+        return next((c for c in candidates if best is not None and c.name == best.name), None)
+
+    def preempt(state, pod, statuses):
+        saved, module.select_candidate = module.select_candidate, select
+        try:
+            return original(state, pod, statuses)
+        finally:
+            module.select_candidate = saved
+    plugin.preempt = preempt
+
+
+# --- the queue ----------------------------------------------------------------------------------
+
+
+def _pre_enqueue_on_backoff_exit(sched: Scheduler) -> None:
+    """PreEnqueue runs when a pod leaves backoffQ instead of when it enters it (SchedulerPopFromBackoffQ off
+    in one half only)."""
+    queue = sched.queue
+    admit, to_active = queue._admit, queue._move_to_active
+
+    def to_backoff(qpi):
+        queue.unschedulable.pop(qpi.pod.effective_uid, None)
+        (queue.error_backoff if qpi.consecutive_errors_count else queue.backoff).append(qpi)
+        return True
+
+    def move_to_active(qpi, *, from_backoff=False):
+        if from_backoff and not admit(qpi):
+            return False
+        return to_active(qpi, from_backoff=from_backoff)
+    queue._move_to_backoff = to_backoff
+    queue._move_to_active = move_to_active
+
+
+def _pre_enqueue_on_backoff_entry_and_exit(sched: Scheduler) -> None:
+    """PreEnqueue runs when a pod enters backoffQ and again when it leaves."""
+    queue = sched.queue
+    admit, to_active = queue._admit, queue._move_to_active
+
+    def move_to_active(qpi, *, from_backoff=False):
+        if from_backoff and not admit(qpi):
+            return False
+        return to_active(qpi, from_backoff=from_backoff)
+    queue._move_to_active = move_to_active
+
+
+# --- deleted pods -------------------------------------------------------------------------------
+
+
+def _deleted_waiting_pod_kept_waiting(sched: Scheduler) -> None:
+    """Deleting a pod that waits at Permit leaves it waiting (until its timeout or a signal)."""
+    for fw in sched.frameworks.values():
+        fw.reject_waiting_pod = lambda uid: False
+
+
+def _any_deletion_rejects_waiting_pods(sched: Scheduler) -> None:
+    """Any pod's deletion rejects every pod waiting at Permit, not only the deleted one."""
+    original = sched._on_pod_deleted
+
+    def deleted(pod):
+        original(pod)
+        for fw in sched.frameworks.values():
+            fw.iterate_over_waiting_pods(lambda wp: wp.reject("", "removed"))
+    sched._on_pod_deleted = deleted
+
+
+def _gone_pods_requeued(sched: Scheduler) -> None:
+    """A pod deleted during its attempt is requeued all the same, and attempted again from the queue's copy."""
+    original_failure, original_one = sched._handle_failure, sched._schedule_one
+
+    def handle(fw, qpi, status, fit_error, nominating):
+        gone = sched.store.get_pod(qpi.pod.effective_uid) is None
+        original_failure(fw, qpi, status, fit_error, nominating)
+        if gone:
+            sched.queue.add_unschedulable_if_not_present(qpi)
+
+    def schedule_one(qpi):
+        uid = qpi.pod.effective_uid
+        if sched.store.get_pod(uid) is None:
+            sched.store.pods[uid] = qpi.pod  # as upstream would: the popped copy, not the store's
+            try:
+                return original_one(qpi)
+            finally:
+                sched.store.pods.pop(uid, None)
+        return original_one(qpi)
+    sched._handle_failure = handle
+    sched._schedule_one = schedule_one
+
+
+def _failed_pods_dropped(sched: Scheduler) -> None:
+    """A pod whose attempt failed is not requeued, as if it had been deleted meanwhile."""
+    original = sched._handle_failure
+
+    def handle(fw, qpi, status, fit_error, nominating):
+        original(fw, qpi, status, fit_error, nominating)
+        sched.queue.delete(qpi.pod)
+    sched._handle_failure = handle
+
+
+def _recreated_pod_never_bound(sched: Scheduler) -> None:
+    """A pod created again under the name of a pod once bound is never scheduled (bound "at most once" by
+    name, not per pod)."""
+    bound: set[str] = set()
+    on_bound, original = sched.store.on_pod_bound, sched._schedule_one
+
+    def remember(pod):
+        bound.add(pod.key)
+        on_bound(pod)
+
+    def schedule_one(qpi):
+        if qpi.pod.key in bound:
+            sched.queue.done(qpi.pod.effective_uid)
+            return
+        original(qpi)
+    sched.store.on_pod_bound = remember
+    sched._schedule_one = schedule_one
+
+
+NEW_RULE_MUTANTS_H32D: list[RuleMutant] = [
+    RuleMutant("all-bind-skip-is-error", _each_framework(_all_bind_skip_is_error)),
+    RuleMutant("binding-failure-moves-nothing", _binding_failure_moves_nothing),
+    RuleMutant("binding-rejection-moves-itself", _binding_rejection_moves_itself),
+    RuleMutant("unschedulable-pods-placed", _unschedulable_pods_placed),
+    RuleMutant("pdb-pods-never-victims", _each_framework(_pdb_pods_never_victims)),
+    RuleMutant("victims-never-evicted", _each_framework(_victims_never_evicted)),
+    RuleMutant("pdb-criterion-dropped", _each_framework(_pdb_criterion_dropped)),
+    RuleMutant("pre-enqueue-on-backoff-exit", _pre_enqueue_on_backoff_exit),
+    RuleMutant("pre-enqueue-on-backoff-entry-and-exit", _pre_enqueue_on_backoff_entry_and_exit),
+    RuleMutant("deleted-waiting-pod-kept-waiting", _deleted_waiting_pod_kept_waiting),
+    RuleMutant("any-deletion-rejects-waiting-pods", _any_deletion_rejects_waiting_pods),
+    RuleMutant("gone-pods-requeued", _gone_pods_requeued),
+    RuleMutant("failed-pods-dropped", _failed_pods_dropped),
+    RuleMutant("recreated-pod-never-bound", _recreated_pod_never_bound),
+]
+
+# --- witnesses ----------------------------------------------------------------------------------
+
+_WAIT_THEN_REJECT = {"code": "Wait", "timeout": "5s", "then": {"signal": "reject", "after": "1s"}}
+
+
+def _held_then_released() -> Scenario:
+    """pod-0 (profile probe-scheduler) holds the one node's CPU while it waits at Permit, then is rejected;
+    pod-1 (the stock default-scheduler), rejected meanwhile for want of room, fits once the failed binding
+    cycle announces the room (pod-0 waits for an event)."""
+    cfg = config(multi_point=(), defaults=True)
+    probed = config(multi_point=("Probe0",), defaults=True)["profiles"][0]
+    cfg["profiles"].append({**probed, "schedulerName": "probe-scheduler"})
+    held = pod("pod-0", cpu="1", probes={"Probe0": {"Permit": _WAIT_THEN_REJECT}})
+    held["spec"]["schedulerName"] = "probe-scheduler"
+    return scenario([held, pod("pod-1", cpu="1")], nodes=(node(cpu="1"),), cfg=cfg)
+
+
+def _pdb_only_choice() -> Scenario:
+    """The one node holds a web pod its PodDisruptionBudget keeps: the preemptor must evict it anyway."""
+    sc = _pdb_witness()
+    return dataclasses.replace(sc, nodes=sc.nodes[:1], pods=sc.pods[:1])
+
+
+
+def _timeline(events: list, *, workload=(), pods=(), nodes=None) -> Callable[[], Scenario]:
+    from .invariants.test_event_rules import scenario as timeline_scenario
+    return lambda: timeline_scenario(list(events), workload=list(workload), pods=list(pods), nodes=nodes)
+
+
+def _timeline_pod(name: str, probes: dict | None = None, **spec) -> dict:
+    from .test_timeline_reference import pod as timeline_pod
+    return timeline_pod(name, probe=probes, **spec)
+
+
+_WAIT_LONG = {"Probe0": {"Permit": {"code": "Wait", "timeout": "10s"}}}
+_WAIT_THEN_ALLOW = {"Probe0": {"Permit": {"code": "Wait", "timeout": "10s",
+                                          "then": {"signal": "allow", "after": "2s"}}}}
+
+
+def _probe_timeline(events: list, *workload: dict, pods=()) -> Callable[[], Scenario]:
+    def build() -> Scenario:
+        sc = _timeline(events, workload=workload, pods=pods)()
+        return dataclasses.replace(sc, config=config(multi_point=("Probe0",), defaults=True))
+    return build
+
+
+_DELETE_P = {"when": 1, "op": "delete", "kind": "Pod", "name": "p"}
+
+_ERROR_ONCE = {"Probe0": {"PreFilter": [{"code": "Error"}, {}]}}
+
+WITNESSES_H32D: dict[str, Callable[[], Scenario]] = {
+    "all-bind-skip-is-error": _probes({"Probe0": {"Bind": {"code": "Skip"}}}, binder=False),
+    "binding-failure-moves-nothing": _held_then_released,
+    "binding-rejection-moves-itself": _probes({"Probe0": {"Permit": _WAIT_THEN_REJECT}}),
+    "unschedulable-pods-placed": _defaults(pod(cpu="8")),
+    "pdb-pods-never-victims": _pdb_only_choice,
+    "victims-never-evicted": _defaults(pod("pod-0", cpu="1", priority=10), nodes=(node(cpu="1"),),
+                                       bound=(pod("victim", priority=1, cpu="1", on="node-0"),)),
+    "pdb-criterion-dropped": _pdb_witness,
+    "pre-enqueue-on-backoff-exit": _probes(_ERROR_ONCE),
+    "pre-enqueue-on-backoff-entry-and-exit": _probes(_ERROR_ONCE),
+    "deleted-waiting-pod-kept-waiting": _probe_timeline([_DELETE_P], _timeline_pod("p", _WAIT_LONG)),
+    "any-deletion-rejects-waiting-pods": _probe_timeline(
+        [{"when": 1, "op": "delete", "kind": "Pod", "name": "q"}], _timeline_pod("p", _WAIT_THEN_ALLOW, cpu="0"),
+        pods=(_timeline_pod("q", cpu="0", nodeName="n1"),)),
+    "gone-pods-requeued": _probe_timeline([_DELETE_P], _timeline_pod("p", _WAIT_LONG)),
+    "failed-pods-dropped": lambda: __import__(
+        "tests.conformance.invariants.test_event_rules", fromlist=["FREED"]).FREED,
+    "recreated-pod-never-bound": _timeline(
+        [{"when": 1, "op": "delete", "kind": "Pod", "name": "p"},
+         {"when": 2, "op": "create", "object": _timeline_pod("p")}], workload=(_timeline_pod("p"),)),
+}
+
+__all__ = ["NEW_RULE_MUTANTS_H32D", "WITNESSES_H32D"]
