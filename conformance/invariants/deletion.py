@@ -6,6 +6,7 @@ from __future__ import annotations
 from reference.probe import PROBE_NAMES
 from reference.scenario import pod_key
 
+from ..recipes.deletion import DeletedOrRecreated
 from .base import invariant
 from .faults import MAX_BACKOFF
 from .queue import TIME_TOLERANCE
@@ -39,7 +40,8 @@ def _lifetimes(run: Run) -> dict[str, list[tuple[float, float]]]:
            "eventhandlers.go deletePodFromSchedulingQueue (RejectWaitingPod, SchedulingQueue.Delete); "
            "schedule_one.go handleSchedulingFailure (a pod no longer in the informer's cache is not requeued) "
            "(spec §2.13, §3.2)",
-           requires=("virtual-time",), rules=("deleted-waiting-pod", "failed-pod-gone-not-requeued"))
+           requires=("virtual-time",), situation=DeletedOrRecreated(),
+           rules=("deleted-waiting-pod", "failed-pod-gone-not-requeued"))
 def deleted_pod_left_alone(run: Run) -> None:
     if not run.outcome.timeline:
         return
@@ -62,7 +64,7 @@ def deleted_pod_left_alone(run: Run) -> None:
            "attempted, so it does not end pending without a binding made after its creation.",
            "eventhandlers.go addPodToSchedulingQueue (a new pod, its own UID); the binding registry checks only "
            "that the pod is unbound (spec §2.11)",
-           requires=("virtual-time",), rules=("bound-once",))
+           requires=("virtual-time",), situation=DeletedOrRecreated(), rules=("bound-once",))
 def recreated_pod_scheduled(run: Run) -> None:
     if not run.outcome.timeline:
         return
