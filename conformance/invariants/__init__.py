@@ -2,7 +2,7 @@
 
 from . import (binding, config, deletion, disruption, events, extenders, faults, feasibility,  # noqa: F401
                filtering, liveness, nominated, observed, outcome, permit, placement, points, preemption, queue,
-               recorded_events, reserve, retries, scoring, topology)  # (registration)
+               reactivation, recorded_events, reserve, retries, scoring, topology)  # (registration)
 from .base import REGISTRY, Invariant, Violation, invariant
 from .run import Run
 

@@ -8,7 +8,7 @@ from ..recipes.first_pod import refused_at_pre_enqueue, rejected_once
 from ..recipes.situations import Situation
 from .attempts import traced_from_start
 from .base import invariant
-from .faults import fired_between
+from .faults import fired, fired_between
 from .outcome import backoff_kind
 from .run import Record, Run
 
@@ -203,6 +203,8 @@ def _admitted_before_attempts(run: Run, pod: str) -> None:
 
 
 UNSCHEDULABLE_FLUSH = 5 * 60.0  # DefaultPodMaxInUnschedulablePodsDuration
+# Failed calls that change no object, so no informer event follows (an eviction, a status patch, an Event).
+_NO_EVENT = ("evict", "status", "event")
 # Records after which the queue may have moved unschedulable pods: a binding or a failed binding cycle,
 # a Permit wait (it may end in a rejection), a nomination (its patch moves lower-priority pods).
 _EVENT_POINTS = ("Bind", "PostBind", "PreBind", "Unreserve", "Allow", "Reject", "extender.bind")
@@ -252,7 +254,8 @@ def rejected_pod_waits_for_event(run: Run) -> None:
                      and b.get("pod") != pod]  # not its own binding, by the retry itself
             if events or waits or bound or retry["t"] - failed >= UNSCHEDULABLE_FLUSH:
                 continue
-            if fired_between(run, start["t"], retry["t"]):
+            if any(start["t"] <= f.get("at", 0.0) <= retry["t"] and not (
+                    f.get("fault") == "fail" and f.get("detail") in _NO_EVENT) for f in fired(run)):
                 continue  # a restart re-queues every pending pod; a failed binding or a deletion is an event
             raise run.violation(f"attempt {following} started although attempt "
                                 f"{attempt} was rejected by plugins and no cluster event happened since",

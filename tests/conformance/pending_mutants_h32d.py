@@ -243,6 +243,25 @@ def _recreated_pod_never_bound(sched: Scheduler) -> None:
     sched._schedule_one = schedule_one
 
 
+
+def _activate_ignored(sched: Scheduler) -> None:
+    """Activate (a plugin's PodsToActivate, preemption's re-activation after an error) moves no pod."""
+    sched.queue.activate = lambda pods: None
+    for fw in sched.frameworks.values():
+        fw.activator = sched.queue.activate
+
+
+def _activate_everything(sched: Scheduler) -> None:
+    """Activate moves every pending pod to activeQ, not only the pods it names."""
+    queue, original = sched.queue, sched.queue.activate
+
+    def activate(pods):
+        original([*pods, *(q.pod for q in (*queue.unschedulable.values(), *queue.backoff, *queue.error_backoff))])
+    queue.activate = activate
+    for fw in sched.frameworks.values():
+        fw.activator = activate
+
+
 NEW_RULE_MUTANTS_H32D: list[RuleMutant] = [
     RuleMutant("all-bind-skip-is-error", _each_framework(_all_bind_skip_is_error)),
     RuleMutant("binding-failure-moves-nothing", _binding_failure_moves_nothing),
@@ -258,6 +277,8 @@ NEW_RULE_MUTANTS_H32D: list[RuleMutant] = [
     RuleMutant("gone-pods-requeued", _gone_pods_requeued),
     RuleMutant("failed-pods-dropped", _failed_pods_dropped),
     RuleMutant("recreated-pod-never-bound", _recreated_pod_never_bound),
+    RuleMutant("activate-ignored", _activate_ignored),
+    RuleMutant("activate-everything", _activate_everything),
 ]
 
 # --- witnesses ----------------------------------------------------------------------------------
@@ -308,6 +329,25 @@ def _probe_timeline(events: list, *workload: dict, pods=()) -> Callable[[], Scen
 
 _DELETE_P = {"when": 1, "op": "delete", "kind": "Pod", "name": "p"}
 
+
+def _eviction_fails_once() -> Scenario:
+    """pod-0 preempts the victim on the one node, whose deletion fails once: preemption re-activates it."""
+    sc = WITNESSES_H32D["victims-never-evicted"]()
+    return dataclasses.replace(sc, timeline=({"op": "fail", "call": "evict", "error": "internal"},))
+
+
+def _activation_beside_rejected_pod() -> Scenario:
+    """Every eviction of pod-0's victim fails, so preemption activates pod-0 again and again; pod-1 (profile
+    probe-scheduler, rejected once by Probe0) waits meanwhile for a cluster event that never comes."""
+    sc = WITNESSES_H32D["victims-never-evicted"]()
+    probed = config(multi_point=("Probe0",))["profiles"][0]
+    cfg = {**sc.config, "profiles": [*sc.config["profiles"], {**probed, "schedulerName": "probe-scheduler"}]}
+    waiting = pod("pod-1", probes={"Probe0": {"Filter": [{"code": "Unschedulable"}, {}]}})
+    waiting["spec"]["schedulerName"] = "probe-scheduler"
+    return dataclasses.replace(sc, config=cfg, workload=(*sc.workload, waiting),
+                               timeline=({"op": "fail", "call": "evict", "error": "internal", "times": 20},))
+
+
 _ERROR_ONCE = {"Probe0": {"PreFilter": [{"code": "Error"}, {}]}}
 
 WITNESSES_H32D: dict[str, Callable[[], Scenario]] = {
@@ -328,6 +368,8 @@ WITNESSES_H32D: dict[str, Callable[[], Scenario]] = {
     "gone-pods-requeued": _probe_timeline([_DELETE_P], _timeline_pod("p", _WAIT_LONG)),
     "failed-pods-dropped": lambda: __import__(
         "tests.conformance.invariants.test_event_rules", fromlist=["FREED"]).FREED,
+    "activate-ignored": lambda: _eviction_fails_once(),
+    "activate-everything": lambda: _activation_beside_rejected_pod(),
     "recreated-pod-never-bound": _timeline(
         [{"when": 1, "op": "delete", "kind": "Pod", "name": "p"},
          {"when": 2, "op": "create", "object": _timeline_pod("p")}], workload=(_timeline_pod("p"),)),
