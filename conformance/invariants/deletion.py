@@ -34,12 +34,12 @@ def _lifetimes(run: Run) -> dict[str, list[tuple[float, float]]]:
 
 
 @invariant("deleted-pod-left-alone",
-           "Once the timeline deleted a pod, the scheduler makes no plugin call for it until a pod of that name "
-           "is created again: a pod waiting at Permit is rejected at once (its Unreserve at the deletion's "
-           "time), and a pod gone during its attempt is not requeued.",
+           "Once the timeline deleted a pod, the scheduler makes no plugin call for it until a pod of that "
+           "name is created again: a pod waiting at Permit is rejected at once (its Unreserve at the "
+           "deletion's time), and a pod gone during its attempt is not requeued.",
            "eventhandlers.go deletePodFromSchedulingQueue (RejectWaitingPod, SchedulingQueue.Delete); "
-           "schedule_one.go handleSchedulingFailure (a pod no longer in the informer's cache is not requeued) "
-           "(spec §2.13, §3.2)",
+           "schedule_one.go handleSchedulingFailure (a pod no longer in the informer's cache is not "
+           "requeued) (spec §2.13, §3.2)",
            requires=("virtual-time",), situation=DeletedOrRecreated(),
            rules=("deleted-waiting-pod", "failed-pod-gone-not-requeued"))
 def deleted_pod_left_alone(run: Run) -> None:
@@ -53,17 +53,18 @@ def deleted_pod_left_alone(run: Run) -> None:
             run.exercise()
             late = [r for r in records if gone + TIME_TOLERANCE < r["t"] < back - TIME_TOLERANCE]
             if late:
+                first = late[0]
                 raise run.violation(f"{key} was deleted at {gone:g}s, but the scheduler called "
-                                    f"{late[0]['plugin']} {late[0]['point']} for it at {late[0]['t']:g}s", pod=key,
-                                    plugin=late[0]["plugin"], expected="no call after the deletion",
-                                    actual=f"{late[0]['point']} at {late[0]['t']:g}s", records=tuple(late[:3]))
+                                    f"{first['plugin']} {first['point']} for it at {first['t']:g}s", pod=key,
+                                    plugin=first["plugin"], expected="no call after the deletion",
+                                    actual=f"{first['point']} at {first['t']:g}s", records=tuple(late[:3]))
 
 
 @invariant("recreated-pod-scheduled",
-           "A pod the timeline creates again under the name of a pod it deleted is a new pod: unless gated it is "
-           "attempted, so it does not end pending without a binding made after its creation.",
-           "eventhandlers.go addPodToSchedulingQueue (a new pod, its own UID); the binding registry checks only "
-           "that the pod is unbound (spec §2.11)",
+           "A pod the timeline creates again under the name of a pod it deleted is a new pod: unless gated "
+           "it is attempted, so it does not end pending without a binding made after its creation.",
+           "eventhandlers.go addPodToSchedulingQueue (a new pod, its own UID); the binding registry checks "
+           "only that the pod is unbound (spec §2.11)",
            requires=("virtual-time",), situation=DeletedOrRecreated(), rules=("bound-once",))
 def recreated_pod_scheduled(run: Run) -> None:
     if not run.outcome.timeline:

@@ -156,7 +156,7 @@ def covers(pdb: PodDisruptionBudget, pod: Pod) -> bool:
            "preemption/preemption.go SelectVictimsOnNode (violating victims reprieved first), pickOneNodeForPreemption "
            "(fewest PDB violations first), FilterPodsWithPDBViolation", requires=("preemption",),
            situation=Preempting(),
-           rules=("pdb-respected-when-avoidable",))
+           rules=("pdb-respected-when-avoidable", "preemption-node-choice"))
 def pdb_kept_when_avoidable(run: Run) -> None:
     pre = Preemption.of(run)
     if pre is None or not pre.judge.pdbs:

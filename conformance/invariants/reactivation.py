@@ -14,11 +14,10 @@ from .run import Run
 
 
 @invariant("preemptor-reactivated",
-           "When preemption's deletion of a victim fails (a `fail evict` fault), the preemptor is activated: a "
-           "preemptor left unbound has an attempt more than the preemptions that named the failed victim's "
-           "node and failed, one per failed deletion.",
-           "preemption/executor.go prepareCandidateAsync (Activate on an error); scheduling_queue.go Activate, "
-           "its ForceActivate event for a pod in flight (spec §2.6, §6.4)",
+           "When preemption's deletion of a victim fails (a `fail evict` fault), the preemptor is activated: "
+           "a preemptor left unbound makes more attempts than there were failed deletions on its node.",
+           "preemption/executor.go prepareCandidateAsync (Activate on an error); scheduling_queue.go "
+           "Activate, its ForceActivate event for a pod in flight (spec §2.6, §6.4)",
            requires=("queue-attempts", "virtual-time"), situation=EvictionFails(), rules=("activate",))
 def preemptor_reactivated(run: Run) -> None:
     firings = fired(run)
@@ -43,7 +42,7 @@ def preemptor_reactivated(run: Run) -> None:
                      and victim_node(run, pods[str(f.get("pod"))]) == node)
         if result.attempts <= failed:
             raise run.violation(f"{pod}'s preemption on {node} failed to delete {firing.get('pod')} "
-                                f"{failed} time(s), but the preemptor made only {result.attempts} attempt(s) and "
-                                "was left " + result.phase, pod=pod, plugin="DefaultPreemption",
-                                expected=f"more than {failed} attempts (re-activated after each failed deletion)",
-                                actual=result.attempts)
+                                f"{failed} time(s), but the preemptor made only {result.attempts} attempt(s) "
+                                "and was left " + result.phase, pod=pod, plugin="DefaultPreemption",
+                                expected=f"more than {failed} attempts (re-activated after each failed "
+                                         "deletion)", actual=result.attempts)

@@ -35,23 +35,24 @@ def consecutive_errors(kinds: list[str | None]) -> int | None:
 def _interrupted(run: Run, pod: str, lo: float, hi: float) -> bool:
     """Whether something other than the backoff timer may have held the pod in [lo, hi]: a timeline event (an
     update may re-run PreEnqueue, a deletion ends the pod), a fault, or a PreEnqueue call that refused it."""
-    if any(lo - TIME_TOLERANCE <= float(e.get("at", 0.0)) <= hi + TIME_TOLERANCE for e in run.outcome.timeline):
+    lo, hi = lo - TIME_TOLERANCE, hi + TIME_TOLERANCE
+    if any(lo <= float(e.get("at", 0.0)) <= hi for e in run.outcome.timeline):
         return True
-    refused = [r for r in run.records(pod, point="PreEnqueue") if lo - TIME_TOLERANCE <= r["t"] <= hi
-               and r.get("code") != "Success"]
-    return bool(refused) or fired_between(run, lo - TIME_TOLERANCE, hi + TIME_TOLERANCE)
+    refused = [r for r in run.records(pod, point="PreEnqueue")
+               if lo <= r["t"] <= hi and r.get("code") != "Success"]
+    return bool(refused) or fired_between(run, lo, hi)
 
 
 @invariant("error-backoff-bounded",
-           "After k consecutive attempts that failed with an error, a pod that is attempted again starts its "
-           "next attempt at most min(podInitialBackoffSeconds x 2^(k-1), podMaxBackoffSeconds) + 1 s after the "
-           "failure (the backoff's end, aligned down to the 1-second ordering window, is released at the next "
-           "window), unless a timeline event, a fault or a PreEnqueue refusal came between.",
+           "After k consecutive attempts that failed with an error, a pod that is attempted again starts "
+           "its next attempt at most min(podInitialBackoffSeconds x 2^(k-1), podMaxBackoffSeconds) + 1 s "
+           "after the failure (the backoff's end, aligned down to the 1-second ordering window, is released "
+           "at the next window), unless a timeline event, a fault or a PreEnqueue refusal came between.",
            "backend/queue/backoff_queue.go getBackoffTime, calculateBackoffDuration, alignToWindow, "
            "isEntityBackingoff, waitUntilAlignedWithOrderingWindow; scheduling_queue.go Run, Pop, "
            "AddUnschedulableIfNotPresent (spec §6.3)",
            requires=("virtual-time",),
-           situation=Situation({"preFilter": ["Probe0"], "filter": ["Probe0"], "reserve": ["Probe0"]}, retried),
+           situation=Situation({p: ["Probe0"] for p in ("preFilter", "filter", "reserve")}, retried),
            rules=("error-backoff",))
 def error_backoff_bounded(run: Run) -> None:
     initial, maximum = run.config.pod_initial_backoff_seconds, run.config.pod_max_backoff_seconds
@@ -88,10 +89,10 @@ def _attempt_end(run: Run, pod: str, attempt: int) -> Record:
 
 
 @invariant("preenqueue-on-backoff-entry",
-           "With SchedulerPopFromBackoffQ (on by default), a pod that failed with an error runs PreEnqueue when "
-           "it enters backoffQ, at the failure, and not again when it leaves: between the failure and its next "
-           "attempt its PreEnqueue records all come at the failure's time (unless a timeline event or a fault "
-           "came between).",
+           "With SchedulerPopFromBackoffQ (on by default), a pod that failed with an error runs PreEnqueue "
+           "when it enters backoffQ, at the failure, and not again when it leaves: between the failure and "
+           "its next attempt its PreEnqueue records all come at the failure's time (unless a timeline event "
+           "or a fault came between).",
            "backend/queue/scheduling_queue.go moveToBackoffQ, moveToActiveQ (movesFromBackoffQ), "
            "requeueEntityWithQueueingStrategy (spec §2.1, §6.1)",
            requires=("virtual-time",),
@@ -115,8 +116,9 @@ def preenqueue_on_backoff_entry(run: Run) -> None:
             run.exercise()
             late = [r for r in calls if r["t"] > end["t"] + TIME_TOLERANCE]
             if late or not calls:
-                raise run.violation(f"after attempt {attempt} failed with an error at {end['t']:g}s, PreEnqueue "
-                                    + (f"ran again at {late[0]['t']:g}s, when the pod left backoffQ" if late
-                                       else "did not run when the pod entered backoffQ"), pod=pod,
-                                    plugin=plugins[0], expected=f"PreEnqueue at {end['t']:g}s only",
+                what = f"ran again at {late[0]['t']:g}s, when the pod left backoffQ" if late else \
+                    "did not run when the pod entered backoffQ"
+                raise run.violation(f"after attempt {attempt} failed with an error at {end['t']:g}s, "
+                                    f"PreEnqueue {what}", pod=pod, plugin=plugins[0],
+                                    expected=f"PreEnqueue at {end['t']:g}s only",
                                     actual=[r["t"] for r in calls], records=(end, *calls, start))

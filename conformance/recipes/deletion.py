@@ -27,10 +27,11 @@ def _scripted(manifest: dict, script: dict) -> dict:
 
 @dataclass(frozen=True)
 class DeletedOrRecreated:
-    """Probe0 beside the default plugins (at PreFilter, Reserve and Permit), one node; pod-0 waits at Permit (until its timeout, or an allow
-    that comes after its deletion) and the timeline deletes it while it waits; or pod-0 binds and the
-    timeline deletes it and creates it again. Maybe a second pod. Shrinks towards pod-0 deleted while it
-    waits until its timeout, alone. `weight`: shares of the search's draws (see search.py)."""
+    """Probe0 beside the default plugins (at PreFilter, Reserve and Permit), one node; pod-0 waits at
+    Permit (until its timeout, or an allow that comes after its deletion) and the timeline deletes it while
+    it waits; or pod-0 binds and the timeline deletes it and creates it again. Maybe a second pod. Shrinks
+    towards pod-0 deleted while it waits until its timeout, alone. `weight`: shares of the search's draws
+    (see search.py)."""
 
     weight: int = 2
 

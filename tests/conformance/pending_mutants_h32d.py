@@ -14,9 +14,12 @@ from reference.scheduler.scheduler import Scheduler
 from reference.status import Status
 
 from .invariants._kit import config, node, pod, scenario
+from .invariants.test_event_rules import FREED
+from .invariants.test_event_rules import scenario as timeline_scenario
 from .mutants import _default_preemption, _each_framework
 from .pending_witnesses import _labelled, _pdb_witness
-from .rule_mutants import PROBES_0_1, RuleMutant, _defaults, _probes
+from .rule_mutants import RuleMutant, _defaults, _probes
+from .test_timeline_reference import pod as timeline_pod
 
 # --- binding ------------------------------------------------------------------------------------
 
@@ -192,7 +195,8 @@ def _any_deletion_rejects_waiting_pods(sched: Scheduler) -> None:
 
 
 def _gone_pods_requeued(sched: Scheduler) -> None:
-    """A pod deleted during its attempt is requeued all the same, and attempted again from the queue's copy."""
+    """A pod deleted during its attempt is requeued all the same, and attempted again from the queue's
+    copy."""
     original_failure, original_one = sched._handle_failure, sched._schedule_one
 
     def handle(fw, qpi, status, fit_error, nominating):
@@ -256,7 +260,8 @@ def _activate_everything(sched: Scheduler) -> None:
     queue, original = sched.queue, sched.queue.activate
 
     def activate(pods):
-        original([*pods, *(q.pod for q in (*queue.unschedulable.values(), *queue.backoff, *queue.error_backoff))])
+        pending = (*queue.unschedulable.values(), *queue.backoff, *queue.error_backoff)
+        original([*pods, *(q.pod for q in pending)])
     queue.activate = activate
     for fw in sched.frameworks.values():
         fw.activator = activate
@@ -284,6 +289,15 @@ NEW_RULE_MUTANTS_H32D: list[RuleMutant] = [
 # --- witnesses ----------------------------------------------------------------------------------
 
 _WAIT_THEN_REJECT = {"code": "Wait", "timeout": "5s", "then": {"signal": "reject", "after": "1s"}}
+_WAIT_LONG = {"Probe0": {"Permit": {"code": "Wait", "timeout": "10s"}}}
+_WAIT_THEN_ALLOW = {"Probe0": {"Permit": {"code": "Wait", "timeout": "10s",
+                                          "then": {"signal": "allow", "after": "2s"}}}}
+_ERROR_ONCE = {"Probe0": {"PreFilter": [{"code": "Error"}, {}]}}
+_DELETE_P = {"when": 1, "op": "delete", "kind": "Pod", "name": "p"}
+_EVICTION_FAILS = {"op": "fail", "call": "evict", "error": "internal"}
+# pod-0 must evict the victim to fit on the one node.
+_PREEMPTION = _defaults(pod("pod-0", cpu="1", priority=10), nodes=(node(cpu="1"),),
+                        bound=(pod("victim", priority=1, cpu="1", on="node-0"),))
 
 
 def _held_then_released() -> Scenario:
@@ -304,51 +318,32 @@ def _pdb_only_choice() -> Scenario:
     return dataclasses.replace(sc, nodes=sc.nodes[:1], pods=sc.pods[:1])
 
 
-
-def _timeline(events: list, *, workload=(), pods=(), nodes=None) -> Callable[[], Scenario]:
-    from .invariants.test_event_rules import scenario as timeline_scenario
-    return lambda: timeline_scenario(list(events), workload=list(workload), pods=list(pods), nodes=nodes)
-
-
-def _timeline_pod(name: str, probes: dict | None = None, **spec) -> dict:
-    from .test_timeline_reference import pod as timeline_pod
-    return timeline_pod(name, probe=probes, **spec)
-
-
-_WAIT_LONG = {"Probe0": {"Permit": {"code": "Wait", "timeout": "10s"}}}
-_WAIT_THEN_ALLOW = {"Probe0": {"Permit": {"code": "Wait", "timeout": "10s",
-                                          "then": {"signal": "allow", "after": "2s"}}}}
-
-
-def _probe_timeline(events: list, *workload: dict, pods=()) -> Callable[[], Scenario]:
+def _timeline(events: list, *workload: dict, pods=(), probed: bool = False) -> Callable[[], Scenario]:
+    """test_event_rules.py's one node n1, these workload pods and timeline; `probed`: Probe0 beside the
+    default plugins."""
     def build() -> Scenario:
-        sc = _timeline(events, workload=workload, pods=pods)()
-        return dataclasses.replace(sc, config=config(multi_point=("Probe0",), defaults=True))
+        sc = timeline_scenario(list(events), workload=list(workload), pods=list(pods))
+        probes = config(multi_point=("Probe0",), defaults=True)
+        return dataclasses.replace(sc, config=probes) if probed else sc
     return build
 
 
-_DELETE_P = {"when": 1, "op": "delete", "kind": "Pod", "name": "p"}
-
-
 def _eviction_fails_once() -> Scenario:
-    """pod-0 preempts the victim on the one node, whose deletion fails once: preemption re-activates it."""
-    sc = WITNESSES_H32D["victims-never-evicted"]()
-    return dataclasses.replace(sc, timeline=({"op": "fail", "call": "evict", "error": "internal"},))
+    """pod-0's preemption fails to delete the victim once: preemption re-activates pod-0."""
+    return dataclasses.replace(_PREEMPTION(), timeline=(_EVICTION_FAILS,))
 
 
 def _activation_beside_rejected_pod() -> Scenario:
     """Every eviction of pod-0's victim fails, so preemption activates pod-0 again and again; pod-1 (profile
     probe-scheduler, rejected once by Probe0) waits meanwhile for a cluster event that never comes."""
-    sc = WITNESSES_H32D["victims-never-evicted"]()
+    sc = _PREEMPTION()
     probed = config(multi_point=("Probe0",))["profiles"][0]
     cfg = {**sc.config, "profiles": [*sc.config["profiles"], {**probed, "schedulerName": "probe-scheduler"}]}
     waiting = pod("pod-1", probes={"Probe0": {"Filter": [{"code": "Unschedulable"}, {}]}})
     waiting["spec"]["schedulerName"] = "probe-scheduler"
     return dataclasses.replace(sc, config=cfg, workload=(*sc.workload, waiting),
-                               timeline=({"op": "fail", "call": "evict", "error": "internal", "times": 20},))
+                               timeline=({**_EVICTION_FAILS, "times": 20},))
 
-
-_ERROR_ONCE = {"Probe0": {"PreFilter": [{"code": "Error"}, {}]}}
 
 WITNESSES_H32D: dict[str, Callable[[], Scenario]] = {
     "all-bind-skip-is-error": _probes({"Probe0": {"Bind": {"code": "Skip"}}}, binder=False),
@@ -356,23 +351,23 @@ WITNESSES_H32D: dict[str, Callable[[], Scenario]] = {
     "binding-rejection-moves-itself": _probes({"Probe0": {"Permit": _WAIT_THEN_REJECT}}),
     "unschedulable-pods-placed": _defaults(pod(cpu="8")),
     "pdb-pods-never-victims": _pdb_only_choice,
-    "victims-never-evicted": _defaults(pod("pod-0", cpu="1", priority=10), nodes=(node(cpu="1"),),
-                                       bound=(pod("victim", priority=1, cpu="1", on="node-0"),)),
+    "victims-never-evicted": _PREEMPTION,
     "pdb-criterion-dropped": _pdb_witness,
     "pre-enqueue-on-backoff-exit": _probes(_ERROR_ONCE),
     "pre-enqueue-on-backoff-entry-and-exit": _probes(_ERROR_ONCE),
-    "deleted-waiting-pod-kept-waiting": _probe_timeline([_DELETE_P], _timeline_pod("p", _WAIT_LONG)),
-    "any-deletion-rejects-waiting-pods": _probe_timeline(
-        [{"when": 1, "op": "delete", "kind": "Pod", "name": "q"}], _timeline_pod("p", _WAIT_THEN_ALLOW, cpu="0"),
-        pods=(_timeline_pod("q", cpu="0", nodeName="n1"),)),
-    "gone-pods-requeued": _probe_timeline([_DELETE_P], _timeline_pod("p", _WAIT_LONG)),
-    "failed-pods-dropped": lambda: __import__(
-        "tests.conformance.invariants.test_event_rules", fromlist=["FREED"]).FREED,
-    "activate-ignored": lambda: _eviction_fails_once(),
-    "activate-everything": lambda: _activation_beside_rejected_pod(),
+    "deleted-waiting-pod-kept-waiting": _timeline([_DELETE_P], timeline_pod("p", probe=_WAIT_LONG),
+                                                  probed=True),
+    "any-deletion-rejects-waiting-pods": _timeline(
+        [{"when": 1, "op": "delete", "kind": "Pod", "name": "q"}],
+        timeline_pod("p", probe=_WAIT_THEN_ALLOW, cpu="0"),
+        pods=(timeline_pod("q", cpu="0", node_name="n1"),), probed=True),
+    "gone-pods-requeued": _timeline([_DELETE_P], timeline_pod("p", probe=_WAIT_LONG), probed=True),
+    "failed-pods-dropped": lambda: FREED,
     "recreated-pod-never-bound": _timeline(
         [{"when": 1, "op": "delete", "kind": "Pod", "name": "p"},
-         {"when": 2, "op": "create", "object": _timeline_pod("p")}], workload=(_timeline_pod("p"),)),
+         {"when": 2, "op": "create", "object": timeline_pod("p")}], timeline_pod("p")),
+    "activate-ignored": _eviction_fails_once,
+    "activate-everything": _activation_beside_rejected_pod,
 }
 
 __all__ = ["NEW_RULE_MUTANTS_H32D", "WITNESSES_H32D"]
