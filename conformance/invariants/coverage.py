@@ -220,9 +220,8 @@ RULES: tuple[Rule, ...] = (
        "schedule_one.go prioritizeNodes"),
     _c("extender-wire-format", "§4.3, §4.4", "PascalCase JSON, POST <prefix>/<verb>, non-200 is an error; answers "
        "speak only of what was asked", "extender.go send; extender/v1 types.go"),
-    _n("extender-interest", "§4.2", "managedResources limit which pods an extender sees", "extender.go "
-       "IsInterested", "covered at unit level; the generators draw managed resources rarely",
-       "tests/reference/test_extender.py::test_is_interested"),
+    _c("extender-interest", "§4.2", "managedResources limit which pods an extender sees", "extender.go "
+       "IsInterested"),
     _n("extender-preempt", "§4.5", "Preempt verb: extenders trim candidates; empty victims are an error",
        "preemption.go callExtenders", "which candidates DefaultPreemption found is internal",
        "tests/reference/plugins/test_default_preemption.py"),

@@ -466,6 +466,11 @@ PROOFS: tuple[Proof, ...] = (
     _p("activate", MUCH, "activate-everything",
        "Activate moves every pending pod, not only those it names", "rejected-pod-waits-for-event",
        no_search=_missed("rejected-pod-waits-for-event")),
+    _p("extender-interest", LITTLE, "extender-interest-ignored",
+       "an extender with managedResources is asked about every pod", "extender-interest"),
+    _p("extender-interest", MUCH, "extender-interest-never",
+       "an extender with managedResources is asked about no pod, not even those requesting them",
+       "extender-interest"),
 )
 
 # Rules and directions without a mutant yet (or whose mutant no invariant catches yet: named in the note).
@@ -503,7 +508,6 @@ PENDING: Mapping[str, Mapping[str, str]] = {
     "waiting-pods-handle": _nc(MUCH, LITTLE),
     "nnn-for-expectation": _nc(EARLY, LATE),
     "extender-wire-format": {MUCH: "", LITTLE: ""},
-    "extender-interest": _nc(MUCH, LITTLE),
     "extender-preempt": _nc(MUCH, LITTLE),
     "preemption-node-choice": _nc(MUCH),
     "waiting-victim-rejected": _nc(MUCH, LITTLE),

@@ -13,7 +13,7 @@ from reference.scheduler.schedule_one import CycleFailure, ScheduleResult
 from reference.scheduler.scheduler import Scheduler
 from reference.status import Status
 
-from .invariants._kit import config, node, pod, scenario
+from .invariants._kit import config, extender, node, pod, scenario
 from .invariants.test_event_rules import FREED
 from .invariants.test_event_rules import scenario as timeline_scenario
 from .mutants import _default_preemption, _each_framework
@@ -267,6 +267,22 @@ def _activate_everything(sched: Scheduler) -> None:
         fw.activator = activate
 
 
+
+# --- extenders ----------------------------------------------------------------------------------
+
+
+def _extender_interest_ignored(sched: Scheduler) -> None:
+    """Extenders with managedResources are asked about every pod, as if every pod requested them."""
+    for ext in sched.extenders:
+        ext.is_interested = lambda pod: True
+
+
+def _extender_interest_never(sched: Scheduler) -> None:
+    """Extenders with managedResources are asked about no pod, as if none requested them."""
+    for ext in sched.extenders:
+        ext.is_interested = lambda pod, managed=bool(ext._managed): not managed
+
+
 NEW_RULE_MUTANTS_H32D: list[RuleMutant] = [
     RuleMutant("all-bind-skip-is-error", _each_framework(_all_bind_skip_is_error)),
     RuleMutant("binding-failure-moves-nothing", _binding_failure_moves_nothing),
@@ -284,6 +300,8 @@ NEW_RULE_MUTANTS_H32D: list[RuleMutant] = [
     RuleMutant("recreated-pod-never-bound", _recreated_pod_never_bound),
     RuleMutant("activate-ignored", _activate_ignored),
     RuleMutant("activate-everything", _activate_everything),
+    RuleMutant("extender-interest-ignored", _extender_interest_ignored),
+    RuleMutant("extender-interest-never", _extender_interest_never),
 ]
 
 # --- witnesses ----------------------------------------------------------------------------------
@@ -345,6 +363,19 @@ def _activation_beside_rejected_pod() -> Scenario:
                                timeline=({**_EVICTION_FAILS, "times": 20},))
 
 
+
+def _gpu_extender() -> Scenario:
+    """ext-0 manages example.com/gpu and fails node-0: pod-0 asks for a GPU (ext-0 sends it to node-1),
+    pod-1 does not (ext-0 is not asked about it). Probe0 at PreFilter and Reserve shows the attempts."""
+    gpu = pod("pod-0", extenders={"ext-0": {"filter": {"fail": {"node-0": "no"}}}})
+    gpu["spec"]["containers"][0]["resources"] = {"requests": {"example.com/gpu": "1"},
+                                                 "limits": {"example.com/gpu": "1"}}
+    plain = pod("pod-1", extenders={"ext-0": {"filter": {"fail": {"node-0": "no"}}}})
+    ext = {**extender(), "managedResources": [{"name": "example.com/gpu"}]}
+    cfg = config({"preFilter": ["Probe0"], "reserve": ["Probe0"]}, extenders=(ext,))
+    return scenario([gpu, plain], nodes=(node("node-0"), node("node-1")), cfg=cfg)
+
+
 WITNESSES_H32D: dict[str, Callable[[], Scenario]] = {
     "all-bind-skip-is-error": _probes({"Probe0": {"Bind": {"code": "Skip"}}}, binder=False),
     "binding-failure-moves-nothing": _held_then_released,
@@ -368,6 +399,8 @@ WITNESSES_H32D: dict[str, Callable[[], Scenario]] = {
          {"when": 2, "op": "create", "object": timeline_pod("p")}], timeline_pod("p")),
     "activate-ignored": _eviction_fails_once,
     "activate-everything": _activation_beside_rejected_pod,
+    "extender-interest-ignored": _gpu_extender,
+    "extender-interest-never": _gpu_extender,
 }
 
 __all__ = ["NEW_RULE_MUTANTS_H32D", "WITNESSES_H32D"]
