@@ -232,9 +232,8 @@ RULES: tuple[Rule, ...] = (
        "preemption.go Preempt; schedule_one.go handleSchedulingFailure"),
     _c("preemption-node-choice", "§2.6", "Candidate order: PDB violations, highest victim priority, sum, count, "
        "start time", "preemption.go pickOneNodeForPreemption"),
-    _n("waiting-victim-rejected", "§2.6", "A victim waiting at Permit is rejected, not deleted",
-       "preemption.go; PT TestPreemptWithPermitPlugin", "generated preemption scenarios use the default profile, "
-       "without Permit waits", "tests/reference/plugins/test_default_preemption.py"),
+    _c("waiting-victim-rejected", "§2.6", "A victim waiting at Permit is rejected, not deleted",
+       "preemption.go; PT TestPreemptWithPermitPlugin"),
     _c("preemption-policy-never", "§2.6", "A pod with preemptionPolicy Never evicts no one",
        "defaultpreemption PodEligibleToPreemptOthers"),
     _c("pdb-respected-when-avoidable", "§2.6", "Victims violating a PodDisruptionBudget are reprieved first; a "

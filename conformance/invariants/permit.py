@@ -10,6 +10,7 @@ from ..recipes.first_pod import REJECT, pick, wait
 from ..recipes.situations import Situation
 from .base import invariant
 from .faults import cut_by_restart
+from .preemption import preempted_on
 from .run import Run, is_rejection
 
 MAX_PERMIT_TIMEOUT = 15 * 60.0
@@ -101,6 +102,15 @@ def expected_wait(run: Run, pod: str, attempt: int) -> WaitEnd | None:
     return WaitEnd(when, _due_by(last_allow, when), tuple(m for t, m in rejections if _due_by(t, when)))
 
 
+def _preempted_while_waiting(run: Run, pod: str, attempt: int) -> bool:
+    """Whether a pod of higher priority preempted on the node the attempt waits on (its victim, waiting, is
+    rejected then)."""
+    node = run.chosen_node(pod, attempt)
+    priority = run.pod_objects[pod].effective_priority
+    return any(other != pod and p.effective_priority > priority and node in preempted_on(run, other)
+               for other, p in run.pod_objects.items())
+
+
 @invariant("permit-wait-resolution",
            "A waiting pod binds only after every waiting plugin allowed it, and is rejected at the first Reject "
            "or timeout (capped at 15 minutes), never before; the timeout message names the plugin.",
@@ -128,6 +138,8 @@ def permit_wait_resolution(run: Run) -> None:
                 continue  # the old scheduler makes no call after a restart fault
             if preflight_failed(records):
                 continue  # the binding cycle ended before WaitOnPermit (schedule_one.go bindingCycle)
+            if _preempted_while_waiting(run, pod, attempt):
+                continue  # preemption rejects a waiting victim (executor.go PreemptPod)
             run.exercise()
             if (went_on or bound) and not expected.allowed:
                 raise run.violation("the pod went on to binding although a waiting plugin "

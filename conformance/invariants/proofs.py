@@ -471,6 +471,12 @@ PROOFS: tuple[Proof, ...] = (
     _p("extender-interest", MUCH, "extender-interest-never",
        "an extender with managedResources is asked about no pod, not even those requesting them",
        "extender-interest"),
+    _p("waiting-victim-rejected", LITTLE, "waiting-victims-deleted",
+       "a victim waiting at Permit is deleted through the API instead of rejected in memory",
+       "deleted-victims-were-bound"),
+    _p("waiting-victim-rejected", MUCH, "every-waiting-pod-preempted",
+       "a preemption rejects every pod waiting on its node, victims or not", "permit-wait-resolution",
+       no_search=_missed("permit-wait-resolution")),
 )
 
 # Rules and directions without a mutant yet (or whose mutant no invariant catches yet: named in the note).
@@ -510,7 +516,6 @@ PENDING: Mapping[str, Mapping[str, str]] = {
     "extender-wire-format": {MUCH: "", LITTLE: ""},
     "extender-preempt": _nc(MUCH, LITTLE),
     "preemption-node-choice": _nc(MUCH),
-    "waiting-victim-rejected": _nc(MUCH, LITTLE),
     "config-validation": _nc(MUCH, LITTLE),
     "queueing-hints": _nc(MUCH, LITTLE),
     "unschedulable-flush": _nc(EARLY, LATE),

@@ -1,5 +1,6 @@
-"""Scenarios whose timeline deletes a workload pod the scheduler is working on, for the deletion rules:
-`DeletedOrRecreated` (a pod deleted while it waits at Permit, or bound, deleted and created again)."""
+"""Scenarios where a pod the scheduler is working on goes away, for the deletion rules: `DeletedOrRecreated`
+(the timeline deletes a pod while it waits at Permit, or deletes a bound one and creates it again), and
+`PreemptedWhileWaiting` (a preemptor evicts a pod that waits at Permit)."""
 
 from __future__ import annotations
 
@@ -55,4 +56,33 @@ class DeletedOrRecreated:
                         timeline=tuple(timeline))
 
 
-__all__ = ["DeletedOrRecreated"]
+@dataclass(frozen=True)
+class PreemptedWhileWaiting:
+    """Probe0 beside the default plugins (at PreFilter, Reserve and Permit), one node of 1 or 2 CPUs: pod-0
+    (priority 1) waits at Permit (until its timeout, or an allow after 3s), maybe beside a bound pod of
+    priority 1 or 20; pod-1 (priority 10), created at 1s, needs a CPU and preempts. Shrinks towards pod-0
+    alone on one CPU, waiting until its timeout."""
+
+    weight: int = 2
+
+    def strategy(self) -> SearchStrategy[Scenario]:
+        return st.composite(self._draw)()
+
+    def _draw(self, draw) -> Scenario:
+        cpus = draw(st.sampled_from(("1", "2")))
+        permit: dict = {"code": "Wait", "timeout": "10s"}
+        if draw(st.booleans()):
+            permit["then"] = {"signal": "allow", "after": "3s"}
+        waiting = _scripted({**_pod("pod-0", "1"), "spec": {**_pod("pod-0", "1")["spec"], "priority": 1}},
+                            {"Probe0": {"Permit": permit}})
+        bound = ()
+        if cpus == "2":
+            other = _pod("running-0", "1", node="node-0")
+            bound = ({**other, "spec": {**other["spec"], "priority": draw(st.sampled_from((1, 20)))}},)
+        preemptor = _pod("pod-1", "1")
+        preemptor = {**preemptor, "spec": {**preemptor["spec"], "priority": 10}}
+        return Scenario(config=_CONFIG, nodes=(_node("node-0", cpus, "", "", ""),), pods=bound,
+                        workload=(waiting,), timeline=({"when": 1, "op": "create", "object": preemptor},))
+
+
+__all__ = ["DeletedOrRecreated", "PreemptedWhileWaiting"]

@@ -140,6 +140,44 @@ def _pdb_criterion_dropped(fw: Framework) -> None:
     plugin.preempt = preempt
 
 
+def _waiting_victims_deleted(fw: Framework) -> None:
+    """A victim waiting at Permit is deleted through the API instead of being rejected in memory."""
+    import reference.plugins.preemption.executor as executor
+    plugin = _default_preemption(fw)
+    if plugin is None:
+        return
+    original = plugin.preempt
+
+    def delete(handle, victim, plugin_name):
+        err = handle.client.add_disruption_target(victim) or handle.client.delete_pod(victim)
+        return False, err
+
+    def preempt(state, pod, statuses):
+        saved, executor.preempt_pod = executor.preempt_pod, delete
+        try:
+            return original(state, pod, statuses)
+        finally:
+            executor.preempt_pod = saved
+    plugin.preempt = preempt
+
+
+def _every_waiting_pod_preempted(fw: Framework) -> None:
+    """A preemption rejects every pod waiting at Permit on its node, victims or not."""
+    plugin = _default_preemption(fw)
+    if plugin is None:
+        return
+    original = plugin.preempt
+
+    def preempt(state, pod, statuses):
+        result, status = original(state, pod, statuses)
+        node = result.nominating_info.nominated_node_name if result and result.nominating_info else ""
+        if status.is_success() and node:
+            fw.iterate_over_waiting_pods(
+                lambda wp: wp.preempt(plugin.name, "preempted") if wp.get_pod().node_name == node else None)
+        return result, status
+    plugin.preempt = preempt
+
+
 # --- the queue ----------------------------------------------------------------------------------
 
 
@@ -300,6 +338,8 @@ NEW_RULE_MUTANTS_H32D: list[RuleMutant] = [
     RuleMutant("recreated-pod-never-bound", _recreated_pod_never_bound),
     RuleMutant("activate-ignored", _activate_ignored),
     RuleMutant("activate-everything", _activate_everything),
+    RuleMutant("waiting-victims-deleted", _each_framework(_waiting_victims_deleted)),
+    RuleMutant("every-waiting-pod-preempted", _each_framework(_every_waiting_pod_preempted)),
     RuleMutant("extender-interest-ignored", _extender_interest_ignored),
     RuleMutant("extender-interest-never", _extender_interest_never),
 ]
@@ -376,6 +416,29 @@ def _gpu_extender() -> Scenario:
     return scenario([gpu, plain], nodes=(node("node-0"), node("node-1")), cfg=cfg)
 
 
+
+def _waiting_victim() -> Scenario:
+    """victim (priority 1) holds the one node's CPU while it waits at Permit; pod-1 (priority 10), created a
+    second later, preempts it."""
+    cfg = config(multi_point=("Probe0",), defaults=True)
+    victim = pod("victim", cpu="1", priority=1, probes={"Probe0": {"Permit": {"code": "Wait", "timeout": "10s"}}})
+    later = {"when": 1, "op": "create", "object": pod("pod-1", cpu="1", priority=10)}
+    sc = scenario([victim], nodes=(node(cpu="1"),), cfg=cfg)
+    return dataclasses.replace(sc, timeline=(later,))
+
+
+
+def _waiting_bystander() -> Scenario:
+    """On a node of 2 CPUs, bystander (priority 20) waits at Permit until allowed at 3s, beside a bound pod
+    of priority 1; pod-1 (priority 10), created at 1s, preempts the bound pod only."""
+    cfg = config(multi_point=("Probe0",), defaults=True)
+    allow = {"Probe0": {"Permit": {"code": "Wait", "timeout": "10s", "then": {"signal": "allow", "after": "3s"}}}}
+    later = {"when": 1, "op": "create", "object": pod("pod-1", cpu="1", priority=10)}
+    sc = scenario([pod("bystander", cpu="1", priority=20, probes=allow)], nodes=(node(cpu="2"),), cfg=cfg,
+                  bound=(pod("victim", cpu="1", priority=1, on="node-0"),))
+    return dataclasses.replace(sc, timeline=(later,))
+
+
 WITNESSES_H32D: dict[str, Callable[[], Scenario]] = {
     "all-bind-skip-is-error": _probes({"Probe0": {"Bind": {"code": "Skip"}}}, binder=False),
     "binding-failure-moves-nothing": _held_then_released,
@@ -399,6 +462,8 @@ WITNESSES_H32D: dict[str, Callable[[], Scenario]] = {
          {"when": 2, "op": "create", "object": timeline_pod("p")}], timeline_pod("p")),
     "activate-ignored": _eviction_fails_once,
     "activate-everything": _activation_beside_rejected_pod,
+    "waiting-victims-deleted": _waiting_victim,
+    "every-waiting-pod-preempted": _waiting_bystander,
     "extender-interest-ignored": _gpu_extender,
     "extender-interest-never": _gpu_extender,
 }
