@@ -161,3 +161,30 @@ def permit_wait_resolution(run: Run) -> None:
                 if not any(m in t for m in expected.rejections for t in texts):
                     raise run.violation("the timeout rejection does not name a plugin that timed out then",
                                         pod=pod, expected=" or ".join(expected.rejections), actual=texts[-1:] or None)
+
+
+@invariant("waiting-pod-nominated",
+           "A pod left waiting at Permit when the run ends carries the node it waits on as its "
+           "nominatedNodeName: with NominatedNodeNameForExpectation (beta, on) the binding cycle patches it "
+           "before WaitOnPermit.",
+           "schedule_one.go bindingCycle (RunPreBindPreFlights, WillWaitOnPermit, updatePod before "
+           "WaitOnPermit) (spec §2.14)", rules=("nnn-for-expectation",))
+def waiting_pod_nominated(run: Run) -> None:
+    if any(f.get("detail") == "status" for f in run.outcome.faults):
+        return  # a failed patch is logged and ignored ("not critical")
+    for pod in run.live_pods:
+        result = run.outcome.pods.get(pod)
+        attempts = run.attempts(pod)
+        if result is None or result.phase != "waiting" or not attempts:
+            continue
+        records = run.probe_records(pod, attempts[-1])
+        waits = [r for r in records if r["point"] == "Permit" and r.get("code") == "Wait"]
+        if not waits or preflight_failed(records) or any(r["point"] in ("Unreserve", *BINDING_POINTS[1:])
+                                                         for r in records):
+            continue
+        node = run.chosen_node(pod, attempts[-1])
+        run.exercise()
+        if node and result.nominated_node_name != node:
+            raise run.violation(f"{pod} was left waiting at Permit on {node} but is nominated to "
+                                f"{result.nominated_node_name or 'no node'}", pod=pod, expected=node,
+                                actual=result.nominated_node_name, records=tuple(waits))

@@ -61,6 +61,41 @@ def _binding_rejection_moves_itself(sched: Scheduler) -> None:
     sched._handle_binding_failure = handle
 
 
+def _nominated_after_wait(sched: Scheduler) -> None:
+    """The binding cycle patches nominatedNodeName only once Permit allowed the pod (before PreBind), not
+    before it waits."""
+    original, reached = sched._binding_steps, sched._reached
+
+    def steps(fw, state, pod, host, to_activate):
+        gen = original(fw, state, pod, host, to_activate)
+        patch, sched.store.set_nominated_node_name = sched.store.set_nominated_node_name, lambda *a: None
+        try:
+            first = next(gen)  # up to the wait: no patch
+        except StopIteration as done:
+            return done.value
+        finally:
+            sched.store.set_nominated_node_name = patch
+        yield first
+        return (yield from gen)
+
+    def reach(point, pod, host):
+        if point == "prebind" and pod.effective_uid in sched.assumed:
+            sched.store.set_nominated_node_name(pod, host)
+        reached(point, pod, host)
+    sched._binding_steps = steps
+    sched._reached = reach
+
+
+def _nominated_without_wait(sched: Scheduler) -> None:
+    """nominatedNodeName is patched in every binding cycle, also when no Permit wait nor PreBind follows."""
+    original = sched._binding_steps
+
+    def steps(fw, state, pod, host, to_activate):
+        sched.store.set_nominated_node_name(pod, host)
+        return (yield from original(fw, state, pod, host, to_activate))
+    sched._binding_steps = steps
+
+
 # --- liveness -----------------------------------------------------------------------------------
 
 
@@ -325,6 +360,8 @@ NEW_RULE_MUTANTS_H32D: list[RuleMutant] = [
     RuleMutant("all-bind-skip-is-error", _each_framework(_all_bind_skip_is_error)),
     RuleMutant("binding-failure-moves-nothing", _binding_failure_moves_nothing),
     RuleMutant("binding-rejection-moves-itself", _binding_rejection_moves_itself),
+    RuleMutant("nominated-after-wait", _nominated_after_wait),
+    RuleMutant("nominated-without-wait", _nominated_without_wait),
     RuleMutant("unschedulable-pods-placed", _unschedulable_pods_placed),
     RuleMutant("pdb-pods-never-victims", _each_framework(_pdb_pods_never_victims)),
     RuleMutant("victims-never-evicted", _each_framework(_victims_never_evicted)),
@@ -439,10 +476,18 @@ def _waiting_bystander() -> Scenario:
     return dataclasses.replace(sc, timeline=(later,))
 
 
+
+def _waiting_at_the_deadline() -> Scenario:
+    """pod-0 waits at Permit for 10s; the run ends after 5s."""
+    return dataclasses.replace(_probes(_WAIT_LONG)(), deadline=5.0)
+
+
 WITNESSES_H32D: dict[str, Callable[[], Scenario]] = {
     "all-bind-skip-is-error": _probes({"Probe0": {"Bind": {"code": "Skip"}}}, binder=False),
     "binding-failure-moves-nothing": _held_then_released,
     "binding-rejection-moves-itself": _probes({"Probe0": {"Permit": _WAIT_THEN_REJECT}}),
+    "nominated-after-wait": _waiting_at_the_deadline,
+    "nominated-without-wait": _defaults(pod()),
     "unschedulable-pods-placed": _defaults(pod(cpu="8")),
     "pdb-pods-never-victims": _pdb_only_choice,
     "victims-never-evicted": _PREEMPTION,
