@@ -197,16 +197,16 @@ def _checked_kinds(caller: str, kinds: Collection[str]) -> tuple[str, ...]:
 
 
 def draw_timeline(draw: Draw, scenario: Scenario, max_events: int, kinds: tuple[str, ...] = (),
-                  min_events: int = 0) -> tuple[Manifest, ...]:
+                  min_events: int = 0, idle_only: bool = False) -> tuple[Manifest, ...]:
     """`min_events` (where some kind applies) to `max_events` events for `scenario`, each valid after the ones
     before it, of `kinds` (names of
     KINDS, in its order; empty: all), after the events `scenario.timeline` already holds (it returns the new
-    ones only)."""
+    ones only); with `idle_only`, every event waits for idle (none races a cycle on a wall clock)."""
     state = TimelineState.of(scenario)
     for event in timeline_events(scenario):
         state.apply(event)
     workload = {pod_key(m) for m in scenario.workload}
-    whens = [w for w in WHENS if w == "idle" or w < scenario.deadline]
+    whens = [w for w in WHENS if w == "idle" or (not idle_only and w < scenario.deadline)]
     events: list[Manifest] = []
 
     def build(draw: Draw, i: int) -> Manifest | None:
@@ -232,27 +232,29 @@ def draw_timeline(draw: Draw, scenario: Scenario, max_events: int, kinds: tuple[
 
 
 def timelines(scenario: Scenario, *, max_events: int = 2, kinds: Collection[str] = (),
-              min_events: int = 0) -> SearchStrategy[tuple[Manifest, ...]]:
+              min_events: int = 0, idle_only: bool = False) -> SearchStrategy[tuple[Manifest, ...]]:
     """Timelines for `scenario` (see the module docstring): `min_events` (where some kind applies) to `max_events`
     events of `kinds` (names of KINDS; empty: all), to follow the events it already has; shrinks towards
-    `min_events`."""
+    `min_events`. `idle_only`: every event at `when: idle` (for a backend on a wall clock)."""
     if not isinstance(max_events, int) or max_events < 0:
         raise ValueError(f"timelines(max_events={max_events!r}): use 0 or more")
     if not isinstance(min_events, int) or not 0 <= min_events <= max_events:
         raise ValueError(f"timelines(min_events={min_events!r}): use 0 to max_events ({max_events})")
     chosen = _checked_kinds("timelines(kinds=...)", kinds)
-    return st.composite(lambda draw: draw_timeline(draw, scenario, max_events, chosen, min_events))()
+    return st.composite(lambda draw: draw_timeline(draw, scenario, max_events, chosen, min_events, idle_only))()
 
 
-def with_timeline(scenarios: SearchStrategy[Scenario], *, max_events: int = 2,
-                  min_events: int = 0) -> SearchStrategy[Scenario]:
+def with_timeline(scenarios: SearchStrategy[Scenario], *, max_events: int = 2, min_events: int = 0,
+                  idle_only: bool = False) -> SearchStrategy[Scenario]:
     """`scenarios`, each with a timeline drawn for it (see the module docstring; at least `min_events`
-    events); shrinks the scenario first, then the timeline towards `min_events` events (default none)."""
+    events, all at `when: idle` with `idle_only`); shrinks the scenario first, then the timeline towards
+    `min_events` events (default none)."""
     if not isinstance(max_events, int) or max_events < 1:
         raise ValueError(f"with_timeline(max_events={max_events!r}): use 1 or more")
     if not isinstance(min_events, int) or not 0 <= min_events <= max_events:
         raise ValueError(f"with_timeline(min_events={min_events!r}): use 0 to max_events ({max_events})")
-    return scenarios.flatmap(lambda sc: timelines(sc, max_events=max_events, min_events=min_events).map(
+    return scenarios.flatmap(lambda sc: timelines(sc, max_events=max_events, min_events=min_events,
+                                                  idle_only=idle_only).map(
         lambda events: replace(sc, timeline=events)))
 
 

@@ -30,6 +30,7 @@ from .kubeconfig import read_target
 from .local_scheduler import LocalScheduler
 from .naming import RUN_LABEL, SCENARIO_LABEL, NamespaceMap, new_run_id
 from .observe import awaited_events, events_of, have_events, key_of, phase_of, pod_outcome, trace_of
+from .requeue import woken_pod_wait
 from .safety import ensure_test_cluster
 from .schedconfig import render, scheduler_names
 from .state import StateDir
@@ -285,6 +286,8 @@ class ClusterBackend:
                     return True
                 if faults is not None and time.time() < faults.settles_after():
                     return False  # the pod a fault struck is retried after its backoff
+                if time.time() < state.last_event + woken_pod_wait(self.kubernetes_version):
+                    return False  # a pod the last event woke may wait out its backoff first (requeue.py)
                 records = _by_pod(probe_trace())
                 quiet = time.time() - max(state.last_change, self.collector.last_arrival if self.collector else 0)
                 return quiet >= self.settle and all(phase_of(o or {}, records.get(k, [])) in SETTLED_PHASES
@@ -340,7 +343,7 @@ class ClusterBackend:
                 continue  # not applied (see apply_next): the run is judged without it
             now = time.time()
             with cond:
-                state.last_change = now  # the scheduler gets a settle period to react, as to any change
+                state.last_change = state.last_event = now  # a settle period to react, as to any change
             applied.append({"index": event.index, "at": round(now - state.start, 6)})
         wait_for(cond, idle, deadline - time.time(), watches)
         return applied
@@ -375,6 +378,7 @@ class _Observed:
         self.start = start
         self.finish = finish
         self.last_change = start
+        self.last_event = 0.0  # when the last timeline event applied
         self.bindings: list[tuple[str, str, float]] = []
         self.deleted: list[str] = []
         self.external: set[str] = set()  # uids of pods the timeline deletes: not the scheduler's deletions

@@ -28,16 +28,13 @@ from ..core.scenario_config import plugin_lists
 from .collector import ARRIVAL
 from .fault_proxy import FaultProxy
 from .naming import NamespaceMap
+from .requeue import FLUSH, backoff
 from .schedconfig import API_VERSION
 
 CAPABILITIES = frozenset({"fault-fail", "fault-vanish", "fault-restart"})
 DETAILS = {"fail": CALLS, "vanish": ("prebind",), "restart": ("bind",)}
 QUIET_PREBIND = ("VolumeBinding", "DynamicResources")  # they skip a pod without volume or resource claims
 POLL = 0.2
-# kube-scheduler's podInitialBackoffDuration and podMaxBackoffDuration defaults: a pod a fault failed is
-# retried after its backoff, which the run waits for before it may settle, plus the period of the queue's
-# backoffQ flush (flushBackoffQCompleted, every second).
-INITIAL_BACKOFF, MAX_BACKOFF, FLUSH = 1.0, 10.0, 1.0
 
 
 def refuse_unobservable(scenario: Scenario) -> None:
@@ -128,7 +125,7 @@ class ScenarioFaults:
         if not failed:
             return 0.0
         strikes = sum(1 for f in failed if f.get("pod") == failed[-1].get("pod"))
-        return failed[-1]["at"] + min(MAX_BACKOFF, INITIAL_BACKOFF * 2 ** (strikes - 1)) + FLUSH
+        return failed[-1]["at"] + backoff(strikes) + FLUSH
 
     def vanished_pods(self) -> set[str]:
         """Cluster keys of the pods vanish faults deleted."""

@@ -12,7 +12,6 @@ admission (DefaultTolerationSeconds) added some the scenario does not know and n
 
 from __future__ import annotations
 
-import re
 from typing import Any, Callable, Mapping
 
 from reference.faults import Fault
@@ -25,6 +24,7 @@ from .adapt import Adapter, Plan
 from .cleanup import delete_namespace
 from .kube import Kube, KubeError, path
 from .naming import NamespaceMap
+from .requeue import at_least
 
 Manifest = dict[str, Any]
 _STATUS_KINDS = ("Node",)  # the only kind whose status a timeline changes
@@ -187,8 +187,7 @@ class TimelinePlayer:
 def has_resize_subresource(version: str) -> bool:
     """Whether an API server of `version` (a gitVersion, "v1.37.2") serves pods/resize (v1.33 and later;
     assumed when the version does not parse)."""
-    found = re.match(r"v?(\d+)\.(\d+)", version)
-    return found is None or (int(found[1]), int(found[2])) >= (1, 33)
+    return at_least(version, 33)
 
 
 def merge_diff(old: Any, new: Any) -> Manifest:

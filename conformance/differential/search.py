@@ -38,17 +38,27 @@ def scenarios_for(*, extenders: bool, max_pods: int = 4, base: Any = None) -> Se
 
 
 def timeline_scenarios_for(*, extenders: bool, max_pods: int = 3, base: Any = None,
-                           events: int = TIMELINE_EVENTS) -> SearchStrategy[Scenario]:
+                           events: int = TIMELINE_EVENTS, idle_only: bool = False) -> SearchStrategy[Scenario]:
     """Events drawn for any scenario: one node (every choice forced), up to `max_pods` pods (some
     gated), the default plugins and 1 to `events` timeline events drawn for them, so that an event is what
     makes a pending pod schedulable; with probes (and an extender, as `scenarios_for`), so that the trace
-    shows every attempt (differential/timeline.py says what is compared then). Shrinks as
-    `generators.with_timeline`, towards one event."""
+    shows every attempt (differential/timeline.py says what is compared then). `idle_only`: every event
+    waits for idle, for a backend on a wall clock (a cluster), where an event at a given second races the
+    cycles. Shrinks as `generators.with_timeline`, towards one event."""
     from generators import scenarios, with_timeline
     if not isinstance(events, int) or events < 1:
         raise ValueError(f"timeline_scenarios_for(events={events!r}): use 1 or more")
-    return with_timeline(scenarios(max_nodes=MAX_NODES, max_pods=max_pods, default_plugins=True, gates=True,
-                                   extenders=int(extenders), base=base), max_events=events, min_events=1)
+    drawn = with_timeline(scenarios(max_nodes=MAX_NODES, max_pods=max_pods, default_plugins=True, gates=True,
+                                    extenders=int(extenders), base=base), max_events=events, min_events=1,
+                          idle_only=idle_only)
+    if not idle_only or base is not None:
+        return drawn
+    # A wall clock compares only the ends: half the draws are a pod turned down until an event lets it in.
+    from hypothesis import strategies as st
+
+    from ..recipes.events import RejectedThenWoken
+    woken = RejectedThenWoken(max_nodes=MAX_NODES, max_pods=min(max_pods, 2), idle_only=True)
+    return st.one_of(drawn, woken.strategy())
 
 
 def fault_scenarios_for(*, extenders: bool, max_pods: int = 3, base: Any = None,

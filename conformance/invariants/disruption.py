@@ -31,7 +31,7 @@ from .run import Run
 
 NEVER = "Never"
 # Points whose plugins decide whether and whom a pod preempts.
-_DECIDING = ("preEnqueue", "preFilter", "filter", "postFilter", "reserve", "permit", "preBind", "bind")
+DECIDING = ("preEnqueue", "preFilter", "filter", "postFilter", "reserve", "permit", "preBind", "bind")
 
 
 # --- never-preempting-pods-evict-none ----------------------------------------------------------------
@@ -91,7 +91,7 @@ class Preemption:
         preemptor = able[0]
         if failed_attempts(run, preemptor) != 1 or not judge.judgeable(preemptor) or node not in judge.nodes:
             return None
-        if not judge.stock_only(preemptor, _DECIDING) or "DefaultPreemption" not in judge.plugins_at(
+        if not judge.stock_only(preemptor, DECIDING) or "DefaultPreemption" not in judge.plugins_at(
                 preemptor, "postFilter"):
             return None
         found = Preemption(judge, preemptor, node, victims)

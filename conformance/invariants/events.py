@@ -21,7 +21,7 @@ from ..recipes.events import NODE_GONE_THEN_WOKEN, NODE_UPDATED_THEN_WOKEN, Reje
 from .base import invariant
 from .cluster import vanished
 from .judge import Judge
-from .liveness import _DECIDING, INSUFFICIENT, REFERENCE_MAX_ATTEMPTS, _Nominations, feasible_nodes
+from .liveness import DECIDING, INSUFFICIENT, REFERENCE_MAX_ATTEMPTS, Nominations, feasible_nodes
 from .run import Run
 
 MAX_BACKOFF = 10.0  # podMaxBackoffDuration's default: a woken pod may wait that long in backoffQ
@@ -142,7 +142,7 @@ def event_wakes_pending_pod(run: Run) -> None:
             run.exercise()  # a pod that had been turned down was woken after an event and bound
         if result is None or result.phase not in ("gated", "unschedulable") or key in judge.placed:
             continue
-        if not judge.judgeable(key) or not judge.stock_only(key, _DECIDING) or judge.framework(key) is None:
+        if not judge.judgeable(key) or not judge.stock_only(key, DECIDING) or judge.framework(key) is None:
             continue
         if result.phase == "gated":
             if _get(run.cluster.pod(run.cluster.final(), key), "spec", "schedulingGates") \
@@ -158,7 +158,7 @@ def event_wakes_pending_pod(run: Run) -> None:
         if last is None or last + MAX_BACKOFF + 1 >= run.scenario.deadline:
             continue
         run.exercise()
-        fits = feasible_nodes(final, key, _Nominations({}))
+        fits = feasible_nodes(final, key, Nominations({}))
         if fits:
             raise run.violation(f"{key} ended {result.phase} although an event its rejecting plugins "
                                 f"({', '.join(sorted(plugins))}) register came at {last:g}s and the stock "

@@ -10,7 +10,7 @@ from reference.faults import OPS
 from ..recipes.faults import Faulty
 from .base import invariant
 from .judge import Judge
-from .liveness import _DECIDING, REFERENCE_MAX_ATTEMPTS, _Nominations, feasible_nodes
+from .liveness import DECIDING, REFERENCE_MAX_ATTEMPTS, Nominations, feasible_nodes
 from .observed import cycles
 from .run import Record, Run
 
@@ -95,7 +95,7 @@ def no_room_leaked(run: Run) -> None:
     if judge is None or judge.config.extenders:
         return
     final = judge.at(run.cluster.final())
-    judged = [k for k in run.live_pods if judge.judgeable(k) and judge.stock_only(k, _DECIDING)
+    judged = [k for k in run.live_pods if judge.judgeable(k) and judge.stock_only(k, DECIDING)
               and judge.framework(k) is not None]
     nominated: dict = {}
     hit = {f.get("pod") for f in firings}
@@ -114,7 +114,7 @@ def no_room_leaked(run: Run) -> None:
                                 actual=result.phase)
         if result.phase == "pending" and not result.attempts:
             continue
-        fits = feasible_nodes(final, key, _Nominations(nominated))
+        fits = feasible_nodes(final, key, Nominations(nominated))
         if fits:
             raise run.violation(f"{key} was left {result.phase} after the faults (the last at {last:g}s) although "
                                 f"the stock Filter plugins accept it on {', '.join(fits)} in the final state",

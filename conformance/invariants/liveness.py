@@ -31,7 +31,7 @@ from .judge import Judge
 from .run import Run
 
 # Points whose plugins can keep a pod from binding.
-_DECIDING = ("preEnqueue", "preFilter", "filter", "postFilter", "reserve", "permit", "preBind", "bind")
+DECIDING = ("preEnqueue", "preFilter", "filter", "postFilter", "reserve", "permit", "preBind", "bind")
 REFERENCE_MAX_ATTEMPTS = 8
 INSUFFICIENT = "Insufficient "  # NodeResourcesFit: "Insufficient <resource>"
 STOCK_REASONS = frozenset({
@@ -45,7 +45,7 @@ STOCK_REASONS = frozenset({
 })  # ReferenceBackend's default: run_until_idle stops retrying a pod after that
 
 
-class _Nominations:
+class Nominations:
     """The nominator of the final state: unbound pods' last nominatedNodeName."""
 
     def __init__(self, pods: dict[str, list[PodInfo]]) -> None:
@@ -55,7 +55,7 @@ class _Nominations:
         return self.pods.get(node_name, [])
 
 
-def _stock_reasons(message: str) -> bool:
+def stock_reasons(message: str) -> bool:
     """Whether every reason of a FitError message (`0/N nodes are available: 2 reason, ...`) is one
     the stock Filter plugins give: a reason a scheduler's own plugin gave cannot be judged."""
     head, sep, rest = message.partition(" nodes are available: ")
@@ -70,7 +70,7 @@ def _stock_reasons(message: str) -> bool:
     return True
 
 
-def _monotone(judge: Judge, key: str) -> bool:
+def monotone(judge: Judge, key: str) -> bool:
     """Whether the pod's filters only get stricter as pods are added (no required pod affinity, no hard
     spreading), so that it needs no wakeup: whatever fits the final state fitted every earlier one."""
     pod = judge.pod(key)
@@ -85,7 +85,7 @@ def final_pods(judge: Judge) -> list[Pod]:
     return [*judge.definite, *(judge.pod(k, n) for k, n in judge.placed.items())]
 
 
-def feasible_nodes(judge: Judge, pod: str, nominations: _Nominations,
+def feasible_nodes(judge: Judge, pod: str, nominations: Nominations,
                    pods: list[Pod] | None = None) -> list[str]:
     """The nodes where the pod's profile's PreFilter and Filter plugins accept it on the final state (or
     next to `pods`), nominated pods of at least its priority counted, as upstream does."""
@@ -129,20 +129,20 @@ def schedulable_pods_bound(run: Run) -> None:
     for key, result in run.outcome.pods.items():
         if key not in judge.placed and key in run.live_pods and result.nominated_node_name:
             nominated.setdefault(result.nominated_node_name, []).append(PodInfo.of(judge.pod(key)))
-    nominations = _Nominations(nominated)
+    nominations = Nominations(nominated)
     for key in run.live_pods:
         result = run.outcome.pods.get(key)
         if result is None or result.phase != "unschedulable" or key in judge.placed:
             continue
-        if not judge.judgeable(key) or not judge.stock_only(key, _DECIDING) or judge.framework(key) is None:
+        if not judge.judgeable(key) or not judge.stock_only(key, DECIDING) or judge.framework(key) is None:
             continue
-        if not _stock_reasons(str((result.condition or {}).get("message", ""))):
+        if not stock_reasons(str((result.condition or {}).get("message", ""))):
             continue
         if run.outcome.backend == "reference" and result.attempts > REFERENCE_MAX_ATTEMPTS:
             continue
         if preempted and not result.nominated_node_name:
             continue
-        if wall_clock and not _monotone(judge, key):
+        if wall_clock and not monotone(judge, key):
             continue
         run.exercise()
         fits = feasible_nodes(judge, key, nominations)

@@ -11,6 +11,7 @@ from collections import Counter
 from typing import Iterable
 
 from reference.probe import PROBE_NAMES
+from reference.scheduler.fit_error import NO_NODES_AVAILABLE_ERROR
 
 from ..recipes.first_pod import condition, fit_error
 from ..recipes.situations import Situation
@@ -20,7 +21,6 @@ from .filtering import filtering_phase
 from .run import REJECTIONS, Record, Run
 
 SCHEDULER_ERROR, UNSCHEDULABLE = "SchedulerError", "Unschedulable"
-NO_NODES_AVAILABLE = "no nodes available to schedule pods"
 PAST_FILTERING = ("PreScore", "Score", "NormalizeScore", "Reserve", "Unreserve", "Permit", "PreBindPreFlight",
                   "PreBind", "Bind", "PostBind")
 PAST_SCORING = PAST_FILTERING[3:]
@@ -303,9 +303,9 @@ def fit_error_message(run: Run) -> None:
         message = str(result.condition.get("message", ""))
         if not run.node_names:
             run.exercise()
-            if message != NO_NODES_AVAILABLE:
+            if message != NO_NODES_AVAILABLE_ERROR:
                 raise run.violation("with no nodes the message is not ErrNoNodesAvailable",
-                                    pod=pod, expected=NO_NODES_AVAILABLE, actual=message)
+                                    pod=pod, expected=NO_NODES_AVAILABLE_ERROR, actual=message)
             continue
         attempt = last_attempt_seen(run, pod)
         expected = expected_fit_error(run, pod, attempt) if attempt is not None else None

@@ -20,8 +20,8 @@ from .attempts import failure_messages
 from .base import invariant
 from .faults import fired
 from .judge import Judge
-from .liveness import (_DECIDING, REFERENCE_MAX_ATTEMPTS, _monotone, _Nominations, _stock_reasons,
-                       feasible_nodes, final_pods)
+from .liveness import (DECIDING, REFERENCE_MAX_ATTEMPTS, Nominations, feasible_nodes, final_pods, monotone,
+                       stock_reasons)
 from .run import Run
 
 # DefaultPreemption's PostFilter message, in the FitError's (preemption/preemption.go Preempt).
@@ -186,7 +186,7 @@ def room_by_preemption(judge: Judge, key: str) -> list[str]:
     """The nodes where the pod's stock plugins accept it on the final state once every pod of lower priority
     on that node is gone (what SelectVictimsOnNode tries first)."""
     final, priority = final_pods(judge), judge.run.pod_objects[key].effective_priority
-    return [node for node in judge.nodes if node in feasible_nodes(judge, key, _Nominations({}), [
+    return [node for node in judge.nodes if node in feasible_nodes(judge, key, Nominations({}), [
         p for p in final if p.node_name != node or p.effective_priority >= priority])]
 
 
@@ -209,7 +209,7 @@ def preemptor_finds_room(run: Run) -> None:
     if judge is None or run.outcome.deleted or run.outcome.faults or judge.config.extenders or judge.floating:
         return
     if any(r.phase == "waiting" or r.nominated_node_name for r in run.outcome.pods.values()) or not all(
-            judge.stock_only(k, _DECIDING) for k in run.pod_objects):
+            judge.stock_only(k, DECIDING) for k in run.pod_objects):
         return
     for key in run.live_pods:
         result = run.outcome.pods.get(key)
@@ -217,9 +217,9 @@ def preemptor_finds_room(run: Run) -> None:
             continue
         if not may_preempt(judge, key):
             continue
-        if not judge.judgeable(key) or judge.framework(key) is None or not _monotone(judge, key):
+        if not judge.judgeable(key) or judge.framework(key) is None or not monotone(judge, key):
             continue
-        if not _stock_reasons(str((result.condition or {}).get("message", ""))):
+        if not stock_reasons(str((result.condition or {}).get("message", ""))):
             continue
         if run.outcome.backend == "reference" and result.attempts > REFERENCE_MAX_ATTEMPTS:
             continue

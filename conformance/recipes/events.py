@@ -63,9 +63,13 @@ class RejectedThenWoken:
     node (a scheduling gate, nodes filled by bound pods, untolerated taints, a nodeSelector no node matches,
     cordoned nodes), then an event that lets a pod in (mostly once the scheduler has tried), sometimes one
     more event of any kind. Shrinks towards a gated pod on one node, ungated when the scheduler is idle, and
-    no second event. `weight`: shares of the search's draws (see search.py)."""
+    no second event. `weight`: shares of the search's draws (see search.py); `max_nodes`, `max_pods` (1 or
+    2) and `idle_only` (every event at `when: idle`, for a wall clock) narrow it for the differential."""
 
     weight: int = 4
+    max_nodes: int = 2
+    max_pods: int = 2
+    idle_only: bool = False
 
     def strategy(self) -> SearchStrategy[Scenario]:
         return st.composite(self._draw)()
@@ -75,20 +79,21 @@ class RejectedThenWoken:
         # Drawn whatever the blocker, so that the choices after them stay in place when the blocker shrinks.
         key, effect = draw(st.sampled_from(TAINT_KEYS)), draw(st.sampled_from(("NoSchedule", "NoExecute")))
         nodes, bound = [], []
-        for name in NODE_NAMES[:draw(st.integers(1, 2))]:
+        for name in NODE_NAMES[:draw(st.integers(1, self.max_nodes))]:
             cpu = draw(st.sampled_from(("1", "2")))
             nodes.append(_node(name, cpu, blocker, key, effect))
             if blocker == "resources":  # full: the pod fits only once this one goes (or a node comes)
                 bound.append(_pod(f"running-{len(bound)}", cpu, node=name))
         chosen = dict([draw(st.sampled_from(tuple(_WANTED.items())))]) if blocker == "selector" else None
         workload = [_pod(f"pod-{i}", draw(st.sampled_from(("1", "500m"))), gated=blocker == "gate",
-                         selector=chosen) for i in range(draw(st.integers(1, 2)))]
+                         selector=chosen) for i in range(draw(st.integers(1, self.max_pods)))]
         sc = Scenario(config=None, nodes=tuple(nodes), pods=tuple(bound), workload=tuple(workload))
         wake = draw(timelines(sc, min_events=1, max_events=1, kinds=BLOCKERS[blocker]))
         # Not at 0: the event would come before the first attempt, and nothing would have turned the pod down.
-        wake = tuple({**e, "when": draw(st.sampled_from(_AFTER_FIRST_TRY))} for e in wake)
+        whens = ("idle",) if self.idle_only else _AFTER_FIRST_TRY
+        wake = tuple({**e, "when": draw(st.sampled_from(whens))} for e in wake)
         sc = replace(sc, timeline=wake)
-        return replace(sc, timeline=(*wake, *draw(timelines(sc, max_events=1))))
+        return replace(sc, timeline=(*wake, *draw(timelines(sc, max_events=1, idle_only=self.idle_only))))
 
 
 @dataclass(frozen=True)

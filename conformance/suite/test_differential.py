@@ -10,15 +10,17 @@ import pytest
 
 from conformance.core import scenario_config
 from conformance.reporting import reproducer
-from conformance.differential import (DIFFERENTIAL, TIMELINE_SHARE, find_disagreement, scenarios_for,
-                                      timeline_scenarios_for)
+from conformance.differential import (DIFFERENTIAL, FAULT_SHARE, TIMELINE_SHARE, fault_scenarios_for,
+                                      find_disagreement, scenarios_for, timeline_scenarios_for)
 from conformance.pytest_plugin import flag, reproducers_dir
 from conformance.search import for_profile
 from conformance.reporting.pytest_failure import fail
 from conformance.reporting.report import describe_failure
+from reference.faults import OPS as FAULT_OPS
 
 from ._scenarios import for_backends
 
+_FAULT_CAPABILITIES = {f"fault-{op}" for op in FAULT_OPS}
 
 
 @pytest.mark.conformance
@@ -43,12 +45,17 @@ def test_differential(conformance, request: pytest.FixtureRequest) -> None:
     profile = request.config.getoption("conformance_profile")
     max_examples = request.config.getoption("conformance_max_examples")
     strategies = [(scenarios_for(extenders=extenders, max_pods=max_pods, base=base), max_examples)]
-    # Then timelines, where both apply them at virtual times (a cluster's informer timing is not compared
-    # yet), in a search of their own: the scenarios without them stay the draws they were.
-    if all("virtual-time" in b.capabilities for b in (backend, other)):
-        share = max(1, (max_examples or for_profile(profile).max_examples) // TIMELINE_SHARE)
-        strategies.append((timeline_scenarios_for(extenders=extenders, max_pods=min(max_pods, 3), base=base),
-                           share))
+    # Then timelines, in a search of their own: the scenarios without them stay the draws they were. On a
+    # wall clock (a cluster) every event waits for idle, so that none races a cycle at a drawn second.
+    share = max(1, (max_examples or for_profile(profile).max_examples) // TIMELINE_SHARE)
+    wall_clock = not all("virtual-time" in b.capabilities for b in (backend, other))
+    strategies.append((timeline_scenarios_for(extenders=extenders, max_pods=min(max_pods, 3), base=base,
+                                              idle_only=wall_clock), share))
+    # Then faults, on virtual time only (a fault on a wall clock is checked by the invariants alone), where
+    # both backends inject them: for_backends strips the kinds one of them cannot.
+    if not wall_clock and all(_FAULT_CAPABILITIES & set(b.capabilities) for b in (backend, other)):
+        count = max(1, (max_examples or for_profile(profile).max_examples) // FAULT_SHARE)
+        strategies.append((fault_scenarios_for(extenders=extenders, max_pods=min(max_pods, 3), base=base), count))
     failure = None
     for strategy, count in strategies:
         strategy = for_backends(strategy, [backend, other], objects=conformance.objects_hook(),

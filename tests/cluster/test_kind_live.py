@@ -25,6 +25,7 @@ from conformance.builds.builder import pinned_version
 from conformance.cluster.kube import Kube, path
 from conformance.cluster.naming import RUN_LABEL
 from conformance.cluster.state import StateDir, bin_dir
+from conformance.differential import TIMELINE_SHARE
 
 from .test_suite_subset import _PLUGIN, Session, _report
 
@@ -121,7 +122,10 @@ def test_the_differential_against_the_reference_passes_on_kind(kind_cluster, kub
     assert set(session.outcomes) == {"test_differential"}, session.output[-3000:]
     status, _ = session.outcomes["test_differential"]
     assert session.proc.returncode == 0 and status == "passed", session.output[-3000:]
-    assert EXAMPLES + 2 >= session.scenarios >= EXAMPLES // 2, session.scenarios
+    timelines = EXAMPLES // TIMELINE_SHARE  # its timeline search: idle events only on a wall clock
+    assert EXAMPLES + timelines + 2 >= session.scenarios >= EXAMPLES // 2 + timelines // 2, session.scenarios
+    assert session.timelines >= timelines // 2 and session.applied >= session.timelines, \
+        (session.timelines, session.applied)
     _report(capsys, "kind: differential vs reference (fresh scheduler)", session)
     assert _leftovers(kube) == ([], [])
 

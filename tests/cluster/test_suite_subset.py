@@ -19,6 +19,7 @@ import pytest
 
 from conformance.cluster.kube import Kube, path
 from conformance.cluster.schedconfig import render
+from conformance.differential import TIMELINE_SHARE
 
 from .test_kind_cli import _parser
 from .test_live import _suite_objects
@@ -38,21 +39,26 @@ _PLUGIN = f'''
 import time
 from conformance.cluster.backend import ClusterBackend
 
-_stats = {{"scenarios": 0, "seconds": 0.0}}
+_stats = {{"scenarios": 0, "seconds": 0.0, "timelines": 0, "applied": 0}}
 _run = ClusterBackend.run
 
 def _counted(self, scenario):
     start = time.monotonic()
+    outcome = None
     try:
-        return _run(self, scenario)
+        outcome = _run(self, scenario)
+        return outcome
     finally:
         _stats["scenarios"] += 1
         _stats["seconds"] += time.monotonic() - start
+        _stats["timelines"] += bool(scenario.timeline)
+        _stats["applied"] += len(outcome.timeline) if outcome is not None else 0
 
 ClusterBackend.run = _counted
 
 def pytest_terminal_summary(terminalreporter):
-    terminalreporter.write_line("SCC-STATS scenarios=%(scenarios)d seconds=%(seconds).2f" % _stats)
+    terminalreporter.write_line("SCC-STATS scenarios=%(scenarios)d seconds=%(seconds).2f "
+                                "timelines=%(timelines)d applied=%(applied)d" % _stats)
 '''
 
 
@@ -63,6 +69,8 @@ class Session:
         stats = next(line for line in proc.stdout.splitlines() if line.startswith("SCC-STATS"))
         fields = dict(item.split("=") for item in stats.split()[1:])
         self.scenarios, self.backend_seconds = int(fields["scenarios"]), float(fields["seconds"])
+        # Scenarios with a timeline, and the events the cluster applied in them.
+        self.timelines, self.applied = int(fields["timelines"]), int(fields["applied"])
         self.outcomes: dict[str, tuple[str, str]] = {}
         for case in ET.parse(junit).getroot().iter("testcase"):
             # <properties> holds the test's user properties (the exercised counts), not its outcome.
@@ -130,7 +138,11 @@ def test_differential_against_the_reference_through_the_plugin(run_suite, kube, 
     # The cluster lacks creation-order, so the differential draws one workload pod per scenario.
     status, message = session.outcomes["test_differential"]
     assert session.proc.returncode == 0 and status == "passed", session.output[-3000:]
-    assert EXAMPLES + 2 >= session.scenarios >= EXAMPLES // 2, session.scenarios
+    # Then its timeline search: idle events only on a wall clock, a share of the examples.
+    timelines = EXAMPLES // TIMELINE_SHARE
+    assert EXAMPLES + timelines + 2 >= session.scenarios >= EXAMPLES // 2 + timelines // 2, session.scenarios
+    assert session.timelines >= timelines // 2 and session.applied >= session.timelines, \
+        (session.timelines, session.applied)
 
 
 def test_a_plain_kubeconfig_runs_only_outcome_level_invariants(run_suite, kube, control_plane):

@@ -13,9 +13,11 @@ from conformance.cluster.cleanup import delete_namespace
 from conformance.cluster.kube import KubeError, path
 from conformance.cluster.naming import RUN_LABEL, new_run_id
 from conformance.core.errors import BackendFailure
+from conformance.differential import find_disagreement, timeline_scenarios_for
 from conformance.invariants import Run, check_all
 from reference.scenario import Scenario
 
+from ..conformance.invariants.test_event_rules import never_ungates
 from ..conformance.test_timeline_upstream import CASES
 from ..conformance.test_timeline_reference import node, pod
 from .test_live import kube  # noqa: F401 (a fixture)
@@ -60,6 +62,22 @@ def test_the_cluster_ends_where_the_reference_ends(backend, case):
     assert got.deleted == ()
     check_all(Run(scenario, got, backend.capabilities))
     print(f"[timeline] {case}: {took:.2f} s")
+
+
+def deaf(sched) -> None:
+    """A reference that loses every wake-up: no event moves a pending pod, a removed gate frees none."""
+    never_ungates(sched)
+    sched.queue.move_all_to_active_or_backoff = lambda *args, **kwargs: None
+
+
+def test_the_differential_under_idle_events_catches_a_scheduler_that_loses_wake_ups(backend):
+    # The cluster differential's timeline search (conformance/suite/test_differential.py): one pod, idle
+    # events only, on a wall clock. The unmutated reference agrees with the cluster there
+    # (tests/cluster/test_suite_subset.py); one that never wakes a pod must not.
+    strategy = timeline_scenarios_for(extenders=False, max_pods=1, idle_only=True)
+    failure = find_disagreement(backend, ReferenceBackend(hook=deaf), strategy, max_examples=15, shrink=False)
+    assert failure is not None, "a reference that loses every wake-up agreed with the cluster"
+    assert failure.scenario.timeline and "bound" in str(failure.violation), failure.violation
 
 
 def test_a_refused_change_fails_the_scenario_in_one_line_and_leaves_nothing(control_plane, kube):

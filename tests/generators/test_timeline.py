@@ -163,3 +163,11 @@ def test_lowered_requests_are_what_pods_resize_accepts(drawn):
                 lowered += 1
             state.apply(parsed)
     assert lowered >= 5
+
+
+@settings(FAST, max_examples=40)
+@given(with_timeline(scenarios(gates=True, max_nodes=1, default_plugins=True), max_events=3, min_events=1,
+                     idle_only=True))
+def test_idle_only_timelines_wait_for_idle(sc):
+    # For a backend on a wall clock (the cluster differential): no event at a drawn second races a cycle.
+    assert sc.timeline and all(e["when"] == "idle" for e in sc.timeline)

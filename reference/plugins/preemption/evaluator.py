@@ -7,7 +7,7 @@ own priority (`GetVictimsOnNode`'s non-workload path); PodGroup victims are not 
 from __future__ import annotations
 
 import functools
-import time
+import math
 from dataclasses import dataclass, field
 from typing import Callable, Sequence
 
@@ -44,8 +44,12 @@ SelectVictims = Callable[[CycleState, Pod, NodeInfo, list[Pod], Sequence[PodDisr
 
 
 def pod_start_time(pod: Pod) -> float:
-    """`util.GetPodStartTime`: pods without a start time count as starting now."""
-    return pod.start_time if pod.start_time is not None else time.time()
+    """`util.GetPodStartTime`: pods without a start time count as starting now, which is later than any
+    start time and the same for every such pod, as on upstream's virtual clock (in a synctest bubble
+    time.Now() does not move within a cycle; on a wall clock two calls differ by nanoseconds, and of two
+    equal-priority pods without a start time each is "older" than the other). Never the wall clock here:
+    the reference's runs must replay."""
+    return pod.start_time if pod.start_time is not None else math.inf
 
 
 def more_important_pod(a: Pod, b: Pod) -> bool:
@@ -56,7 +60,8 @@ def more_important_pod(a: Pod, b: Pod) -> bool:
 
 
 def sort_by_importance(pods: list[Pod]) -> list[Pod]:
-    """`sort.Slice(..., MoreImportantVictim)` (Go's sort is not stable; ties keep input order here)."""
+    """`sort.Slice(..., MoreImportantVictim)`: ties keep input order, as Go's insertion sort does for up to 12
+    pods (pdqsort, not stable, for more)."""
     return sorted(pods, key=functools.cmp_to_key(
         lambda a, b: -1 if more_important_pod(a, b) else (1 if more_important_pod(b, a) else 0)))
 
