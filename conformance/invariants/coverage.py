@@ -180,9 +180,8 @@ RULES: tuple[Rule, ...] = (
        "framework.go RunPreBindPreFlights"),
     _c("preflight-failure", "§2.14", "A PreBindPreFlight error (or unsupported code) fails binding",
        "framework.go RunPreBindPreFlights; schedule_one.go bindingCycle"),
-    _n("nnn-for-expectation", "§2.14", "nominatedNodeName is patched to the host before waiting or binding",
-       "schedule_one.go bindingCycle", "the patch is transient; the outcome keeps only the final nomination",
-       _TF + "test_reserve_permit_bind.py::test_waiting_pod_gets_nominated_node_name_patched_while_waiting"),
+    _c("nnn-for-expectation", "§2.14", "nominatedNodeName is patched to the host before waiting or binding",
+       "schedule_one.go bindingCycle"),
     _c("prebind-stops-no-bind", "§2.15", "PreBind stops at the first failure, and then nothing binds",
        "framework.go RunPreBindPlugins"),
     _c("bind-success-binds", "§2.16", "A Bind plugin's Success means the API server holds the binding",
@@ -270,10 +269,8 @@ RULES: tuple[Rule, ...] = (
        "scheduling_queue.go isPodWorthRequeuing, Update"),
     _c("event-snapshot", "§6.4", "No attempt binds onto a node deleted before it (the cache drops the node, the next "
        "snapshot omits it)", "eventhandlers.go deleteNodeFromCache; cache.go RemoveNode, UpdateSnapshot"),
-    _n("queueing-hints", "§6.4", "Which events requeue a rejected pod is each rejector plugin's queueing hint",
-       "scheduling_queue.go isPodWorthRequeuing", "hints are internal, and scenarios have no events during a run "
-       "yet (issue 29); the reference's hints are pinned to upstream's queueing table",
-       "tests/reference/queueing/test_queueing_table.py"),
+    _c("queueing-hints", "§6.4", "Which events requeue a rejected pod is each rejector plugin's queueing hint",
+       "scheduling_queue.go isPodWorthRequeuing"),
     _c("activate", "§6.4", "PodsToActivate moves pods to activeQ ignoring backoff", "scheduling_queue.go Activate"),
     _n("unschedulable-flush", "§6.4", "Pods unschedulable for 5 minutes are flushed", "scheduling_queue.go "
        "flushUnschedulablePodsLeftover", "scenario deadlines are 20 minutes of virtual time, but no invariant "

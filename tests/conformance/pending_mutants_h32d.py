@@ -247,6 +247,19 @@ def _pre_enqueue_on_backoff_entry_and_exit(sched: Scheduler) -> None:
     queue._move_to_active = move_to_active
 
 
+def _hints_always_skip(sched: Scheduler) -> None:
+    """Every queueing hint answers Skip: no cluster event moves a rejected pod."""
+    from reference.scheduler.queue_hints import QueueingStrategy
+    sched.queue._worth_requeuing = lambda qpi, event, old, new: QueueingStrategy.QUEUE_SKIP
+
+
+def _hints_always_queue(sched: Scheduler) -> None:
+    """Every cluster event requeues every rejected pod, whatever its rejectors register and hint."""
+    from reference.scheduler.queue_hints import QueueingStrategy
+    sched.queue._interesting = lambda event: True
+    sched.queue._worth_requeuing = lambda qpi, event, old, new: QueueingStrategy.QUEUE_AFTER_BACKOFF
+
+
 # --- deleted pods -------------------------------------------------------------------------------
 
 
@@ -368,6 +381,8 @@ NEW_RULE_MUTANTS_H32D: list[RuleMutant] = [
     RuleMutant("pdb-criterion-dropped", _each_framework(_pdb_criterion_dropped)),
     RuleMutant("pre-enqueue-on-backoff-exit", _pre_enqueue_on_backoff_exit),
     RuleMutant("pre-enqueue-on-backoff-entry-and-exit", _pre_enqueue_on_backoff_entry_and_exit),
+    RuleMutant("hints-always-skip", _hints_always_skip),
+    RuleMutant("hints-always-queue", _hints_always_queue),
     RuleMutant("deleted-waiting-pod-kept-waiting", _deleted_waiting_pod_kept_waiting),
     RuleMutant("any-deletion-rejects-waiting-pods", _any_deletion_rejects_waiting_pods),
     RuleMutant("gone-pods-requeued", _gone_pods_requeued),
@@ -502,6 +517,10 @@ WITNESSES_H32D: dict[str, Callable[[], Scenario]] = {
         pods=(timeline_pod("q", cpu="0", node_name="n1"),), probed=True),
     "gone-pods-requeued": _timeline([_DELETE_P], timeline_pod("p", probe=_WAIT_LONG), probed=True),
     "failed-pods-dropped": lambda: FREED,
+    "hints-always-skip": lambda: FREED,
+    # p asks for more CPU than n1 has; the node is relabelled, which NodeResourcesFit does not register.
+    "hints-always-queue": _timeline([{"when": 1, "op": "update", "kind": "Node", "name": "n1",
+                                      "patch": {"metadata": {"labels": {"a": "b"}}}}], timeline_pod("p", cpu="2")),
     "recreated-pod-never-bound": _timeline(
         [{"when": 1, "op": "delete", "kind": "Pod", "name": "p"},
          {"when": 2, "op": "create", "object": timeline_pod("p")}], timeline_pod("p")),
