@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from reference.duration import format_duration
+from reference.probe import PROBE_NAMES
 
 from ..recipes.first_pod import REJECT, pick, wait
 from ..recipes.situations import Situation
@@ -188,3 +189,31 @@ def waiting_pod_nominated(run: Run) -> None:
             raise run.violation(f"{pod} was left waiting at Permit on {node} but is nominated to "
                                 f"{result.nominated_node_name or 'no node'}", pod=pod, expected=node,
                                 actual=result.nominated_node_name, records=tuple(waits))
+
+
+@invariant("nomination-has-a-source",
+           "A pod that ends unbound with a nominatedNodeName got it from a PostFilter that nominated that node "
+           "(a preemption) or from a binding cycle on that node that waited at Permit or had PreBind work "
+           "(PreBindPreFlight Success): the scheduler patches it for expectation only then.",
+           "schedule_one.go bindingCycle (the patch only if PreBindPreFlight succeeded or WillWaitOnPermit), "
+           "handleSchedulingFailure (NominatingInfo of PostFilter) (spec §2.6, §2.14)",
+           requires=("probes",), rules=("nnn-for-expectation",))
+def nomination_has_a_source(run: Run) -> None:
+    if run.outcome.faults or run.outcome.timeline:
+        return  # a failed clear, a restart or an update may leave another nomination
+    for pod in run.live_pods:
+        result = run.outcome.pods.get(pod)
+        node = result.nominated_node_name if result is not None else ""
+        if not node or result.phase == "bound" or not run.probes_at(pod, "preFilter"):
+            continue
+        if any(p not in PROBE_NAMES and p != "DefaultPreemption" for p in run.plugins_at(pod, "postFilter")):
+            continue  # a plugin the trace cannot see may have nominated it
+        run.exercise()
+        nominated = any(r.get("nominate") == node for r in run.records(pod, point="PostFilter"))
+        expected = any(run.chosen_node(pod, a) == node and any(
+            r["point"] == "Permit" and r.get("code") == "Wait" or r["point"] == "PreBindPreFlight"
+            and r.get("code") == "Success" for r in run.probe_records(pod, a)) for a in run.attempts(pod))
+        if not (nominated or expected or node in preempted_on(run, pod)):
+            raise run.violation(f"{pod} ends {result.phase} nominated to {node}, but no PostFilter nominated it "
+                                "there and no binding cycle there waited at Permit or had PreBind work", pod=pod,
+                                expected="no nomination", actual=node)

@@ -485,6 +485,11 @@ PROOFS: tuple[Proof, ...] = (
        "nominatedNodeName is patched only once Permit allowed the pod, not before it waits",
        "waiting-pod-nominated", no_search="generated Permit waits end within 2 s, so no drawn run ends "
        "with a pod still waiting"),
+    _p("nnn-for-expectation", EARLY, "nominated-without-wait",
+       "nominatedNodeName is patched in every binding cycle, also without a Permit wait or PreBind work",
+       "nomination-has-a-source", no_search="the extra nomination is cleared by the binding or by the "
+       "failure's status patch, except after every Bind plugin skipped, which no drawn profile allows "
+       "(DefaultBinder is in every one)"),
 )
 
 # Rules and directions without a mutant yet (or whose mutant no invariant catches yet: named in the note).
@@ -520,9 +525,6 @@ PENDING: Mapping[str, Mapping[str, str]] = {
     "no-scoring-total-one": _nc(MUCH),
     "random-tie-break": _nc(MUCH, LITTLE),
     "waiting-pods-handle": _nc(MUCH, LITTLE),
-    "nnn-for-expectation": {EARLY: "mutant nominated-without-wait (pending_mutants_h32d.py: the patch in "
-                                   "every binding cycle, also without a wait or PreBind) equals the reference "
-                                   "on its witness; its equivalence run over the ci profile is not done yet"},
     "extender-wire-format": {MUCH: "", LITTLE: ""},
     "extender-preempt": _nc(MUCH, LITTLE),
     "preemption-node-choice": _nc(MUCH),

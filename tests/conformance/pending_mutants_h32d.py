@@ -502,7 +502,9 @@ WITNESSES_H32D: dict[str, Callable[[], Scenario]] = {
     "binding-failure-moves-nothing": _held_then_released,
     "binding-rejection-moves-itself": _probes({"Probe0": {"Permit": _WAIT_THEN_REJECT}}),
     "nominated-after-wait": _waiting_at_the_deadline,
-    "nominated-without-wait": _defaults(pod()),
+    # Probe0, the only binder, skips binding and has no PreBind work: nothing patches a nomination.
+    "nominated-without-wait": _probes({"Probe0": {"PreBindPreFlight": {"code": "Skip"}, "Bind": {"code": "Skip"}}},
+                                      binder=False),
     "unschedulable-pods-placed": _defaults(pod(cpu="8")),
     "pdb-pods-never-victims": _pdb_only_choice,
     "victims-never-evicted": _PREEMPTION,
