@@ -192,8 +192,8 @@ def waiting_pod_nominated(run: Run) -> None:
 
 
 @invariant("nomination-has-a-source",
-           "A pod that ends unbound with a nominatedNodeName got it from a PostFilter that nominated that node "
-           "(a preemption) or from a binding cycle on that node that waited at Permit or had PreBind work "
+           "A pod that ends unbound with a nominatedNodeName got it from a PostFilter that nominated that "
+           "node (a preemption) or from a binding cycle on that node that waited at Permit or had PreBind work "
            "(PreBindPreFlight Success): the scheduler patches it for expectation only then.",
            "schedule_one.go bindingCycle (the patch only if PreBindPreFlight succeeded or WillWaitOnPermit), "
            "handleSchedulingFailure (NominatingInfo of PostFilter) (spec §2.6, §2.14)",
@@ -214,6 +214,6 @@ def nomination_has_a_source(run: Run) -> None:
             r["point"] == "Permit" and r.get("code") == "Wait" or r["point"] == "PreBindPreFlight"
             and r.get("code") == "Success" for r in run.probe_records(pod, a)) for a in run.attempts(pod))
         if not (nominated or expected or node in preempted_on(run, pod)):
-            raise run.violation(f"{pod} ends {result.phase} nominated to {node}, but no PostFilter nominated it "
-                                "there and no binding cycle there waited at Permit or had PreBind work", pod=pod,
-                                expected="no nomination", actual=node)
+            raise run.violation(f"{pod} ends {result.phase} nominated to {node}, but no PostFilter nominated "
+                                "it there and no binding cycle there waited at Permit or had PreBind work",
+                                pod=pod, expected="no nomination", actual=node)

@@ -473,7 +473,7 @@ def _waiting_victim() -> Scenario:
     """victim (priority 1) holds the one node's CPU while it waits at Permit; pod-1 (priority 10), created a
     second later, preempts it."""
     cfg = config(multi_point=("Probe0",), defaults=True)
-    victim = pod("victim", cpu="1", priority=1, probes={"Probe0": {"Permit": {"code": "Wait", "timeout": "10s"}}})
+    victim = pod("victim", cpu="1", priority=1, probes=_WAIT_LONG)
     later = {"when": 1, "op": "create", "object": pod("pod-1", cpu="1", priority=10)}
     sc = scenario([victim], nodes=(node(cpu="1"),), cfg=cfg)
     return dataclasses.replace(sc, timeline=(later,))
@@ -484,7 +484,8 @@ def _waiting_bystander() -> Scenario:
     """On a node of 2 CPUs, bystander (priority 20) waits at Permit until allowed at 3s, beside a bound pod
     of priority 1; pod-1 (priority 10), created at 1s, preempts the bound pod only."""
     cfg = config(multi_point=("Probe0",), defaults=True)
-    allow = {"Probe0": {"Permit": {"code": "Wait", "timeout": "10s", "then": {"signal": "allow", "after": "3s"}}}}
+    allow = {"Probe0": {"Permit": {"code": "Wait", "timeout": "10s",
+                                   "then": {"signal": "allow", "after": "3s"}}}}
     later = {"when": 1, "op": "create", "object": pod("pod-1", cpu="1", priority=10)}
     sc = scenario([pod("bystander", cpu="1", priority=20, probes=allow)], nodes=(node(cpu="2"),), cfg=cfg,
                   bound=(pod("victim", cpu="1", priority=1, on="node-0"),))
@@ -503,8 +504,8 @@ WITNESSES_H32D: dict[str, Callable[[], Scenario]] = {
     "binding-rejection-moves-itself": _probes({"Probe0": {"Permit": _WAIT_THEN_REJECT}}),
     "nominated-after-wait": _waiting_at_the_deadline,
     # Probe0, the only binder, skips binding and has no PreBind work: nothing patches a nomination.
-    "nominated-without-wait": _probes({"Probe0": {"PreBindPreFlight": {"code": "Skip"}, "Bind": {"code": "Skip"}}},
-                                      binder=False),
+    "nominated-without-wait": _probes({"Probe0": {"PreBindPreFlight": {"code": "Skip"},
+                                                  "Bind": {"code": "Skip"}}}, binder=False),
     "unschedulable-pods-placed": _defaults(pod(cpu="8")),
     "pdb-pods-never-victims": _pdb_only_choice,
     "victims-never-evicted": _PREEMPTION,
@@ -522,7 +523,8 @@ WITNESSES_H32D: dict[str, Callable[[], Scenario]] = {
     "hints-always-skip": lambda: FREED,
     # p asks for more CPU than n1 has; the node is relabelled, which NodeResourcesFit does not register.
     "hints-always-queue": _timeline([{"when": 1, "op": "update", "kind": "Node", "name": "n1",
-                                      "patch": {"metadata": {"labels": {"a": "b"}}}}], timeline_pod("p", cpu="2")),
+                                      "patch": {"metadata": {"labels": {"a": "b"}}}}],
+                                    timeline_pod("p", cpu="2")),
     "recreated-pod-never-bound": _timeline(
         [{"when": 1, "op": "delete", "kind": "Pod", "name": "p"},
          {"when": 2, "op": "create", "object": timeline_pod("p")}], timeline_pod("p")),
