@@ -272,9 +272,8 @@ RULES: tuple[Rule, ...] = (
     _c("queueing-hints", "§6.4", "Which events requeue a rejected pod is each rejector plugin's queueing hint",
        "scheduling_queue.go isPodWorthRequeuing"),
     _c("activate", "§6.4", "PodsToActivate moves pods to activeQ ignoring backoff", "scheduling_queue.go Activate"),
-    _n("unschedulable-flush", "§6.4", "Pods unschedulable for 5 minutes are flushed", "scheduling_queue.go "
-       "flushUnschedulablePodsLeftover", "scenario deadlines are 20 minutes of virtual time, but no invariant "
-       "waits that long", _TF + "test_queue.py::test_unschedulable_pod_waits_for_an_event"),
+    _c("unschedulable-flush", "§6.4", "Pods unschedulable for 5 minutes are flushed", "scheduling_queue.go "
+       "flushUnschedulablePodsLeftover"),
     _c("pre-enqueue-on-backoff-entry", "§2.1, §6.1", "With SchedulerPopFromBackoffQ PreEnqueue runs when entering "
        "backoffQ, not when leaving it", "scheduling_queue.go moveToBackoffQ"),
     # faults (issue 31: timeline faults, docs/scenario.md)

@@ -490,6 +490,9 @@ PROOFS: tuple[Proof, ...] = (
        "nomination-has-a-source", no_search="the extra nomination is cleared by the binding or by the "
        "failure's status patch, except after every Bind plugin skipped, which no drawn profile allows "
        "(DefaultBinder is in every one)"),
+    _p("unschedulable-flush", EARLY, "flush-after-ten-seconds",
+       "pods are flushed from the unschedulable pool after 10 s instead of 5 minutes",
+       "rejected-pod-waits-for-event"),
 )
 
 # Rules and directions without a mutant yet (or whose mutant no invariant catches yet: named in the note).
@@ -529,7 +532,10 @@ PENDING: Mapping[str, Mapping[str, str]] = {
     "extender-preempt": _nc(MUCH, LITTLE),
     "preemption-node-choice": _nc(MUCH),
     "config-validation": _nc(MUCH, LITTLE),
-    "unschedulable-flush": _nc(EARLY, LATE),
+    "unschedulable-flush": {LATE: "the reference does not tick the leftover flush (ARCHITECTURE.md, "
+                                  "deviations), so a later flush equals it on every run; upstream's shows only "
+                                  "in runs kept busy past 5 minutes (a pod erring at every attempt: the "
+                                  "reference stops it after 8), where the reference itself would be flagged"},
 }
 
 

@@ -229,7 +229,7 @@ def _possible_event(r: Record, pod: str, attempt: int, failed: float) -> bool:
            "flushUnschedulablePodsLeftover (spec §6.4)",
            situation=Situation(
                {p: ["Probe0"] for p in ("preFilter", "filter", "postFilter", "reserve", "permit")}, rejected_once, weight=2),
-           rules=("unschedulable-waits-for-event", "binding-failure-moves-pods"))
+           rules=("unschedulable-waits-for-event", "binding-failure-moves-pods", "unschedulable-flush"))
 def rejected_pod_waits_for_event(run: Run) -> None:
     if "virtual-time" not in run.capabilities or run.outcome.deleted:
         return  # on a cluster informer events arrive on their own; a deletion is an event for every pod

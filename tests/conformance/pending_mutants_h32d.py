@@ -260,6 +260,19 @@ def _hints_always_queue(sched: Scheduler) -> None:
     sched.queue._worth_requeuing = lambda qpi, event, old, new: QueueingStrategy.QUEUE_AFTER_BACKOFF
 
 
+def _flush_after_ten_seconds(sched: Scheduler) -> None:
+    """Pods are flushed from the unschedulable pool after 10 s instead of 5 minutes (checked whenever time
+    advances)."""
+    clock, queue = sched.clock, sched.queue
+    queue.max_in_unschedulable = 10.0
+    advance = clock.advance_to
+
+    def advance_to(when):
+        advance(when)
+        queue.flush_unschedulable_leftover()
+    clock.advance_to = advance_to
+
+
 # --- deleted pods -------------------------------------------------------------------------------
 
 
@@ -383,6 +396,7 @@ NEW_RULE_MUTANTS_H32D: list[RuleMutant] = [
     RuleMutant("pre-enqueue-on-backoff-entry-and-exit", _pre_enqueue_on_backoff_entry_and_exit),
     RuleMutant("hints-always-skip", _hints_always_skip),
     RuleMutant("hints-always-queue", _hints_always_queue),
+    RuleMutant("flush-after-ten-seconds", _flush_after_ten_seconds),
     RuleMutant("deleted-waiting-pod-kept-waiting", _deleted_waiting_pod_kept_waiting),
     RuleMutant("any-deletion-rejects-waiting-pods", _any_deletion_rejects_waiting_pods),
     RuleMutant("gone-pods-requeued", _gone_pods_requeued),
@@ -498,6 +512,15 @@ def _waiting_at_the_deadline() -> Scenario:
     return dataclasses.replace(_probes(_WAIT_LONG)(), deadline=5.0)
 
 
+
+def _rejected_beside_retrying_pod() -> Scenario:
+    """pod-0 is turned down once by Probe0 and waits for an event that never comes; pod-1 fails with an error
+    at every attempt, which keeps the scheduler busy (and the virtual clock moving) for a minute."""
+    return scenario([pod("pod-0", probes={"Probe0": {"Filter": [{"code": "Unschedulable"}, {}]}}),
+                     pod("pod-1", probes={"Probe0": {"PreFilter": {"code": "Error"}}})],
+                    cfg=config(multi_point=("Probe0",)))
+
+
 WITNESSES_H32D: dict[str, Callable[[], Scenario]] = {
     "all-bind-skip-is-error": _probes({"Probe0": {"Bind": {"code": "Skip"}}}, binder=False),
     "binding-failure-moves-nothing": _held_then_released,
@@ -521,6 +544,7 @@ WITNESSES_H32D: dict[str, Callable[[], Scenario]] = {
     "gone-pods-requeued": _timeline([_DELETE_P], timeline_pod("p", probe=_WAIT_LONG), probed=True),
     "failed-pods-dropped": lambda: FREED,
     "hints-always-skip": lambda: FREED,
+    "flush-after-ten-seconds": _rejected_beside_retrying_pod,
     # p asks for more CPU than n1 has; the node is relabelled, which NodeResourcesFit does not register.
     "hints-always-queue": _timeline([{"when": 1, "op": "update", "kind": "Node", "name": "n1",
                                       "patch": {"metadata": {"labels": {"a": "b"}}}}],
