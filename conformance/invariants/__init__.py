@@ -1,6 +1,6 @@
 """The invariants: each a function over a `Run`, registered with an ID, a statement and its source."""
 
-from . import (binding, config, deletion, disruption, events, extender_interest, extenders,  # noqa: F401
+from . import (binding, config, deletion, disruption, events, extender_calls, extenders,  # noqa: F401
                faults, feasibility, filtering, liveness, nominated, observed, outcome, permit, placement,
                points, preemption, queue, reactivation, recorded_events, reserve, retries, scoring,
                topology)  # (registration)

@@ -382,6 +382,26 @@ def _extender_interest_never(sched: Scheduler) -> None:
         ext.is_interested = lambda pod, managed=bool(ext._managed): not managed
 
 
+
+def _extender_requests_camel_case(sched: Scheduler) -> None:
+    """Requests to extenders name their fields in camelCase (pod, nodes, ...), not upstream's PascalCase."""
+    from reference.gofmt import marshal
+    from reference.extender_wire import post
+    for ext in sched.extenders:
+        def send(action, args, ext=ext):
+            lowered = {k[:1].lower() + k[1:]: v for k, v in args.items()}
+            return post(ext.url_prefix, action, marshal(lowered), timeout=ext.http_timeout_seconds,
+                        tls=ext._tls)
+        ext._send = send
+
+
+def _extender_prioritize_invented(sched: Scheduler) -> None:
+    """A filtering extender is also asked to prioritize, at a verb its config does not name."""
+    for ext in sched.extenders:
+        if ext.filter_verb and not ext.prioritize_verb:
+            ext.prioritize_verb, ext.weight = "prioritize", ext.weight or 1
+
+
 NEW_RULE_MUTANTS_H32D: list[RuleMutant] = [
     RuleMutant("all-bind-skip-is-error", _each_framework(_all_bind_skip_is_error)),
     RuleMutant("binding-failure-moves-nothing", _binding_failure_moves_nothing),
@@ -408,6 +428,8 @@ NEW_RULE_MUTANTS_H32D: list[RuleMutant] = [
     RuleMutant("every-waiting-pod-preempted", _each_framework(_every_waiting_pod_preempted)),
     RuleMutant("extender-interest-ignored", _extender_interest_ignored),
     RuleMutant("extender-interest-never", _extender_interest_never),
+    RuleMutant("extender-requests-camel-case", _extender_requests_camel_case),
+    RuleMutant("extender-prioritize-invented", _extender_prioritize_invented),
 ]
 
 # --- witnesses ----------------------------------------------------------------------------------
@@ -558,6 +580,10 @@ WITNESSES_H32D: dict[str, Callable[[], Scenario]] = {
     "every-waiting-pod-preempted": _waiting_bystander,
     "extender-interest-ignored": _gpu_extender,
     "extender-interest-never": _gpu_extender,
+    "extender-requests-camel-case": _gpu_extender,
+    "extender-prioritize-invented": lambda: scenario(
+        [pod(extenders={"ext-0": {"filter": {}}})], nodes=(node("node-0"), node("node-1")),
+        cfg=config({"preFilter": ["Probe0"], "reserve": ["Probe0"]}, extenders=(extender(),))),
 }
 
 __all__ = ["NEW_RULE_MUTANTS_H32D", "WITNESSES_H32D"]

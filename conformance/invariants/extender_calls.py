@@ -1,5 +1,6 @@
-"""Which pods an extender hears about: one with managedResources only those that request or limit one of
-them (extender.go IsInterested); every other extender every pod it is asked about."""
+"""The scheduler's calls to extenders: which pods an extender hears about (one with managedResources only
+those that request or limit one of them: extender.go IsInterested), and that each call is one the config
+names, in upstream's wire format (the suite's extender server reads every request)."""
 
 from __future__ import annotations
 
@@ -75,3 +76,40 @@ def extender_interest(run: Run) -> None:
                     raise run.violation(f"attempt {attempt} of {key} reached Reserve without asking {name}, "
                                         "whose managed resources it requests", pod=key, plugin=name,
                                         expected=f"a filter call to {name}", actual="none")
+
+
+def _verbs(ext) -> dict[str, str]:
+    """URL path verb -> the verb it is configured as."""
+    return {v: kind for kind, v in (("filter", ext.filter_verb), ("prioritize", ext.prioritize_verb),
+                                     ("preempt", ext.preempt_verb), ("bind", ext.bind_verb)) if v}
+
+
+@invariant("extender-requests-well-formed",
+           "The scheduler calls an extender only at the verbs its config names (POST <urlPrefix>/<verb>), and "
+           "in upstream's wire format: the suite's extender server can read every request (it refuses none as "
+           "malformed).",
+           "extender.go HTTPExtender.send and its callers (Filter, Prioritize, ProcessPreemption, Bind); "
+           "extender/v1 types.go (spec §4.3, §4.4)",
+           requires=("extenders",),
+           situation=Situation({"preFilter": ["Probe0"], "reserve": ["Probe0"]}, extender_rejections,
+                               extenders=({"filterVerb": "filter"},), min_nodes=2),
+           rules=("extender-wire-format",))
+def extender_requests_well_formed(run: Run) -> None:
+    extenders = _named(run)
+    for r in run.outcome.trace:
+        point = str(r.get("point", ""))
+        ext = extenders.get(str(r.get("extender", "")))
+        if not point.startswith("extender.") or ext is None:
+            continue
+        run.exercise()
+        verb = point.removeprefix("extender.")
+        if verb not in _verbs(ext):
+            raise run.violation(f"the scheduler called {r.get('extender')} at {verb!r}, a verb its config does "
+                                f"not name ({', '.join(_verbs(ext)) or 'none'})", plugin=str(r.get("extender")),
+                                pod=str(r.get("pod", "")), expected=sorted(_verbs(ext)), actual=verb,
+                                records=(r,))
+        if not r.get("pod") and r.get("status") == 400:
+            raise run.violation(f"{r.get('extender')} could not read the scheduler's {verb} request: "
+                                f"{r.get('error')}", plugin=str(r.get("extender")),
+                                expected="a request in upstream's wire format", actual=r.get("error"),
+                                records=(r,))
