@@ -498,6 +498,8 @@ PROOFS: tuple[Proof, ...] = (
     _p("extender-wire-format", MUCH, "extender-prioritize-invented",
        "a filtering extender is also asked to prioritize, at a verb its config does not name",
        "extender-requests-well-formed"),
+    _p("preemption-node-choice", MUCH, "victim-count-first",
+       "the fewest victims count before their priorities in the candidates' order", "preemption-lowest-victims"),
 )
 
 # Rules and directions without a mutant yet (or whose mutant no invariant catches yet: named in the note).
@@ -537,7 +539,6 @@ PENDING: Mapping[str, Mapping[str, str]] = {
                             "DefaultPreemption does not call extenders' ProcessPreemption "
                             "(default_preemption.py, not modelled); only upstream runs the Preempt verb"
                          for d in (MUCH, LITTLE)},
-    "preemption-node-choice": _nc(MUCH),
     "config-validation": {d: "no mutant through ReferenceBackend(hook=...): the hook gets the Scheduler "
                              "built from a config already validated (a refused config ends the run before "
                              "any scheduler exists); pinned by tests/reference/config/test_validation.py"

@@ -213,6 +213,28 @@ def _every_waiting_pod_preempted(fw: Framework) -> None:
     plugin.preempt = preempt
 
 
+def _victim_count_first(fw: Framework) -> None:
+    """Choosing among the candidates, the fewest victims count before their priorities."""
+    import reference.plugins.default_preemption as module
+    from reference.plugins.preemption import evaluator
+    plugin = _default_preemption(fw)
+    if plugin is None:
+        return
+    original = plugin.preempt
+
+    def select(candidates):
+        fewest = min((len(c.victims.pods) for c in candidates), default=0)
+        return evaluator.select_candidate([c for c in candidates if len(c.victims.pods) == fewest])
+
+    def preempt(state, pod, statuses):
+        saved, module.select_candidate = module.select_candidate, select
+        try:
+            return original(state, pod, statuses)
+        finally:
+            module.select_candidate = saved
+    plugin.preempt = preempt
+
+
 # --- the queue ----------------------------------------------------------------------------------
 
 
@@ -412,6 +434,7 @@ NEW_RULE_MUTANTS_H32D: list[RuleMutant] = [
     RuleMutant("pdb-pods-never-victims", _each_framework(_pdb_pods_never_victims)),
     RuleMutant("victims-never-evicted", _each_framework(_victims_never_evicted)),
     RuleMutant("pdb-criterion-dropped", _each_framework(_pdb_criterion_dropped)),
+    RuleMutant("victim-count-first", _each_framework(_victim_count_first)),
     RuleMutant("pre-enqueue-on-backoff-exit", _pre_enqueue_on_backoff_exit),
     RuleMutant("pre-enqueue-on-backoff-entry-and-exit", _pre_enqueue_on_backoff_entry_and_exit),
     RuleMutant("hints-always-skip", _hints_always_skip),
@@ -462,6 +485,14 @@ def _pdb_only_choice() -> Scenario:
     """The one node holds a web pod its PodDisruptionBudget keeps: the preemptor must evict it anyway."""
     sc = _pdb_witness()
     return dataclasses.replace(sc, nodes=sc.nodes[:1], pods=sc.pods[:1])
+
+
+def _pdb_first() -> Scenario:
+    """`_pdb_witness` with the budgeted web pod on node-0 of priority 50, the db pod on node-1 of 100: only
+    the count of budget violations, which comes first, sends the preemptor to node-1."""
+    sc = _pdb_witness()
+    web = {**sc.pods[0], "spec": {**sc.pods[0]["spec"], "priority": 50}}
+    return dataclasses.replace(sc, pods=(web, *sc.pods[1:]))
 
 
 def _timeline(events: list, *workload: dict, pods=(), probed: bool = False) -> Callable[[], Scenario]:
@@ -554,7 +585,13 @@ WITNESSES_H32D: dict[str, Callable[[], Scenario]] = {
     "unschedulable-pods-placed": _defaults(pod(cpu="8")),
     "pdb-pods-never-victims": _pdb_only_choice,
     "victims-never-evicted": _PREEMPTION,
-    "pdb-criterion-dropped": _pdb_witness,
+    "pdb-criterion-dropped": _pdb_first,
+    # node-0 holds two pods of priority 1, node-1 one of priority 5: the preemptor must evict on node-0.
+    "victim-count-first": _defaults(pod("pod-0", cpu="2", priority=10),
+                                    nodes=(node("node-0", cpu="2"), node("node-1", cpu="2")),
+                                    bound=(pod("low-0", cpu="1", priority=1, on="node-0"),
+                                           pod("low-1", cpu="1", priority=1, on="node-0"),
+                                           pod("mid", cpu="2", priority=5, on="node-1"))),
     "pre-enqueue-on-backoff-exit": _probes(_ERROR_ONCE),
     "pre-enqueue-on-backoff-entry-and-exit": _probes(_ERROR_ONCE),
     "deleted-waiting-pod-kept-waiting": _timeline([_DELETE_P], timeline_pod("p", probe=_WAIT_LONG),
