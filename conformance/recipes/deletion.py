@@ -12,6 +12,7 @@ from hypothesis.strategies import SearchStrategy
 
 from reference.scenario import PROBE_SCRIPT_ANNOTATION, Scenario
 
+from .constrained import _pod as _priority_pod
 from .events import _node, _pod
 
 # Probe0 where it shows an attempt (PreFilter), holds the pod (Permit) and lets it go (Unreserve); not at
@@ -59,9 +60,9 @@ class DeletedOrRecreated:
 @dataclass(frozen=True)
 class PreemptedWhileWaiting:
     """Probe0 beside the default plugins (at PreFilter, Reserve and Permit), one node of 1 or 2 CPUs: pod-0
-    (priority 1) waits at Permit (until its timeout, or an allow after 3s), maybe beside a bound pod of
-    priority 1 or 20; pod-1 (priority 10), created at 1s, needs a CPU and preempts. Shrinks towards pod-0
-    alone on one CPU, waiting until its timeout."""
+    (low-priority) waits at Permit (until its timeout, or an allow after 3s), maybe beside a bound pod of
+    low or high priority; pod-1 (high-priority), created at 1s, needs a CPU and preempts. Shrinks towards
+    pod-0 alone on one CPU, waiting until its timeout."""
 
     weight: int = 2
 
@@ -73,14 +74,10 @@ class PreemptedWhileWaiting:
         permit: dict = {"code": "Wait", "timeout": "10s"}
         if draw(st.booleans()):
             permit["then"] = {"signal": "allow", "after": "3s"}
-        waiting = _scripted({**_pod("pod-0", "1"), "spec": {**_pod("pod-0", "1")["spec"], "priority": 1}},
-                            {"Probe0": {"Permit": permit}})
-        bound = ()
-        if cpus == "2":
-            other = _pod("running-0", "1", node="node-0")
-            bound = ({**other, "spec": {**other["spec"], "priority": draw(st.sampled_from((1, 20)))}},)
-        preemptor = _pod("pod-1", "1")
-        preemptor = {**preemptor, "spec": {**preemptor["spec"], "priority": 10}}
+        waiting = _scripted(_priority_pod("pod-0", "1", 100), {"Probe0": {"Permit": permit}})
+        bound = (_priority_pod("running-0", "1", draw(st.sampled_from((100, 1000))), node="node-0"),) \
+            if cpus == "2" else ()
+        preemptor = _priority_pod("pod-1", "1", 1000)
         return Scenario(config=_CONFIG, nodes=(_node("node-0", cpus, "", "", ""),), pods=bound,
                         workload=(waiting,), timeline=({"when": 1, "op": "create", "object": preemptor},))
 
