@@ -17,7 +17,7 @@ from .invariants._kit import config, extender, node, pod, scenario
 from .invariants.test_event_rules import FREED
 from .invariants.test_event_rules import scenario as timeline_scenario
 from .mutants import _default_preemption, _each_framework
-from .pending_witnesses import _labelled, _pdb_witness
+from .pending_witnesses import _pdb_witness
 from .rule_mutants import RuleMutant, _defaults, _probes
 from .test_timeline_reference import pod as timeline_pod
 
