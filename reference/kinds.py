@@ -4,9 +4,13 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
+# The storage objects the volume plugins read (reference/volumes).
+VOLUME_KINDS = ("PersistentVolume", "PersistentVolumeClaim", "StorageClass", "CSINode", "CSIDriver",
+                "CSIStorageCapacity", "VolumeAttachment")
 OBJECT_KINDS = ("Namespace", "PodDisruptionBudget", "Service", "ReplicaSet", "ReplicationController",
-                "StatefulSet", "PriorityClass", "RuntimeClass")
-CLUSTER_SCOPED = ("Node", "Namespace", "PriorityClass", "RuntimeClass")
+                "StatefulSet", "PriorityClass", "RuntimeClass", *VOLUME_KINDS)
+CLUSTER_SCOPED = ("Node", "Namespace", "PriorityClass", "RuntimeClass", "PersistentVolume", "StorageClass",
+                  "CSINode", "CSIDriver", "VolumeAttachment")
 # Kinds the reference models: a custom object of one of these belongs in `objects` (or nodes, pods).
 MODELLED = frozenset((*OBJECT_KINDS, "Node", "Pod"))
 
@@ -19,4 +23,4 @@ def object_key(m: Mapping[str, Any]) -> str:
     return f"{meta.get('namespace') or 'default'}/{meta.get('name', '')}"
 
 
-__all__ = ["CLUSTER_SCOPED", "MODELLED", "OBJECT_KINDS", "object_key"]
+__all__ = ["CLUSTER_SCOPED", "MODELLED", "OBJECT_KINDS", "VOLUME_KINDS", "object_key"]

@@ -238,6 +238,7 @@ class Snapshot:
         self.node_info_list: list[NodeInfo] = [NodeInfo.of(n, by_node[n.name]) for n in node_list]
         self._by_name = {info.name: info for info in self.node_info_list}
         self.namespace_labels: dict[str, Mapping[str, str]] = dict(namespaces or {})
+        self._used_pvcs: set[str] | None = None
         self._set_image_states(node_list)
 
     def _set_image_states(self, nodes: list[Node]) -> None:
@@ -259,6 +260,14 @@ class Snapshot:
 
     def __len__(self) -> int:
         return len(self.node_info_list)
+
+    def is_pvc_used_by_pods(self, key: str) -> bool:
+        """`IsPVCUsedByPods`: a pod on some node mounts the claim `namespace/name` (PodPVCKeys)."""
+        if self._used_pvcs is None:
+            self._used_pvcs = {f"{p.pod.namespace}/{v['persistentVolumeClaim'].get('claimName', '')}"
+                               for info in self.node_info_list for p in info.pods for v in p.pod.volumes
+                               if v.get("persistentVolumeClaim") is not None}
+        return key in self._used_pvcs
 
     def have_pods_with_affinity_list(self) -> list[NodeInfo]:
         return [n for n in self.node_info_list if n.pods_with_affinity]

@@ -22,6 +22,30 @@ _CLASS = ("metadata.labels",)  # PriorityClass, RuntimeClass: no spec; value, ha
 _OBJECT = ("metadata.labels", "spec")
 # apps/v1 made workload selectors immutable (ValidateReplicaSetUpdate, ValidateStatefulSetUpdate).
 _IMMUTABLE_SELECTOR = ("ReplicaSet", "StatefulSet")
+_META = ("metadata.labels", "metadata.annotations")
+# What the storage kinds' update validation (pkg/apis/core and storage/validation) lets change, and how
+# to say so. PV: not its source, volumeMode or a set nodeAffinity (MutablePVNodeAffinity is off); PVC:
+# volumeName once (binding), larger requests; CSINode: drivers' allocatable counts
+# (MutableCSINodeAllocatableCount, GA); VolumeAttachment: nothing in spec.
+_VOLUME_KINDS: dict[str, tuple[tuple[str, ...], str]] = {
+    "PersistentVolume": (
+        (*_META, "spec.capacity", "spec.accessModes", "spec.claimRef", "spec.storageClassName",
+         "spec.persistentVolumeReclaimPolicy", "spec.mountOptions", "spec.nodeAffinity", "status"),
+        "labels, annotations, capacity, accessModes, claimRef, storageClassName, a nodeAffinity that was "
+        "unset, and status"),
+    "PersistentVolumeClaim": (
+        (*_META, "spec.volumeName", "spec.resources.requests.storage", "spec.volumeAttributesClassName",
+         "status"),
+        "labels, annotations, an unset spec.volumeName, a larger storage request, and status"),
+    "StorageClass": ((*_META, "allowedTopologies", "mountOptions", "allowVolumeExpansion"),
+                     "labels, annotations, allowedTopologies, mountOptions and allowVolumeExpansion"),
+    "CSINode": ((*_META, "spec.drivers"), "labels, annotations and the drivers' allocatable counts"),
+    "CSIDriver": ((*_META, "spec"),
+                  "labels, annotations and spec except attachRequired and volumeLifecycleModes"),
+    "CSIStorageCapacity": ((*_META, "capacity", "maximumVolumeSize"),
+                           "labels, annotations, capacity and maximumVolumeSize"),
+    "VolumeAttachment": (_META, "labels and annotations (its spec is immutable)"),
+}
 
 
 class ChangeError(ValueError):
@@ -42,6 +66,10 @@ def check_change(kind: str, old: Mapping[str, Any], new: Mapping[str, Any]) -> N
     elif kind == "Node":
         _allow_only(old, new, _NODE, "a Node update may change labels, annotations, spec.taints, "
                     "spec.unschedulable, status.allocatable, status.capacity and status.conditions")
+    elif kind in _VOLUME_KINDS:
+        allowed, what = _VOLUME_KINDS[kind]
+        _check_volume_kind(kind, old, new)
+        _allow_only(old, new, allowed, f"a {kind} update may change {what}; delete it and create a new one")
     elif kind in ("PriorityClass", "RuntimeClass"):
         _allow_only(old, new, _CLASS, f"a {kind} update may change only metadata.labels (its other fields "
                     "are immutable); delete the class and create a new one")
@@ -51,6 +79,31 @@ def check_change(kind: str, old: Mapping[str, Any], new: Mapping[str, Any]) -> N
             raise ChangeError("spec.selector", f"is immutable on an apps/v1 {kind} (the API server refuses "
                               f"the change); delete the {kind} and create it with the new selector")
         _allow_only(old, new, _OBJECT, f"a {kind} update may change metadata.labels and spec")
+
+
+def _check_volume_kind(kind: str, old: Mapping[str, Any], new: Mapping[str, Any]) -> None:
+    """The storage kinds' rules beyond which fields may change."""
+    fix = f"delete the {kind} and create a new one"
+    if kind == "PersistentVolume" and _get(old, "spec.nodeAffinity") and \
+            _norm(_get(old, "spec.nodeAffinity")) != _norm(_get(new, "spec.nodeAffinity")):
+        raise ChangeError("spec.nodeAffinity", f"is immutable once set (MutablePVNodeAffinity is off); {fix}")
+    if kind == "PersistentVolumeClaim":
+        if _get(old, "spec.volumeName") and _get(old, "spec.volumeName") != _get(new, "spec.volumeName"):
+            raise ChangeError("spec.volumeName", f"is immutable once set; {fix}")
+        before, after = (_get(m, "spec.resources.requests.storage") for m in (old, new))
+        if before is not None and (after is None or resource_value("storage", after) < resource_value(
+                "storage", before)):
+            raise ChangeError("spec.resources.requests.storage", "can not be less than the previous value")
+    if kind == "CSINode":
+        names = [[d.get("name") for d in _list(m, "spec.drivers")] for m in (old, new)]
+        strip = [[{k: v for k, v in d.items() if k != "allocatable"} for d in _list(m, "spec.drivers")]
+                 for m in (old, new)]
+        if names[0] != names[1] or _norm(strip[0]) != _norm(strip[1]):
+            raise ChangeError("spec.drivers", f"only the drivers' allocatable counts may change; {fix}")
+    if kind == "CSIDriver":
+        for path in ("spec.attachRequired", "spec.volumeLifecycleModes"):
+            if _norm(_get(old, path)) != _norm(_get(new, path)):
+                raise ChangeError(path, f"is immutable; {fix}")
 
 
 def diff_paths(old: Any, new: Any, prefix: str = "") -> Iterator[str]:

@@ -26,7 +26,7 @@ from reference.kinds import CLUSTER_SCOPED
 from reference.faults import is_fault
 from reference.scenario import EXTENDER_SCRIPT_ANNOTATION, Scenario
 
-from .adapt_objects import ScenarioNotSupported, clean_meta, namespaced_object
+from .adapt_objects import ScenarioNotSupported, clean_meta, namespaced_object, refuse_storage
 from .naming import RUN_LABEL, SCENARIO_LABEL, NamespaceMap, run_metadata, scenario_scoped
 
 PLACEHOLDER_IMAGE = "sched-conformance.invalid/placeholder:0"
@@ -116,6 +116,10 @@ class Adapter:
         return {**self.labels, SCENARIO_LABEL: str(nsmap.scenario)}
 
     def plan(self, scenario: Scenario, nsmap: NamespaceMap) -> Plan:
+        for i, m in enumerate(scenario.objects):
+            refuse_storage(m["kind"], f"scenario.objects[{i}]")
+        for i, e in enumerate(scenario.timeline):
+            refuse_storage((e.get("object") or {}).get("kind") or e.get("kind"), f"scenario.timeline[{i}]")
         labels = self.scenario_labels(nsmap)
         out = Plan()
         ns_objects = {m["metadata"]["name"]: m for m in scenario.objects if m["kind"] == "Namespace"}

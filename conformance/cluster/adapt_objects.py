@@ -10,6 +10,8 @@ from __future__ import annotations
 import copy
 from typing import Any, Mapping
 
+from reference.kinds import VOLUME_KINDS
+
 from ..core.errors import BackendFailure
 from .naming import NamespaceMap
 
@@ -21,6 +23,15 @@ Manifest = dict[str, Any]
 
 class ScenarioNotSupported(BackendFailure):
     """The scenario holds something an API server does not accept; the message names it."""
+
+
+def refuse_storage(kind: str, where: str) -> None:
+    """Storage objects stay off clusters: their PV controller would bind and provision claims and the API
+    server resets a PV's phase, a cluster the scenario does not describe (issue 29)."""
+    if kind in VOLUME_KINDS:
+        raise ScenarioNotSupported(f"{where}: a {kind} is not run on a cluster (its PV controller binds and "
+                                   "provisions claims the scenario does not describe); run storage scenarios "
+                                   "with --backend reference or upstream")
 
 
 def clean_meta(m: Mapping[str, Any], labels: Mapping[str, str], annotations: Mapping[str, str] | None = None) -> Manifest:
@@ -77,4 +88,4 @@ def namespaced_object(m: Mapping[str, Any], nsmap: NamespaceMap, labels: Mapping
     return obj, ({"status": status} if kind == "PodDisruptionBudget" and status else {})
 
 
-__all__ = ["ScenarioNotSupported", "clean_meta", "namespaced_object", "template_labels"]
+__all__ = ["ScenarioNotSupported", "clean_meta", "namespaced_object", "refuse_storage", "template_labels"]

@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import re
 
-# kube-scheduler's podInitialBackoffDuration and podMaxBackoffDuration defaults, and the period of the
-# queue's backoffQ flush (flushBackoffQCompleted).
-INITIAL_BACKOFF, MAX_BACKOFF, FLUSH = 1.0, 10.0, 1.0
+from reference.scheduler.queue import DEFAULT_INITIAL_BACKOFF as INITIAL_BACKOFF
+from reference.scheduler.queue import DEFAULT_MAX_BACKOFF as MAX_BACKOFF
+
+FLUSH = 1.0  # the period of the queue's backoffQ flush (flushBackoffQCompleted)
 
 
 def at_least(version: str, minor: int) -> bool:

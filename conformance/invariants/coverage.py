@@ -52,17 +52,15 @@ RULES: tuple[Rule, ...] = (
        "framework.go RunPreBindPreFlights, RunPreBindPlugins, RunBindPlugins"),
     _c("legal-codes", "§1.2", "Each point defines the codes a plugin may return; others become an Error",
        "interface.go per-point contracts"),
-    _n("error-message-nil-wrap", "§1.1", "A Wait/Skip turned into an Error carries the Go artefact %!w(<nil>)",
-       "framework.go AsError wrapping", "message text of an internal error; the suite accepts any text for it",
-       _TF + "test_code_matrix.py::test_code_matrix"),
+    _c("error-message-nil-wrap", "§1.1", "A Wait/Skip turned into an Error carries the Go artefact %!w(<nil>)",
+       "framework.go AsError wrapping"),
     # §2.0 flow, profiles
     _c("profile-by-scheduler-name", "§2.0", "The profile is chosen by spec.schedulerName; a pod naming no profile is "
        "dropped", "schedule_one.go frameworkForPod, ScheduleOne"),
     _c("plugins-per-point", "§5.3", "A plugin is called only at the points its profile configures it at",
        "framework.go NewFramework, updatePluginList"),
-    _n("deleting-pod-skipped", "§2.0", "A pod with a deletionTimestamp is dropped with a FailedScheduling event",
-       "schedule_one.go skipPodSchedule", "scenarios never delete a workload pod before it is popped",
-       _TF + "test_failure_table.py::test_deleting_pod_is_dropped_with_event_and_not_requeued"),
+    _c("deleting-pod-skipped", "§2.0", "A pod with a deletionTimestamp is dropped with a FailedScheduling event",
+       "schedule_one.go skipPodSchedule"),
     _c("cycle-state-per-attempt", "§9", "Every attempt gets a fresh CycleState", "schedule_one.go ScheduleOne"),
     _n("metrics-sampling", "§2.0", "About 10% of cycles record per-plugin metrics", "schedule_one.go "
        "pluginMetricsSamplePercent", "metrics are not part of a scheduler's observable behaviour", "(none: not "
@@ -72,12 +70,10 @@ RULES: tuple[Rule, ...] = (
        "scheduling_queue.go runPreEnqueuePlugins; schedulinggates plugin"),
     _c("preenqueue-any-non-success-gates", "§2.1", "Any non-Success PreEnqueue code gates the pod and stops the "
        "PreEnqueue loop", "scheduling_queue.go runPreEnqueuePlugins"),
-    _n("preenqueue-gating-plugin-first", "§2.1", "A pod gated by plugin X runs X first next time",
-       "scheduling_queue.go runPreEnqueuePlugins", "upstream's PreEnqueue order is map order in the trace; the "
-       "suite only asserts the stop", _TF + "test_queue.py::test_pre_enqueue_first_rejecting_plugin_gates"),
-    _n("gates-removed-requeues", "§6.5", "Removing the gates (a pod update) re-runs PreEnqueue and queues the pod",
-       "scheduling_queue.go Update", "scenarios do not update pods",
-       _TF + "test_queue.py::test_gated_pod_never_reaches_prefilter_until_gates_removed"),
+    _c("preenqueue-gating-plugin-first", "§2.1", "A pod gated by plugin X runs X first next time",
+       "scheduling_queue.go runPreEnqueuePlugins"),
+    _c("gates-removed-requeues", "§6.5", "Removing the gates (a pod update) re-runs PreEnqueue and queues the pod",
+       "scheduling_queue.go Update"),
     # §2.2 QueueSort
     _c("queue-sort-priority-timestamp", "§2.2", "activeQ pops by priority, then queue timestamp",
        "queuesort/priority_sort.go Less"),
@@ -92,9 +88,8 @@ RULES: tuple[Rule, ...] = (
        "intersection stops the loop with UAU", "framework.go RunPreFilterPlugins; PreFilterResult.Merge"),
     _c("prefilter-rejection-no-filter", "§2.3, §3.3", "A PreFilter rejection gives every node that status: no "
        "Filter, no scoring, PostFilter runs", "schedule_one.go findNodesThatFitPod"),
-    _n("prefilter-result-unknown-names", "§2.3", "Node names in a PreFilterResult that are not in the snapshot are "
-       "dropped", "schedule_one.go findNodesThatFitPod", "probes can name only nodes of the scenario, which all "
-       "exist", _TF + "test_filtering.py::test_prefilter_result_intersection_restricts_filtered_nodes"),
+    _c("prefilter-result-unknown-names", "§2.3", "Node names in a PreFilterResult that are not in the snapshot are "
+       "dropped", "schedule_one.go findNodesThatFitPod"),
     # §2.4 AddPod / RemovePod
     _c("add-remove-pod-skip", "§2.4", "Extensions of a plugin that skipped PreFilter are not called",
        "framework.go RunPreFilterExtensionAddPod/RemovePod"),
@@ -102,9 +97,8 @@ RULES: tuple[Rule, ...] = (
        "framework.go RunPreFilterExtensionAddPod"),
     _c("extensions-in-their-phase", "§2.4, §2.5", "AddPod adds nominated pods while filtering; RemovePod runs only "
        "in preemption's dry run", "framework.go addGENominatedPods; preemption.go SelectVictimsOnNode"),
-    _n("extensions-on-cloned-state", "§2.4", "AddPod/RemovePod work on cloned CycleState and NodeInfo",
-       "framework.go addGENominatedPods", "a clone is invisible from outside unless a plugin leaks state, which "
-       "probes do not", _TF + "test_code_matrix.py::test_prefilter_skip_also_skips_add_and_remove_pod"),
+    _c("extensions-on-cloned-state", "§2.4", "AddPod/RemovePod work on cloned CycleState and NodeInfo",
+       "framework.go addGENominatedPods"),
     # §2.5 Filter
     _c("filter-short-circuit", "§2.5", "Per node, the first non-Success Filter stops that node",
        "framework.go RunFilterPlugins"),
@@ -112,19 +106,16 @@ RULES: tuple[Rule, ...] = (
        "schedule_one.go findNodesThatPassFilters"),
     _c("chosen-node-feasible", "§2.5, §11.1", "The chosen node passed every Filter and extender filter",
        "schedule_one.go findNodesThatPassFilters, findNodesThatPassExtenders"),
-    _n("nominated-pods-two-passes", "§2.5", "Filter runs with higher-or-equal priority nominated pods added, then "
-       "without; both must pass", "framework.go RunFilterPluginsWithNominatedPods", "which pods the queue holds "
-       "nominated at a cycle is internal; the outcome-level consequence (no overcommit) is capacity-respected",
-       _TF + "test_filtering.py::test_second_pass_without_nominated_pods_must_also_pass"),
+    _c("nominated-pods-two-passes", "§2.5", "Filter runs with higher-or-equal priority nominated pods added, then "
+       "without; both must pass", "framework.go RunFilterPluginsWithNominatedPods"),
     _c("num-feasible-nodes-to-find", "§2.10", "At most numFeasibleNodesToFind feasible nodes (all nodes below "
        "100)", "schedule_one.go numFeasibleNodesToFind"),
     _n("round-robin-start", "§2.5", "Filtering starts at nextStartNodeIndex, moved by the nodes processed",
-       "schedule_one.go findNodesThatPassFilters", "upstream filters in parallel: the order is not observable",
+       "schedule_one.go findNodesThatPassFilters", "upstream filters in parallel: the order is not "
+       "observable (the mutants start-index-fixed and start-index-one-too-far choose as upstream may)",
        _TF + "test_filtering.py::test_filtering_stops_at_num_nodes_to_find_and_round_robins"),
-    _n("nominated-node-fast-path", "§2.5", "A pod with nominatedNodeName tries that node alone first",
-       "schedule_one.go evaluateNominatedNode", "whether the nomination is back from the API server before the "
-       "retry is a race upstream; invariants only accept both readings (may_be_nominated)",
-       _TF + "test_filtering.py::test_nominated_node_fast_path_evaluates_only_that_node"),
+    _c("nominated-node-fast-path", "§2.5", "A pod with nominatedNodeName tries that node alone first",
+       "schedule_one.go evaluateNominatedNode"),
     # §2.6 PostFilter
     _c("postfilter-only-on-fit-error", "§2.6", "PostFilter runs only when no node is feasible, never after an Error",
        "schedule_one.go schedulingCycle"),
@@ -152,7 +143,8 @@ RULES: tuple[Rule, ...] = (
        "schedule_one.go prioritizeNodes", "totals are not traced; any max-score node is a legal choice",
        _TF + "test_filtering.py::test_no_score_plugins_and_no_extenders_total_score_one"),
     _n("random-tie-break", "§2.9", "Ties among max-score nodes are broken at random",
-       "schedule_one.go selectHost", "a distribution, not a property of one run; invariants accept any tied node",
+       "schedule_one.go selectHost", "a distribution, not a property of one run; invariants accept any tied "
+       "node (the mutant ties-to-first-node chooses as upstream may)",
        _TF + "test_filtering.py::test_ties_broken_randomly_and_reproducibly_by_seed"),
     # §2.11 assume
     _c("assume-before-reserve", "§2.11", "The assumed pod counts against its node for the next cycles",
@@ -172,9 +164,8 @@ RULES: tuple[Rule, ...] = (
     _c("permit-wait-resolution", "§2.13", "A waiting pod binds only when all waiters allowed; first Reject or "
        "timeout (capped at 15 min, started at the end of the cycle) wins", "framework.go WaitOnPermit; "
        "waiting_pods_map.go"),
-    _n("waiting-pods-handle", "§2.13", "IterateOverWaitingPods / GetWaitingPod / RejectWaitingPod through the "
-       "handle", "framework.go handle methods", "probes only signal their own waiting pod",
-       _TF + "test_reserve_permit_bind.py::test_waiting_pods_visible_through_handle"),
+    _c("waiting-pods-handle", "§2.13", "IterateOverWaitingPods / GetWaitingPod / RejectWaitingPod through the "
+       "handle", "framework.go handle methods"),
     # §2.14-2.17 binding cycle
     _c("preflight-skip-drops-prebind", "§2.14", "A PreBindPreFlight Skip removes the plugin's PreBind",
        "framework.go RunPreBindPreFlights"),

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from reference.probe import PROBE_NAMES
 from reference.scenario import pod_key
+from reference.scheduler.queue import DEFAULT_MAX_BACKOFF
 
 from ..recipes.deletion import DeletedOrRecreated
 from .base import invariant
-from .faults import MAX_BACKOFF
 from .queue import TIME_TOLERANCE
 from .run import Run
 
@@ -72,7 +72,7 @@ def recreated_pod_scheduled(run: Run) -> None:
     for key, spans in _lifetimes(run).items():
         created = [back for _, back in spans if back != float("inf")]
         result = run.outcome.pods.get(key)
-        if not created or result is None or created[-1] + MAX_BACKOFF + 1 >= run.scenario.deadline:
+        if not created or result is None or created[-1] + DEFAULT_MAX_BACKOFF + 1 >= run.scenario.deadline:
             continue
         if any(p in PROBE_NAMES for point in ("preEnqueue", "bind") for p in run.plugins_at(key, point)):
             continue  # a probe may hold it at PreEnqueue, or skip binding it

@@ -15,6 +15,7 @@ from typing import Any, Mapping
 from reference.plugins import node_affinity, node_unschedulable, taint_toleration
 from reference.plugins.node_resources_fit_request import ERR_REASON_TOO_MANY_PODS
 from reference.scheduler.fit_error import NO_NODE_AVAILABLE_MSG, NO_NODES_AVAILABLE_ERROR
+from reference.scheduler.queue import DEFAULT_MAX_BACKOFF, DEFAULT_POD_MAX_IN_UNSCHEDULABLE_DURATION
 from reference.timeline import TimelineEvent
 
 from ..recipes.events import NODE_GONE_THEN_WOKEN, NODE_UPDATED_THEN_WOKEN, UNHELPFUL_EVENTS, RejectedThenWoken
@@ -24,8 +25,6 @@ from .judge import Judge
 from .liveness import DECIDING, INSUFFICIENT, REFERENCE_MAX_ATTEMPTS, Nominations, feasible_nodes
 from .run import Run
 
-MAX_BACKOFF = 10.0  # podMaxBackoffDuration's default: a woken pod may wait that long in backoffQ
-UNSCHEDULABLE_FLUSH = 5 * 60.0  # DefaultPodMaxInUnschedulablePodsDuration
 # Plugin -> the "Resource/ActionType" events it registers whose hint may requeue a pod it rejected.
 HINTS: Mapping[str, frozenset[str]] = {
     # noderesources/fit.go EventsToRegister (UpdatePodScaleDown: InPlacePodVerticalScaling, on by default)
@@ -124,7 +123,7 @@ def _promised(run: Run, key: str, plugins: set[str]) -> float | None:
            "schedulinggates/scheduling_gates.go; scheduling_queue.go MoveAllToActiveOrBackoffQueue, "
            "isPodWorthRequeuing, Update (gates)", requires=("virtual-time",),
            situation=RejectedThenWoken(),
-           rules=("event-requeues",))
+           rules=("event-requeues", "gates-removed-requeues"))
 def event_wakes_pending_pod(run: Run) -> None:
     if not run.outcome.timeline or not run.cluster.changed:
         return
@@ -156,7 +155,7 @@ def event_wakes_pending_pod(run: Run) -> None:
             if not plugins or gave_up:
                 continue
         last = _promised(run, key, plugins)
-        if last is None or last + MAX_BACKOFF + 1 >= run.scenario.deadline:
+        if last is None or last + DEFAULT_MAX_BACKOFF + 1 >= run.scenario.deadline:
             continue
         run.exercise()
         fits = feasible_nodes(final, key, Nominations({}))
@@ -261,7 +260,7 @@ def fit_error_counts_nodes(run: Run) -> None:
 def unregistered_events_ignored(run: Run) -> None:
     if not run.outcome.timeline or run.outcome.deleted or run.outcome.faults or not run.cluster.applied:
         return
-    if max(run.cluster.times[1:]) >= UNSCHEDULABLE_FLUSH:
+    if max(run.cluster.times[1:]) >= DEFAULT_POD_MAX_IN_UNSCHEDULABLE_DURATION:
         return  # the 5-minute flush may have moved it
     for key in run.live_pods:
         result = run.outcome.pods.get(key)

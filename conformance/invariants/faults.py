@@ -6,6 +6,7 @@ scheduler restarts. Each rule says nothing about a run in which no fault of its 
 from __future__ import annotations
 
 from reference.faults import OPS
+from reference.scheduler.queue import DEFAULT_MAX_BACKOFF
 
 from ..recipes.faults import Faulty
 from .base import invariant
@@ -14,7 +15,6 @@ from .liveness import DECIDING, REFERENCE_MAX_ATTEMPTS, Nominations, feasible_no
 from .observed import cycles
 from .run import Record, Run
 
-MAX_BACKOFF = 10.0  # podMaxBackoffDuration's default: a pod whose binding failed may wait that long
 
 
 def fired(run: Run, op: str | None = None, detail: str | None = None) -> list[Record]:
@@ -89,7 +89,8 @@ def no_room_leaked(run: Run) -> None:
     last = max(f.get("at", 0.0) for f in firings)
     applied = [run.scenario.timeline[e["index"]] for e in run.outcome.timeline
                if isinstance(e.get("index"), int) and 0 <= e["index"] < len(run.scenario.timeline)]
-    if any(entry.get("op") not in OPS for entry in applied) or last + MAX_BACKOFF + 1 >= run.scenario.deadline:
+    if any(entry.get("op") not in OPS for entry in applied) or \
+            last + DEFAULT_MAX_BACKOFF + 1 >= run.scenario.deadline:
         return  # events: event-wakes-pending-pod's rule; too late a fault: the retry may not have come
     judge = Judge.of(run)
     if judge is None or judge.config.extenders:

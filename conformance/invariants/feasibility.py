@@ -1,9 +1,10 @@
-"""How many nodes filtering evaluates (below 100 nodes, every node the PreFilterResults allow) and keeps:
-every node found feasible is scored."""
+"""How many nodes filtering evaluates (below 100 nodes, every node the PreFilterResults allow) and keeps
+(at most numFeasibleNodesToFind): every node found feasible is scored."""
 
 from __future__ import annotations
 
 from reference.probe import PROBE_NAMES
+from reference.scheduler.schedule_one import num_feasible_nodes_to_find
 
 from ..recipes.first_pod import extender_leaves_two, node_scores
 from ..recipes.situations import Situation
@@ -22,7 +23,7 @@ from .run import REJECTIONS, Run
                                lambda draw, nodes: ({"Probe0": {"Score": node_scores(draw, nodes, (0, 50))}},
                                                     {}),
                                min_nodes=2),
-           rules=("num-feasible-nodes-to-find",))
+           rules=("num-feasible-nodes-to-find", "prefilter-result-unknown-names"))
 def every_node_evaluated(run: Run) -> None:
     if run.scenario.timeline or len(run.node_names) >= 100:
         return  # nodes come and go under a timeline; 100 nodes and more are sampled upstream
@@ -37,8 +38,10 @@ def every_node_evaluated(run: Run) -> None:
 def _check_attempt(run: Run, pod: str, attempt: int, filters: list[str]) -> None:
     records = run.records(pod, attempt, "Filter")
     first = next((p for p in filters if p not in skipped_at_prefilter(run, pod, attempt)), None)
-    if not records or first is None or may_be_nominated(run, pod, attempt):
-        return  # rejected at PreFilter, or a nominated node tried alone first
+    if first is None or may_be_nominated(run, pod, attempt):
+        return  # every Filter probe skipped, or a nominated node tried alone first
+    if not records and not _prefilter_passed(run, pod, attempt):
+        return  # rejected at PreFilter (or an AddPod failed)
     if any(r.get("code") not in ("Success", *REJECTIONS) for r in records):
         return  # a Filter error stops the evaluation
     allowed = prefilter_result(run, pod, attempt)
@@ -51,6 +54,86 @@ def _check_attempt(run: Run, pod: str, attempt: int, filters: list[str]) -> None
         raise run.violation(f"filtering stopped before node {missing[0]} (attempt {attempt})", pod=pod,
                             plugin=first, expected=sorted(expected), actual=sorted(seen),
                             records=tuple(records[:6]))
+
+
+def _prefilter_passed(run: Run, pod: str, attempt: int) -> bool:
+    """Every PreFilter plugin is a probe, and each passed (Success or Skip) in the attempt, as did every
+    AddPod call: filtering is then owed on the nodes the PreFilterResults name that exist (unknown names
+    are dropped, schedule_one.go findNodesThatFitPod)."""
+    if not all(p in PROBE_NAMES for p in run.plugins_at(pod, "preFilter")):
+        return False
+    records = run.probe_records(pod, attempt)
+    prefilter = [r for r in records if r["point"] == "PreFilter"]
+    return bool(prefilter) and all(r.get("code") in ("Success", "Skip") for r in prefilter) and all(
+        r.get("code") == "Success" for r in records if r["point"] == "AddPod")
+
+
+@invariant("feasible-nodes-capped",
+           "An attempt scores at most numFeasibleNodesToFind nodes: every node below 100, else the profile's "
+           "(or the global) percentageOfNodesToScore of them (adaptive when 0), and at least 100.",
+           "schedule_one.go numFeasibleNodesToFind, findNodesThatPassFilters (spec §2.10)",
+           rules=("num-feasible-nodes-to-find",))
+def feasible_nodes_capped(run: Run) -> None:
+    if run.outcome.timeline or len(run.node_names) < 100:
+        return  # below 100 nodes every node may be feasible; under a timeline nodes come and go
+    for pod in run.live_pods:
+        profile = run.profiles.get(run.profile_of(pod))
+        if profile is None:
+            continue
+        percentage = profile.percentage_of_nodes_to_score
+        if percentage is None:
+            percentage = run.config.percentage_of_nodes_to_score or 0
+        cap = num_feasible_nodes_to_find(percentage, len(run.node_names))
+        for attempt in run.attempts(pod):
+            scored: dict[str, set[str]] = {}
+            for r in run.records(pod, attempt, "Score"):
+                scored.setdefault(r["plugin"], set()).add(r["node"])
+            if scored:
+                run.exercise()
+            for plugin, nodes in scored.items():
+                if len(nodes) > cap:
+                    raise run.violation(f"{plugin} scored {len(nodes)} nodes (attempt {attempt}), more than "
+                                        f"numFeasibleNodesToFind", pod=pod, plugin=plugin,
+                                        expected=f"at most {cap} of {len(run.node_names)} nodes",
+                                        actual=len(nodes))
+
+
+@invariant("nominated-node-tried-first",
+           "A pod created nominated to a node (status.nominatedNodeName) filters that node alone first in "
+           "its first attempt; when it passes every Filter plugin there, no other node is filtered or scored "
+           "and the pod is placed on it.",
+           "schedule_one.go findNodesThatFitPod, evaluateNominatedNode; schedulePod "
+           "(`len(feasibleNodes) == 1`) (spec §2.5)",
+           rules=("nominated-node-fast-path",))
+def nominated_node_tried_first(run: Run) -> None:
+    # On a cluster the API server drops a created pod's status; under a timeline or faults nodes come and go.
+    if "virtual-time" not in run.capabilities or run.outcome.timeline or run.outcome.faults \
+            or any(e.filter_verb for e in run.config.extenders):
+        return
+    for pod in run.live_pods:
+        node = run.pod_objects[pod].nominated_node_name
+        filters = [p for p in run.plugins_at(pod, "filter") if p not in skipped_at_prefilter(run, pod, 1)]
+        if node not in run.node_names or not filters or not all(p in PROBE_NAMES for p in filters) \
+                or not _prefilter_passed(run, pod, 1):
+            continue
+        run.exercise()
+        records = run.records(pod, 1, "Filter")
+        first = next((r for r in records if r.get("node") != node), None)
+        on_node = [r for r in records if r.get("node") == node and (first is None or r["seq"] < first["seq"])]
+        if not on_node:
+            raise run.violation(f"the pod was created nominated to {node}, but attempt 1 did not filter it "
+                                "first", pod=pod, expected=f"Filter on {node} first",
+                                actual=first.get("node") if first else "no Filter call",
+                                records=tuple(records[:3]))
+        passed = {r["plugin"] for r in on_node if r.get("code") == "Success"} >= set(filters) and all(
+            r.get("code") == "Success" for r in on_node)
+        scored = run.records(pod, 1, "Score")
+        chosen = run.chosen_node(pod, 1)
+        if passed and (first is not None or scored or (chosen is not None and chosen != node)):
+            raise run.violation(f"{node}, the pod's nominated node, passed every Filter plugin, but "
+                                "attempt 1 went on to other nodes", pod=pod,
+                                expected=f"{node} alone, unscored",
+                                actual=chosen, records=tuple(r for r in (first, *scored[:1]) if r))
 
 
 _FILTER_VERDICTS = ("Success", "Unschedulable", "UnschedulableAndUnresolvable")

@@ -8,7 +8,8 @@ from reference.config.points import implements
 from reference.plugins import in_tree_registry
 from reference.probe import PROBE_NAMES
 
-from ..recipes.first_pod import filter_rejections, node_scores, nominated_first, pick, retried, some
+from ..recipes.first_pod import (filter_rejections, node_scores, nominated_first, pick, postfilter_answer,
+                                 retried, some)
 from ..recipes.constrained import Constrained
 from ..recipes.situations import Situation
 from .base import invariant
@@ -158,10 +159,9 @@ def chosen_node_passed_filters(run: Run) -> None:
            "UnschedulableAndUnresolvable; it runs after a PreFilter rejection too.",
            "schedule_one.go schedulingCycle (PostFilter on any FitError), findNodesThatFitPod (a PreFilter "
            "rejection is a FitError); framework.go RunPostFilterPlugins (spec §2.6)",
-           situation=Situation(
-               _FILTER_PLACES, lambda draw, nodes: ({"Probe0": {"Filter": filter_rejections(draw, nodes)},
-                                                     "Probe1": {"PostFilter": {"code": pick(draw, ("Unschedulable",
-                                                                                                     "Success"))}}}, {})),
+           situation=Situation(_FILTER_PLACES, lambda draw, nodes: ({
+               "Probe0": {"Filter": filter_rejections(draw, nodes)},
+               "Probe1": {"PostFilter": postfilter_answer(draw, nodes)}}, {})),
            rules=("code-matrix-postfilter", "postfilter-only-on-fit-error", "postfilter-loop",
                   "prefilter-rejection-no-filter"))
 def postfilter_gating(run: Run) -> None:
@@ -242,7 +242,7 @@ def _ungated_at(run: Run, pod: str) -> float | None:
            situation=Situation({"preFilter": ["Probe0"]}, lambda draw, nodes: ({}, {}),
                                keep=("SchedulingGates",), gated=True),
            focus={"points": ("PreFilter",), "gates": True},
-           rules=("gates-never-prefiltered",))
+           rules=("gates-never-prefiltered", "gates-removed-requeues"))
 def gated_never_prefiltered(run: Run) -> None:
     for pod, obj in run.pod_objects.items():
         if not obj.scheduling_gates or "SchedulingGates" not in run.plugins_at(pod, "preEnqueue"):

@@ -30,6 +30,7 @@ from reference.cycle_state import CycleState
 from reference.errors import ReferenceError_
 from reference.framework.runtime import Framework
 from reference.interfaces import FilterPlugin
+from reference.kinds import VOLUME_KINDS
 from reference.nodeinfo import Snapshot
 from reference.scenario import pod_key
 from reference.plugins import in_tree_registry
@@ -37,6 +38,7 @@ from reference.probe import PROBE_NAMES, ProbeTracker, probe_registry
 from reference.scheduler.build import add_objects, build_scheduler
 from reference.status import SUCCESS, Code, Status
 from reference.types import Node, Pod
+from reference.volumes import VolumeObjects
 
 from ..core import scenario_config
 from .run import Run
@@ -56,7 +58,8 @@ class Judge:
     is judged against the stock v1 default profile: the outcome cannot say what it runs instead."""
 
     def __init__(self, run: Run, config, profiles: dict, frameworks: dict[str, Framework],
-                 namespace_labels: dict, pdbs: list, state: int | None = None) -> None:
+                 namespace_labels: dict, pdbs: list, state: int | None = None,
+                 volumes: VolumeObjects | None = None) -> None:
         self.run = run
         self.config = config
         self.profiles = profiles
@@ -65,6 +68,8 @@ class Judge:
         self.pdbs = pdbs
         # None: the scenario's own cluster; k: the cluster after the first k applied timeline events.
         self.state = state
+        # The storage objects the volume plugins read on this cluster (the frameworks share one store).
+        self.volumes = volumes if volumes is not None else VolumeObjects()
 
     @staticmethod
     def of(run: Run) -> "Judge | None":
@@ -83,7 +88,7 @@ class Judge:
             sched = build_scheduler(config, out_of_tree=probe_registry(ProbeTracker()).merged(stand_ins))
             add_objects(sched, run.scenario.objects)
             judge = Judge(run, config, profiles, sched.frameworks, sched.store.namespace_labels(),
-                          list(sched.store.pdbs))
+                          list(sched.store.pdbs), volumes=sched.store.volumes)
         except (ReferenceError_, ValueError, KeyError, TypeError, NotImplementedError):
             judge = None
         run.__dict__["_judge"] = judge
@@ -110,8 +115,12 @@ class Judge:
             labels = {m["metadata"]["name"]: dict((m["metadata"].get("labels") or {}))
                       for m in cluster.manifests(k, "Namespace")}
             pdbs = [codec.from_manifest(m) for m in cluster.manifests(k, "PodDisruptionBudget")]
+            volumes = VolumeObjects()
+            for kind in VOLUME_KINDS:
+                for m in cluster.manifests(k, kind):
+                    volumes.put(codec.from_manifest(m))
             views[k] = Judge(self.run, self.config, self.profiles, self.frameworks,
-                             {**self.namespace_labels, **labels}, pdbs, state=k)
+                             {**self.namespace_labels, **labels}, pdbs, state=k, volumes=volumes)
         return views[k]
 
     def views_at_binding(self, key: str) -> list["Judge"]:
@@ -233,6 +242,7 @@ class Judge:
         fw = self.framework(key)
         assert fw is not None
         fw.set_snapshot(snapshot)
+        fw.client.volumes = self.volumes  # type: ignore[attr-defined]
         state = CycleState()
         plugin = next((p for p in fw.pre_filter_plugins if p.name == name), None)
         if plugin is None:

@@ -1,5 +1,5 @@
 """Nominated pods while filtering: each Filter pass on a node first adds the nominated pods of at least the
-pod's priority through the PreFilter plugins' AddPod.
+pod's priority through the PreFilter plugins' AddPod, and only those.
 
 The trace shows a nomination only where a probe's PostFilter made it (`nominate`); it stands until the
 nominated pod's next cycle (assume deletes it, a later failure may replace it), so a pod filtered in
@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from ..recipes.first_pod import nominated_first
 from ..recipes.situations import Situation
+from reference.probe import PROBE_NAMES
+
 from .base import invariant
 from .filtering import filtering_phase, skipped_at_prefilter
 from .run import Record, Run
@@ -40,14 +42,16 @@ def nominated_on(run: Run, pod: str, node: str, seq: int) -> list[str]:
             and since < seq < until and run.pod_objects[n].effective_priority >= priority]
 
 
+_NOMINATED_FIRST = Situation({p: ["Probe0"] for p in ("preFilter", "filter", "postFilter", "reserve")},
+                             nominated_first, min_pods=2, weight=2)
+
+
 @invariant("nominated-pods-added",
            "Filtering a node that holds a pod nominated there of at least the pod's priority calls AddPod on "
            "every PreFilter plugin that did not skip, before that node's Filter plugins.",
            "framework.go RunFilterPluginsWithNominatedPods, addGENominatedPods, RunPreFilterExtensionAddPod "
            "(spec §2.4, §2.5)",
-           situation=Situation(
-               {p: ["Probe0"] for p in ("preFilter", "filter", "postFilter", "reserve")}, nominated_first,
-               min_pods=2, weight=2),
+           situation=_NOMINATED_FIRST,
            focus={"points": ("PreFilter", "Filter", "PostFilter", "AddPod", "RemovePod")},
            rules=("add-remove-pod-skip", "extensions-in-their-phase"))
 def nominated_pods_added(run: Run) -> None:
@@ -84,3 +88,58 @@ def _check_added(run: Run, pod: str, attempt: int, node: str, nominated: list[st
                             plugin=missing[0],
                             expected=f"AddPod on {node} by {', '.join(expected)}",
                             actual=f"AddPod by {', '.join(sorted(added)) or 'none'}", records=(filtered,))
+
+
+# Points where a probe's answer may nominate its pod to the chosen node for expectation (nnn-for-expectation).
+_EXPECTING = ("Permit", "PreBindPreFlight")
+
+
+def _possible_nominations(run: Run) -> dict[str, list[tuple[str, int]]] | None:
+    """Node -> (pod, priority) of every pod that may be nominated there at some point of the run: created or
+    ended nominated, nominated by a probe's PostFilter, or nominated for expectation at a probe's Permit or
+    PreBindPreFlight; None where a nomination may not show in the trace (a plugin at PostFilter, Permit or
+    PreBind that is not a probe, e.g. DefaultPreemption, which also calls AddPod itself; a fault)."""
+    if run.outcome.faults or any(p not in PROBE_NAMES for k in run.pods
+                                 for point in ("postFilter", "permit", "preBind")
+                                 for p in run.plugins_at(k, point)):
+        return None
+    out: dict[str, list[tuple[str, int]]] = {}
+    for pod, obj in run.pod_objects.items():
+        result = run.outcome.pods.get(pod)
+        nodes = {obj.nominated_node_name, result.nominated_node_name if result else ""}
+        for r in run.records(pod):
+            if r.get("point") == "PostFilter":
+                nodes.add(r.get("nominate") or "")
+            elif r.get("point") in _EXPECTING:
+                nodes.add(r.get("node") or "")
+        for node in nodes - {""}:
+            out.setdefault(node, []).append((pod, obj.effective_priority))
+    return out
+
+
+@invariant("lower-priority-nominations-ignored",
+           "Filtering adds only the pods nominated to a node of at least the pod's priority: AddPod is not "
+           "called on a node where no such pod may be nominated.",
+           "framework.go addGENominatedPods (`GetPodPriority(pi.GetPod()) >= GetPodPriority(pod)`), "
+           "RunFilterPluginsWithNominatedPods (spec §2.4, §2.5)",
+           situation=_NOMINATED_FIRST,
+           focus={"points": ("PreFilter", "Filter", "PostFilter", "AddPod", "RemovePod")},
+           rules=("nominated-pods-two-passes",))
+def lower_priority_nominations_ignored(run: Run) -> None:
+    nominations = _possible_nominations(run)
+    if nominations is None:
+        return
+    for pod in run.pods:
+        priority = run.pod_objects[pod].effective_priority
+        filtered = {r.get("node") for r in run.outcome.calls(pod=pod, point="Filter")}
+        if any(p < priority for node in filtered for n, p in nominations.get(node, ()) if n != pod):
+            run.exercise()  # filtered a node where only a lower-priority pod may be nominated
+        for r in run.outcome.calls(pod=pod, point="AddPod"):
+            if "plugin" not in r:
+                continue
+            others = [(n, p) for n, p in nominations.get(r.get("node"), ()) if n != pod]
+            if not any(p >= priority for _, p in others):
+                lower = f" (only {others[0][0]}, priority {others[0][1]})" if others else ""
+                raise run.violation(f"AddPod was called on {r.get('node')} (attempt {r.get('attempt')}) "
+                                    f"where no pod of at least priority {priority} may be nominated{lower}",
+                                    pod=pod, plugin=r["plugin"], records=(r,))

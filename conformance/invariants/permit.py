@@ -118,7 +118,7 @@ def _preempted_while_waiting(run: Run, pod: str, attempt: int) -> bool:
            "framework.go WaitOnPermit; waiting_pods_map.go (spec §2.13, §11.12)",
            situation=Situation(
                {"permit": ["Probe0", "Probe1"]}, lambda draw, nodes: ({"Probe0": {"Permit": wait(draw)}}, {})),
-           rules=("permit-wait-resolution",))
+           rules=("permit-wait-resolution", "waiting-pods-handle"))
 def permit_wait_resolution(run: Run) -> None:
     tolerance = 1e-6 if "virtual-time" in run.capabilities else LATE_TOLERANCE
     for pod in run.live_pods:

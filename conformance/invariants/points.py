@@ -307,12 +307,12 @@ def calls_match_profile(run: Run) -> None:
 
 
 def _attempted(run: Run, pod: str, records: list[Record]) -> None:
-    """A pod naming a profile is taken by it: by the end of a virtual-time run it was attempted or held
-    gated, unless an event created it too late (a restart re-queues every pod, a vanished pod reads
-    pending)."""
+    """A pod naming a profile is taken by it: by the end of a virtual-time run it was attempted, held
+    gated or dropped (being deleted), unless an event created it too late (a restart re-queues every pod,
+    a vanished pod reads pending)."""
     result = run.outcome.pods.get(pod)
     if "virtual-time" not in run.capabilities or result is None or result.phase != "pending" \
-            or result.attempts or records \
+            or result.attempts or records or run.pod_objects[pod].deletion_timestamp is not None \
             or any(f.get("fault") in ("restart", "vanish") for f in run.outcome.faults):
         return
     released = run.cluster.released(pod) if run.outcome.timeline else 0

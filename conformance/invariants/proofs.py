@@ -49,6 +49,10 @@ def _p(rule: str, direction: str, mutant: str, how: str, caught_by: str, no_sear
     return Proof(rule, direction, mutant, how, caught_by, no_search=no_search)
 
 
+_NEVER_NOMINATED = ("generated pods are never created nominated (after a preemption, whether the retry reads "
+                    "the nomination is a race upstream)")
+
+
 def _missed(invariant: str) -> str:
     return f"the ci profile's search of {invariant} misses it (tried once, issue 32)"
 
@@ -500,6 +504,89 @@ PROOFS: tuple[Proof, ...] = (
        "extender-requests-well-formed"),
     _p("preemption-node-choice", MUCH, "victim-count-first",
        "the fewest victims count before their priorities in the candidates' order", "preemption-lowest-victims"),
+    # issue 32, helper h32c: framework, filtering and scoring (tests/conformance/pending_mutants_h32c.py)
+    _p("num-feasible-nodes-to-find", MUCH, "feasible-nodes-not-capped",
+       "filtering keeps every feasible node of 100 and more: 101 nodes are scored", "feasible-nodes-capped",
+       no_search="generated clusters stay below 100 nodes"),
+    _p("no-scoring-total-one", MUCH, "no-scoring-with-prioritizers",
+       "the totals-1 shortcut is taken although prioritize extenders are configured",
+       "extender-scores-scaled"),
+    _p("gates-removed-requeues", LITTLE, "never-ungates",
+       "removing a pod's last gate (an update) never frees it", "event-wakes-pending-pod"),
+    _p("gates-removed-requeues", MUCH, "update-ungates",
+       "an update that leaves a gate queues the pod without PreEnqueue", "gated-pods-never-prefiltered",
+       no_search="its situation draws no timeline, so no update that leaves a gate"),
+    _p("postfilter-does-not-schedule", MUCH, "postfilter-nomination-binds",
+       "a nominating PostFilter Success schedules the pod on that node in the same attempt",
+       "postfilter-only-without-feasible-node"),
+    _p("prefilter-result-unknown-names", LITTLE, "unknown-result-names-fail",
+       "a PreFilterResult naming a node the snapshot lacks fails the cycle", "condition-classification",
+       no_search="generated PreFilterResults name only the scenario's nodes"),
+    _p("prefilter-result-unknown-names", MUCH, "unknown-result-name-empties-result",
+       "a PreFilterResult naming a node the snapshot lacks loses its known names too", "every-node-evaluated",
+       no_search="generated PreFilterResults name only the scenario's nodes"),
+    _p("nominated-pods-two-passes", LITTLE, "nominated-second-pass-skipped",
+       "a node passes on the pass with nominated pods alone", "pod-affinity-respected",
+       no_search=_missed("pod-affinity-respected") + ": it needs a pod nominated where only it satisfies "
+       "another's required affinity"),
+    _p("extensions-on-cloned-state", LITTLE, "nominated-pods-added-in-place",
+       "AddPod adds the nominated pods to the cycle's own state and NodeInfo: the second pass sees them",
+       "pod-affinity-respected", no_search=_missed("pod-affinity-respected") + ": it needs a pod nominated "
+       "where only it satisfies another's required affinity"),
+    _p("nominated-pods-two-passes", MUCH, "lower-priority-nominated-added",
+       "filtering adds the nominated pods of lower priority too", "lower-priority-nominations-ignored"),
+    _p("error-message-nil-wrap", LITTLE, "nil-wrap-as-none",
+       "a Filter Wait/Skip turned into an Error reads `None` where Go writes %!w(<nil>)",
+       "filter-error-message"),
+    _p("error-message-nil-wrap", MUCH, "filter-errors-nil-wrapped",
+       "a Filter Error's text is replaced by %!w(<nil>), as if it were nil", "filter-error-message"),
+    _p("deleting-pod-skipped", LITTLE, "deleting-pods-scheduled",
+       "a pod being deleted is scheduled (its binding is refused)", "deleting-pods-skipped",
+       no_search="generated pods are never being deleted when created"),
+    _p("deleting-pod-skipped", MUCH, "deleting-pods-requeued",
+       "a pod being deleted is skipped, then backed off and skipped again", "deleting-pods-skipped",
+       no_search="generated pods are never being deleted when created"),
+    _p("one-queue-sort", LITTLE, "queue-sort-only-in-first-profile",
+       "the profiles after the first are built without a QueueSort plugin", "plugin-order-matches-expansion"),
+    _p("nominated-node-fast-path", LITTLE, "no-nominated-fast-path",
+       "a pod created nominated is filtered and scored on every node at once", "nominated-node-tried-first",
+       no_search=_NEVER_NOMINATED),
+    _p("nominated-node-fast-path", MUCH, "nomination-trusted",
+       "the nominated node is taken as feasible without running Filter on it", "nominated-node-tried-first",
+       no_search=_NEVER_NOMINATED),
+    _p("extensions-on-cloned-state", MUCH, "cloned-without-nominated-pods",
+       "Filter runs on clones even when no nominated pod is added: a Filter probe's cycle mark is lost",
+       "chosen-node-passed-filters"),
+    _p("waiting-pods-handle", LITTLE, "waiting-pods-not-found",
+       "GetWaitingPod finds no waiting pod: a plugin's Allow never reaches it", "permit-wait-resolution"),
+    _p("waiting-pods-handle", MUCH, "waiting-pod-found-for-any-uid",
+       "GetWaitingPod of a pod no longer waiting answers with another waiting pod", "permit-wait-resolution",
+       no_search=_missed("permit-wait-resolution") + ": it needs a signal to a pod whose wait ended while "
+       "another waits"),
+    _p("random-tie-break", MUCH, "near-ties-broken-at-random",
+       "nodes within 10 points of the best total are chosen at random with it", "chosen-node-has-max-score",
+       no_search="the situation's node scores differ by 50 or more"),
+    Proof("random-tie-break", LITTLE, "ties-to-first-node", "ties always go to the first of the tied nodes",
+          reason="upstream may do the same: one run shows one draw, and any tied node is a legal choice, so "
+                 "the outcome differs from the reference's but not from upstream's possible outcomes"),
+    Proof("round-robin-start", LITTLE, "start-index-fixed", "filtering always starts at the first node",
+          reason="upstream may do the same: it filters in parallel, so which feasible nodes it keeps when "
+                 "it needs fewer than all is unspecified; the outcome differs from the reference's, not from "
+                 "upstream's possible outcomes"),
+    Proof("round-robin-start", MUCH, "start-index-one-too-far",
+          "nextStartNodeIndex moves one node further than the nodes processed",
+          reason="upstream may do the same: it filters in parallel, so which feasible nodes it keeps when "
+                 "it needs fewer than all is unspecified; the outcome differs from the reference's, not from "
+                 "upstream's possible outcomes"),
+    _p("preenqueue-gating-plugin-first", LITTLE, "gating-plugin-not-first",
+       "PreEnqueue runs in profile order, forgetting the plugin that gated the pod",
+       "preenqueue-gating-plugin-first"),
+    _p("preenqueue-gating-plugin-first", MUCH, "gating-plugin-alone",
+       "the plugin that gated the pod admits it alone when it passes: the others do not run",
+       "preenqueue-gating-plugin-first", no_search="a probe that gates a pod gates it for good (its answer "
+       "follows the pod's attempts); the situation draws no gate a timeline lifts"),
+    _p("one-queue-sort", MUCH, "queue-sort-twice", "each profile holds its QueueSort plugin twice",
+       "plugin-order-matches-expansion"),
 )
 
 # Rules and directions without a mutant yet (or whose mutant no invariant catches yet: named in the note).
@@ -519,22 +606,9 @@ PENDING: Mapping[str, Mapping[str, str]] = {
     "fault-no-room-leaked": {MUCH: "", LITTLE: "mutants keeps-failed-binding-assumed and deleted-assumed-pod-moves-"
                                                "nothing (test_faults.py) are caught on hand-made scenarios; not "
                                                "yet given witnesses here"},
-    "error-message-nil-wrap": _nc(MUCH, LITTLE),
-    "deleting-pod-skipped": _nc(MUCH, LITTLE),
-    "metrics-sampling": _nc(MUCH, LITTLE),
-    "preenqueue-gating-plugin-first": _nc(MUCH, LITTLE),
-    "gates-removed-requeues": _nc(MUCH, LITTLE),
-    "one-queue-sort": {MUCH: "", LITTLE: ""},
-    "prefilter-result-unknown-names": _nc(MUCH, LITTLE),
-    "extensions-on-cloned-state": _nc(MUCH, LITTLE),
-    "nominated-pods-two-passes": _nc(MUCH, LITTLE),
-    "num-feasible-nodes-to-find": {MUCH: ""},
-    "round-robin-start": _nc(MUCH, LITTLE),
-    "nominated-node-fast-path": _nc(MUCH, LITTLE),
-    "postfilter-does-not-schedule": {MUCH: ""},
-    "no-scoring-total-one": _nc(MUCH),
-    "random-tie-break": _nc(MUCH, LITTLE),
-    "waiting-pods-handle": _nc(MUCH, LITTLE),
+    "metrics-sampling": {d: "no mutant can be written: the reference records no metrics (it does not model "
+                            "pluginMetricsSamplePercent), and metrics are no part of an outcome (pods, trace, "
+                            "events, conditions, nominations, timing)" for d in (MUCH, LITTLE)},
     "extender-preempt": {d: "no mutant can break it through the reference: the reference's "
                             "DefaultPreemption does not call extenders' ProcessPreemption "
                             "(default_preemption.py, not modelled); only upstream runs the Preempt verb"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from reference.probe import PROBE_NAMES
+from reference.scenario import pod_key
 
 from ..recipes.first_pod import refused_at_pre_enqueue, rejected_once
 from ..recipes.situations import Situation
@@ -38,8 +39,9 @@ def admitted_at_start(run: Run, pod: str) -> bool:
            requires=("probes", "creation-order"), rules=("queue-sort-priority-timestamp",))
 def queue_priority_order(run: Run) -> None:
     started = []
+    at_start = {pod_key(m) for m in run.scenario.workload}  # not the pods a timeline creates later
     for index, pod in enumerate(run.pods):
-        if not traced_from_start(run, pod) or not admitted_at_start(run, pod):
+        if pod not in at_start or not traced_from_start(run, pod) or not admitted_at_start(run, pod):
             continue
         record = attempt_start(run, pod)
         if record is not None:
@@ -202,6 +204,57 @@ def _admitted_before_attempts(run: Run, pod: str) -> None:
                                 pod=pod, plugin=refused["plugin"], status=str(refused.get("code")), records=(refused, r))
 
 
+@invariant("preenqueue-gating-plugin-first",
+           "After a PreEnqueue plugin gated a pod, the pod's next PreEnqueue run starts with that plugin; a run "
+           "that admits the pod to an attempt ran every PreEnqueue plugin (the others in any order).",
+           "backend/queue/scheduling_queue.go runPreEnqueuePluginsForPod (GatingPlugin first, then the map of "
+           "PreEnqueue plugins) (spec §2.1)",
+           situation=Situation({"preEnqueue": ["Probe0", "Probe1"], "preFilter": ["Probe0"]},
+                               refused_at_pre_enqueue),
+           focus={"points": ("PreEnqueue", "PreFilter"), "max_pods": 3, "default_plugins": False},
+           rules=("preenqueue-gating-plugin-first",))
+def preenqueue_gating_plugin_first(run: Run) -> None:
+    if run.outcome.faults:
+        return  # a restarted scheduler's queue knows no gating plugin
+    recreated = run.cluster.deleted_pods if run.outcome.timeline else set()
+    for pod in run.live_pods:
+        probes = set(run.probes_at(pod, "preEnqueue"))
+        if not probes:
+            continue
+        records = run.outcome.calls(pod=pod, point="PreEnqueue")
+        if pod not in recreated:
+            for gate, after in zip(records, records[1:]):
+                if gate.get("code") == "Success":
+                    continue
+                run.exercise()
+                if after["plugin"] != gate["plugin"]:
+                    raise run.violation(f"{gate['plugin']} gated the pod, but its next PreEnqueue run started "
+                                        f"with {after['plugin']}", pod=pod, plugin=gate["plugin"],
+                                        expected=gate["plugin"], actual=after["plugin"], records=(gate, after))
+        _every_probe_admitted(run, pod, probes)
+
+
+def _every_probe_admitted(run: Run, pod: str, probes: set[str]) -> None:
+    """Before each attempt, since the previous one, every PreEnqueue probe returned Success (the run that
+    admitted the pod ran them all; every way into activeQ or backoffQ runs PreEnqueue)."""
+    passed: set[str] = set()
+    started: set[object] = set()
+    for r in run.records(pod):
+        if r["point"] == "PreEnqueue":
+            if r.get("code") == "Success":
+                passed.add(r["plugin"])
+            continue
+        if r["point"] not in SCHEDULING_POINTS or r.get("attempt") in started:
+            continue
+        started.add(r.get("attempt"))
+        missing = sorted(probes - passed)
+        if missing:
+            raise run.violation(f"attempt {r.get('attempt')} started although {missing[0]} did not admit the pod "
+                                "at PreEnqueue since its previous attempt", pod=pod, plugin=missing[0],
+                                records=(r,))
+        passed = set()
+
+
 UNSCHEDULABLE_FLUSH = 5 * 60.0  # DefaultPodMaxInUnschedulablePodsDuration
 # Failed calls that change no object, so no informer event follows (an eviction, a status patch, an Event).
 _NO_EVENT = ("evict", "status", "event")
@@ -262,3 +315,32 @@ def rejected_pod_waits_for_event(run: Run) -> None:
                                 pod=pod, expected="a binding, a failed binding, a nomination or a deletion first",
                                 actual=f"attempt {following} at +{retry['t'] - start['t']:g}s",
                                 records=(start, retry))
+
+
+@invariant("deleting-pods-skipped",
+           "A pod popped while being deleted (metadata.deletionTimestamp) is dropped: no plugin sees it in "
+           "a scheduling attempt, it is not bound, and its one FailedScheduling event says `skip schedule "
+           "deleting pod: <namespace>/<name>` (it is not queued again).",
+           "schedule_one.go ScheduleOne, skipPodSchedule (spec §2.0)",
+           rules=("deleting-pod-skipped",))
+def deleting_pods_skipped(run: Run) -> None:
+    # On a cluster the API server drops a created pod's deletionTimestamp; a timeline update may queue it
+    # again.
+    if "virtual-time" not in run.capabilities or run.outcome.timeline or run.outcome.faults:
+        return
+    for pod in run.live_pods:
+        obj = run.pod_objects[pod]
+        if obj.deletion_timestamp is None or run.profile_of(pod) not in run.profiles \
+                or not admitted_at_start(run, pod):
+            continue
+        run.exercise()
+        attempted = [r for r in run.records(pod) if "plugin" in r and (r.get("attempt") or 0) > 0]
+        if attempted or run.bound_in(pod):
+            raise run.violation("a pod being deleted was scheduled", pod=pod, expected="no attempt",
+                                actual=(attempted[:1] or run.bound_in(pod)[:1]), records=tuple(attempted[:2]))
+        want = f"skip schedule deleting pod: {obj.namespace}/{obj.name}"
+        events = [str(e.get("message", "")) for e in run.outcome.events
+                  if e.get("pod") == pod and e.get("reason") == "FailedScheduling"]
+        if events != [want]:
+            raise run.violation("a pod being deleted was not dropped with one FailedScheduling event",
+                                pod=pod, expected=[want], actual=events)

@@ -2,6 +2,12 @@
 
 from __future__ import annotations
 
+import re
+
+from reference.probe import PROBE_NAMES
+
+from ..recipes.first_pod import pick
+from ..recipes.situations import Situation
 from .base import invariant
 from .faults import fired
 from .run import Run
@@ -35,3 +41,49 @@ def failed_scheduling_event_message(run: Run) -> None:
         if want not in messages:
             raise run.violation("no FailedScheduling event carries the condition's message, truncated to the "
                                 "note limit", pod=pod, expected=want, actual=messages[-1])
+
+
+# The error a Filter plugin's status becomes (framework.go RunFilterPlugins: `fmt.Errorf("running %q filter
+# plugin: %w", pl.Name(), status.AsError())`); AsError is nil for Wait and Skip, which Go renders so.
+_FILTER_ERROR = re.compile(r'running "(?P<plugin>[^"]+)" filter plugin: ')
+NIL_WRAPPED = "%!w(<nil>)"
+
+
+def _filter_error(record) -> str | None:
+    """The error text a probe's Filter answer fails the cycle with; None for a verdict (Success or a
+    rejection)."""
+    code = record.get("code")
+    if code in ("Wait", "Skip"):
+        inner = NIL_WRAPPED
+    elif code == "Error":
+        inner = ", ".join(record.get("reasons") or ())
+    else:
+        return None
+    return f'running "{record["plugin"]}" filter plugin: {inner}'
+
+
+@invariant("filter-error-message",
+           "A cycle a probe's Filter fails (Error, or Wait or Skip, which Filter does not define) ends with "
+           "the message `running \"<plugin>\" filter plugin: <error>`: the reasons of an Error, `%!w(<nil>)` "
+           "for a Wait or Skip, whose AsError is nil.",
+           "framework.go RunFilterPlugins (fmt.Errorf with %w of status.AsError()); schedule_one.go "
+           "findNodesThatPassFilters, handleSchedulingFailure (spec §1.1)",
+           situation=Situation({"filter": ["Probe0"]}, lambda draw, nodes: ({"Probe0": {"Filter": {
+               "code": pick(draw, ("Error", "Wait", "Skip")),
+               "reasons": [pick(draw, ("boom", "disk full"))]}}}, {})),
+           rules=("error-message-nil-wrap",))
+def filter_error_message(run: Run) -> None:
+    for pod, result in run.outcome.pods.items():
+        condition = result.condition or {}
+        message = str(condition.get("message", ""))
+        named = _FILTER_ERROR.match(message)
+        if condition.get("reason") != "SchedulerError" or not named or named["plugin"] not in PROBE_NAMES:
+            continue
+        expected = {e for r in run.outcome.calls(pod=pod, point="Filter", plugin=named["plugin"])
+                    if (e := _filter_error(r)) is not None}
+        if not expected:
+            continue  # not this probe's own answer (it could not fail the cycle)
+        run.exercise()
+        if message not in expected:
+            raise run.violation("the condition's message is not the error the probe's Filter answer becomes",
+                                pod=pod, plugin=named["plugin"], expected=sorted(expected), actual=message)

@@ -91,7 +91,7 @@ def _affinity_fails(judge: Judge, key: str, node: str) -> bool:
            "interpodaffinity/filtering.go PreFilter, Filter (satisfyPodAffinity, satisfyPodAntiAffinity, "
            "satisfyExistingPodsAntiAffinity)", requires=(),
            situation=Constrained("affinity"),
-           rules=("inter-pod-affinity",))
+           rules=("inter-pod-affinity", "nominated-pods-two-passes", "extensions-on-cloned-state"))
 def pod_affinity_respected(run: Run) -> None:
     judge = Judge.timeless(run)
     if judge is None:

@@ -143,6 +143,15 @@ def loop_stop(draw: Draw, nodes: Sequence[str]) -> tuple[Script, Script]:
     return script, {}
 
 
+def postfilter_answer(draw: Draw, nodes: Sequence[str]) -> dict:
+    """A PostFilter answer: Unschedulable, Success, or Success nominating one of the nodes (which must not
+    schedule the pod in that attempt)."""
+    answer: dict = {"code": pick(draw, ("Unschedulable", "Success"))}
+    if answer["code"] == "Success" and draw(st.booleans()):
+        answer["nominate"] = pick(draw, nodes)
+    return answer
+
+
 def some_nodes_rejected(draw: Draw, nodes: Sequence[str]) -> tuple[Script, Script]:
     """Probe0 rejects some nodes but leaves two or more to score; Probe1 may skip at PreScore."""
     rejected = some(draw, nodes, min_size=0, max_size=len(nodes) - 2)

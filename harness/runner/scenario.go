@@ -10,11 +10,13 @@ import (
 	"time"
 
 	v1 "k8s.io/api/core/v1"
+	storagev1 "k8s.io/api/storage/v1"
 	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/kubernetes/scheme"
 	corev1defaults "k8s.io/kubernetes/pkg/apis/core/v1"
+	storagev1defaults "k8s.io/kubernetes/pkg/apis/storage/v1"
 )
 
 // defaultDeadline applies when a scenario has no deadline (docs/scenario.md).
@@ -109,6 +111,16 @@ func setDefaults(obj runtime.Object) {
 		corev1defaults.SetObjectDefaults_Pod(o)
 	case *v1.Node:
 		corev1defaults.SetObjectDefaults_Node(o)
+	case *v1.PersistentVolume:
+		corev1defaults.SetObjectDefaults_PersistentVolume(o)
+	case *v1.PersistentVolumeClaim:
+		corev1defaults.SetObjectDefaults_PersistentVolumeClaim(o)
+	case *storagev1.StorageClass:
+		storagev1defaults.SetObjectDefaults_StorageClass(o)
+	case *storagev1.CSIDriver:
+		storagev1defaults.SetObjectDefaults_CSIDriver(o)
+	case *storagev1.VolumeAttachment:
+		storagev1defaults.SetObjectDefaults_VolumeAttachment(o)
 	}
 }
 
@@ -117,6 +129,7 @@ func setDefaults(obj runtime.Object) {
 // a namespace would not find it.
 var clusterScoped = map[string]bool{
 	"Node": true, "Namespace": true, "PriorityClass": true, "RuntimeClass": true,
+	"PersistentVolume": true, "StorageClass": true, "CSINode": true, "CSIDriver": true, "VolumeAttachment": true,
 }
 
 // kindOf is a typed object's kind: its Go type's name.

@@ -76,6 +76,13 @@ var timelineKinds = map[string]schema.GroupVersionKind{
 	"StatefulSet":           {Group: "apps", Version: "v1", Kind: "StatefulSet"},
 	"PriorityClass":         {Group: "scheduling.k8s.io", Version: "v1", Kind: "PriorityClass"},
 	"RuntimeClass":          {Group: "node.k8s.io", Version: "v1", Kind: "RuntimeClass"},
+	"PersistentVolume":      {Version: "v1", Kind: "PersistentVolume"},
+	"PersistentVolumeClaim": {Version: "v1", Kind: "PersistentVolumeClaim"},
+	"StorageClass":          {Group: "storage.k8s.io", Version: "v1", Kind: "StorageClass"},
+	"CSINode":               {Group: "storage.k8s.io", Version: "v1", Kind: "CSINode"},
+	"CSIDriver":             {Group: "storage.k8s.io", Version: "v1", Kind: "CSIDriver"},
+	"CSIStorageCapacity":    {Group: "storage.k8s.io", Version: "v1", Kind: "CSIStorageCapacity"},
+	"VolumeAttachment":      {Group: "storage.k8s.io", Version: "v1", Kind: "VolumeAttachment"},
 }
 
 func kindNames() string {

@@ -2,7 +2,7 @@
 
 Only this package knows manifest shape: `pods`, `selectors` (selectors and affinity) and `objects`
 (nodes, namespaces, workloads, PDBs, and `from_manifest`/`load_manifests` for any supported kind) and
-`classes` (PriorityClass, RuntimeClass).
+`classes` (PriorityClass, RuntimeClass) and `volumes` (PVs, PVCs, StorageClasses and the CSI objects).
 """
 
 from .objects import (WORKLOAD_KINDS, from_manifest, load_manifests, namespace_from_manifest,

@@ -14,6 +14,7 @@ from ._fields import (Manifest, drop_empty, fmt_resources, get_field, get_list, 
 from .classes import priority_class_from_manifest, runtime_class_from_manifest
 from .pods import pod_from_manifest
 from .selectors import label_selector_to_manifest, opt_selector
+from .volumes import VOLUME_READERS
 
 # --- nodes and other objects ---------------------------------------------------------------
 
@@ -138,7 +139,7 @@ _READERS: dict[str, Callable[[Mapping], Any]] = {
     "Pod": pod_from_manifest, "Node": node_from_manifest, "Namespace": namespace_from_manifest,
     "PodDisruptionBudget": pdb_from_manifest, "PriorityClass": priority_class_from_manifest,
     "RuntimeClass": runtime_class_from_manifest,
-    **{kind: workload_from_manifest for kind in WORKLOAD_KINDS},
+    **{kind: workload_from_manifest for kind in WORKLOAD_KINDS}, **VOLUME_READERS,
 }
 
 

@@ -51,7 +51,7 @@ def _container(o: Mapping, path: str) -> t.Container:
         restart_policy=get_field(o, "restartPolicy", str, path))
 
 
-def _owner(o: Mapping, path: str) -> t.OwnerReference:
+def owner_reference(o: Mapping, path: str) -> t.OwnerReference:
     return t.OwnerReference(
         kind=get_field(o, "kind", str, path, ""), name=get_field(o, "name", str, path, ""),
         api_version=get_field(o, "apiVersion", str, path, ""), uid=get_field(o, "uid", str, path, ""),
@@ -108,7 +108,7 @@ def pod_from_manifest(m: Mapping) -> t.Pod:
         uid=get_field(meta, "uid", str, "Pod.metadata", ""),
         labels=get_str_map(meta, "labels", "Pod.metadata"),
         annotations=get_str_map(meta, "annotations", "Pod.metadata"),
-        owner_references=get_list(meta, "ownerReferences", "Pod.metadata", _owner),
+        owner_references=get_list(meta, "ownerReferences", "Pod.metadata", owner_reference),
         deletion_timestamp=get_field(meta, "deletionTimestamp", str, "Pod.metadata"),
         containers=get_list(spec, "containers", path, _container),
         init_containers=get_list(spec, "initContainers", path, _container),

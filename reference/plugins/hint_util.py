@@ -25,7 +25,7 @@ def queue_on_error(err: str) -> HintResult:
 
 def without_hints(*events: ClusterEvent) -> list[ClusterEventWithHint]:
     """A plugin's upstream registrations (`EventsToRegister`) whose hints read objects the reference does
-    not model (PVCs, CSINodes, ResourceClaims, ...). The plugin rejects no pod here (a pod that needs those
+    not model (ResourceClaims, ResourceSlices, ...). The plugin rejects no pod here (a pod that needs those
     objects raises NotModelledError), so the queue never asks its hints, and none (always Queue) stands in."""
     return [ClusterEventWithHint(e) for e in events]
 

@@ -1,47 +1,48 @@
 """Mirrors pkg/scheduler/framework/plugins/volumebinding/volume_binding.go (args: VolumeBindingArgs,
-defaults in apis/config/v1/defaults.go, validation in validation_pluginargs.go).
+defaults in apis/config/v1/defaults.go, validation in validation_pluginargs.go); the binder's
+scheduling half is volume_binding_binder.py.
 
-The reference models no PVCs, PVs or StorageClasses. Only persistentVolumeClaim and ephemeral
-volumes reach the volume binder; a pod with one raises NotModelledError. For other pods every
-extension point returns what upstream returns for a pod without PVCs. StorageCapacityScoring is on
-in v1.37.2, so PreScore does not skip (Score then gives every node 0) and `shape` is defaulted.
-InPlacePodVerticalScalingSchedulerPreemption is off.
+Modelled: PreFilter (missing, lost or deleting claims; unbound claims of Immediate classes), Filter
+(bound PVs' node affinity, WaitForFirstConsumer claims matched to PVs or provisioned under the
+class's allowedTopologies and CSIStorageCapacity), PreScore and Score (StorageCapacityScoring is on in
+v1.37.2), and every hint. Not modelled: binding itself. A pod whose chosen node needs PVs bound or
+claims provisioned raises NotModelledError at Reserve (upstream's PreBind writes the PVs and PVCs and
+waits up to bindTimeoutSeconds for the PV controller). InPlacePodVerticalScalingSchedulerPreemption is off.
 """
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Mapping
 
 from ..cycle_state import CycleState, NotFoundError
-from ..events import (CSI_DRIVER, CSI_NODE, CSI_STORAGE_CAPACITY, NODE, PERSISTENT_VOLUME,
-                     PERSISTENT_VOLUME_CLAIM, STORAGE_CLASS, ActionType, ClusterEvent,
-                     ClusterEventWithHint)
 from ..errors import NotModelledError
-from ..interfaces import FilterPlugin, Handle, PreBindPlugin, PreFilterPlugin, PreFilterResult, PreScorePlugin, \
-    ReservePlugin, ScorePlugin
+from ..interfaces import (MAX_NODE_SCORE, FilterPlugin, Handle, PreBindPlugin, PreFilterPlugin,
+                          PreFilterResult, PreScorePlugin, ReservePlugin, ScorePlugin)
 from ..nodeinfo import NodeInfo
 from ..registry import PluginArgs
 from ..status import SUCCESS, Code, Status
 from ..types import Pod
-from .hint_util import without_hints
+from ..volumes import objects_of
 from . import resource_args as ra
+from .helper import FunctionShapePoint, build_broken_linear_function
 from .resource_args import MAX_CUSTOM_PRIORITY_SCORE, UtilizationShapePoint
+from .volume_binding_binder import (ERR_REASON_BIND_CONFLICT, ERR_REASON_NODE_CONFLICT,
+                                    ERR_REASON_NOT_ENOUGH_SPACE, ERR_REASON_PV_NOT_EXIST, BinderError,
+                                    PodVolumeClaims, PodVolumes, find_pod_volumes, pod_has_pvcs,
+                                    pod_volume_claims)
+from .volume_binding_hints import events_to_register
 
 NAME = "VolumeBinding"
 STATE_KEY = NAME
-
-# binder.go ConflictReasons.
-ERR_REASON_BIND_CONFLICT = "node(s) didn't find available persistent volumes to bind"
-ERR_REASON_NODE_CONFLICT = "node(s) didn't match PersistentVolume's node affinity"
-ERR_REASON_NOT_ENOUGH_SPACE = "node(s) did not have enough free storage"
-ERR_REASON_PV_NOT_EXIST = "node(s) unavailable due to one or more pvc(s) bound to non-existent pv(s)"
 
 DEFAULT_BIND_TIMEOUT_SECONDS = 600
 MAX_UTILIZATION = 100
 _NOT_FOUND = "not found"  # `fwk.ErrNotFound.Error()`
 
-DEFAULT_SHAPE = (UtilizationShapePoint(0, MAX_CUSTOM_PRIORITY_SCORE), UtilizationShapePoint(MAX_UTILIZATION, 0))
+DEFAULT_SHAPE = (UtilizationShapePoint(0, MAX_CUSTOM_PRIORITY_SCORE),
+                 UtilizationShapePoint(MAX_UTILIZATION, 0))
 
 
 @dataclass(frozen=True)
@@ -74,41 +75,50 @@ class VolumeBindingArgs(PluginArgs):
         return {"bindTimeoutSeconds": self.bind_timeout_seconds, "shape": [p.to_config() for p in self.shape]}
 
 
-def pvc_volumes(pod: Pod) -> list[str]:
-    """Volumes backed by a PVC (`podHasPVCs`): persistentVolumeClaim and generic ephemeral."""
-    return [str(v.get("name", "")) for v in pod.volumes
-            if v.get("persistentVolumeClaim") is not None or v.get("ephemeral") is not None]
-
-
-def check_modelled(pod: Pod) -> None:
-    names = pvc_volumes(pod)
-    if names:
-        raise NotModelledError(
-            f"pod {pod.key}: PVC-backed volumes {names} are not modelled by the reference: {NAME} needs PVCs, PVs, "
-            "StorageClasses and CSIStorageCapacities; remove those volumes or use the upstream backend")
+UNBOUND_IMMEDIATE = "pod has unbound immediate PersistentVolumeClaims"
 
 
 @dataclass
 class StateData:
-    """The state PreFilter writes for a pod without PVCs; shared by clones, as upstream's pointer is."""
+    """PreFilter's state; shared by clones, as upstream's pointer is."""
 
+    claims: PodVolumeClaims | None = None
+    pod_volumes_by_node: dict[str, PodVolumes] = field(default_factory=dict)
+    has_static_bindings: bool = False
     all_bound: bool = False
 
     def clone(self) -> "StateData":
         return self
 
 
+def build_scorer(shape: tuple[UtilizationShapePoint, ...]):
+    """`buildScorerFunction`: the mean over classes of the shape at each class's utilization."""
+    scale = MAX_NODE_SCORE // MAX_CUSTOM_PRIORITY_SCORE
+    raw = build_broken_linear_function([FunctionShapePoint(p.utilization, p.score * scale) for p in shape])
+
+    def score(classes: dict[str, list[int]]) -> int:
+        if not classes:
+            return 0
+        total = sum(raw(MAX_UTILIZATION) if capacity == 0 or requested > capacity
+                    else raw(requested * MAX_UTILIZATION // capacity)
+                    for requested, capacity in classes.values())
+        return int(math.floor(total / len(classes) + 0.5))  # math.Round
+    return score
+
+
 class VolumeBinding(PreFilterPlugin, FilterPlugin, ReservePlugin, PreBindPlugin, PreScorePlugin, ScorePlugin):
     NAME = NAME
     ARGS = VolumeBindingArgs
 
-    def __init__(self, args: VolumeBindingArgs | None = None) -> None:
+    def __init__(self, args: VolumeBindingArgs | None = None, handle: Handle | None = None) -> None:
         self.args = args or VolumeBindingArgs()
         self.args.validate("")
+        self.handle = handle
+        self.scorer = build_scorer(self.args.shape)
 
     @classmethod
     def new(cls, args: VolumeBindingArgs | None, handle: Handle) -> "VolumeBinding":
-        return cls(args)
+        return cls(args, handle)
 
     def _state(self, state: CycleState) -> StateData | None:
         try:
@@ -118,35 +128,82 @@ class VolumeBinding(PreFilterPlugin, FilterPlugin, ReservePlugin, PreBindPlugin,
 
     def pre_filter(self, state: CycleState, pod: Pod,
                    nodes: list[NodeInfo]) -> tuple[PreFilterResult | None, Status]:
-        check_modelled(pod)
-        state.write(STATE_KEY, StateData())
-        return None, Status.new(Code.SKIP)
+        objects = objects_of(self.handle)
+        has_pvc, problem = pod_has_pvcs(objects, pod)
+        if problem:
+            return None, Status.new(Code.UNSCHEDULABLE_AND_UNRESOLVABLE, problem)
+        if not has_pvc:
+            state.write(STATE_KEY, StateData())
+            return None, Status.new(Code.SKIP)
+        try:
+            claims = pod_volume_claims(objects, pod)
+        except BinderError as exc:
+            return None, Status.as_status(str(exc))
+        if claims.unbound_immediate:
+            return None, Status.new(Code.UNSCHEDULABLE_AND_UNRESOLVABLE, UNBOUND_IMMEDIATE)
+        state.write(STATE_KEY, StateData(claims))
+        return None, SUCCESS
 
     def filter(self, state: CycleState, pod: Pod, node_info: NodeInfo) -> Status:
-        check_modelled(pod)
-        if self._state(state) is None:
+        s = self._state(state)
+        if s is None:
             return Status.as_status(_NOT_FOUND)
-        # PreFilter skipped this plugin, so the framework never gets here; upstream would
-        # dereference the nil PodVolumeClaims and panic.
-        raise RuntimeError(f"{NAME} Filter called after PreFilter returned Skip (upstream panics here)")
+        if s.claims is None or node_info.node is None:
+            # PreFilter skipped this plugin, so the framework never gets here; upstream would
+            # dereference the nil PodVolumeClaims and panic.
+            raise RuntimeError(f"{NAME} Filter called after PreFilter returned Skip (upstream panics here)")
+        try:
+            volumes, reasons = find_pod_volumes(objects_of(self.handle), s.claims, node_info.node)
+        except BinderError as exc:
+            return Status.as_status(str(exc))
+        if reasons:
+            return Status.new(Code.UNSCHEDULABLE_AND_UNRESOLVABLE, *reasons)
+        s.pod_volumes_by_node[node_info.node.name] = volumes
+        s.has_static_bindings = s.has_static_bindings or bool(volumes.static_bindings)
+        return SUCCESS
 
     def pre_score(self, state: CycleState, pod: Pod, nodes: list[NodeInfo]) -> Status:
         """Not Skip: StorageCapacityScoring (on) makes PreScore succeed even without static bindings."""
         return SUCCESS if self._state(state) is not None else Status.as_status(_NOT_FOUND)
 
     def score(self, state: CycleState, pod: Pod, node_info: NodeInfo) -> tuple[int, Status]:
-        """No PodVolumes were found in Filter for any node, so every node scores 0."""
-        return (0, SUCCESS) if self._state(state) is not None else (0, Status.as_status(_NOT_FOUND))
+        s = self._state(state)
+        if s is None:
+            return 0, Status.as_status(_NOT_FOUND)
+        volumes = s.pod_volumes_by_node.get(node_info.name)
+        if volumes is None:
+            return 0, SUCCESS
+        classes: dict[str, list[int]] = {}
+        if volumes.static_bindings:
+            for pv, pvc in volumes.static_bindings:
+                entry = classes.setdefault(pv.storage_class_name, [0, 0])
+                entry[0] += pvc.request or 0
+                entry[1] += pv.capacity
+        else:
+            for pvc, capacity in volumes.dynamic_provisions:
+                if capacity is None:
+                    continue
+                entry = classes.setdefault(pvc.storage_class_name or "", [0, 0])
+                entry[1] = capacity.capacity or 0
+                entry[0] += pvc.request or 0
+        return self.scorer(classes), SUCCESS
 
     def reserve(self, state: CycleState, pod: Pod, node_name: str) -> Status:
         s = self._state(state)
         if s is None:
             return Status.as_status(_NOT_FOUND)
+        volumes = s.pod_volumes_by_node.get(node_name)
+        if volumes is not None and (volumes.static_bindings or volumes.dynamic_provisions):
+            raise NotModelledError(
+                f"pod {pod.key}: binding PVs or provisioning claims on {node_name!r} (PreBind's API writes "
+                "and the wait for the PV controller) is not modelled by the reference; bind the pod's claims "
+                "(spec.volumeName and the pv.kubernetes.io/bind-completed annotation) or use the upstream "
+                "backend")
         s.all_bound = True
         return SUCCESS
 
     def unreserve(self, state: CycleState, pod: Pod, node_name: str) -> None:
-        """Nothing was assumed for the node, so there is nothing to revert."""
+        """Nothing was assumed (Reserve assumes only fully bound pods), so there is nothing to revert."""
 
     def pre_bind_pre_flight(self, state: CycleState, pod: Pod, node_name: str) -> Status:
         s = self._state(state)
@@ -164,15 +221,8 @@ class VolumeBinding(PreFilterPlugin, FilterPlugin, ReservePlugin, PreBindPlugin,
             return SUCCESS
         return Status.as_status(f'no pod volume found for node "{node_name}"')
 
-    def events_to_register(self) -> list[ClusterEventWithHint]:
-        """Upstream's registrations; their hints read StorageClasses, PVCs, PVs, CSINodes, CSIDrivers and
-        CSIStorageCapacities (`without_hints`)."""
-        return without_hints(
-            ClusterEvent(STORAGE_CLASS, ActionType.ADD | ActionType.UPDATE),
-            ClusterEvent(PERSISTENT_VOLUME_CLAIM, ActionType.ADD | ActionType.UPDATE),
-            ClusterEvent(PERSISTENT_VOLUME, ActionType.ADD | ActionType.UPDATE),
-            ClusterEvent(NODE, ActionType.ADD | ActionType.UPDATE_NODE_LABEL),
-            ClusterEvent(CSI_NODE, ActionType.ADD | ActionType.UPDATE),
-            ClusterEvent(CSI_DRIVER, ActionType.UPDATE),
-            ClusterEvent(CSI_STORAGE_CAPACITY, ActionType.ADD | ActionType.UPDATE),
-        )
+    events_to_register = events_to_register
+
+
+__all__ = ["ERR_REASON_BIND_CONFLICT", "ERR_REASON_NODE_CONFLICT", "ERR_REASON_NOT_ENOUGH_SPACE",
+           "ERR_REASON_PV_NOT_EXIST", "NAME", "UNBOUND_IMMEDIATE", "VolumeBinding", "VolumeBindingArgs"]

@@ -7,6 +7,7 @@ from typing import Callable
 
 from .faults import FaultInjector
 from ..types import Namespace, Node, Pod, PodCondition, PodDisruptionBudget, Workload
+from ..volumes import VolumeObjects
 
 
 @dataclass(frozen=True)
@@ -27,6 +28,7 @@ class ClusterStore:
     namespaces: dict[str, Namespace] = field(default_factory=dict)
     pdbs: list[PodDisruptionBudget] = field(default_factory=list)
     workload_objects: list[Workload] = field(default_factory=list)
+    volumes: VolumeObjects = field(default_factory=VolumeObjects)  # PVs, PVCs, StorageClasses, CSI objects
     events: list[Event] = field(default_factory=list)
     conditions: dict[str, PodCondition] = field(default_factory=dict)  # uid -> PodScheduled=False as patched
     bind_count: dict[str, int] = field(default_factory=dict)

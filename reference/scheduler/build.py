@@ -10,12 +10,14 @@ from ..errors import FrameworkError
 from ..extender import HTTPExtender
 from ..framework.runtime import Framework, plugins_by_point
 from ..interfaces import POINT_NAMES
+from ..kinds import VOLUME_KINDS
 from ..plugins import in_tree_registry
 from ..registry import Registry
 from ..scenario import Scenario
 from ..types import Namespace, PodDisruptionBudget, Workload
 from .api_server import ClusterStore
 from .clock import VirtualClock
+from .queue import DEFAULT_INITIAL_BACKOFF, DEFAULT_MAX_BACKOFF
 from .scheduler import Scheduler
 
 
@@ -57,18 +59,21 @@ def build_scheduler(config: KubeSchedulerConfiguration | str | Mapping[str, Any]
     extenders.sort(key=lambda e: e.is_ignorable())
     return Scheduler(frameworks, store=store, clock=clock, extenders=extenders, seed=seed, max_attempts=max_attempts,
                      percentage_of_nodes_to_score=config.percentage_of_nodes_to_score or 0,
-                     pod_initial_backoff_seconds=config.pod_initial_backoff_seconds or 1,
+                     pod_initial_backoff_seconds=(config.pod_initial_backoff_seconds
+                                                  or DEFAULT_INITIAL_BACKOFF),
                      pod_max_backoff_seconds=config.pod_max_backoff_seconds if config.pod_max_backoff_seconds
-                     is not None else 10,
+                     is not None else DEFAULT_MAX_BACKOFF,
                      nominated_node_name_for_expectation=(features or {}).get(
                          "NominatedNodeNameForExpectation", True))
 
 
 def add_objects(sched: Scheduler, objects) -> None:
-    """Add the scheduler-relevant objects of a scenario's `objects` (Namespaces, PDBs, Workloads)."""
+    """Add the scheduler-relevant objects of a scenario's `objects` (Namespaces, PDBs, Workloads, storage)."""
     for manifest in objects:
         obj = codec.from_manifest(manifest)
-        if isinstance(obj, Namespace):
+        if manifest.get("kind") in VOLUME_KINDS:
+            sched.put_volume_object(obj)
+        elif isinstance(obj, Namespace):
             sched.add_namespace(obj)
         elif isinstance(obj, PodDisruptionBudget):
             sched.add_pdb(obj)

@@ -8,9 +8,9 @@ failed with an error wait out their backoff. Gated pods and pods waiting for a c
 rejected it says Queue (`queue_hints.is_pod_worth_requeuing`); events seen while a pod is in flight are
 replayed when it comes back (`determineSchedulingHintForInFlightPod`).
 
+PreEnqueue runs the plugin that gated the pod last first, then the rest in order (upstream: map order).
+
 Deviations from upstream (none changes which pods an event moves):
-- PreEnqueue plugins run in profile order; upstream runs the pod's previous gating plugin first, so
-  with two gating plugins the one named may differ.
 - Pod groups (GenericWorkload, off) and PreQueueingHints (only DynamicResources' ResourceClaim
   events, which the reference never emits) are not modelled.
 - `flush_unschedulable_leftover` is upstream's 30 s-tick flush; the scheduler's `run_until_idle`
@@ -36,15 +36,17 @@ from .queue_hints import (QueueingHintMap, QueueingStrategy, is_event_of_interes
 
 BACKOFF_ORDERING_WINDOW = 1.0
 DEFAULT_POD_MAX_IN_UNSCHEDULABLE_DURATION = 5 * 60.0
+# podInitialBackoffDuration and podMaxBackoffDuration's defaults (KubeSchedulerConfiguration v1).
+DEFAULT_INITIAL_BACKOFF, DEFAULT_MAX_BACKOFF = 1.0, 10.0
 
 Less = Callable[[QueuedPodInfo, QueuedPodInfo], bool]
-PreEnqueue = Callable[[Pod], tuple[bool, str]]  # -> (admitted, gating plugin)
+PreEnqueue = Callable[[Pod, str], tuple[bool, str]]  # (pod, last gating plugin) -> (admitted, gating plugin)
 PreEnqueueCheck = Callable[[Pod], bool]
 
 
 class SchedulingQueue:
     def __init__(self, clock: VirtualClock, less: Less, pre_enqueue: PreEnqueue, *,
-                 initial_backoff: float = 1.0, max_backoff: float = 10.0,
+                 initial_backoff: float = DEFAULT_INITIAL_BACKOFF, max_backoff: float = DEFAULT_MAX_BACKOFF,
                  hint_maps: Mapping[str, QueueingHintMap] | None = None,
                  max_in_unschedulable: float = DEFAULT_POD_MAX_IN_UNSCHEDULABLE_DURATION) -> None:
         self._clock = clock
@@ -320,7 +322,7 @@ class SchedulingQueue:
 
     def _admit(self, qpi: QueuedPodInfo) -> bool:
         """PreEnqueue: admitted, or gated into `unschedulable` with the gate among its rejectors."""
-        admitted, gate = self._pre_enqueue(qpi.pod)
+        admitted, gate = self._pre_enqueue(qpi.pod, qpi.gating_plugin)
         if not admitted:
             qpi.gating_plugin = gate
             qpi.unschedulable_plugins = qpi.unschedulable_plugins | {gate}

@@ -16,6 +16,7 @@ from ..interfaces import NodeToStatus, NominatingInfo, NominatingMode, QueuedPod
 from ..nodeinfo import PodInfo, Snapshot
 from ..status import SUCCESS, Code, Status
 from ..types import Namespace, Node, Pod, PodCondition, PodDisruptionBudget, Workload
+from ..volumes import EVENT_RESOURCES
 from .clock import VirtualClock
 from .api_server import ClusterStore
 from .fit_error import Diagnosis, FitError
@@ -145,6 +146,21 @@ class Scheduler:
         self.store.workload_objects = [w for w in self.store.workload_objects
                                        if (w.kind, w.namespace, w.name) != (kind, namespace, name)]
 
+    def put_volume_object(self, obj: Any) -> None:
+        """A storage object (PV, PVC, StorageClass, CSINode, ...) created or updated: its informer's
+        Add or Update event (buildEvtResHandler), whatever changed."""
+        old = self.store.volumes.put(obj)
+        action = ActionType.ADD if old is None else ActionType.UPDATE
+        event = ClusterEvent(EVENT_RESOURCES[type(obj).__name__], action)
+        self.queue.move_all_to_active_or_backoff(event=event, old=old, new=obj)
+
+    def delete_volume_object(self, kind: str, key: str) -> None:
+        """Its informer's Delete event, with the deleted object as the old one."""
+        old = self.store.volumes.remove(kind, key)
+        if old is not None:
+            event = ClusterEvent(EVENT_RESOURCES[kind], ActionType.DELETE)
+            self.queue.move_all_to_active_or_backoff(event=event, old=old)
+
     def add_pod(self, pod: Pod) -> None:
         """`addPod`: a bound pod joins the cache (AssignedPod/Add); an unbound one for a known
         profile joins the queue."""
@@ -254,11 +270,13 @@ class Scheduler:
 
     # --- scheduling cycle ----------------------------------------------------------------------
 
-    def _pre_enqueue(self, pod: Pod) -> tuple[bool, str]:
+    def _pre_enqueue(self, pod: Pod, gating_plugin: str = "") -> tuple[bool, str]:
+        """`runPreEnqueuePluginsForPod`: the plugin that gated the pod last time runs first."""
         fw = self.frameworks.get(pod.scheduler_name)
         if fw is None:
             return True, ""
-        for pl in fw.pre_enqueue_plugins:
+        plugins = sorted(fw.pre_enqueue_plugins, key=lambda pl: pl.name != gating_plugin)
+        for pl in plugins:
             if not pl.pre_enqueue(pod).is_success():
                 return False, pl.name
         return True, ""

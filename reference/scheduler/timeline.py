@@ -13,6 +13,7 @@ from typing import Any
 from .. import codec
 from ..errors import FrameworkError
 from ..faults import Fault
+from ..kinds import VOLUME_KINDS
 from ..scenario import Scenario
 from ..timeline import TimelineEvent, TimelineState, timeline_events
 from ..types import Pod
@@ -129,8 +130,9 @@ class TimelineRunner:
         (self.sched.add_node if event.op == "create" else self.sched.update_node)(node)
 
     def _object(self, event: TimelineEvent, manifest: dict[str, Any] | None) -> None:
-        """Namespaces, PDBs and pod-selecting workloads reach the store; the scheduler never reads
-        PriorityClasses or RuntimeClasses (admission copied them into the pods)."""
+        """Namespaces, PDBs, pod-selecting workloads and storage objects reach the store (the latter with
+        their informer events); the scheduler never reads PriorityClasses or RuntimeClasses (admission
+        copied them into the pods)."""
         sched, kind, op = self.sched, event.kind, event.op
         if kind == "Namespace":
             if op == "delete":
@@ -144,6 +146,11 @@ class TimelineRunner:
             else:
                 pdb = codec.pdb_from_manifest(manifest)
                 (sched.add_pdb if op == "create" else sched.update_pdb)(pdb)
+        elif kind in VOLUME_KINDS:
+            if op == "delete":
+                sched.delete_volume_object(kind, event.key)
+            else:
+                sched.put_volume_object(codec.from_manifest(manifest))
         elif kind in codec.WORKLOAD_KINDS:
             if op == "delete":
                 sched.delete_workload(kind, event.namespace, event.name)

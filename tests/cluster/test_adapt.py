@@ -176,3 +176,18 @@ def test_scenario_classes_are_created_per_scenario_and_named_by_its_pods():
 def test_a_pod_naming_a_class_the_scenario_lacks_gets_one_made_from_its_priority():
     plan = _plan(scenario(workload=[pod("a", priority=1000, priorityClassName="high")]))
     assert plan.workload[0]["spec"]["priorityClassName"] == "scc-r1-p1000"
+
+
+PVC = {"apiVersion": "v1", "kind": "PersistentVolumeClaim", "metadata": {"name": "c1"},
+       "spec": {"accessModes": ["ReadWriteOnce"], "resources": {"requests": {"storage": "1Gi"}}}}
+
+
+@pytest.mark.parametrize("data,where", [
+    ({"objects": [PVC]}, r"scenario\.objects\[0\]"),
+    ({"timeline": [{"when": "idle", "op": "create", "object": PVC}]}, r"scenario\.timeline\[0\]"),
+], ids=["object", "timeline event"])
+def test_storage_objects_are_refused_in_one_line(data, where):
+    with pytest.raises(ScenarioNotSupported, match=f"{where}: a PersistentVolumeClaim is not run on a cluster"
+                                                   ".*--backend reference or upstream") as exc:
+        _plan(scenario(nodes=[node("node-0")], workload=[pod("a")], **data))
+    assert "\n" not in str(exc.value)

@@ -90,13 +90,13 @@ def _cycle_state_cleared_after_prefilter(fw: Framework) -> None:
 def _ungated_pods_held(sched: Scheduler) -> None:
     """PreEnqueue holds every pod without scheduling gates as if it were gated by SchedulingGates."""
     original = sched.queue._pre_enqueue
-    sched.queue._pre_enqueue = lambda pod: (False, "SchedulingGates") if not pod.scheduling_gates \
-        else original(pod)
+    sched.queue._pre_enqueue = lambda pod, *gate: (False, "SchedulingGates") if not pod.scheduling_gates \
+        else original(pod, *gate)
 
 
 def _preenqueue_success_gates(sched: Scheduler) -> None:
     """PreEnqueue: a probe's Success gates the pod too."""
-    def pre_enqueue(pod):
+    def pre_enqueue(pod, *_):
         fw = sched.frameworks.get(pod.scheduler_name)
         for pl in fw.pre_enqueue_plugins if fw is not None else ():
             pl.pre_enqueue(pod)
@@ -108,7 +108,7 @@ def _preenqueue_success_gates(sched: Scheduler) -> None:
 
 def _preenqueue_only_unresolvable_gates(sched: Scheduler) -> None:
     """PreEnqueue: only UnschedulableAndUnresolvable gates; other non-Success codes let the pod in."""
-    def pre_enqueue(pod):
+    def pre_enqueue(pod, *_):
         fw = sched.frameworks.get(pod.scheduler_name)
         for pl in fw.pre_enqueue_plugins if fw is not None else ():
             if pl.pre_enqueue(pod).code is Code.UNSCHEDULABLE_AND_UNRESOLVABLE:

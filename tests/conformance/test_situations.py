@@ -33,11 +33,12 @@ def test_the_invariants_that_declare_a_situation():
     # + every-node-evaluated (issue 32), the two event rules (issue 29), two fault rules (issue 31),
     # nominated-pods-added, feasible-nodes-scored and the two preemption-room rules (issue 32),
     # observed-reserve-released (issue 31), cycle-state-kept-in-attempt, fit-error-counts-nodes and
-    # unreserved-pods-forgotten (issue 32); helper h32d (issue 32): error-backoff-bounded, preenqueue-on-backoff-entry,
+    # unreserved-pods-forgotten (issue 32), lower-priority-nominations-ignored, filter-error-message and
+    # preenqueue-gating-plugin-first (issue 32, h32c); error-backoff-bounded, preenqueue-on-backoff-entry,
     # preemption-evicts-named-victims, deleted-pod-left-alone, recreated-pod-scheduled, preemptor-reactivated,
-    # extender-interest, deleted-victims-were-bound, unregistered-events-ignored, extender-requests-well-formed,
-    # preemption-lowest-victims
-    assert len(SITUATED) == 66
+    # extender-interest, deleted-victims-were-bound, unregistered-events-ignored, extender-requests-well-formed
+    # and preemption-lowest-victims (issue 32, h32d)
+    assert len(SITUATED) == 69
 
 
 @pytest.mark.parametrize("invariant_id", SITUATED)

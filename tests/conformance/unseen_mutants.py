@@ -153,7 +153,7 @@ def _scores_every_node(fw: Framework) -> None:
 
 def _pre_enqueue_error_admits(sched: Scheduler) -> None:
     """Treats a PreEnqueue Error as a logging matter: only rejections gate the pod."""
-    def pre_enqueue(pod):
+    def pre_enqueue(pod, *_):
         fw = sched.frameworks.get(pod.scheduler_name)
         if fw is None:
             return True, ""

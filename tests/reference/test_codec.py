@@ -185,3 +185,66 @@ def test_resources_upstream_would_count_are_refused_not_dropped(manifest, field)
 ], ids=["empty-spec-resources", "empty-spec-requests", "empty-container-status", "resize-deferred"])
 def test_values_that_change_no_request_are_read(manifest):
     assert codec.pod_from_manifest(manifest).name == "p"
+
+
+STORAGE = """
+apiVersion: v1
+kind: PersistentVolume
+metadata: {name: pv1, labels: {topology.kubernetes.io/zone: a}}
+spec:
+  capacity: {storage: 2Gi}
+  accessModes: [ReadWriteOnce]
+  claimRef: {namespace: default, name: c1}
+  csi: {driver: d, volumeHandle: h}
+  nodeAffinity:
+    required: {nodeSelectorTerms: [{matchExpressions: [{key: zone, operator: In, values: [a]}]}]}
+status: {phase: Available}
+---
+apiVersion: v1
+kind: PersistentVolumeClaim
+metadata: {name: c1, annotations: {volume.beta.kubernetes.io/storage-class: beta}}
+spec: {storageClassName: ga, resources: {requests: {storage: 1Gi}}}
+---
+apiVersion: storage.k8s.io/v1
+kind: StorageClass
+metadata: {name: sc}
+provisioner: p
+---
+apiVersion: storage.k8s.io/v1
+kind: CSIDriver
+metadata: {name: d}
+---
+apiVersion: storage.k8s.io/v1
+kind: CSIStorageCapacity
+metadata: {name: cap}
+storageClassName: sc
+capacity: 1Ki
+"""
+
+
+def test_storage_objects_are_read_with_the_api_servers_defaults():
+    pv, pvc, sc, driver, capacity = codec.load_manifests(STORAGE)
+    assert (pv.capacity, pv.source, pv.source_fields["driver"]) == (2 << 30, "csi", "d")
+    assert pv.phase == "Available"
+    assert pv.claim_ref.name == "c1" and pv.node_affinity.terms[0].match_expressions[0].values == ("a",)
+    assert (pvc.namespace, pvc.request, pvc.storage_class) == ("default", 1 << 30, "beta")
+    assert pvc.volume_mode == "Filesystem"
+    assert (sc.volume_binding_mode, driver.storage_capacity) == ("Immediate", False)
+    assert (capacity.namespace, capacity.volume_limit) == ("default", 1024)
+
+
+@pytest.mark.parametrize("manifest, fragment", [
+    ({"kind": "PersistentVolume", "metadata": {"name": "p"}, "spec": {"csi": {}, "nfs": {}}},
+     "PersistentVolume.spec: one volume source expected, got ['nfs', 'csi']"),
+    ({"kind": "PersistentVolumeClaim", "metadata": {"name": "c"},
+      "spec": {"resources": {"requests": {"storage": "much"}}}},
+     "PersistentVolumeClaim.spec.resources.requests"),
+    ({"kind": "StorageClass", "metadata": {"name": "s"}, "volumeBindingMode": "Later"},
+     "StorageClass.volumeBindingMode: 'Later' is not supported"),
+    ({"kind": "CSINode", "metadata": {"name": "n"},
+      "spec": {"drivers": [{"name": "d", "allocatable": {"count": "x"}}]}},
+     "CSINode.spec.drivers[0].allocatable.count: expected an integer"),
+])
+def test_bad_storage_manifests_name_the_field(manifest, fragment):
+    with pytest.raises(ManifestError, match=re.escape(fragment)):
+        codec.from_manifest(manifest)

@@ -58,7 +58,7 @@ def test_store_clear_patches_the_stored_pod_and_reports_the_update():
 # --- UpdateNominatedPod ------------------------------------------------------------------------------
 
 def _queue_with(p, nominating):
-    queue = SchedulingQueue(VirtualClock(), lambda a, b: False, lambda _: (True, ""))
+    queue = SchedulingQueue(VirtualClock(), lambda a, b: False, lambda *_: (True, ""))
     queue.add(p)
     queue.add_nominated_pod(PodInfo.of(p), nominating)
     return queue

@@ -182,6 +182,26 @@ def test_pre_enqueue_first_rejecting_plugin_gates() -> None:
     assert [c.plugin for c in calls(log, "PreEnqueue")] == ["A", "A", "B"]
 
 
+def test_pre_enqueue_runs_the_gating_plugin_first() -> None:
+    """`runPreEnqueuePluginsForPod`: the plugin that gated the pod runs first next time; while it still gates,
+    no other plugin runs."""
+    log: list = []
+    a = Scripted("A", log)
+    b = Scripted("B", log, pre_enqueue=lambda p: st("Unschedulable", "later") if p.labels.get("hold") else SUCCESS,
+                 events=EVERY_EVENT)
+    sched = build(base(log, preEnqueue=[a, b]), nodes=[node("n1", allocatable=N)])
+    held = pod("p", labels={"hold": "1"})
+    sched.add_pod(held)
+    sched.run_until_idle()
+    sched.update_pod(replace(held, labels={"hold": "1", "x": "y"}))
+    sched.run_until_idle()
+    assert result(sched).phase == "gated" and sched.queue.unschedulable["p"].gating_plugin == "B"
+    sched.update_pod(replace(held, labels={}))
+    sched.run_until_idle()
+    assert result(sched).phase == "bound"
+    assert [c.plugin for c in calls(log, "PreEnqueue")] == ["A", "B", "B", "B", "A"]
+
+
 def test_pre_enqueue_runs_when_a_pod_enters_backoff_not_when_it_leaves() -> None:
     """SchedulerPopFromBackoffQ: `moveToBackoffQ` runs PreEnqueue, `moveToActiveQ` from backoffQ skips
     it; a pod gated on the way into backoffQ is never popped from there."""

@@ -16,6 +16,8 @@ from reference.plugins.volume_binding import DEFAULT_SHAPE, VolumeBinding, Volum
 from reference.plugins.resource_args import UtilizationShapePoint
 from reference.status import SUCCESS, Code, Status
 from reference.types import Node, Pod
+from reference.codec import from_manifest
+from tests.reference.plugins._volumes import VolumeHandle
 
 SKIP = Status.new(Code.SKIP)
 NOT_FOUND = Status.as_status("not found")
@@ -67,12 +69,82 @@ def test_non_pvc_volumes_are_ignored():
     assert VolumeBinding().pre_filter(CycleState(), pod, []) == (None, SKIP)
 
 
-@pytest.mark.parametrize("volume", [{"name": "v", "persistentVolumeClaim": {"claimName": "pvc-a"}},
-                                    {"name": "v", "ephemeral": {"volumeClaimTemplate": {}}}], ids=["pvc", "ephemeral"])
-def test_pvc_backed_volumes_are_not_modelled(volume):
-    pod = Pod(name="p", volumes=(volume,))
+def _objects(*manifests: dict) -> VolumeHandle:
+    return VolumeHandle(*(from_manifest(m) for m in manifests))
+
+
+def _pvc(name: str, **spec) -> dict:
+    annotations = {"pv.kubernetes.io/bind-completed": "true"} if spec.get("volumeName") else {}
+    return {"apiVersion": "v1", "kind": "PersistentVolumeClaim",
+            "metadata": {"name": name, "namespace": "default", "annotations": annotations},
+            "spec": {"accessModes": ["ReadWriteOnce"], "resources": {"requests": {"storage": "1Gi"}}, **spec}}
+
+
+def _pv(name: str, zone: str | None = None, **spec) -> dict:
+    if zone is not None:
+        spec["nodeAffinity"] = {"required": {"nodeSelectorTerms": [{"matchExpressions": [
+            {"key": "zone", "operator": "In", "values": [zone]}]}]}}
+    return {"apiVersion": "v1", "kind": "PersistentVolume", "metadata": {"name": name},
+            "spec": {"capacity": {"storage": "1Gi"}, "accessModes": ["ReadWriteOnce"], **spec},
+            "status": {"phase": "Available"}}
+
+
+def _class(name: str, mode: str) -> dict:
+    return {"apiVersion": "storage.k8s.io/v1", "kind": "StorageClass", "metadata": {"name": name},
+            "provisioner": "p", "volumeBindingMode": mode}
+
+
+CLAIM_POD = Pod(name="p", volumes=({"name": "v", "persistentVolumeClaim": {"claimName": "pvc-a"}},))
+ZONE_A = NodeInfo.of(Node(name="node-a", labels={"zone": "a"}))
+ZONE_B = NodeInfo.of(Node(name="node-b", labels={"zone": "b"}))
+
+
+def test_missing_and_unbound_immediate_claims_are_unresolvable():
+    """TestVolumeBinding "pvc not found" and "unbound claims with Immediate binding mode"."""
+    assert VolumeBinding(handle=_objects()).pre_filter(CycleState(), CLAIM_POD, []) == (
+        None, Status.new(Code.UNSCHEDULABLE_AND_UNRESOLVABLE, 'persistentvolumeclaim "pvc-a" not found'))
+    immediate = _objects(_pvc("pvc-a"))
+    assert VolumeBinding(handle=immediate).pre_filter(CycleState(), CLAIM_POD, []) == (
+        None, Status.new(Code.UNSCHEDULABLE_AND_UNRESOLVABLE,
+                         "pod has unbound immediate PersistentVolumeClaims"))
+
+
+def test_bound_claim_follows_its_pv_node_affinity():
+    """TestVolumeBinding "all bound" and "PVC does not match PV's node affinity"; a missing PV."""
+    plugin = VolumeBinding(handle=_objects(_pvc("pvc-a", volumeName="pv-a"), _pv("pv-a", "a")))
+    state = CycleState()
+    assert plugin.pre_filter(state, CLAIM_POD, []) == (None, SUCCESS)
+    assert plugin.filter(state, CLAIM_POD, ZONE_A) == SUCCESS
+    assert plugin.filter(state, CLAIM_POD, ZONE_B) == Status.new(
+        Code.UNSCHEDULABLE_AND_UNRESOLVABLE, "node(s) didn't match PersistentVolume's node affinity")
+    assert plugin.reserve(state, CLAIM_POD, "node-a") == SUCCESS
+    assert plugin.pre_bind_pre_flight(state, CLAIM_POD, "node-a") == SKIP
+    lost = VolumeBinding(handle=_objects(_pvc("pvc-a", volumeName="pv-gone")))
+    state = CycleState()
+    lost.pre_filter(state, CLAIM_POD, [])
+    assert lost.filter(state, CLAIM_POD, ZONE_A) == Status.new(
+        Code.UNSCHEDULABLE_AND_UNRESOLVABLE,
+        "node(s) unavailable due to one or more pvc(s) bound to non-existent pv(s)")
+
+
+def test_wait_for_first_consumer_claim_needs_a_matching_pv_or_a_provisioner():
+    """TestVolumeBinding "unbound/found matches/bind succeeds" and "unbound/no matches"; binding itself is
+    not modelled (NotModelledError at Reserve)."""
+    wffc = _class("wait", "WaitForFirstConsumer")
+    plugin = VolumeBinding(handle=_objects(wffc, _pvc("pvc-a", storageClassName="wait"),
+                                           _pv("pv-a", "a", storageClassName="wait")))
+    state = CycleState()
+    assert plugin.pre_filter(state, CLAIM_POD, []) == (None, SUCCESS)
+    assert plugin.filter(state, CLAIM_POD, ZONE_A) == SUCCESS
     with pytest.raises(NotModelledError, match="not modelled by the reference"):
-        VolumeBinding().pre_filter(CycleState(), pod, [])
+        plugin.reserve(state, CLAIM_POD, "node-a")
+    no_provisioner = {**wffc, "provisioner": "kubernetes.io/no-provisioner"}
+    plugin = VolumeBinding(handle=_objects(no_provisioner, _pvc("pvc-a", storageClassName="wait"),
+                                           _pv("pv-a", "a", storageClassName="wait")))
+    state = CycleState()
+    plugin.pre_filter(state, CLAIM_POD, [])
+    assert plugin.filter(state, CLAIM_POD, ZONE_B) == Status.new(
+        Code.UNSCHEDULABLE_AND_UNRESOLVABLE, "node(s) didn't find available persistent volumes to bind")
 
 
 # --- args -------------------------------------------------------------------------------------

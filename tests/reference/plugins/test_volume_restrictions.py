@@ -1,20 +1,21 @@
-"""Ports the volume-free rows of volumerestrictions/volume_restrictions_test.go.
+"""Ports rows of volumerestrictions/volume_restrictions_test.go.
 
 Ported: "nothing" and "one state" of TestGCEDiskConflicts, TestAWSDiskConflicts, TestRBDDiskConflicts,
-TestISCSIDiskConflicts, "nothing" of TestAccessModeConflicts, and "pod with a volume that doesn't have
-restrictions". Left out: every row whose incoming pod has a PVC or an inline GCE/AWS/RBD/iSCSI disk
-(the reference raises NotModelledError for those, tested below), the queueing-hint tests and
-TestVolumeRestrictions_DeferredResizeSkipped (InPlacePodVerticalScalingSchedulerPreemption is off).
+TestISCSIDiskConflicts, their "same state" rows, TestAccessModeConflicts' rows, and "pod with a volume that
+doesn't have restrictions". Left out: TestVolumeRestrictions_DeferredResizeSkipped
+(InPlacePodVerticalScalingSchedulerPreemption is off); the hints are run by the queueing table.
 """
 
 import pytest
 
 from reference.cycle_state import CycleState
-from reference.errors import NotModelledError
 from reference.nodeinfo import NodeInfo, PodInfo
-from reference.plugins.volume_restrictions import VolumeRestrictions
+from reference.plugins.volume_restrictions import VolumeRestrictions, after_assigned_pod_deleted
 from reference.status import Code, Status
+from reference.types import Node
+from reference.codec import from_manifest
 from tests.builders import pod_with_volumes
+from tests.reference.plugins._volumes import VolumeHandle
 
 SKIP = Status.new(Code.SKIP)
 GCE = {"name": "", "gcePersistentDisk": {"pdName": "foo"}}
@@ -41,15 +42,44 @@ def test_pre_filter_skips_pods_without_restricted_volumes(pod, node_info):
     assert VolumeRestrictions().pre_filter(CycleState(), pod, []) == (None, SKIP)
 
 
-@pytest.mark.parametrize("volume", [GCE, AWS, RBD, ISCSI, PVC], ids=["gce", "aws", "rbd", "iscsi", "pvc"])
-def test_restricted_volumes_are_not_modelled(volume):
+CONFLICT = Status.new(Code.UNSCHEDULABLE, "node(s) had no available disk")
+RWOP_CONFLICT = Status.new(Code.UNSCHEDULABLE, "node(s) unavailable due to PersistentVolumeClaim with "
+                           "ReadWriteOncePod access mode already in-use by another pod")
+
+
+@pytest.mark.parametrize("volume", [GCE, AWS, RBD, ISCSI], ids=["GCE", "AWS", "RBD", "ISCSI"])
+def test_same_disk_conflicts(volume):
+    """"same state" rows: the node's pod mounts the same disk read-write."""
     plugin, pod, state = VolumeRestrictions(), pod_with_volumes(volume), CycleState()
-    with pytest.raises(NotModelledError, match="not modelled by the reference"):
-        plugin.pre_filter(state, pod, [])
-    with pytest.raises(NotModelledError):
-        plugin.filter(state, pod, NodeInfo())
-    with pytest.raises(NotModelledError):
-        plugin.add_pod(state, pod, PodInfo.of(pod_with_volumes()), NodeInfo())
+    assert plugin.pre_filter(state, pod, []) == (None, Status())
+    assert plugin.filter(state, pod, NodeInfo.of(None, [pod_with_volumes(volume)])) == CONFLICT
+    assert plugin.filter(state, pod, NodeInfo.of(None, [pod_with_volumes()])) == Status()
+
+
+def _claim(name: str, mode: str) -> object:
+    return from_manifest({"apiVersion": "v1", "kind": "PersistentVolumeClaim",
+                          "metadata": {"name": name,
+                                       "namespace": "default"}, "spec": {"accessModes": [mode]}})
+
+
+def test_access_mode_conflicts():
+    """TestAccessModeConflicts: a ReadWriteOncePod claim used by a pod on some node conflicts everywhere;
+    a missing claim is UnschedulableAndUnresolvable."""
+    holder = pod_with_volumes(PVC)
+    holder = type(holder)(**{**holder.__dict__, "name": "holder", "node_name": "n"})
+    handle = VolumeHandle(_claim("claim-with-rwop-1", "ReadWriteOncePod"), nodes=(Node(name="n"),),
+                          pods=(holder,))
+    plugin, pod, state = VolumeRestrictions(handle), pod_with_volumes(PVC), CycleState()
+    assert plugin.pre_filter(state, pod, []) == (None, Status())
+    assert plugin.filter(state, pod, NodeInfo()) == RWOP_CONFLICT
+    assert plugin.remove_pod(state, pod, PodInfo.of(holder), NodeInfo()) == Status()
+    assert plugin.filter(state, pod, NodeInfo()) == Status()
+    missing = pod_with_volumes({"name": "x", "persistentVolumeClaim": {"claimName": "claim-not-found"}})
+    assert VolumeRestrictions(handle).pre_filter(CycleState(), missing, []) == (
+        None, Status.new(Code.UNSCHEDULABLE_AND_UNRESOLVABLE,
+                         'persistentvolumeclaim "claim-not-found" not found'))
+    free = VolumeHandle(_claim("claim-with-rwop-1", "ReadWriteOncePod"))
+    assert VolumeRestrictions(free).pre_filter(CycleState(), pod, []) == (None, SKIP)
 
 
 def test_without_pre_filter_state_filter_and_extensions_error():
@@ -59,3 +89,12 @@ def test_without_pre_filter_state_filter_and_extensions_error():
     assert plugin.pre_filter_extensions() is plugin
     assert plugin.add_pod(state, pod, PodInfo.of(pod_with_volumes(PVC)), NodeInfo()) == missing
     assert plugin.remove_pod(state, pod, PodInfo.of(pod_with_volumes(PVC)), NodeInfo()) == missing
+
+
+@pytest.mark.parametrize("deleted, want", [
+    (pod_with_volumes(GCE), "Queue"), (pod_with_volumes(AWS), "QueueSkip"), (pod_with_volumes(), "QueueSkip"),
+], ids=["the deleted pod held the disk", "it held another kind of disk", "it held no disk"])
+def test_a_deleted_pod_holding_the_disk_requeues(deleted, want):
+    """isSchedulableAfterAssignedPodDeleted: a deleted pod whose disk conflicted with the pod's."""
+    hint, err = after_assigned_pod_deleted(pod_with_volumes(GCE), deleted, None)
+    assert (hint.value, err) == (want, None)

@@ -59,6 +59,13 @@ class Pods(PodBuilder):
         """`ContainerPort([]v1.ContainerPort{{ContainerPort: c, HostPort: h}})`."""
         return self._container(ports=[ContainerPort(container_port=c, host_port=h) for c, h in ports])
 
+    def volume(self, volume: Mapping) -> "Pods":
+        return self._set(volumes=self._fields.get("volumes", ()) + (dict(volume),))
+
+    def pvc(self, name: str) -> "Pods":
+        """`PVC(name)`: a volume of that name backed by the claim of that name."""
+        return self.volume({"name": name, "persistentVolumeClaim": {"claimName": name}})
+
     def scheduling_gates(self, gates: Iterable[str]) -> "Pods":
         return self._set(scheduling_gates=tuple(gates))
 
@@ -81,7 +88,7 @@ class Pods(PodBuilder):
 class Nodes(NodeBuilder):
     def __init__(self) -> None:
         super().__init__()
-        self._allocatable: dict[str, int] = {}
+        self._allocatable: dict[str, int] = {"pods": 32}  # MakeNode() calls Capacity(nil)
         self._unschedulable = False
         self._declared_features: tuple[str, ...] = ()
 
