@@ -277,6 +277,55 @@ RULES: tuple[Rule, ...] = (
     _c("capacity", "§8.2", "NodeResourcesFit keeps every node within allocatable", "noderesources/fit.go"),
     _c("deleted-waiting-pod", "§2.13", "Deleting a waiting pod rejects it and it is not requeued",
        "eventhandlers.go deletePodFromSchedulingQueue"),
+    # read from upstream's code, not the spec (issue 32 item 3, h32code): the ifs that decide a pod's fate
+    _c("no-nodes-available", "§2.0", "An empty cluster fails the attempt at once with ErrNoNodesAvailable "
+       "(UnschedulableAndUnresolvable, no PreFilter, no PostFilter); a cluster with nodes never does",
+       "schedule_one.go schedulePod (NumNodesInPlacement() == 0), schedulingAlgorithm"),
+    _c("postfilter-nomination", "§2.6", "After a FitError the pod is nominated as PostFilter's result says (the first "
+       "Success or UAU plugin's, else the last rejecting plugin's non-noop one); a nil result (nothing found, an "
+       "Error) leaves the nomination as it was", "schedule_one.go schedulingAlgorithm, handleSchedulingFailure, "
+       "updatePod (ModeOverride); framework.go RunPostFilterPlugins"),
+    _c("nomination-cleared-on-failure", "§3.1", "Every other failure clears the nomination (clearNominatedNode): an "
+       "error, a FitError without PostFilter plugins, a Reserve, Permit or binding failure",
+       "schedule_one.go schedulingAlgorithm, schedulingCycle, handleBindingCycleError (clearNominatedNode)"),
+    _c("scheduled-event-iff-bound", "§2.16", "A successful binding records one Normal Scheduled event "
+       "'Successfully assigned <ns>/<name> to <node>'; a failed one records none", "schedule_one.go bind, "
+       "finishBinding"),
+    _c("failed-scheduling-event-per-failure", "§3.2", "Every failed attempt records one Warning FailedScheduling "
+       "event, whether or not the pod is still in the informer's cache", "schedule_one.go handleSchedulingFailure"),
+    _c("condition-message-whole", "§3.2", "The PodScheduled condition carries the failure's whole message; only "
+       "the event's note is truncated", "schedule_one.go handleSchedulingFailure (Message: errMsg; "
+       "truncateMessage for the event only)"),
+    _c("status-patch-on-change", "§3.2", "The status is patched only when the PodScheduled condition or (Override) "
+       "the nomination changes, and always when one does", "schedule_one.go updatePod (podutil.UpdatePodCondition, "
+       "nnnNeedsUpdate)"),
+    _c("extender-filters-chained", "§4.5", "Filter extenders are asked in order, each with the nodes the previous "
+       "one left, and none once no node is left", "schedule_one.go findNodesThatPassExtenders"),
+    _c("assumed-pod-update-ignored", "§6.5", "An update of an assumed pod (waiting at Permit, binding) is dropped: "
+       "it neither requeues the pod nor counts as an event for it; a pending pod's update reaches the queue",
+       "eventhandlers.go updatePodInSchedulingQueue (IsAssumedPod: return)"),
+    _c("preemption-tries-unschedulable-nodes", "§2.6", "Preemption's dry run tries only the nodes whose filter "
+       "status was Unschedulable, never an UnschedulableAndUnresolvable one", "preemption/preemption.go "
+       "findCandidates (NodeToStatus.NodesForStatusCode(Unschedulable))"),
+    _c("deleted-nominated-pod-frees-node", "§6.4", "Deleting a pending pod nominated to a node moves the pending "
+       "pods of lower or equal priority (they counted it there); deleting a pending pod nominated nowhere moves "
+       "none", "eventhandlers.go deletePodFromSchedulingQueue (getLEPriorityPreCheck)"),
+    _c("first-feasible-without-scoring", "§2.10", "Without Score plugins, prioritizing extenders and filter "
+       "extenders, filtering may stop at the first feasible node (numNodesToFind = 1); with any of them it looks "
+       "for numFeasibleNodesToFind", "schedule_one.go findNodesThatPassFilters (hasExtenderFilters, hasScoring)"),
+    _c("in-flight-event-requeues", "§6.4", "A pod turned down after an event came while it was in flight (from "
+       "its pop, through a Permit wait, to its failure) that its rejectors' hints answer with Queue goes to "
+       "backoff, not to the unschedulable pool; without one it waits there", "scheduling_queue.go "
+       "AddUnschedulableIfNotPresent, determineSchedulingHintForInFlightPod"),
+    _c("node-update-needs-property-change", "§6.4", "A node update moves pending pods only when it changes a "
+       "scheduling property (labels, annotations, taints, unschedulable, allocatable, conditions, ...), one event "
+       "per property; a capacity-only change moves none", "eventhandlers.go updateNodeInCache; framework/events.go "
+       "NodeSchedulingPropertiesChange"),
+    _c("ignorable-extenders-last", "§4.5", "Ignorable extenders are consulted after every non-ignorable one, "
+       "each group in config order", "scheduler.go buildExtenders"),
+    _c("extender-unresolvable-precedence", "§4.5", "A node an extender lists as both failed and unresolvable is "
+       "UnschedulableAndUnresolvable with the unresolvable message", "schedule_one.go findNodesThatPassExtenders "
+       "(failedAndUnresolvableMap takes precedence over failedMap)"),
 )
 
 SECTIONS = ("§1.1", "§1.2", "§2.0", "§2.1", "§2.2", "§2.3", "§2.4", "§2.5", "§2.6", "§2.7", "§2.8", "§2.9",

@@ -123,7 +123,7 @@ def _promised(run: Run, key: str, plugins: set[str]) -> float | None:
            "schedulinggates/scheduling_gates.go; scheduling_queue.go MoveAllToActiveOrBackoffQueue, "
            "isPodWorthRequeuing, Update (gates)", requires=("virtual-time",),
            situation=RejectedThenWoken(),
-           rules=("event-requeues", "gates-removed-requeues"))
+           rules=("event-requeues", "gates-removed-requeues", "deleted-nominated-pod-frees-node"))
 def event_wakes_pending_pod(run: Run) -> None:
     if not run.outcome.timeline or not run.cluster.changed:
         return
@@ -223,7 +223,7 @@ def _one_node_possible(run: Run, pod: str) -> bool:
            "count), schedulingCycle (NumAllNodes 1 after Reserve or Permit); eventhandlers.go "
            "updateNodeInCache; cache.go UpdateNode, UpdateSnapshot", requires=(),
            situation=NODE_UPDATED_THEN_WOKEN,
-           rules=("event-snapshot",))
+           rules=("event-snapshot", "no-nodes-available"))
 def fit_error_counts_nodes(run: Run) -> None:
     cluster = run.cluster
     if any(f.get("fault") == "vanish" and vanished(f) is None for f in run.outcome.faults):

@@ -12,7 +12,7 @@ import json
 
 from hypothesis import strategies as st
 
-from ..recipes.first_pod import extender_failure, extender_rejections, extender_scores, pick
+from ..recipes.first_pod import extender_failure, extender_rejections, extender_scores, pick, some
 from ..recipes.situations import Situation
 from .attempts import (cut_short, extender_config, failure_messages, ignorable, may_be_nominated, reached_reserve,
                        scoring_failed, scripted_failure, traced_from_start)
@@ -331,3 +331,71 @@ def user_extender_ignorable_honoured(run: Run) -> None:
                                     f"{str(exchange.get('response', ''))[:500]}", pod=pod,
                                     plugin=f"extender {exchange['extender']}", expected=f"no failure message naming "
                                     f"{marker!r}", actual=message)
+
+
+def _filter_extenders(run: Run) -> list[str] | None:
+    """The names of the filter extenders in the order they are asked: config order, ignorable ones last
+    (scheduler.go buildExtenders); None when one may not be interested in a pod (managedResources), which the
+    trace cannot tell."""
+    names = []
+    for ext in sorted(run.config.extenders, key=lambda e: e.ignorable):
+        if ext.filter_verb:
+            if ext.managed_resources:
+                return None
+            names.append(ext.url_prefix.rstrip("/").rsplit("/", 1)[-1])
+    return names
+
+
+def _left(record: Record, run: Run) -> list[str] | None:
+    """The nodes a filter call passes on to the next extender; None when its error ends the attempt."""
+    if record.get("code") != "Success":
+        return list(record.get("nodes") or ()) if ignorable(run, str(record.get("extender", ""))) else None
+    return [n for n in record.get("nodes") or () if n not in rejected_nodes(record)]
+
+
+def _extender_chain_seed(draw, nodes):
+    """Probe0 filters out some or all nodes; ext-0 fails some of the rest, maybe errs (ext-0 is ignorable)."""
+    rejected = some(draw, nodes, min_size=0)
+    probe = {"Probe0": {"Filter": {"code": "Success", "byNode": {n: {"code": "Unschedulable"} for n in rejected}}}}
+    action = {"error": "ext-0 is down"} if draw(st.integers(0, 4)) == 0 else {
+        "fail": {n: "extender: no" for n in some(draw, nodes, min_size=0)}}
+    return probe, {"ext-0": {"filter": action}}
+
+
+@invariant("extender-filters-chained",
+           "Filter extenders are asked in config order, ignorable ones last, each with the nodes the previous one "
+           "left (all it was sent after an ignorable error), and none is asked once no node is left.",
+           "schedule_one.go findNodesThatPassExtenders (`if len(feasibleNodes) == 0 { break }`; "
+           "feasibleNodes = feasibleList); scheduler.go buildExtenders (ignorable extenders to the tail) "
+           "(spec §4.5)", requires=("extenders", "probes"),
+           situation=Situation({"preFilter": ["Probe0"], "filter": ["Probe0"]}, _extender_chain_seed, min_nodes=2,
+                               extenders=({"filterVerb": "filter", "ignorable": True}, {"filterVerb": "filter"})),
+           rules=("extender-filters-chained", "ignorable-extenders-last"))
+def extender_filters_chained(run: Run) -> None:
+    chain = _filter_extenders(run)
+    if not chain:
+        return
+    for pod in run.live_pods:
+        empty = next((r for r in run.extender_records(pod, "filter") if not r.get("nodes")), None)
+        if empty is not None:
+            raise run.violation(f"{empty.get('extender')} was asked to filter no node", pod=pod,
+                                plugin=str(empty.get("extender", "")), expected="no call once no node is left",
+                                actual="a filter call with an empty node list", records=(empty,))
+        if not traced_from_start(run, pod):
+            continue
+        for attempt in (a for a in run.attempts(pod) if a > 0):
+            calls = run.extender_records(pod, "filter", attempt)
+            for i, call in enumerate(calls):
+                name = str(call.get("extender", ""))
+                if name not in chain:
+                    continue
+                run.exercise()
+                left, position = _left(call, run), chain.index(name)
+                if not left or position + 1 == len(chain):
+                    continue
+                following = chain[position + 1]
+                if not any(str(c.get("extender")) == following and sorted(c.get("nodes") or ()) == sorted(left)
+                           for c in calls[i + 1:]):
+                    raise run.violation(f"{name} left {left} but {following} was not asked to filter them",
+                                        pod=pod, plugin=following, expected=f"{following} filters {sorted(left)}",
+                                        actual=[c.get("extender") for c in calls[i + 1:]], records=(call,))

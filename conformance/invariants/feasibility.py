@@ -23,7 +23,8 @@ from .run import REJECTIONS, Run
                                lambda draw, nodes: ({"Probe0": {"Score": node_scores(draw, nodes, (0, 50))}},
                                                     {}),
                                min_nodes=2),
-           rules=("num-feasible-nodes-to-find", "prefilter-result-unknown-names"))
+           rules=("num-feasible-nodes-to-find", "prefilter-result-unknown-names",
+                  "first-feasible-without-scoring"))
 def every_node_evaluated(run: Run) -> None:
     if run.scenario.timeline or len(run.node_names) >= 100:
         return  # nodes come and go under a timeline; 100 nodes and more are sampled upstream

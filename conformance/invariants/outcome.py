@@ -115,7 +115,8 @@ def _extender_error_decides(run: Run, pod: str, attempt: int, r: Record) -> bool
            rules=("code-matrix-prefilter", "code-matrix-filter", "code-matrix-prescore-score",
                   "code-matrix-reserve-permit", "legal-codes", "prefilter-rejection-no-filter",
                   "add-remove-pod-error", "filter-error-fails-cycle", "postfilter-does-not-schedule",
-                  "prescore-error", "score-error", "preflight-failure", "condition-reason", "all-bind-skip"))
+                  "prescore-error", "score-error", "preflight-failure", "condition-reason", "all-bind-skip",
+                  "status-patch-on-change"))
 def condition_classification(run: Run) -> None:
     for pod in run.live_pods:
         result = run.outcome.pods.get(pod)
@@ -294,7 +295,8 @@ def _matches(message: str, expected: tuple[str, str | None]) -> bool:
            focus={"points": ("PreFilter", "Filter", "PostFilter", "Reserve", "Permit"), "extenders": 1,
                           "default_plugins": False, "max_pods": 6},
            rules=("prefilter-result-intersection", "prefilter-rejection-no-filter", "postfilter-does-not-schedule",
-                  "fit-error-message"))
+                  "fit-error-message", "no-nodes-available", "condition-message-whole",
+                  "extender-unresolvable-precedence"))
 def fit_error_message(run: Run) -> None:
     for pod in run.live_pods:
         result = run.outcome.pods.get(pod)

@@ -587,6 +587,79 @@ PROOFS: tuple[Proof, ...] = (
        "follows the pod's attempts); the situation draws no gate a timeline lifts"),
     _p("one-queue-sort", MUCH, "queue-sort-twice", "each profile holds its QueueSort plugin twice",
        "plugin-order-matches-expansion"),
+    # rules read from upstream's code (issue 32 item 3, h32code): tests/conformance/pending_mutants_h32code.py
+    _p("no-nodes-available", LITTLE, "no-nodes-runs-plugins",
+       "an empty cluster is filtered like any other: PreFilter and PostFilter run, the FitError counts 0 nodes",
+       "fit-error-message", no_search="the generators draw no empty cluster"),
+    _p("no-nodes-available", MUCH, "one-node-is-no-nodes",
+       "a cluster of one node is taken for an empty one (ErrNoNodesAvailable)", "fit-error-counts-nodes"),
+    _p("postfilter-nomination", LITTLE, "postfilter-nomination-dropped",
+       "PostFilter's result is dropped: its nomination never reaches the pod", "nomination-after-failure"),
+    _p("postfilter-nomination", MUCH, "postfilter-error-nominates",
+       "an erroring PostFilter plugin's nomination is applied (upstream: a nil result)", "nomination-after-failure"),
+    _p("nomination-cleared-on-failure", LITTLE, "failure-keeps-nomination",
+       "an error after an earlier nomination leaves the pod nominated", "nomination-after-failure"),
+    _p("nomination-cleared-on-failure", MUCH, "nil-postfilter-result-clears",
+       "a nil PostFilter result clears the nomination an earlier attempt made", "nomination-after-failure"),
+    _p("scheduled-event-iff-bound", LITTLE, "no-scheduled-event",
+       "a successful binding records no Scheduled event", "scheduled-event-per-binding"),
+    _p("scheduled-event-iff-bound", MUCH, "scheduled-event-on-failed-bind",
+       "a failed binding records a Scheduled event too", "scheduled-event-per-binding"),
+    _p("failed-scheduling-event-per-failure", LITTLE, "failed-scheduling-event-dropped",
+       "a failed attempt records no FailedScheduling event", "failed-scheduling-event-per-attempt"),
+    _p("failed-scheduling-event-per-failure", MUCH, "failed-scheduling-event-twice",
+       "a failed attempt records two FailedScheduling events", "failed-scheduling-event-per-attempt"),
+    _p("condition-message-whole", LITTLE, "condition-message-truncated",
+       "the condition's message is cut to the event's note limit", "fit-error-message",
+       no_search="generated messages stay below 512 characters"),
+    _p("condition-message-whole", MUCH, "condition-message-decorated",
+       "the condition's message carries more than the failure's (a prefix)", "fit-error-message"),
+    _p("status-patch-on-change", LITTLE, "changed-condition-not-patched",
+       "once written, a changed PodScheduled condition is not patched again", "condition-classification"),
+    _p("status-patch-on-change", MUCH, "unchanged-status-repatched",
+       "a status patch that changes nothing is sent anyway (a status fault fires on it)", "status-patched-on-change"),
+    _p("extender-filters-chained", MUCH, "extender-filter-asked-without-nodes",
+       "filter extenders are asked although no node is left", "extender-filters-chained"),
+    _p("extender-filters-chained", LITTLE, "extender-filter-first-only",
+       "only the first filter extender is asked; the next never sees the nodes it left",
+       "extender-filters-chained"),
+    _p("assumed-pod-update-ignored", LITTLE, "assumed-pod-updates-queued",
+       "an update of a pod waiting at Permit counts as its own event: rejected, it retries at once",
+       "rejected-pod-waits-for-event", no_search="its ci search draws no timeline event updating a pod while it "
+       "waits at Permit"),
+    _p("assumed-pod-update-ignored", MUCH, "pending-pod-updates-ignored",
+       "every pending pod's update is dropped as if it were assumed (removing its last gate frees nothing)",
+       "event-wakes-pending-pod"),
+    _p("preemption-tries-unschedulable-nodes", MUCH, "preemption-tries-unresolvable-nodes",
+       "nodes found UnschedulableAndUnresolvable are dry-run too (RemovePod and Filter called on them again)",
+       "preemption-skips-unresolvable-nodes"),
+    _p("preemption-tries-unschedulable-nodes", LITTLE, "preemption-skips-unschedulable-nodes",
+       "nodes found Unschedulable are left out as if unresolvable: no candidate, no preemption",
+       "preemptor-finds-room"),
+    _p("deleted-nominated-pod-frees-node", LITTLE, "nominated-pod-deletion-moves-nothing",
+       "deleting a nominated pending pod moves no one: a lower-priority pod it kept out waits on",
+       "event-wakes-pending-pod", no_search="its ci search draws no pending pod created nominated"),
+    _p("first-feasible-without-scoring", MUCH, "first-feasible-node-with-scoring",
+       "filtering stops at the first feasible node although Score plugins would rank several",
+       "every-node-evaluated"),
+    _p("in-flight-event-requeues", LITTLE, "in-flight-events-ignored",
+       "a node event while the pod waits at Permit is ignored: rejected, the pod waits in the pool",
+       "probe-rejected-pod-retried-after-node-event"),
+    _p("in-flight-event-requeues", MUCH, "in-flight-event-always-assumed",
+       "every rejected pod goes to backoff as if an event had come in flight", "rejected-pod-waits-for-event"),
+    _p("node-update-needs-property-change", LITTLE, "node-annotations-ignored",
+       "a node's annotation change moves no pod (upstream: UpdateNodeAnnotation)",
+       "probe-rejected-pod-retried-after-node-event"),
+    _p("node-update-needs-property-change", MUCH, "every-node-update-moves",
+       "a node update that changes no scheduling property (its capacity only) moves pods all the same",
+       "rejected-pod-waits-for-event", no_search="its ci search draws no timeline"),
+    _p("ignorable-extenders-last", LITTLE, "ignorable-extenders-in-config-order",
+       "an ignorable extender is asked before a non-ignorable one configured after it", "extender-filters-chained"),
+    _p("ignorable-extenders-last", MUCH, "ignorable-extenders-first",
+       "ignorable extenders are asked first, the non-ignorable ones last", "extender-filters-chained"),
+    _p("extender-unresolvable-precedence", LITTLE, "extender-failed-over-unresolvable",
+       "a node listed failed and unresolvable gets the failed status and message", "fit-error-message",
+       no_search="generated extender scripts list a node as failed or as unresolvable, never both"),
 )
 
 # Rules and directions without a mutant yet (or whose mutant no invariant catches yet: named in the note).
@@ -621,6 +694,19 @@ PENDING: Mapping[str, Mapping[str, str]] = {
                                   "deviations), so a later flush equals it on every run; upstream's shows "
                                   "only in runs kept busy past 5 minutes (a pod erring at every attempt: "
                                   "the reference stops it after 8), where the reference would be flagged"},
+    # h32code: rules read from upstream's code
+    "first-feasible-without-scoring": {LITTLE: "mutant filters-every-node-without-scoring misbehaves on its witness "
+                                               "(every node filtered, the host drawn among them), but upstream "
+                                               "filters nodes in parallel and may evaluate past the first feasible "
+                                               "one and keep another: no sound invariant can tell"},
+    "deleted-nominated-pod-frees-node": {MUCH: "moving pods of higher priority too, or after deleting a pod "
+                                               "nominated nowhere, only adds attempts no invariant bounds yet (the "
+                                               "retries follow a timeline event, which rejected-pod-waits-for-event "
+                                               "accepts whatever it was)"},
+    "extender-unresolvable-precedence": {MUCH: "mutant extender-failed-as-unresolvable misbehaves on its witness "
+                                               "(preemption no longer tries a node the extender only failed: its "
+                                               "message changes), but no invariant judges which nodes preemption "
+                                               "tries after an extender's answer"},
 }
 
 

@@ -2,10 +2,17 @@
 
 from __future__ import annotations
 
-from reference.probe import PROBE_NAMES
-from reference.scenario import pod_key
+import json
+from dataclasses import dataclass
+from typing import Any, Mapping
 
-from ..recipes.first_pod import refused_at_pre_enqueue, rejected_once
+from hypothesis import strategies as st
+from hypothesis.strategies import SearchStrategy
+
+from reference.probe import PROBE_NAMES
+from reference.scenario import PROBE_SCRIPT_ANNOTATION, Scenario, pod_key
+
+from ..recipes.first_pod import REJECT, pick, refused_at_pre_enqueue, rejected_once
 from ..recipes.situations import Situation
 from .attempts import traced_from_start
 from .base import invariant
@@ -263,15 +270,58 @@ _NO_EVENT = ("evict", "status", "event")
 _EVENT_POINTS = ("Bind", "PostBind", "PreBind", "Unreserve", "Allow", "Reject", "extender.bind")
 
 
-def _possible_event(r: Record, pod: str, attempt: int, failed: float) -> bool:
+def _possible_event(r: Record, pod: str, attempt: int) -> bool:
     point = r.get("point")
-    own = r.get("pod") == pod and r.get("attempt") == attempt
-    if own and point in ("Unreserve", "Reject", "Allow"):
-        return False  # the attempt's own failure does not move the pod itself
-    if own and point in ("Permit", "PreBindPreFlight") and r["t"] < failed - TIME_TOLERANCE:
-        return False  # its nomination patch reached the queue while it was assumed, which ignores it
+    if r.get("pod") == pod and r.get("attempt") == attempt and point in ("Unreserve", "Reject", "Allow", "Permit",
+                                                                         "PreBindPreFlight"):
+        return False  # the attempt's own failure, or its own nomination while assumed, does not move the pod itself
     return point in _EVENT_POINTS or (point == "PostFilter" and "nominate" in r) or (
         point in ("PreBindPreFlight", "Permit") and r.get("code") in ("Success", "Wait"))
+
+
+def attempt_end(run: Run, pod: str, attempt: int) -> float:
+    """When the attempt's last call ran (its Unreserve, or the last point it reached): not its Permit signals,
+    nor the PreEnqueue run that requeued it later under the same attempt number."""
+    return max(r["t"] for r in run.probe_records(pod, attempt) if r["point"] not in ("Allow", "Reject", "PreEnqueue"))
+
+
+def _timeline_moved(run: Run, pod: str, attempt: int, start: float, retry: float) -> bool:
+    """Whether a timeline event applied between the attempt's start and the retry may have moved the pod (one
+    applied while the pod was in flight is replayed at its failure). Not: an update of the pod itself while its
+    attempt held it assumed (Reserve to failure: eventhandlers.go updatePodInSchedulingQueue drops it), nor a
+    node update that changed none of the node's scheduling properties (eventhandlers.go updateNodeInCache moves
+    pods only for the events NodeSchedulingPropertiesChange finds)."""
+    reserved = next((r["t"] for r in run.probe_records(pod, attempt) if r["point"] in ("Reserve", "Permit")), None)
+    failed = attempt_end(run, pod, attempt)
+    cluster = run.cluster
+    for k, event in enumerate(cluster.applied):
+        at = cluster.times[k + 1]
+        if not start <= at <= retry:
+            continue
+        if event.op == "update" and event.kind == "Pod" and event.key == pod \
+                and reserved is not None and reserved <= at < failed:
+            continue
+        if event.op == "update" and event.kind == "Node" and not _node_properties_changed(
+                cluster.states[k].get("Node", event.key), cluster.states[k + 1].get("Node", event.key)):
+            continue
+        return True
+    return False
+
+
+# What NodeSchedulingPropertiesChange compares (framework/events.go): a change elsewhere (status.capacity) is no
+# event. Conditions count, although the reference does not model them.
+_NODE_PROPERTIES = (("spec", "unschedulable"), ("status", "allocatable"), ("metadata", "labels"), ("spec", "taints"),
+                    ("status", "conditions"), ("metadata", "annotations"), ("spec", "podPreemptionPolicy"),
+                    ("status", "declaredFeatures"))
+
+
+def _node_properties_changed(old: Mapping[str, Any] | None, new: Mapping[str, Any] | None) -> bool:
+    def field(node: Mapping[str, Any] | None, path: tuple[str, ...]) -> Any:
+        value = node or {}
+        for part in path:
+            value = value.get(part) if isinstance(value, Mapping) else None
+        return value or None
+    return any(field(old, path) != field(new, path) for path in _NODE_PROPERTIES)
 
 
 @invariant("rejected-pod-waits-for-event",
@@ -279,10 +329,12 @@ def _possible_event(r: Record, pod: str, attempt: int, failed: float) -> bool:
            "only after a cluster event that may make it schedulable (a binding, a failed binding cycle, a "
            "nomination, a deletion) or the 5-minute flush; an error instead backs off and retries on its own.",
            "backend/queue/scheduling_queue.go AddUnschedulableIfNotPresent, MoveAllToActiveOrBackoffQueue, "
-           "flushUnschedulablePodsLeftover (spec §6.4)",
+           "flushUnschedulablePodsLeftover; eventhandlers.go updatePodInSchedulingQueue (an assumed pod's update "
+           "is dropped), updateNodeInCache (NodeSchedulingPropertiesChange) (spec §6.4)",
            situation=Situation(
                {p: ["Probe0"] for p in ("preFilter", "filter", "postFilter", "reserve", "permit")}, rejected_once, weight=2),
-           rules=("unschedulable-waits-for-event", "binding-failure-moves-pods", "unschedulable-flush"))
+           rules=("unschedulable-waits-for-event", "binding-failure-moves-pods", "unschedulable-flush",
+                  "assumed-pod-update-ignored", "node-update-needs-property-change"))
 def rejected_pod_waits_for_event(run: Run) -> None:
     if "virtual-time" not in run.capabilities or run.outcome.deleted:
         return  # on a cluster informer events arrive on their own; a deletion is an event for every pod
@@ -300,12 +352,13 @@ def rejected_pod_waits_for_event(run: Run) -> None:
                 continue
             failed = _failure_time(run, pod, attempt)
             events = [r for r in run.outcome.trace if start["seq"] <= r["seq"] < retry["seq"]
-                      and _possible_event(r, pod, attempt, failed)]
+                      and _possible_event(r, pod, attempt)]
             waits = [r for r in run.outcome.trace if r["seq"] < retry["seq"] and r.get("pod") != pod
                      and r.get("point") == "Permit" and r.get("code") == "Wait"]
             bound = [b for b in run.outcome.bindings if start["t"] <= b.get("t", start["t"]) <= retry["t"]
-                     and b.get("pod") != pod]  # not its own binding, by the retry itself
-            if events or waits or bound or retry["t"] - failed >= UNSCHEDULABLE_FLUSH:
+                     and b.get("pod") != pod]  # its own binding comes after the retry, maybe at the same instant
+            if events or waits or bound or _timeline_moved(run, pod, attempt, start["t"], retry["t"]) \
+                    or retry["t"] - failed >= UNSCHEDULABLE_FLUSH:
                 continue
             if any(start["t"] <= f.get("at", 0.0) <= retry["t"] and not (
                     f.get("fault") == "fail" and f.get("detail") in _NO_EVENT) for f in fired(run)):
@@ -344,3 +397,92 @@ def deleting_pods_skipped(run: Run) -> None:
         if events != [want]:
             raise run.violation("a pod being deleted was not dropped with one FailedScheduling event",
                                 pod=pod, expected=[want], actual=events)
+
+
+# Plugins that never reject a pod in the generated scenarios, besides probes.
+_QUIET = {"PrioritySort", "DefaultBinder"}
+_PATCHES = ({"metadata": {"labels": {"zone": "b"}}}, {"metadata": {"annotations": {"example.com/note": "x"}}},
+            {"spec": {"taints": [{"key": "k", "effect": "PreferNoSchedule"}]}},
+            {"status": {"capacity": {"cpu": "9"}}})  # the last changes no scheduling property: no event
+_DECIDING_POINTS = ("preEnqueue", "preFilter", "filter", "postFilter", "reserve", "permit", "preBind", "bind")
+
+
+@dataclass(frozen=True)
+class RejectedAroundNodeEvent:
+    """One pod Probe0 turns down at its first attempt only (every node filtered out, or a Permit wait ended by a
+    rejection at 2 s) and a node event at 1 s or 5 s: a node added, or one updated (labels, annotations, taints, or
+    only its capacity, which is no event)."""
+
+    def strategy(self) -> SearchStrategy[Scenario]:
+        return st.composite(lambda draw: self._draw(draw))()
+
+    def _draw(self, draw) -> Scenario:
+        names = [f"node-{i}" for i in range(draw(st.integers(1, 2)))]
+        alloc = {"cpu": "2", "memory": "4Gi", "pods": "110"}
+
+        def node(name: str) -> dict:
+            return {"apiVersion": "v1", "kind": "Node", "metadata": {"name": name, "labels": {
+                "kubernetes.io/hostname": name}}, "status": {"capacity": alloc, "allocatable": alloc}}
+        first = {"Filter": {"code": pick(draw, REJECT)}} if draw(st.booleans()) else {"Permit": {
+            "code": "Wait", "timeout": "10s", "then": {"signal": "reject", "after": "2s"}}}
+        script = {"Probe0": {point: [action, {}] for point, action in first.items()}}
+        annotations = {PROBE_SCRIPT_ANNOTATION: json.dumps(script, separators=(",", ":"))}
+        pod = {"apiVersion": "v1", "kind": "Pod",
+               "metadata": {"name": "pod-0", "namespace": "default", "annotations": annotations},
+               "spec": {"containers": [{"name": "c0", "image": "registry.k8s.io/pause:3.10"}]}}
+        when = pick(draw, (1, 5))
+        event = {"when": when, "op": "create", "object": node("node-9")} if draw(st.integers(0, 4)) == 0 else {
+            "when": when, "op": "update", "kind": "Node", "name": pick(draw, names), "patch": pick(draw, _PATCHES)}
+        config = {"apiVersion": "kubescheduler.config.k8s.io/v1", "kind": "KubeSchedulerConfiguration",
+                  "profiles": [{"schedulerName": "default-scheduler", "plugins": {"multiPoint": {
+                      "disabled": [{"name": "*"}],
+                      "enabled": [{"name": "PrioritySort"}, {"name": "DefaultBinder"}, {"name": "Probe0"}]}}}]}
+        return Scenario(config=config, nodes=tuple(node(n) for n in names), workload=(pod,), timeline=(event,))
+
+
+def _node_event_times(run: Run) -> list[float]:
+    """When a node came, went, or changed a scheduling property (the events a node update moves pods for)."""
+    cluster = run.cluster
+    return [cluster.times[k + 1] for k, event in enumerate(cluster.applied) if event.kind == "Node" and (
+        event.op != "update" or _node_properties_changed(cluster.states[k].get("Node", event.key),
+                                                         cluster.states[k + 1].get("Node", event.key)))]
+
+
+@invariant("probe-rejected-pod-retried-after-node-event",
+           "A pod only probes turned down (they register every event: no EnqueueExtensions) is tried again after "
+           "a node is added, deleted, or changes a scheduling property once its last attempt began, whether the "
+           "event came while it was in flight or after it failed (given the backoff before the deadline).",
+           "backend/queue/scheduling_queue.go MoveAllToActiveOrBackoffQueue, AddUnschedulableIfNotPresent and "
+           "determineSchedulingHintForInFlightPod; eventhandlers.go addNodeToCache, updateNodeInCache, "
+           "deleteNodeFromCache; framework/events.go NodeSchedulingPropertiesChange",
+           requires=("probes", "virtual-time"), situation=RejectedAroundNodeEvent(),
+           rules=("node-update-needs-property-change", "in-flight-event-requeues"))
+def probe_rejected_pod_retried_after_node_event(run: Run) -> None:
+    if not run.outcome.timeline or run.outcome.faults or run.outcome.deleted or run.config.extenders:
+        return  # a fault or a preemption changes what the queue holds; extenders are not probes
+    times = _node_event_times(run)
+    if not times:
+        return
+    backoff = run.config.pod_max_backoff_seconds or 10
+    for pod in run.live_pods:
+        result = run.outcome.pods.get(pod)
+        if result is None or not traced_from_start(run, pod):
+            continue
+        if any(p not in PROBE_NAMES and p not in _QUIET for point in _DECIDING_POINTS
+               for p in run.plugins_at(pod, point)):
+            continue  # another plugin may have turned it down, with hints of its own
+        if run.outcome.backend == "reference" and result.attempts > 8:
+            continue  # the reference stops retrying a pod after 8 attempts (run_until_idle's max_attempts)
+        if "PreEnqueue" in str((run.pods[pod].get("metadata") or {}).get("annotations") or {}):
+            continue  # a probe's PreEnqueue may hold it back
+        attempts = [a for a in run.attempts(pod) if a > 0]
+        starts = [attempt_start(run, pod, a) for a in attempts]
+        if not starts or any(s is None for s in starts):
+            continue
+        due = [t for t in times if starts[-1]["t"] < t and t + backoff + 1 < run.scenario.deadline]
+        if len(starts) > 1 and any(starts[0]["t"] < t <= starts[-1]["t"] for t in times) or due:
+            run.exercise()  # a node event came after a rejected attempt began
+        if result.phase == "unschedulable" and due:
+            raise run.violation(f"a node event at {due[0]:g}s came after attempt {attempts[-1]} began, but the pod "
+                                "was not tried again", pod=pod, expected="another attempt after the event",
+                                actual=f"{result.phase} after attempt {attempts[-1]}", records=(starts[-1],))

@@ -13,6 +13,7 @@ from .invariants.test_event_rules import MUTANTS as EVENT_MUTANTS
 from .pending_mutants import NEW_RULE_MUTANTS, NEW_RULE_MUTANTS_2
 from .pending_mutants_2 import NEW_RULE_MUTANTS_3, NEW_RULE_MUTANTS_4, NEW_RULE_MUTANTS_5
 from .pending_mutants_h32c import NEW_RULE_MUTANTS_H32C, WITNESSES_H32C
+from .pending_mutants_h32code import NEW_RULE_MUTANTS_H32CODE, WITNESSES_H32CODE
 from .pending_mutants_h32d import NEW_RULE_MUTANTS_H32D, WITNESSES_H32D
 from .pending_witnesses import PENDING_WITNESSES
 from .rule_mutants import ALL_HOOKS as RULE_HOOKS
@@ -22,10 +23,10 @@ from .rule_mutants import WITNESSES as RULE_WITNESSES
 
 PENDING_MUTANTS: list[RuleMutant] = (NEW_RULE_MUTANTS + NEW_RULE_MUTANTS_2 + NEW_RULE_MUTANTS_3
                                      + NEW_RULE_MUTANTS_4 + NEW_RULE_MUTANTS_5 + NEW_RULE_MUTANTS_H32C
-                                     + NEW_RULE_MUTANTS_H32D)
+                                     + NEW_RULE_MUTANTS_H32CODE + NEW_RULE_MUTANTS_H32D)
 RULE_MUTANTS: list[RuleMutant] = FIRST_RULE_MUTANTS + PENDING_MUTANTS
 WITNESSES: dict[str, Callable[[], Scenario]] = {**RULE_WITNESSES, **PENDING_WITNESSES, **WITNESSES_H32C,
-                                                **WITNESSES_H32D}
+                                                **WITNESSES_H32CODE, **WITNESSES_H32D}
 ALL_HOOKS: dict[str, Callable[[Scheduler], None]] = {
     **RULE_HOOKS, **{m.name: m.hook for m in PENDING_MUTANTS},
     **{name: hook for name, (hook, _) in EVENT_MUTANTS.items()}}
