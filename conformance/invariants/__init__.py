@@ -1,8 +1,9 @@
 """The invariants: each a function over a `Run`, registered with an ID, a statement and its source."""
 
-from . import (binding, config, disruption, events, extenders, faults, feasibility, filtering,  # noqa: F401
-               liveness, nominated, nomination, observed, outcome, permit, placement, points, preemption,
-               preemption_nodes, queue, recorded_events, reserve, scoring, status_patch, topology)  # (registration)
+from . import (binding, config, deletion, disruption, events, extender_calls, extenders,  # noqa: F401
+               faults, feasibility, filtering, liveness, nominated, nomination, observed, outcome, permit,
+               placement, points, preemption, preemption_nodes, queue, reactivation, recorded_events,
+               reserve, retries, scoring, status_patch, topology)  # (registration)
 from .base import REGISTRY, Invariant, Violation, invariant
 from .run import Run
 

@@ -171,9 +171,8 @@ RULES: tuple[Rule, ...] = (
        "framework.go RunPreBindPreFlights"),
     _c("preflight-failure", "§2.14", "A PreBindPreFlight error (or unsupported code) fails binding",
        "framework.go RunPreBindPreFlights; schedule_one.go bindingCycle"),
-    _n("nnn-for-expectation", "§2.14", "nominatedNodeName is patched to the host before waiting or binding",
-       "schedule_one.go bindingCycle", "the patch is transient; the outcome keeps only the final nomination",
-       _TF + "test_reserve_permit_bind.py::test_waiting_pod_gets_nominated_node_name_patched_while_waiting"),
+    _c("nnn-for-expectation", "§2.14", "nominatedNodeName is patched to the host before waiting or binding",
+       "schedule_one.go bindingCycle"),
     _c("prebind-stops-no-bind", "§2.15", "PreBind stops at the first failure, and then nothing binds",
        "framework.go RunPreBindPlugins"),
     _c("bind-success-binds", "§2.16", "A Bind plugin's Success means the API server holds the binding",
@@ -181,10 +180,8 @@ RULES: tuple[Rule, ...] = (
     _c("bind-first-non-skip", "§2.16", "Bind plugins run until the first non-Skip", "framework.go RunBindPlugins"),
     _c("extender-binds-first", "§2.16", "An interested binder extender binds instead of Bind plugins",
        "schedule_one.go extendersBinding"),
-    _n("all-bind-skip", "§2.16", "All Bind plugins Skip: not bound, no event, no condition, error backoff",
-       "framework.go RunBindPlugins; schedule_one.go handleSchedulingFailure", "every generated profile keeps a "
-       "binder (DefaultBinder), as validation requires",
-       _TF + "test_reserve_permit_bind.py::test_all_bind_skip_not_bound_no_event_and_retried_after_error_backoff"),
+    _c("all-bind-skip", "§2.16", "All Bind plugins Skip: not bound, no event, no condition, error backoff",
+       "framework.go RunBindPlugins; schedule_one.go handleSchedulingFailure"),
     _c("postbind-iff-bound", "§2.17", "PostBind runs once per plugin, in order, iff bound",
        "framework.go RunPostBindPlugins"),
     _c("bound-once", "§2.11", "A pod is bound at most once", "schedule_one.go bind"),
@@ -194,13 +191,10 @@ RULES: tuple[Rule, ...] = (
     _c("fit-error-message", "§3.2", "FitError message: 0/N nodes are available: <PreFilter msg or sorted "
        "histogram>.[ <PostFilter msg>]", "framework/types.go FitError.Error"),
     _c("error-backoff", "§6.3", "Consecutive errors back off initial x 2^(k-1), capped", "backoff_queue.go"),
-    _n("binding-failure-moves-pods", "§3.2", "A failed binding cycle moves unschedulable pods (its own pod excluded "
-       "for rejections)", "schedule_one.go handleBindingCycleError", "the queue's moves are internal; retries "
-       "depend on queueing hints upstream models more finely",
-       _TF + "test_failure_table.py::test_binding_rejection_wakes_other_unschedulable_pods_but_not_itself"),
-    _n("failed-pod-gone-not-requeued", "§3.2", "A pod deleted or bound meanwhile is not requeued",
-       "schedule_one.go handleSchedulingFailure", "scenarios do not delete workload pods",
-       _TF + "test_failure_table.py::test_deleting_waiting_pod_rejects_it_and_does_not_requeue"),
+    _c("binding-failure-moves-pods", "§3.2", "A failed binding cycle moves unschedulable pods (its own pod excluded "
+       "for rejections)", "schedule_one.go handleBindingCycleError"),
+    _c("failed-pod-gone-not-requeued", "§3.2", "A pod deleted or bound meanwhile is not requeued",
+       "schedule_one.go handleSchedulingFailure"),
     _c("event-truncation", "§3.2", "FailedScheduling event messages are truncated to the note limit",
        "schedule_one.go handleSchedulingFailure"),
     # §4 extenders
@@ -216,9 +210,8 @@ RULES: tuple[Rule, ...] = (
        "schedule_one.go prioritizeNodes"),
     _c("extender-wire-format", "§4.3, §4.4", "PascalCase JSON, POST <prefix>/<verb>, non-200 is an error; answers "
        "speak only of what was asked", "extender.go send; extender/v1 types.go"),
-    _n("extender-interest", "§4.2", "managedResources limit which pods an extender sees", "extender.go "
-       "IsInterested", "covered at unit level; the generators draw managed resources rarely",
-       "tests/reference/test_extender.py::test_is_interested"),
+    _c("extender-interest", "§4.2", "managedResources limit which pods an extender sees", "extender.go "
+       "IsInterested"),
     _n("extender-preempt", "§4.5", "Preempt verb: extenders trim candidates; empty victims are an error",
        "preemption.go callExtenders", "which candidates DefaultPreemption found is internal",
        "tests/reference/plugins/test_default_preemption.py"),
@@ -227,12 +220,10 @@ RULES: tuple[Rule, ...] = (
        "preemption.go SelectVictimsOnNode"),
     _c("one-node-per-preemption", "§2.6", "One attempt preempts on one node and nominates the preemptor",
        "preemption.go Preempt; schedule_one.go handleSchedulingFailure"),
-    _n("preemption-node-choice", "§2.6", "Candidate order: PDB violations, highest victim priority, sum, count, "
-       "start time", "preemption.go pickOneNodeForPreemption", "depends on the dry run's internal candidate set; "
-       "the differential compares the outcome with upstream", "tests/reference/plugins/test_default_preemption.py"),
-    _n("waiting-victim-rejected", "§2.6", "A victim waiting at Permit is rejected, not deleted",
-       "preemption.go; PT TestPreemptWithPermitPlugin", "generated preemption scenarios use the default profile, "
-       "without Permit waits", "tests/reference/plugins/test_default_preemption.py"),
+    _c("preemption-node-choice", "§2.6", "Candidate order: PDB violations, highest victim priority, sum, count, "
+       "start time", "preemption.go pickOneNodeForPreemption"),
+    _c("waiting-victim-rejected", "§2.6", "A victim waiting at Permit is rejected, not deleted",
+       "preemption.go; PT TestPreemptWithPermitPlugin"),
     _c("preemption-policy-never", "§2.6", "A pod with preemptionPolicy Never evicts no one",
        "defaultpreemption PodEligibleToPreemptOthers"),
     _c("pdb-respected-when-avoidable", "§2.6", "Victims violating a PodDisruptionBudget are reprieved first; a "
@@ -269,20 +260,13 @@ RULES: tuple[Rule, ...] = (
        "scheduling_queue.go isPodWorthRequeuing, Update"),
     _c("event-snapshot", "§6.4", "No attempt binds onto a node deleted before it (the cache drops the node, the next "
        "snapshot omits it)", "eventhandlers.go deleteNodeFromCache; cache.go RemoveNode, UpdateSnapshot"),
-    _n("queueing-hints", "§6.4", "Which events requeue a rejected pod is each rejector plugin's queueing hint",
-       "scheduling_queue.go isPodWorthRequeuing", "hints are internal, and scenarios have no events during a run "
-       "yet (issue 29); the reference's hints are pinned to upstream's queueing table",
-       "tests/reference/queueing/test_queueing_table.py"),
-    _n("activate", "§6.4", "PodsToActivate moves pods to activeQ ignoring backoff", "scheduling_queue.go Activate",
-       "probes write no PodsToActivate",
-       _TF + "test_queue.py::test_activate_moves_unschedulable_and_backoff_pods_to_active_ignoring_backoff"),
-    _n("unschedulable-flush", "§6.4", "Pods unschedulable for 5 minutes are flushed", "scheduling_queue.go "
-       "flushUnschedulablePodsLeftover", "scenario deadlines are 20 minutes of virtual time, but no invariant "
-       "waits that long", _TF + "test_queue.py::test_unschedulable_pod_waits_for_an_event"),
-    _n("pre-enqueue-on-backoff-entry", "§2.1, §6.1", "With SchedulerPopFromBackoffQ PreEnqueue runs when entering "
-       "backoffQ, not when leaving it", "scheduling_queue.go moveToBackoffQ", "when PreEnqueue runs is only "
-       "visible as extra records, which the invariants do not count",
-       _TF + "test_queue.py::test_pre_enqueue_runs_when_a_pod_enters_backoff_not_when_it_leaves"),
+    _c("queueing-hints", "§6.4", "Which events requeue a rejected pod is each rejector plugin's queueing hint",
+       "scheduling_queue.go isPodWorthRequeuing"),
+    _c("activate", "§6.4", "PodsToActivate moves pods to activeQ ignoring backoff", "scheduling_queue.go Activate"),
+    _c("unschedulable-flush", "§6.4", "Pods unschedulable for 5 minutes are flushed", "scheduling_queue.go "
+       "flushUnschedulablePodsLeftover"),
+    _c("pre-enqueue-on-backoff-entry", "§2.1, §6.1", "With SchedulerPopFromBackoffQ PreEnqueue runs when entering "
+       "backoffQ, not when leaving it", "scheduling_queue.go moveToBackoffQ"),
     # faults (issue 31: timeline faults, docs/scenario.md)
     _c("fault-unreserve", "§2.12, §3.2", "A binding whose API call failed runs Unreserve of every Reserve plugin "
        "in reverse order", "schedule_one.go handleBindingCycleError -> unreserveAndForget"),
@@ -291,9 +275,8 @@ RULES: tuple[Rule, ...] = (
        "schedule_one.go handleBindingCycleError (ForgetPod, AssignedPodDelete); cache.go ForgetPod, RemovePod"),
     # cache and event handlers
     _c("capacity", "§8.2", "NodeResourcesFit keeps every node within allocatable", "noderesources/fit.go"),
-    _n("deleted-waiting-pod", "§2.13", "Deleting a waiting pod rejects it and it is not requeued",
-       "eventhandlers.go deletePodFromSchedulingQueue", "scenarios do not delete workload pods",
-       _TF + "test_failure_table.py::test_deleting_waiting_pod_rejects_it_and_does_not_requeue"),
+    _c("deleted-waiting-pod", "§2.13", "Deleting a waiting pod rejects it and it is not requeued",
+       "eventhandlers.go deletePodFromSchedulingQueue"),
     # read from upstream's code, not the spec (issue 32 item 3, h32code): the ifs that decide a pod's fate
     _c("no-nodes-available", "§2.0", "An empty cluster fails the attempt at once with ErrNoNodesAvailable "
        "(UnschedulableAndUnresolvable, no PreFilter, no PostFilter); a cluster with nodes never does",

@@ -156,7 +156,7 @@ def covers(pdb: PodDisruptionBudget, pod: Pod) -> bool:
            "preemption/preemption.go SelectVictimsOnNode (violating victims reprieved first), pickOneNodeForPreemption "
            "(fewest PDB violations first), FilterPodsWithPDBViolation", requires=("preemption",),
            situation=Preempting(),
-           rules=("pdb-respected-when-avoidable",))
+           rules=("pdb-respected-when-avoidable", "preemption-node-choice"))
 def pdb_kept_when_avoidable(run: Run) -> None:
     pre = Preemption.of(run)
     if pre is None or not pre.judge.pdbs:
@@ -183,6 +183,33 @@ def pdb_kept_when_avoidable(run: Run) -> None:
                                 f"({pdb.disruptions_allowed}), although evicting only pods no budget covers on "
                                 f"{alternative} would have made room", pod=pre.preemptor, plugin="DefaultPreemption",
                                 expected=f"at most {pdb.disruptions_allowed} of its pods evicted", actual=hit)
+
+
+# --- preemption-lowest-victims -----------------------------------------------------------------------
+
+@invariant("preemption-lowest-victims",
+           "A preemption evicts on a node whose highest-priority victim is as low as any candidate's: no other "
+           "node would take the preemptor by evicting only pods no PodDisruptionBudget covers, of lower "
+           "priority than the highest one it evicted (that candidate would win on budgets or on priority).",
+           "preemption/preemption.go pickOneNodeForPreemption (the lowest highest-victim priority, after the "
+           "fewest PDB violations), SelectVictimsOnNode (the most important pods reprieved first)",
+           requires=("preemption",), situation=Preempting(), rules=("preemption-node-choice",))
+def preemption_lowest_victims(run: Run) -> None:
+    pre = Preemption.of(run)
+    if pre is None:
+        return
+    top = max(v.effective_priority for v in pre.victims)
+    run.exercise()
+    for node in pre.judge.nodes:
+        there = pre.around(node) if node != pre.node else []
+        lower = {p.key for p in there
+                 if p.effective_priority < top and not any(covers(b, p) for b in pre.judge.pdbs)}
+        if lower and pre.fits(node, [p for p in there if p.key not in lower]):
+            raise run.violation(f"{pre.preemptor} evicted pods up to priority {top} on {pre.node}, although "
+                                f"evicting only pods of lower priority on {node} would have made room",
+                                pod=pre.preemptor, plugin="DefaultPreemption",
+                                expected=f"victims below priority {top} (on {node})",
+                                actual=[v.key for v in pre.victims])
 
 
 # --- preemption-victims-minimal ----------------------------------------------------------------------

@@ -15,10 +15,11 @@ from typing import Any, Mapping
 from reference.plugins import node_affinity, node_unschedulable, taint_toleration
 from reference.plugins.node_resources_fit_request import ERR_REASON_TOO_MANY_PODS
 from reference.scheduler.fit_error import NO_NODE_AVAILABLE_MSG, NO_NODES_AVAILABLE_ERROR
-from reference.scheduler.queue import DEFAULT_MAX_BACKOFF
+from reference.scheduler.queue import DEFAULT_MAX_BACKOFF, DEFAULT_POD_MAX_IN_UNSCHEDULABLE_DURATION
 from reference.timeline import TimelineEvent
 
-from ..recipes.events import NODE_GONE_THEN_WOKEN, NODE_UPDATED_THEN_WOKEN, RejectedThenWoken
+from ..recipes.events import (NODE_GONE_THEN_WOKEN, NODE_UPDATED_THEN_WOKEN, UNHELPFUL_EVENTS,
+                              RejectedThenWoken)
 from ..recipes.held import HeldByTopology
 from ..recipes.situations import Either
 from .base import invariant
@@ -251,3 +252,36 @@ def fit_error_counts_nodes(run: Run) -> None:
                                     "during the run", pod=pod,
                                     expected=f"0/N nodes with N in {sorted(allowed)}",
                                     actual=message)
+
+
+@invariant("unregistered-events-ignored",
+           "A pod turned down by stock plugins is not attempted again after timeline events none of them "
+           "registers (nor after any other event: no deletion, no fault): it makes a single attempt.",
+           "scheduling_queue.go MoveAllToActiveOrBackoffQueue, isPodWorthRequeuing (the rejector plugins' "
+           "EventsToRegister and QueueingHints decide; events of no registered kind move nothing)",
+           requires=("virtual-time", "queue-attempts"), situation=UNHELPFUL_EVENTS,
+           rules=("queueing-hints",))
+def unregistered_events_ignored(run: Run) -> None:
+    if not run.outcome.timeline or run.outcome.deleted or run.outcome.faults or not run.cluster.applied:
+        return
+    if max(run.cluster.times[1:]) >= DEFAULT_POD_MAX_IN_UNSCHEDULABLE_DURATION:
+        return  # the 5-minute flush may have moved it
+    for key in run.live_pods:
+        result = run.outcome.pods.get(key)
+        if result is None or result.phase != "unschedulable" or result.nominated_node_name:
+            continue
+        messages = [str(e.get("message", "")) for e in run.outcome.events
+                    if e.get("pod") == key and e.get("reason") == "FailedScheduling"]
+        found = [rejecting_plugins(m) for m in messages]
+        if not found or any(not plugins for plugins in found):
+            continue  # a rejection the HINTS plugins do not account for, or no message to read
+        wanted = set().union(*(HINTS[p] for plugins in found for p in plugins))
+        events = set().union(*(actions(run, k) for k in range(len(run.cluster.applied))))
+        if any(a.split(":")[0] in wanted and (":" not in a or a.endswith(f":{key}")) for a in events):
+            continue
+        run.exercise()
+        if result.attempts > 1:
+            raise run.violation(f"{key} was attempted {result.attempts} times, although no event its "
+                                f"rejecting plugins ({', '.join(sorted(set().union(*found)))}) register came "
+                                f"(events: {', '.join(sorted(events)) or 'none'})", pod=key,
+                                expected="1 attempt", actual=f"{result.attempts} attempts")

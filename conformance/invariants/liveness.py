@@ -113,7 +113,7 @@ def feasible_nodes(judge: Judge, pod: str, nominations: Nominations,
            "scheduling_queue.go MoveAllToActiveOrBackoffQueue and the plugins' queueing hints (EventsToRegister); "
            "schedule_one.go findNodesThatFitPod (spec §6.4)", requires=(),
            situation=Constrained("liveness"),
-           rules=("liveness",))
+           rules=("liveness", "binding-failure-moves-pods"))
 def schedulable_pods_bound(run: Run) -> None:
     # A changed cluster is event-wakes-pending-pod's (events.py): which events promise a retry is its rule.
     judge = Judge.timeless(run)

@@ -115,7 +115,8 @@ def _extender_error_decides(run: Run, pod: str, attempt: int, r: Record) -> bool
            rules=("code-matrix-prefilter", "code-matrix-filter", "code-matrix-prescore-score",
                   "code-matrix-reserve-permit", "legal-codes", "prefilter-rejection-no-filter",
                   "add-remove-pod-error", "filter-error-fails-cycle", "postfilter-does-not-schedule",
-                  "prescore-error", "score-error", "preflight-failure", "condition-reason", "status-patch-on-change"))
+                  "prescore-error", "score-error", "preflight-failure", "condition-reason", "all-bind-skip",
+                  "status-patch-on-change"))
 def condition_classification(run: Run) -> None:
     for pod in run.live_pods:
         result = run.outcome.pods.get(pod)

@@ -5,11 +5,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from reference.duration import format_duration
+from reference.probe import PROBE_NAMES
 
 from ..recipes.first_pod import REJECT, pick, wait
 from ..recipes.situations import Situation
 from .base import invariant
 from .faults import cut_by_restart
+from .preemption import preempted_on
 from .run import Run, is_rejection
 
 MAX_PERMIT_TIMEOUT = 15 * 60.0
@@ -101,6 +103,15 @@ def expected_wait(run: Run, pod: str, attempt: int) -> WaitEnd | None:
     return WaitEnd(when, _due_by(last_allow, when), tuple(m for t, m in rejections if _due_by(t, when)))
 
 
+def _preempted_while_waiting(run: Run, pod: str, attempt: int) -> bool:
+    """Whether a pod of higher priority preempted on the node the attempt waits on (its victim, waiting, is
+    rejected then)."""
+    node = run.chosen_node(pod, attempt)
+    priority = run.pod_objects[pod].effective_priority
+    return any(other != pod and p.effective_priority > priority and node in preempted_on(run, other)
+               for other, p in run.pod_objects.items())
+
+
 @invariant("permit-wait-resolution",
            "A waiting pod binds only after every waiting plugin allowed it, and is rejected at the first Reject "
            "or timeout (capped at 15 minutes), never before; the timeout message names the plugin.",
@@ -128,6 +139,8 @@ def permit_wait_resolution(run: Run) -> None:
                 continue  # the old scheduler makes no call after a restart fault
             if preflight_failed(records):
                 continue  # the binding cycle ended before WaitOnPermit (schedule_one.go bindingCycle)
+            if _preempted_while_waiting(run, pod, attempt):
+                continue  # preemption rejects a waiting victim (executor.go PreemptPod)
             run.exercise()
             if (went_on or bound) and not expected.allowed:
                 raise run.violation("the pod went on to binding although a waiting plugin "
@@ -149,3 +162,58 @@ def permit_wait_resolution(run: Run) -> None:
                 if not any(m in t for m in expected.rejections for t in texts):
                     raise run.violation("the timeout rejection does not name a plugin that timed out then",
                                         pod=pod, expected=" or ".join(expected.rejections), actual=texts[-1:] or None)
+
+
+@invariant("waiting-pod-nominated",
+           "A pod left waiting at Permit when the run ends carries the node it waits on as its "
+           "nominatedNodeName: with NominatedNodeNameForExpectation (beta, on) the binding cycle patches it "
+           "before WaitOnPermit.",
+           "schedule_one.go bindingCycle (RunPreBindPreFlights, WillWaitOnPermit, updatePod before "
+           "WaitOnPermit) (spec §2.14)", rules=("nnn-for-expectation",))
+def waiting_pod_nominated(run: Run) -> None:
+    if any(f.get("detail") == "status" for f in run.outcome.faults):
+        return  # a failed patch is logged and ignored ("not critical")
+    for pod in run.live_pods:
+        result = run.outcome.pods.get(pod)
+        attempts = run.attempts(pod)
+        if result is None or result.phase != "waiting" or not attempts:
+            continue
+        records = run.probe_records(pod, attempts[-1])
+        waits = [r for r in records if r["point"] == "Permit" and r.get("code") == "Wait"]
+        if not waits or preflight_failed(records) or any(r["point"] in ("Unreserve", *BINDING_POINTS[1:])
+                                                         for r in records):
+            continue
+        node = run.chosen_node(pod, attempts[-1])
+        run.exercise()
+        if node and result.nominated_node_name != node:
+            raise run.violation(f"{pod} was left waiting at Permit on {node} but is nominated to "
+                                f"{result.nominated_node_name or 'no node'}", pod=pod, expected=node,
+                                actual=result.nominated_node_name, records=tuple(waits))
+
+
+@invariant("nomination-has-a-source",
+           "A pod that ends unbound with a nominatedNodeName got it from a PostFilter that nominated that "
+           "node (a preemption) or from a binding cycle on that node that waited at Permit or had PreBind work "
+           "(PreBindPreFlight Success): the scheduler patches it for expectation only then.",
+           "schedule_one.go bindingCycle (the patch only if PreBindPreFlight succeeded or WillWaitOnPermit), "
+           "handleSchedulingFailure (NominatingInfo of PostFilter) (spec §2.6, §2.14)",
+           requires=("probes",), rules=("nnn-for-expectation",))
+def nomination_has_a_source(run: Run) -> None:
+    if run.outcome.faults or run.outcome.timeline:
+        return  # a failed clear, a restart or an update may leave another nomination
+    for pod in run.live_pods:
+        result = run.outcome.pods.get(pod)
+        node = result.nominated_node_name if result is not None else ""
+        if not node or result.phase == "bound" or not run.probes_at(pod, "preFilter"):
+            continue
+        if any(p not in PROBE_NAMES and p != "DefaultPreemption" for p in run.plugins_at(pod, "postFilter")):
+            continue  # a plugin the trace cannot see may have nominated it
+        run.exercise()
+        nominated = any(r.get("nominate") == node for r in run.records(pod, point="PostFilter"))
+        expected = any(run.chosen_node(pod, a) == node and any(
+            r["point"] == "Permit" and r.get("code") == "Wait" or r["point"] == "PreBindPreFlight"
+            and r.get("code") == "Success" for r in run.probe_records(pod, a)) for a in run.attempts(pod))
+        if not (nominated or expected or node in preempted_on(run, pod)):
+            raise run.violation(f"{pod} ends {result.phase} nominated to {node}, but no PostFilter nominated "
+                                "it there and no binding cycle there waited at Permit or had PreBind work",
+                                pod=pod, expected="no nomination", actual=node)

@@ -10,9 +10,11 @@ import re
 
 from reference import codec
 from reference.plugins.default_preemption import MSG_FOUND
+from reference.plugins.preemption.executor import PREEMPTED_MESSAGE
 from reference.types import Pod
 
 from ..recipes.constrained import Preempting
+from ..recipes.deletion import PreemptedWhileWaiting
 from ..recipes.situations import Either, EqualPriorityPreemption
 from .attempts import failure_messages
 from .base import invariant
@@ -276,3 +278,48 @@ def preemption_victims_suffice(run: Run) -> None:
                                 f"there named more than {named}: the first one's victims did not make room",
                                 pod=pod, plugin="DefaultPreemption", expected=f"at most {named} deleted",
                                 actual=[v.key for v in victims])
+
+
+@invariant("preemption-evicts-named-victims",
+           "A preemption that named victims on a node evicts there: some pod of lower priority than the "
+           "preemptor on that node is deleted (without timeline events, faults, preempting extenders or pods "
+           "waiting at Permit, whom a preemption rejects instead).",
+           "preemption/preemption.go Preempt, executor.go prepareCandidateAsync (spec §2.6)",
+           requires=("preemption",), situation=Preempting(), rules=("one-node-per-preemption",))
+def preemption_evicts_named_victims(run: Run) -> None:
+    if run.outcome.timeline or run.outcome.faults or any(e.preempt_verb for e in run.config.extenders) or any(
+            r.get("code") == "Wait" for r in run.outcome.calls(point="Permit")):
+        return
+    deleted = deleted_by_node(run)
+    for pod, preemptor in run.pod_objects.items():
+        for node, named in preempted_on(run, pod).items():
+            if not named:
+                continue
+            run.exercise()
+            if not any(v.effective_priority < preemptor.effective_priority for v in deleted.get(node, ())):
+                raise run.violation(f"{pod}'s preemption named {named} victims on {node}, but no pod of lower "
+                                    "priority there was deleted", pod=pod, plugin="DefaultPreemption",
+                                    expected=f"victims deleted on {node}",
+                                    actual=[v.key for v in deleted.get(node, ())])
+
+
+@invariant("deleted-victims-were-bound",
+           "Preemption deletes a victim waiting at Permit (assumed, not bound) only after rejecting it in memory: "
+           "every pod the scheduler deleted had been bound, or its wait had ended with preemption's status "
+           "('preempted'); a later preemption may find it still assumed, no longer waiting, and delete it.",
+           "preemption/executor.go PreemptPod (GetWaitingPod, then Preempt; else the API delete); "
+           "PT TestPreemptWithPermitPlugin (spec §2.6)",
+           requires=("preemption", "virtual-time"), situation=PreemptedWhileWaiting(),
+           rules=("waiting-victim-rejected",))
+def deleted_victims_were_bound(run: Run) -> None:
+    pods = known_pods(run)
+    for key in run.outcome.deleted:
+        victim = pods.get(key)
+        if victim is None or victim.node_name or run.bound_in(key):
+            continue
+        run.exercise()
+        if not any(PREEMPTED_MESSAGE in m for m in failure_messages(run, key)):
+            raise run.violation(f"the scheduler deleted {key}, which was never bound nor rejected in memory "
+                                "first: a victim waiting at Permit is rejected, not deleted", pod=key,
+                                plugin="DefaultPreemption", expected="rejected (and left pending)",
+                                actual="deleted")

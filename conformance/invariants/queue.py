@@ -16,7 +16,7 @@ from ..recipes.first_pod import REJECT, pick, refused_at_pre_enqueue, rejected_o
 from ..recipes.situations import Situation
 from .attempts import traced_from_start
 from .base import invariant
-from .faults import fired_between
+from .faults import fired, fired_between
 from .outcome import backoff_kind
 from .run import Record, Run
 
@@ -263,6 +263,8 @@ def _every_probe_admitted(run: Run, pod: str, probes: set[str]) -> None:
 
 
 UNSCHEDULABLE_FLUSH = 5 * 60.0  # DefaultPodMaxInUnschedulablePodsDuration
+# Failed calls that change no object, so no informer event follows (an eviction, a status patch, an Event).
+_NO_EVENT = ("evict", "status", "event")
 # Records after which the queue may have moved unschedulable pods: a binding or a failed binding cycle,
 # a Permit wait (it may end in a rejection), a nomination (its patch moves lower-priority pods).
 _EVENT_POINTS = ("Bind", "PostBind", "PreBind", "Unreserve", "Allow", "Reject", "extender.bind")
@@ -331,7 +333,8 @@ def _node_properties_changed(old: Mapping[str, Any] | None, new: Mapping[str, An
            "is dropped), updateNodeInCache (NodeSchedulingPropertiesChange) (spec §6.4)",
            situation=Situation(
                {p: ["Probe0"] for p in ("preFilter", "filter", "postFilter", "reserve", "permit")}, rejected_once, weight=2),
-           rules=("unschedulable-waits-for-event", "assumed-pod-update-ignored", "node-update-needs-property-change"))
+           rules=("unschedulable-waits-for-event", "binding-failure-moves-pods", "unschedulable-flush",
+                  "assumed-pod-update-ignored", "node-update-needs-property-change"))
 def rejected_pod_waits_for_event(run: Run) -> None:
     if "virtual-time" not in run.capabilities or run.outcome.deleted:
         return  # on a cluster informer events arrive on their own; a deletion is an event for every pod
@@ -347,6 +350,7 @@ def rejected_pod_waits_for_event(run: Run) -> None:
             retry = attempt_start(run, pod, following) if following is not None else None
             if start is None or retry is None:
                 continue
+            failed = _failure_time(run, pod, attempt)
             events = [r for r in run.outcome.trace if start["seq"] <= r["seq"] < retry["seq"]
                       and _possible_event(r, pod, attempt)]
             waits = [r for r in run.outcome.trace if r["seq"] < retry["seq"] and r.get("pod") != pod
@@ -354,9 +358,10 @@ def rejected_pod_waits_for_event(run: Run) -> None:
             bound = [b for b in run.outcome.bindings if start["t"] <= b.get("t", start["t"]) <= retry["t"]
                      and b.get("pod") != pod]  # its own binding comes after the retry, maybe at the same instant
             if events or waits or bound or _timeline_moved(run, pod, attempt, start["t"], retry["t"]) \
-                    or retry["t"] - _failure_time(run, pod, attempt) >= UNSCHEDULABLE_FLUSH:
+                    or retry["t"] - failed >= UNSCHEDULABLE_FLUSH:
                 continue
-            if fired_between(run, start["t"], retry["t"]):
+            if any(start["t"] <= f.get("at", 0.0) <= retry["t"] and not (
+                    f.get("fault") == "fail" and f.get("detail") in _NO_EVENT) for f in fired(run)):
                 continue  # a restart re-queues every pending pod; a failed binding or a deletion is an event
             raise run.violation(f"attempt {following} started although attempt "
                                 f"{attempt} was rejected by plugins and no cluster event happened since",

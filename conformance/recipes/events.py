@@ -131,6 +131,8 @@ NODE_UPDATED_THEN_WOKEN = EventSteps(((("annotate-node", "relabel-node", "untain
                                       (("ungate-pod", "delete-bound-pod", "lower-requests", "add-toleration"),
                                        1, 2)))
 
+# Events that let no pod in (a node annotated or relabelled): a pod turned down must stay down, unretried.
+UNHELPFUL_EVENTS = EventSteps(((("annotate-node", "relabel-node", "annotate-pod"), 1, 2),), nodes=2)
 
-__all__ = ["AFTER_FIRST_TRY", "BLOCKERS", "NODE_GONE_THEN_WOKEN", "NODE_UPDATED_THEN_WOKEN", "WAKE_KINDS",
-           "EventSteps", "RejectedThenWoken"]
+__all__ = ["AFTER_FIRST_TRY", "BLOCKERS", "NODE_GONE_THEN_WOKEN", "NODE_UPDATED_THEN_WOKEN", "UNHELPFUL_EVENTS",
+           "WAKE_KINDS", "EventSteps", "RejectedThenWoken"]

@@ -10,6 +10,8 @@ from hypothesis.strategies import SearchStrategy
 from generators import faults, scenarios
 from reference.scenario import Scenario
 
+from .constrained import Preempting
+
 
 @dataclass(frozen=True)
 class Faulty:
@@ -40,4 +42,21 @@ class Faulty:
         return scenarios(max_nodes=2, max_pods=3, probes=0, default_plugins=True, faults=self.faults)
 
 
-__all__ = ["Faulty"]
+@dataclass(frozen=True)
+class EvictionFails:
+    """`Preempting` (constrained.py) with preemption's first victim deletion failing once (or twice): the
+    preemptor must be re-activated. Shrinks towards one internal error. `weight`: shares of the search's draws
+    (see search.py)."""
+
+    weight: int = 2
+
+    def strategy(self) -> SearchStrategy[Scenario]:
+        def draw(draw):
+            sc = draw(Preempting().strategy())
+            error = draw(st.sampled_from(("internal", "conflict", "timeout")))
+            fault = {"op": "fail", "call": "evict", "error": error, "times": draw(st.integers(1, 2))}
+            return replace(sc, timeline=(fault, *sc.timeline))
+        return st.composite(draw)()
+
+
+__all__ = ["EvictionFails", "Faulty"]

@@ -36,8 +36,11 @@ def test_the_invariants_that_declare_a_situation():
     # unreserved-pods-forgotten (issue 32), lower-priority-nominations-ignored, filter-error-message and
     # preenqueue-gating-plugin-first (issue 32, h32c); nomination-after-failure, scheduled-event-per-binding,
     # extender-filters-chained, preemption-skips-unresolvable-nodes, status-patched-on-change and
-    # probe-rejected-pod-retried-after-node-event (issue 32, h32code: rules read from upstream's code)
-    assert len(SITUATED) == 64
+    # probe-rejected-pod-retried-after-node-event (issue 32, h32code: rules read from upstream's code);
+    # error-backoff-bounded, preenqueue-on-backoff-entry, preemption-evicts-named-victims, deleted-pod-left-alone,
+    # recreated-pod-scheduled, preemptor-reactivated, extender-interest, deleted-victims-were-bound,
+    # unregistered-events-ignored, extender-requests-well-formed and preemption-lowest-victims (issue 32, h32d)
+    assert len(SITUATED) == 75
 
 
 @pytest.mark.parametrize("invariant_id", SITUATED)

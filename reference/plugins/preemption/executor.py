@@ -17,6 +17,9 @@ from .evaluator import Candidate
 
 log = logging.getLogger(__name__)
 
+# The status a waiting victim is preempted in memory with (PreemptPod: waitingPod.Preempt(pluginName, ...)).
+PREEMPTED_MESSAGE = "preempted"
+
 
 def lower_priority_nominated_pods(handle: Handle, priority: int, node_name: str) -> list[Pod]:
     """`getLowerPriorityNominatedPods`: pods nominated to `node_name` with a lower priority."""
@@ -37,7 +40,7 @@ def preempt_pod(handle: Handle, victim: Pod, plugin_name: str) -> tuple[bool, st
     Returns (preempted in memory, error). Pods in PreBind are not modelled (upstream cancels their
     binding first). A victim found gone (NotFound) is no error: "Victim Pod is already deleted"."""
     waiting = handle.get_waiting_pod(victim.effective_uid)
-    if waiting is not None and waiting.preempt(plugin_name, "preempted"):
+    if waiting is not None and waiting.preempt(plugin_name, PREEMPTED_MESSAGE):
         return True, None
     err = handle.client.add_disruption_target(victim)
     if err is None:
