@@ -19,10 +19,18 @@ def full_cluster(victim_priority: int = 0, preemptor_priority: int = 10, **preem
     return scenario([pod("preemptor", priority=preemptor_priority, cpu="1", **preemptor)], nodes=SMALL, bound=victims)
 
 
+def _sides(run) -> tuple[str, str]:
+    """The node whose victim was evicted and the other one: the two candidates tie on every criterion, and
+    upstream picks either (its candidates come from a map), the reference the first."""
+    assert len(run.outcome.deleted) == 1 and run.outcome.deleted[0] in ("default/victim-0", "default/victim-1")
+    i = int(run.outcome.deleted[0][-1])
+    return f"node-{i}", f"node-{1 - i}"
+
+
 def test_reference_evicts_one_lower_priority_pod_and_binds_there() -> None:
     run = run_on_reference(full_cluster())
-    assert run.outcome.deleted == ("default/victim-1",)
-    assert run.outcome.pods["default/preemptor"].node == "node-1"
+    there, _ = _sides(run)
+    assert run.outcome.pods["default/preemptor"].node == there
     LOWER_ONLY.check(run)
     NOMINATED.check(run)
 
@@ -60,9 +68,10 @@ def test_a_preemptor_bound_on_another_node_is_allowed() -> None:
     """Asynchronous preemption: the preemptor's retry may run before its victim's deletion reaches the cache,
     while another node has room; it binds there and nobody ends on the victim's node."""
     run = run_on_reference(full_cluster())
-    assert run.outcome.deleted == ("default/victim-1",) and run.outcome.pods["default/preemptor"].attempts == 2
-    elsewhere = edited(run, bindings=({"pod": "default/preemptor", "node": "node-0", "t": 0.0},))
-    NOMINATED.check(with_pod(elsewhere, "default/preemptor", phase="bound", node="node-0", nominated_node_name=""))
+    _, other = _sides(run)
+    assert run.outcome.pods["default/preemptor"].attempts == 2
+    elsewhere = edited(run, bindings=({"pod": "default/preemptor", "node": other, "t": 0.0},))
+    NOMINATED.check(with_pod(elsewhere, "default/preemptor", phase="bound", node=other, nominated_node_name=""))
 
 
 def test_each_node_with_deletions_needs_its_own_failed_attempt() -> None:
@@ -82,11 +91,11 @@ def test_a_lower_priority_pod_may_take_the_room_of_a_preemptor_bound_elsewhere()
     sc = scenario([pod("preemptor", priority=10, cpu="1"), pod("late", priority=0, cpu="1")], nodes=SMALL,
                   bound=victims)
     run = run_on_reference(sc)
-    assert run.outcome.deleted == ("default/victim-1",)
-    late_there = ({"pod": "default/late", "node": "node-1", "t": 0.0},)
+    there, other = _sides(run)
+    late_there = ({"pod": "default/late", "node": there, "t": 0.0},)
     stayed = edited(run, bindings=late_there)
-    stayed = with_pod(with_pod(stayed, "default/late", phase="bound", node="node-1"), "default/preemptor",
-                      phase="unschedulable", node="", nominated_node_name="node-0")
+    stayed = with_pod(with_pod(stayed, "default/late", phase="bound", node=there), "default/preemptor",
+                      phase="unschedulable", node="", nominated_node_name=other)
     assert "no pod ending there" in str(violation(LOWER_ONLY, stayed))
-    moved = edited(stayed, bindings=(*late_there, {"pod": "default/preemptor", "node": "node-0", "t": 0.0}))
-    LOWER_ONLY.check(with_pod(moved, "default/preemptor", phase="bound", node="node-0"))
+    moved = edited(stayed, bindings=(*late_there, {"pod": "default/preemptor", "node": other, "t": 0.0}))
+    LOWER_ONLY.check(with_pod(moved, "default/preemptor", phase="bound", node=other))
