@@ -1,6 +1,8 @@
-"""The mutant matrix (conformance/invariants/proofs.py) holds: every mutant misbehaves on its witness,
-is caught there by the invariant the matrix names and by that invariant's search in the ci profile,
-and every rule has a mutant per direction or is listed as pending (the count is reported, not hidden)."""
+"""The mutant matrix (conformance/invariants/proofs.py) holds: every mutant misbehaves on its witness and is
+caught there by the invariant the matrix names, and every rule has a mutant per direction or is listed as
+pending (the count is reported, not hidden). Whether each invariant's ci search finds its mutants too, and
+whether an "equivalent" mutant equals the reference on every ci scenario, is the per-rule run of
+benchmarks/rule_mutants.py (minutes per mutant; issue 32 keeps it out of `make test`)."""
 
 from __future__ import annotations
 
@@ -9,10 +11,8 @@ from functools import lru_cache
 
 import pytest
 
-from conformance.backends.reference import ReferenceBackend
 from conformance.invariants import REGISTRY, Run
 from conformance.invariants.proofs import PENDING, PROOFS, pending_count, problems
-from conformance.search import find_violation
 
 from .invariants._kit import run_on_reference, violation
 from .mutant_matrix import ALL_HOOKS, OLDER_MUTANTS, RULE_MUTANTS, WITNESSES
@@ -22,11 +22,6 @@ EQUIVALENT = sorted({p.mutant for p in PROOFS if p.reason.startswith("equivalent
 NAMED_IN_PENDING = sorted(m for m in WITNESSES
                           if any(m in note for d in PENDING.values() for note in d.values()))
 CAUGHT = sorted({(p.mutant, p.caught_by) for p in PROOFS if p.caught_by})
-# Mutants of mutants.py/hard_mutants.py/unseen_mutants.py are searched for by their invariant in
-# test_mutants.py/test_unseen_mutants.py already.
-SEARCHED_ELSEWHERE = {(m.name, m.invariant) for m in OLDER_MUTANTS}
-TO_SEARCH = sorted({(p.mutant, p.caught_by) for p in PROOFS
-                    if p.caught_by and not p.no_search} - SEARCHED_ELSEWHERE)
 
 
 class PendingRuleDirections(UserWarning):
@@ -84,14 +79,6 @@ def test_mutant_caught_on_its_witness(mutant: str, invariant: str, extender_serv
     reference, broken = _runs(mutant, extender_server)
     REGISTRY[invariant].check(reference)
     violation(REGISTRY[invariant], broken)
-
-
-@pytest.mark.parametrize("mutant, invariant", TO_SEARCH, ids=[f"{m}-{i}" for m, i in TO_SEARCH])
-def test_mutant_caught_by_the_ci_search(mutant: str, invariant: str, extender_server) -> None:
-    backend = ReferenceBackend(hook=ALL_HOOKS[mutant], extender_server=extender_server)
-    failure = find_violation(backend, REGISTRY[invariant], profile="ci", shrink=False)
-    assert failure is not None, f"{mutant} not caught by {invariant} in the ci profile"
-    assert failure.violation.invariant == invariant
 
 
 @pytest.fixture(scope="module")
