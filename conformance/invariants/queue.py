@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import Any, Iterator, Mapping
 
 from hypothesis import strategies as st
 from hypothesis.strategies import SearchStrategy
@@ -83,6 +83,25 @@ def _failure_time(run: Run, pod: str, attempt: int) -> float:
     return max(times)
 
 
+def retries(run: Run) -> Iterator[tuple[str, int, int, list[str | None], Record | None, float]]:
+    """Each traced pod's attempt followed by another: (pod, attempt, the next one, the backoff kinds of its
+    attempts so far, the next one's first record or None, when the attempt failed). A restart between them
+    starts the kinds over (the new scheduler's queue knows no backoff) and yields nothing."""
+    for pod in run.live_pods:
+        if not traced_from_start(run, pod):
+            continue
+        attempts = run.attempts(pod)
+        kinds: list[str | None] = []
+        for attempt, following in zip(attempts, attempts[1:]):
+            kinds.append(backoff_kind(run, pod, attempt))
+            start = attempt_start(run, pod, following)
+            failed = _failure_time(run, pod, attempt)
+            if start is not None and fired_between(run, failed, start["t"], "restart"):
+                kinds = []
+                continue
+            yield pod, attempt, following, list(kinds), start, failed
+
+
 @invariant("error-backoff-respected",
            "After k consecutive attempts that failed with an error, a pod's next attempt starts at least "
            "min(podInitialBackoffSeconds x 2^(k-1), podMaxBackoffSeconds) seconds later.",
@@ -91,25 +110,14 @@ def _failure_time(run: Run, pod: str, attempt: int) -> float:
            rules=("error-backoff", "unschedulable-waits-for-event"))
 def error_backoff_respected(run: Run) -> None:
     initial, maximum = run.config.pod_initial_backoff_seconds, run.config.pod_max_backoff_seconds  # defaulted
-    for pod in run.live_pods:
-        if not traced_from_start(run, pod):
-            continue
-        attempts = run.attempts(pod)
-        kinds: list[str | None] = []
-        for attempt, following in zip(attempts, attempts[1:]):
-            kinds.append(backoff_kind(run, pod, attempt))
-            wait = error_backoff(kinds, initial, maximum)
-            start = attempt_start(run, pod, following)
-            failed = _failure_time(run, pod, attempt)
-            if start is not None and fired_between(run, failed, start["t"], "restart"):
-                kinds = []  # the new scheduler's queue knows no backoff
-                continue
-            if start is not None and wait > 0:
-                run.exercise()
-            if start is not None and start["t"] - failed < wait - TIME_TOLERANCE:
-                raise run.violation(f"attempt {following} started {start['t'] - failed:g}s "
-                                    f"after attempt {attempt} failed with an error", pod=pod,
-                                    expected=f">= {wait:g}s", actual=f"{start['t'] - failed:g}s", records=(start,))
+    for pod, attempt, following, kinds, start, failed in retries(run):
+        wait = error_backoff(kinds, initial, maximum)
+        if start is not None and wait > 0:
+            run.exercise()
+        if start is not None and start["t"] - failed < wait - TIME_TOLERANCE:
+            raise run.violation(f"attempt {following} started {start['t'] - failed:g}s "
+                                f"after attempt {attempt} failed with an error", pod=pod,
+                                expected=f">= {wait:g}s", actual=f"{start['t'] - failed:g}s", records=(start,))
 
 
 def _pre_enqueue_calls(run: Run, pod: str) -> list[list[Record]]:

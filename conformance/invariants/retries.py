@@ -11,7 +11,7 @@ from .attempts import traced_from_start
 from .base import invariant
 from .faults import fired_between
 from .outcome import backoff_kind
-from .queue import TIME_TOLERANCE, _failure_time, attempt_start
+from .queue import TIME_TOLERANCE, attempt_start, retries
 from .run import Record, Run
 
 # backoff_queue.go backoffQOrderingWindowDuration: a backoff ends at its window's start, and the pod is
@@ -56,30 +56,17 @@ def _interrupted(run: Run, pod: str, lo: float, hi: float) -> bool:
            rules=("error-backoff",))
 def error_backoff_bounded(run: Run) -> None:
     initial, maximum = run.config.pod_initial_backoff_seconds, run.config.pod_max_backoff_seconds
-    for pod in run.live_pods:
-        if not traced_from_start(run, pod):
+    for pod, attempt, following, kinds, start, failed in retries(run):
+        count = consecutive_errors(kinds)
+        if not count or start is None or _interrupted(run, pod, failed, start["t"]):
             continue
-        attempts = run.attempts(pod)
-        kinds: list[str | None] = []
-        for attempt, following in zip(attempts, attempts[1:]):
-            kinds.append(backoff_kind(run, pod, attempt))
-            count = consecutive_errors(kinds)
-            start = attempt_start(run, pod, following)
-            if not count or start is None:
-                continue
-            failed = _failure_time(run, pod, attempt)
-            if fired_between(run, failed, start["t"], "restart"):
-                kinds = []  # the new scheduler's queue knows no backoff
-                continue
-            if _interrupted(run, pod, failed, start["t"]):
-                continue
-            run.exercise()
-            latest = min(initial * 2 ** (count - 1), maximum) + ORDERING_WINDOW
-            if start["t"] - failed > latest + TIME_TOLERANCE:
-                raise run.violation(f"attempt {following} started {start['t'] - failed:g}s after attempt "
-                                    f"{attempt} failed with its error number {count} in a row", pod=pod,
-                                    expected=f"<= {latest:g}s", actual=f"{start['t'] - failed:g}s",
-                                    records=(start,))
+        run.exercise()
+        latest = min(initial * 2 ** (count - 1), maximum) + ORDERING_WINDOW
+        if start["t"] - failed > latest + TIME_TOLERANCE:
+            raise run.violation(f"attempt {following} started {start['t'] - failed:g}s after attempt "
+                                f"{attempt} failed with its error number {count} in a row", pod=pod,
+                                expected=f"<= {latest:g}s", actual=f"{start['t'] - failed:g}s",
+                                records=(start,))
 
 
 def _attempt_end(run: Run, pod: str, attempt: int) -> Record:
