@@ -80,12 +80,14 @@ def run_both(a: Backend, b: Backend, scenario: Scenario) -> tuple[Run, Run]:
 
 
 def find_disagreement(a: Backend, b: Backend, strategy: SearchStrategy[Scenario], *, profile: str = "ci",
-                      shrink: bool = True, max_examples: int | None = None) -> Failure | None:
+                      shrink: bool = True, max_examples: int | None = None,
+                      shrink_seconds: float | None = None) -> Failure | None:
     """DIFFERENTIAL's failure with the (shrunk) scenario on which `compare` fails, or None when the
     profile's examples (or the first `max_examples` of them) all agree. A wall-clock backend may disagree on
     a scenario but not on its replay: that is still a disagreement, reported as flaky."""
     found = run_search(strategy, lambda scenario: compare(*run_both(a, b, scenario)), key=DIFFERENTIAL.id,
-                       profile=profile, failure=Violation, shrink=shrink, max_examples=max_examples)
+                       profile=profile, failure=Violation, shrink=shrink, max_examples=max_examples,
+                       shrink_seconds=shrink_seconds)
     if found is None:
         return None
     return Failure(DIFFERENTIAL, found.example, found.error, found.examples, found.seconds, found.shrink_seconds,
