@@ -119,7 +119,9 @@ class Adapter:
         for i, m in enumerate(scenario.objects):
             refuse_storage(m["kind"], f"scenario.objects[{i}]")
         for i, e in enumerate(scenario.timeline):
-            refuse_storage((e.get("object") or {}).get("kind") or e.get("kind"), f"scenario.timeline[{i}]")
+            obj = e.get("object")  # a create's manifest; a vanish fault names its object with a word
+            refuse_storage((obj.get("kind") if isinstance(obj, dict) else None) or e.get("kind"),
+                           f"scenario.timeline[{i}]")
         labels = self.scenario_labels(nsmap)
         out = Plan()
         ns_objects = {m["metadata"]["name"]: m for m in scenario.objects if m["kind"] == "Namespace"}
