@@ -134,31 +134,33 @@ def _pdb_pods_never_victims(fw: Framework) -> None:
     plugin.select_victims_on_node = select
 
 
-def _victims_never_evicted(fw: Framework) -> None:
-    """The chosen candidate's victims are not evicted (the preemptor is nominated all the same)."""
-    import reference.plugins.default_preemption as module
+def _during_preemption(fw: Framework, module: object, name: str, replacement: object) -> None:
+    """While the profile's DefaultPreemption preempts, `module.name` is `replacement`."""
     plugin = _default_preemption(fw)
     if plugin is None:
         return
     original = plugin.preempt
 
     def preempt(state, pod, statuses):
-        saved, module.prepare_candidate_async = module.prepare_candidate_async, lambda *call: None
+        saved = getattr(module, name)
+        setattr(module, name, replacement)
         try:
             return original(state, pod, statuses)
         finally:
-            module.prepare_candidate_async = saved
+            setattr(module, name, saved)
     plugin.preempt = preempt
+
+
+def _victims_never_evicted(fw: Framework) -> None:
+    """The chosen candidate's victims are not evicted (the preemptor is nominated all the same)."""
+    import reference.plugins.default_preemption as module
+    _during_preemption(fw, module, "prepare_candidate_async", lambda *call: None)
 
 
 def _pdb_criterion_dropped(fw: Framework) -> None:
     """Choosing among the candidates, the count of PodDisruptionBudget violations is left out."""
     import reference.plugins.default_preemption as module
     from reference.plugins.preemption import evaluator
-    plugin = _default_preemption(fw)
-    if plugin is None:
-        return
-    original = plugin.preempt
 
     def select(candidates):
         plain = [dataclasses.replace(c, victims=dataclasses.replace(c.victims, num_pdb_violations=0))
@@ -166,34 +168,18 @@ def _pdb_criterion_dropped(fw: Framework) -> None:
         best = evaluator.select_candidate(plain)
         return next((c for c in candidates if best is not None and c.name == best.name), None)
 
-    def preempt(state, pod, statuses):
-        saved, module.select_candidate = module.select_candidate, select
-        try:
-            return original(state, pod, statuses)
-        finally:
-            module.select_candidate = saved
-    plugin.preempt = preempt
+    _during_preemption(fw, module, "select_candidate", select)
 
 
 def _waiting_victims_deleted(fw: Framework) -> None:
     """A victim waiting at Permit is deleted through the API instead of being rejected in memory."""
     import reference.plugins.preemption.executor as executor
-    plugin = _default_preemption(fw)
-    if plugin is None:
-        return
-    original = plugin.preempt
 
     def delete(handle, victim, plugin_name):
         err = handle.client.add_disruption_target(victim) or handle.client.delete_pod(victim)
         return False, err
 
-    def preempt(state, pod, statuses):
-        saved, executor.preempt_pod = executor.preempt_pod, delete
-        try:
-            return original(state, pod, statuses)
-        finally:
-            executor.preempt_pod = saved
-    plugin.preempt = preempt
+    _during_preemption(fw, executor, "preempt_pod", delete)
 
 
 def _every_waiting_pod_preempted(fw: Framework) -> None:
@@ -217,22 +203,12 @@ def _victim_count_first(fw: Framework) -> None:
     """Choosing among the candidates, the fewest victims count before their priorities."""
     import reference.plugins.default_preemption as module
     from reference.plugins.preemption import evaluator
-    plugin = _default_preemption(fw)
-    if plugin is None:
-        return
-    original = plugin.preempt
 
     def select(candidates):
         fewest = min((len(c.victims.pods) for c in candidates), default=0)
         return evaluator.select_candidate([c for c in candidates if len(c.victims.pods) == fewest])
 
-    def preempt(state, pod, statuses):
-        saved, module.select_candidate = module.select_candidate, select
-        try:
-            return original(state, pod, statuses)
-        finally:
-            module.select_candidate = saved
-    plugin.preempt = preempt
+    _during_preemption(fw, module, "select_candidate", select)
 
 
 # --- the queue ----------------------------------------------------------------------------------
